@@ -1,0 +1,2 @@
+//! The `tooldef` command (in progress).
+fn main() {}

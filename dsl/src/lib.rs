@@ -1,0 +1,43 @@
+#![doc = include_str!("../../README.md")]
+#![cfg_attr(docsrs, feature(doc_auto_cfg))]
+
+pub mod assembly;
+pub mod builder;
+pub mod descriptor;
+pub mod dispatch;
+pub mod json_schema;
+pub mod literal;
+pub mod overrides;
+pub mod registry;
+pub mod render;
+pub mod schema;
+pub mod spec;
+pub mod tool;
+pub mod tool_schema;
+pub mod validate;
+pub mod workspace;
+
+// --- IR, builder, validation ---
+pub use builder::{BuildError, ToolBuilder};
+pub use descriptor::{Annotations, Definition, NameError, Param, ToolDescriptor, ToolName};
+pub use literal::{Literal, Text};
+pub use schema::{
+    Additional, AnyOfSchema, EnumSchema, EnumValue, EnumValues, FloatSchema, IntegerSchema,
+    ListSchema, NumberSchema, ObjectSchema, RefSchema, Schema, SchemaKind, SchemaRef, StringSchema,
+};
+pub use tool::{Arguments, BoxFuture, Content, Executor, Tool, ToolCall, ToolError, ToolResult};
+pub use validate::{DescriptorError, Rule};
+
+// --- json_schema, spec ---
+
+// --- tool_schema, macros ---
+
+// --- dispatch ---
+
+// --- render ---
+
+// --- overrides, registry ---
+
+// --- workspace ---
+
+// --- assembly ---

@@ -1,0 +1,197 @@
+//! JSON values that can be written in `const` context: defaults, examples and injected values.
+//!
+//! `serde_json::Value` cannot be built by a `const fn`, so the IR carries its own small value
+//! type. It converts losslessly to and from `serde_json::Value` for every value whose integers fit
+//! in `i64` (larger integers are carried as floats only when they came in as floats).
+
+use std::borrow::Cow;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_json::Value;
+
+/// Text held by the IR: borrowed from a literal in `const` descriptors, owned at run time.
+pub type Text = Cow<'static, str>;
+
+/// A JSON value usable in `const` context.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Literal {
+    /// `null`.
+    Null,
+    /// `true` or `false`.
+    Bool(bool),
+    /// A whole number.
+    Int(i64),
+    /// A number with a fractional part or an exponent.
+    Float(f64),
+    /// A string.
+    Str(Text),
+    /// An array.
+    List(Cow<'static, [Literal]>),
+    /// An object, in key order.
+    Object(Cow<'static, [(Text, Literal)]>),
+}
+
+/// The error returned when a JSON value cannot be held by a [`Literal`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("integer {0} is outside the range of a 64-bit signed integer")]
+pub struct LiteralRangeError(pub String);
+
+impl Literal {
+    /// A string literal.
+    pub const fn str(s: &'static str) -> Self {
+        Literal::Str(Cow::Borrowed(s))
+    }
+
+    /// The JSON type name of this value, as used in error messages (`"string"`, `"integer"`...).
+    pub const fn type_name(&self) -> &'static str {
+        match self {
+            Literal::Null => "null",
+            Literal::Bool(_) => "boolean",
+            Literal::Int(_) => "integer",
+            Literal::Float(_) => "number",
+            Literal::Str(_) => "string",
+            Literal::List(_) => "array",
+            Literal::Object(_) => "object",
+        }
+    }
+
+    /// The string, if this is a string.
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Literal::Str(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// Converts to a `serde_json::Value`.
+    pub fn to_json(&self) -> Value {
+        match self {
+            Literal::Null => Value::Null,
+            Literal::Bool(b) => Value::Bool(*b),
+            Literal::Int(i) => Value::from(*i),
+            Literal::Float(f) => {
+                serde_json::Number::from_f64(*f).map_or(Value::Null, Value::Number)
+            }
+            Literal::Str(s) => Value::String(s.to_string()),
+            Literal::List(items) => Value::Array(items.iter().map(Literal::to_json).collect()),
+            Literal::Object(entries) => {
+                Value::Object(entries.iter().map(|(k, v)| (k.to_string(), v.to_json())).collect())
+            }
+        }
+    }
+
+    /// Converts from a `serde_json::Value`.
+    ///
+    /// # Errors
+    ///
+    /// An unsigned integer above `i64::MAX` cannot be held.
+    pub fn from_json(value: &Value) -> Result<Self, LiteralRangeError> {
+        Ok(match value {
+            Value::Null => Literal::Null,
+            Value::Bool(b) => Literal::Bool(*b),
+            Value::Number(n) => {
+                if let Some(i) = n.as_i64() {
+                    Literal::Int(i)
+                } else if n.is_u64() {
+                    return Err(LiteralRangeError(n.to_string()));
+                } else {
+                    Literal::Float(n.as_f64().unwrap_or(f64::NAN))
+                }
+            }
+            Value::String(s) => Literal::Str(Cow::Owned(s.clone())),
+            Value::Array(items) => Literal::List(Cow::Owned(
+                items.iter().map(Literal::from_json).collect::<Result<_, _>>()?,
+            )),
+            Value::Object(map) => Literal::Object(Cow::Owned(
+                map.iter()
+                    .map(|(k, v)| Ok((Cow::Owned(k.clone()), Literal::from_json(v)?)))
+                    .collect::<Result<_, _>>()?,
+            )),
+        })
+    }
+}
+
+impl From<&str> for Literal {
+    fn from(s: &str) -> Self {
+        Literal::Str(Cow::Owned(s.to_owned()))
+    }
+}
+
+impl From<String> for Literal {
+    fn from(s: String) -> Self {
+        Literal::Str(Cow::Owned(s))
+    }
+}
+
+impl From<bool> for Literal {
+    fn from(b: bool) -> Self {
+        Literal::Bool(b)
+    }
+}
+
+impl From<i64> for Literal {
+    fn from(i: i64) -> Self {
+        Literal::Int(i)
+    }
+}
+
+impl From<f64> for Literal {
+    fn from(f: f64) -> Self {
+        Literal::Float(f)
+    }
+}
+
+impl TryFrom<&Value> for Literal {
+    type Error = LiteralRangeError;
+
+    fn try_from(value: &Value) -> Result<Self, Self::Error> {
+        Literal::from_json(value)
+    }
+}
+
+impl From<&Literal> for Value {
+    fn from(literal: &Literal) -> Self {
+        literal.to_json()
+    }
+}
+
+impl Serialize for Literal {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.to_json().serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for Literal {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let value = Value::deserialize(deserializer)?;
+        Literal::from_json(&value).map_err(serde::de::Error::custom)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn json_round_trip_keeps_order_and_types() {
+        let value = json!({"z": 1, "a": [true, null, 1.5, "x"], "m": {"k": -3}});
+        let literal = Literal::from_json(&value).unwrap();
+        assert_eq!(literal.to_json(), value);
+        let keys: Vec<_> = value.as_object().unwrap().keys().cloned().collect();
+        assert_eq!(keys, ["z", "a", "m"]);
+    }
+
+    #[test]
+    fn huge_unsigned_is_an_error_not_a_silent_float() {
+        let err = Literal::from_json(&json!(u64::MAX)).unwrap_err();
+        assert!(err.to_string().contains("18446744073709551615"));
+    }
+
+    #[test]
+    fn const_literals_build() {
+        const L: Literal = Literal::str("celsius");
+        assert_eq!(L.as_str(), Some("celsius"));
+        assert_eq!(L.type_name(), "string");
+    }
+}

@@ -1,0 +1,609 @@
+//! The schema half of the IR: [`Schema`], its [`SchemaKind`]s and their constraints.
+//!
+//! Owns the data types and their `const` constructors and setters. Setters never panic and never
+//! check: every rule lives in [`crate::validate`], so that the same checks run at compile time
+//! (const descriptors) and at run time (dynamic descriptors). Conversion to and from JSON Schema
+//! lives in [`crate::json_schema`].
+
+use std::borrow::Cow;
+use std::fmt;
+use std::ops::Deref;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use crate::descriptor::Param;
+use crate::literal::{Literal, Text};
+
+/// A schema: one kind with its constraints, plus the annotations every kind may carry.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Schema {
+    /// What values are accepted.
+    pub kind: SchemaKind,
+    /// Whether `null` is accepted besides the values of `kind`.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub nullable: bool,
+    /// A short title (annotation only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<Text>,
+    /// What the value means, for the model.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<Text>,
+    /// The value used when the key is absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub default: Option<Literal>,
+    /// Example values (annotation only).
+    #[serde(default, skip_serializing_if = "<[Literal]>::is_empty")]
+    pub examples: Cow<'static, [Literal]>,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+/// The kinds of schema the IR expresses.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum SchemaKind {
+    /// A string.
+    String(StringSchema),
+    /// A whole number.
+    Integer(IntegerSchema),
+    /// Any number.
+    Float(FloatSchema),
+    /// `true` or `false`.
+    Boolean,
+    /// Only `null`.
+    Null,
+    /// One of a fixed set of strings.
+    Enum(EnumSchema),
+    /// An array.
+    List(ListSchema),
+    /// An object with named, ordered properties.
+    Object(ObjectSchema),
+    /// Any of several schemas.
+    AnyOf(AnyOfSchema),
+    /// A reference to a named definition of the descriptor (see
+    /// [`ToolDescriptor::definitions`](crate::ToolDescriptor::definitions)).
+    Ref(RefSchema),
+}
+
+/// Constraints of a string.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StringSchema {
+    /// A format name such as `date-time`, `email` or `uuid`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub format: Option<Text>,
+    /// A regular expression (ECMA-262 dialect, unanchored) the value must match.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pattern: Option<Text>,
+    /// Minimum length in characters.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_length: Option<u64>,
+    /// Maximum length in characters.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_length: Option<u64>,
+}
+
+/// Constraints of a number; `T` is `i64` for integers and `f64` for floats.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NumberSchema<T> {
+    /// Inclusive lower bound.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub minimum: Option<T>,
+    /// Inclusive upper bound.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub maximum: Option<T>,
+    /// Exclusive lower bound.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exclusive_minimum: Option<T>,
+    /// Exclusive upper bound.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exclusive_maximum: Option<T>,
+    /// The value must be a multiple of this (strictly positive).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub multiple_of: Option<T>,
+}
+
+/// Constraints of an integer.
+pub type IntegerSchema = NumberSchema<i64>;
+/// Constraints of a float.
+pub type FloatSchema = NumberSchema<f64>;
+
+/// One allowed value of an enum, with an optional description of what it means.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EnumValue {
+    /// The string the model sends.
+    pub value: Text,
+    /// What choosing it means.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<Text>,
+}
+
+impl EnumValue {
+    /// A value without description.
+    pub const fn new(value: &'static str) -> Self {
+        EnumValue { value: Cow::Borrowed(value), description: None }
+    }
+
+    /// A value with a description.
+    pub const fn described(value: &'static str, description: &'static str) -> Self {
+        EnumValue { value: Cow::Borrowed(value), description: Some(Cow::Borrowed(description)) }
+    }
+}
+
+/// The values of an enum, in order.
+///
+/// Built from a plain list of strings (`&["celsius", "fahrenheit"]`, usable in `const`) or from
+/// [`EnumValue`]s that carry descriptions.
+#[derive(Clone)]
+pub struct EnumValues(EnumRepr);
+
+#[derive(Clone)]
+enum EnumRepr {
+    Plain(&'static [&'static str]),
+    Full(Cow<'static, [EnumValue]>),
+}
+
+impl EnumValues {
+    /// Values given as plain strings.
+    pub const fn plain(values: &'static [&'static str]) -> Self {
+        EnumValues(EnumRepr::Plain(values))
+    }
+
+    /// Values that may carry descriptions.
+    pub const fn described(values: &'static [EnumValue]) -> Self {
+        EnumValues(EnumRepr::Full(Cow::Borrowed(values)))
+    }
+
+    /// Values built at run time.
+    pub fn owned(values: Vec<EnumValue>) -> Self {
+        EnumValues(EnumRepr::Full(Cow::Owned(values)))
+    }
+
+    /// The number of values.
+    pub const fn len(&self) -> usize {
+        match &self.0 {
+            EnumRepr::Plain(v) => v.len(),
+            EnumRepr::Full(Cow::Borrowed(v)) => v.len(),
+            EnumRepr::Full(Cow::Owned(v)) => v.len(),
+        }
+    }
+
+    /// Whether there are no values (never valid, see [`crate::validate`]).
+    pub const fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The value at `index` (usable in `const`).
+    pub const fn value_at(&self, index: usize) -> &str {
+        match &self.0 {
+            EnumRepr::Plain(v) => v[index],
+            EnumRepr::Full(Cow::Borrowed(v)) => text_str(&v[index].value),
+            EnumRepr::Full(Cow::Owned(v)) => text_str(&v.as_slice()[index].value),
+        }
+    }
+
+    /// The description of the value at `index`, if any.
+    pub fn description_at(&self, index: usize) -> Option<&str> {
+        match &self.0 {
+            EnumRepr::Plain(_) => None,
+            EnumRepr::Full(v) => v.get(index).and_then(|v| v.description.as_deref()),
+        }
+    }
+
+    /// The values, in order.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = &str> + '_ {
+        (0..self.len()).map(|i| self.value_at(i))
+    }
+
+    /// The values with their descriptions, in order.
+    pub fn iter_described(&self) -> impl ExactSizeIterator<Item = (&str, Option<&str>)> + '_ {
+        (0..self.len()).map(|i| (self.value_at(i), self.description_at(i)))
+    }
+
+    /// Whether `value` is one of the values.
+    pub fn contains(&self, value: &str) -> bool {
+        self.iter().any(|v| v == value)
+    }
+
+    /// The values as owned [`EnumValue`]s, for editing.
+    pub fn to_vec(&self) -> Vec<EnumValue> {
+        self.iter_described()
+            .map(|(value, description)| EnumValue {
+                value: Cow::Owned(value.to_owned()),
+                description: description.map(|d| Cow::Owned(d.to_owned())),
+            })
+            .collect()
+    }
+}
+
+impl PartialEq for EnumValues {
+    fn eq(&self, other: &Self) -> bool {
+        self.len() == other.len() && self.iter_described().eq(other.iter_described())
+    }
+}
+
+impl fmt::Debug for EnumValues {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.iter_described()).finish()
+    }
+}
+
+impl FromIterator<EnumValue> for EnumValues {
+    fn from_iter<I: IntoIterator<Item = EnumValue>>(iter: I) -> Self {
+        EnumValues::owned(iter.into_iter().collect())
+    }
+}
+
+impl Serialize for EnumValues {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.iter_described().map(|(value, description)| EnumValue {
+            value: Cow::Owned(value.to_owned()),
+            description: description.map(|d| Cow::Owned(d.to_owned())),
+        }))
+    }
+}
+
+impl<'de> Deserialize<'de> for EnumValues {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        Vec::<EnumValue>::deserialize(deserializer).map(EnumValues::owned)
+    }
+}
+
+/// A string enum.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EnumSchema {
+    /// The allowed values, in order.
+    pub values: EnumValues,
+}
+
+/// An array.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ListSchema {
+    /// The schema of every item.
+    pub items: SchemaRef,
+    /// Minimum number of items.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_items: Option<u64>,
+    /// Maximum number of items.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_items: Option<u64>,
+    /// Whether items must be distinct.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub unique: bool,
+}
+
+/// What an object says about keys it does not list.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Additional {
+    /// No other keys are accepted (`additionalProperties: false`).
+    #[default]
+    Closed,
+    /// Any other key is accepted (JSON Schema's default when the keyword is absent).
+    Open,
+    /// Other keys are accepted when their value matches the schema (a map).
+    Typed(SchemaRef),
+}
+
+/// An object with named properties, in order.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ObjectSchema {
+    /// The properties, in order; each says whether it is required.
+    pub properties: Cow<'static, [Param]>,
+    /// What is accepted beyond `properties`.
+    #[serde(default)]
+    pub additional: Additional,
+}
+
+/// A union: a value is valid when it matches at least one variant.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AnyOfSchema {
+    /// The variants, in order.
+    pub variants: Cow<'static, [Schema]>,
+}
+
+/// A reference to a named definition.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RefSchema {
+    /// The definition's name.
+    pub name: Text,
+}
+
+/// A pointer to a nested schema: `&'static` in `const` descriptors, boxed at run time.
+#[derive(Clone)]
+pub struct SchemaRef(RefRepr);
+
+#[derive(Clone)]
+enum RefRepr {
+    Static(&'static Schema),
+    Owned(Box<Schema>),
+}
+
+impl SchemaRef {
+    /// Points at a schema with `'static` lifetime (usable in `const`).
+    pub const fn from_static(schema: &'static Schema) -> Self {
+        SchemaRef(RefRepr::Static(schema))
+    }
+
+    /// Owns a schema built at run time.
+    pub fn new(schema: Schema) -> Self {
+        SchemaRef(RefRepr::Owned(Box::new(schema)))
+    }
+
+    /// The schema (usable in `const`, but only for static references).
+    pub const fn get(&self) -> &Schema {
+        match &self.0 {
+            RefRepr::Static(s) => s,
+            RefRepr::Owned(b) => b,
+        }
+    }
+
+    /// Mutable access; a static schema is cloned first.
+    pub fn make_mut(&mut self) -> &mut Schema {
+        if let RefRepr::Static(s) = self.0 {
+            self.0 = RefRepr::Owned(Box::new(s.clone()));
+        }
+        match &mut self.0 {
+            RefRepr::Owned(b) => b,
+            RefRepr::Static(_) => unreachable!("converted to owned above"),
+        }
+    }
+}
+
+impl Deref for SchemaRef {
+    type Target = Schema;
+
+    fn deref(&self) -> &Schema {
+        self.get()
+    }
+}
+
+impl From<Schema> for SchemaRef {
+    fn from(schema: Schema) -> Self {
+        SchemaRef::new(schema)
+    }
+}
+
+impl PartialEq for SchemaRef {
+    fn eq(&self, other: &Self) -> bool {
+        self.get() == other.get()
+    }
+}
+
+impl fmt::Debug for SchemaRef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.get().fmt(f)
+    }
+}
+
+impl Serialize for SchemaRef {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.get().serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for SchemaRef {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        Schema::deserialize(deserializer).map(SchemaRef::new)
+    }
+}
+
+/// The `&str` of a [`Text`], usable in `const`.
+pub(crate) const fn text_str<'a>(text: &'a Text) -> &'a str {
+    match text {
+        Cow::Borrowed(s) => s,
+        Cow::Owned(s) => s.as_str(),
+    }
+}
+
+/// Replaces `slot` with `value` in `const` context, where the old value cannot be dropped.
+///
+/// Every `const` setter goes through this: assigning would run the old value's destructor,
+/// which `const fn` cannot do. The old value always came from a constructor of this crate, so
+/// forgetting it leaks nothing that was allocated in `const`; at run time a setter called twice
+/// leaks the first owned value, which is why the run-time setters of [`crate::builder`] assign
+/// normally instead.
+pub(crate) const fn put<T>(slot: &mut T, value: T) {
+    std::mem::forget(std::mem::replace(slot, value));
+}
+
+impl Schema {
+    /// A schema of the given kind with no annotations.
+    pub const fn of(kind: SchemaKind) -> Self {
+        Schema {
+            kind,
+            nullable: false,
+            title: None,
+            description: None,
+            default: None,
+            examples: Cow::Borrowed(&[]),
+        }
+    }
+
+    /// Any string.
+    pub const fn string() -> Self {
+        Schema::of(SchemaKind::String(StringSchema {
+            format: None,
+            pattern: None,
+            min_length: None,
+            max_length: None,
+        }))
+    }
+
+    /// Any integer.
+    pub const fn integer() -> Self {
+        Schema::of(SchemaKind::Integer(NumberSchema::NONE_I64))
+    }
+
+    /// Any number.
+    pub const fn float() -> Self {
+        Schema::of(SchemaKind::Float(NumberSchema::NONE_F64))
+    }
+
+    /// `true` or `false`.
+    pub const fn boolean() -> Self {
+        Schema::of(SchemaKind::Boolean)
+    }
+
+    /// Only `null`.
+    pub const fn null() -> Self {
+        Schema::of(SchemaKind::Null)
+    }
+
+    /// One of the given strings.
+    pub const fn enumeration(values: &'static [&'static str]) -> Self {
+        Schema::of(SchemaKind::Enum(EnumSchema { values: EnumValues::plain(values) }))
+    }
+
+    /// One of the given strings, each with an optional description.
+    pub const fn enumeration_described(values: &'static [EnumValue]) -> Self {
+        Schema::of(SchemaKind::Enum(EnumSchema { values: EnumValues::described(values) }))
+    }
+
+    /// An array of `items`.
+    pub const fn list(items: &'static Schema) -> Self {
+        Schema::of(SchemaKind::List(ListSchema {
+            items: SchemaRef::from_static(items),
+            min_items: None,
+            max_items: None,
+            unique: false,
+        }))
+    }
+
+    /// An array of `items`, built at run time.
+    pub fn list_of(items: Schema) -> Self {
+        Schema::of(SchemaKind::List(ListSchema {
+            items: SchemaRef::new(items),
+            min_items: None,
+            max_items: None,
+            unique: false,
+        }))
+    }
+
+    /// A closed object with the given properties.
+    pub const fn object(properties: &'static [Param]) -> Self {
+        Schema::of(SchemaKind::Object(ObjectSchema {
+            properties: Cow::Borrowed(properties),
+            additional: Additional::Closed,
+        }))
+    }
+
+    /// A closed object with properties built at run time.
+    pub fn object_of(properties: Vec<Param>) -> Self {
+        Schema::of(SchemaKind::Object(ObjectSchema {
+            properties: Cow::Owned(properties),
+            additional: Additional::Closed,
+        }))
+    }
+
+    /// A map from string keys to values of `values`.
+    pub const fn map(values: &'static Schema) -> Self {
+        Schema::of(SchemaKind::Object(ObjectSchema {
+            properties: Cow::Borrowed(&[]),
+            additional: Additional::Typed(SchemaRef::from_static(values)),
+        }))
+    }
+
+    /// Any of the given variants.
+    pub const fn any_of(variants: &'static [Schema]) -> Self {
+        Schema::of(SchemaKind::AnyOf(AnyOfSchema { variants: Cow::Borrowed(variants) }))
+    }
+
+    /// Any of the given variants, built at run time.
+    pub fn any_of_owned(variants: Vec<Schema>) -> Self {
+        Schema::of(SchemaKind::AnyOf(AnyOfSchema { variants: Cow::Owned(variants) }))
+    }
+
+    /// A reference to the definition `name`.
+    pub const fn reference(name: &'static str) -> Self {
+        Schema::of(SchemaKind::Ref(RefSchema { name: Cow::Borrowed(name) }))
+    }
+
+    /// A reference to a definition whose name is computed at run time.
+    pub fn reference_to(name: impl Into<Text>) -> Self {
+        Schema::of(SchemaKind::Ref(RefSchema { name: name.into() }))
+    }
+
+    /// Sets the description.
+    pub const fn description(mut self, description: &'static str) -> Self {
+        put(&mut self.description, Some(Cow::Borrowed(description)));
+        self
+    }
+
+    /// Sets the title.
+    pub const fn title(mut self, title: &'static str) -> Self {
+        put(&mut self.title, Some(Cow::Borrowed(title)));
+        self
+    }
+
+    /// Accepts `null` besides the kind's values.
+    pub const fn nullable(mut self) -> Self {
+        self.nullable = true;
+        self
+    }
+
+    /// Sets the default value.
+    pub const fn default(mut self, value: Literal) -> Self {
+        put(&mut self.default, Some(value));
+        self
+    }
+
+    /// Sets example values.
+    pub const fn examples(mut self, examples: &'static [Literal]) -> Self {
+        put(&mut self.examples, Cow::Borrowed(examples));
+        self
+    }
+
+    /// The short JSON type name of the kind, for messages (`"string"`, `"integer"`...).
+    pub const fn type_name(&self) -> &'static str {
+        self.kind.type_name()
+    }
+}
+
+impl SchemaKind {
+    /// The short JSON type name, for messages (`"string"`, `"integer"`...).
+    pub const fn type_name(&self) -> &'static str {
+        match self {
+            SchemaKind::String(_) => "string",
+            SchemaKind::Integer(_) => "integer",
+            SchemaKind::Float(_) => "number",
+            SchemaKind::Boolean => "boolean",
+            SchemaKind::Null => "null",
+            SchemaKind::Enum(_) => "enum",
+            SchemaKind::List(_) => "array",
+            SchemaKind::Object(_) => "object",
+            SchemaKind::AnyOf(_) => "anyOf",
+            SchemaKind::Ref(_) => "$ref",
+        }
+    }
+}
+
+impl NumberSchema<i64> {
+    /// No constraint.
+    pub const NONE_I64: Self = NumberSchema {
+        minimum: None,
+        maximum: None,
+        exclusive_minimum: None,
+        exclusive_maximum: None,
+        multiple_of: None,
+    };
+}
+
+impl NumberSchema<f64> {
+    /// No constraint.
+    pub const NONE_F64: Self = NumberSchema {
+        minimum: None,
+        maximum: None,
+        exclusive_minimum: None,
+        exclusive_maximum: None,
+        multiple_of: None,
+    };
+}

@@ -1,0 +1,903 @@
+//! Every structural rule of a descriptor, written once as `const fn`.
+//!
+//! The same code runs in two places: inside [`ToolDescriptor::params`] (so a `const` descriptor
+//! that breaks a rule does not compile, and the compiler prints this module's message) and in
+//! [`ToolDescriptor::validate`] (so descriptors built at run time, imported from files or patched
+//! by overrides get a [`DescriptorError`]). Owns the rules and their messages; it does not touch
+//! JSON, providers or argument values sent by a model (see [`crate::dispatch`]).
+//!
+//! Rules: parameter names are non-empty and unique within each object; enum values are
+//! non-empty and unique, and there is at least one; every lower bound is at most its upper bound
+//! and `multipleOf` is positive; a default or example has the schema's type, lies within its
+//! bounds and lengths, is among its enum values, and is `null` only for a nullable schema; a
+//! builder method is only used on a kind it applies to; every reference names a definition and
+//! definition names are unique. Patterns are not compiled here (no regex engine in `const`);
+//! dispatch checks them against arguments.
+
+use std::borrow::Cow;
+
+use crate::descriptor::{Definition, Param, ToolDescriptor};
+use crate::literal::Literal;
+use crate::schema::{Additional, NumberSchema, Schema, SchemaKind, text_str};
+
+/// The rule a descriptor breaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Rule {
+    /// A parameter (property) name is empty.
+    EmptyParamName,
+    /// Two parameters of one object share a name.
+    DuplicateParam,
+    /// An enum has no values.
+    EmptyEnum,
+    /// An enum value is the empty string.
+    EmptyEnumValue,
+    /// An enum lists a value twice.
+    DuplicateEnumValue,
+    /// A lower bound is above its upper bound.
+    MinAboveMax,
+    /// `multipleOf` is zero or negative.
+    BadMultipleOf,
+    /// A default or example is not of the schema's type.
+    WrongType,
+    /// A default or example is outside the schema's bounds.
+    OutOfRange,
+    /// A default or example is not among the enum's values.
+    NotInEnum,
+    /// A builder method was used on a kind it does not apply to.
+    Misuse,
+    /// A reference names no definition.
+    UnknownRef,
+    /// Two definitions share a name.
+    DuplicateDefinition,
+    /// Schemas nest deeper than [`MAX_DEPTH`].
+    TooDeep,
+}
+
+/// How deep schemas may nest before validation gives up (guards against runaway recursion).
+pub const MAX_DEPTH: usize = 64;
+
+const MSG_CAP: usize = 480;
+
+/// A broken rule with its message, built without allocation so it works in `const`.
+#[derive(Clone, Copy)]
+pub struct Violation {
+    rule: Rule,
+    buf: [u8; MSG_CAP],
+    len: usize,
+    param_start: usize,
+    param_len: usize,
+}
+
+impl Violation {
+    /// The rule.
+    pub const fn rule(&self) -> Rule {
+        self.rule
+    }
+
+    /// The full message: tool, parameter path and what is wrong.
+    pub const fn message(&self) -> &str {
+        as_str(&self.buf, 0, self.len)
+    }
+
+    /// The dotted path of the parameter at fault (`filter.limit`), empty for the tool itself.
+    pub const fn param(&self) -> &str {
+        as_str(&self.buf, self.param_start, self.param_start + self.param_len)
+    }
+}
+
+impl std::fmt::Debug for Violation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Violation")
+            .field("rule", &self.rule)
+            .field("message", &self.message())
+            .finish()
+    }
+}
+
+const fn as_str(buf: &[u8], start: usize, end: usize) -> &str {
+    let (head, _) = buf.split_at(end);
+    let (_, part) = head.split_at(start);
+    match std::str::from_utf8(part) {
+        Ok(s) => s,
+        Err(_) => "",
+    }
+}
+
+/// A descriptor that breaks a rule; the run-time form of [`Violation`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct DescriptorError {
+    /// The tool's name.
+    pub tool: String,
+    /// The dotted path of the parameter at fault; empty for the tool itself.
+    pub param: String,
+    /// The rule.
+    pub rule: Rule,
+    /// The whole message, naming tool, parameter and rule.
+    pub message: String,
+}
+
+impl From<Violation> for DescriptorError {
+    fn from(v: Violation) -> Self {
+        DescriptorError {
+            tool: String::new(),
+            param: v.param().to_owned(),
+            rule: v.rule,
+            message: v.message().to_owned(),
+        }
+    }
+}
+
+impl ToolDescriptor {
+    /// Checks every rule of this module.
+    ///
+    /// # Errors
+    ///
+    /// The first broken rule, naming the tool, the parameter path and the rule.
+    pub fn validate(&self) -> Result<(), DescriptorError> {
+        check(self).map_err(|v| DescriptorError { tool: self.name.to_string(), ..v.into() })
+    }
+}
+
+/// Checks a descriptor (usable in `const`).
+///
+/// # Errors
+///
+/// The first broken rule.
+pub const fn check(d: &ToolDescriptor) -> Result<(), Violation> {
+    let cx = Cx { tool: d.name.as_str(), defs: slice(&d.definitions) };
+    let defs = cx.defs;
+    let mut i = 0;
+    while i < defs.len() {
+        let mut j = i + 1;
+        while j < defs.len() {
+            if str_eq(text_str(&defs[i].name), text_str(&defs[j].name)) {
+                let mut v = cx.start(Rule::DuplicateDefinition, &Path::ROOT);
+                v.s("definition `").s(text_str(&defs[i].name)).s("` is defined twice");
+                return Err(v.done());
+            }
+            j += 1;
+        }
+        i += 1;
+    }
+    if let Err(v) = cx.params(slice(&d.params), &Path::ROOT) {
+        return Err(v);
+    }
+    if let Additional::Typed(s) = &d.additional {
+        if let Err(v) = cx.schema(s.get(), &Path::ROOT.push("*")) {
+            return Err(v);
+        }
+    }
+    let mut i = 0;
+    while i < defs.len() {
+        let path = Path::ROOT.push("$defs").push(text_str(&defs[i].name));
+        if let Err(v) = cx.schema(&defs[i].schema, &path) {
+            return Err(v);
+        }
+        i += 1;
+    }
+    if let Some(out) = &d.output {
+        if let Err(v) = cx.schema(out.get(), &Path::ROOT.push("output")) {
+            return Err(v);
+        }
+    }
+    Ok(())
+}
+
+const MAX_PATH: usize = 16;
+
+/// A parameter path kept on the stack (segments beyond [`MAX_PATH`] are elided).
+#[derive(Clone, Copy)]
+struct Path<'a> {
+    segs: [&'a str; MAX_PATH],
+    len: usize,
+    depth: usize,
+}
+
+impl<'a> Path<'a> {
+    const ROOT: Path<'static> = Path { segs: [""; MAX_PATH], len: 0, depth: 0 };
+
+    const fn push(&self, seg: &'a str) -> Path<'a> {
+        let mut next = *self;
+        if next.len < MAX_PATH {
+            next.segs[next.len] = seg;
+            next.len += 1;
+        }
+        next.depth += 1;
+        next
+    }
+}
+
+struct Cx<'a> {
+    tool: &'a str,
+    defs: &'a [Definition],
+}
+
+/// A message under construction.
+struct Msg {
+    v: Violation,
+}
+
+impl Msg {
+    const fn s(&mut self, s: &str) -> &mut Self {
+        let bytes = s.as_bytes();
+        let mut i = 0;
+        while i < bytes.len() && self.v.len < MSG_CAP {
+            // Never cut a UTF-8 sequence in half: stop before a lead byte that would not fit.
+            let b = bytes[i];
+            let width = if b < 0x80 {
+                1
+            } else if b >= 0xF0 {
+                4
+            } else if b >= 0xE0 {
+                3
+            } else {
+                2
+            };
+            if self.v.len + width > MSG_CAP {
+                break;
+            }
+            let mut k = 0;
+            while k < width && i + k < bytes.len() {
+                self.v.buf[self.v.len] = bytes[i + k];
+                self.v.len += 1;
+                k += 1;
+            }
+            i += width;
+        }
+        self
+    }
+
+    const fn int(&mut self, n: i64) -> &mut Self {
+        if n < 0 {
+            self.s("-");
+        }
+        let mut digits = [0u8; 20];
+        let mut count = 0;
+        let mut m = n.unsigned_abs();
+        loop {
+            digits[count] = b'0' + (m % 10) as u8;
+            count += 1;
+            m /= 10;
+            if m == 0 {
+                break;
+            }
+        }
+        while count > 0 {
+            count -= 1;
+            let d = [digits[count]];
+            self.s(as_str(&d, 0, 1));
+        }
+        self
+    }
+
+    const fn uint(&mut self, n: u64) -> &mut Self {
+        if n > i64::MAX as u64 { self.s("a very large number") } else { self.int(n as i64) }
+    }
+
+    /// Writes a float with up to six decimals (enough to tell bounds apart in a message).
+    const fn float(&mut self, f: f64) -> &mut Self {
+        if f != f {
+            return self.s("NaN");
+        }
+        if f < 0.0 {
+            self.s("-");
+        }
+        let a = if f < 0.0 { -f } else { f };
+        if a >= 9.0e18 {
+            return self.s("a very large number");
+        }
+        let whole = a as i64;
+        let mut frac = ((a - whole as f64) * 1_000_000.0 + 0.5) as i64;
+        let mut whole = whole;
+        if frac >= 1_000_000 {
+            whole += 1;
+            frac -= 1_000_000;
+        }
+        self.int(whole);
+        if frac > 0 {
+            self.s(".");
+            let mut width = 6;
+            while frac % 10 == 0 {
+                frac /= 10;
+                width -= 1;
+            }
+            let mut pad = width;
+            let mut t = frac;
+            while t > 0 {
+                t /= 10;
+                pad -= 1;
+            }
+            while pad > 0 {
+                self.s("0");
+                pad -= 1;
+            }
+            self.int(frac);
+        }
+        self
+    }
+
+    const fn lit(&mut self, l: &Literal) -> &mut Self {
+        match l {
+            Literal::Null => self.s("null"),
+            Literal::Bool(true) => self.s("true"),
+            Literal::Bool(false) => self.s("false"),
+            Literal::Int(i) => self.int(*i),
+            Literal::Float(f) => self.float(*f),
+            Literal::Str(s) => self.s("\"").s(text_str(s)).s("\""),
+            Literal::List(_) => self.s("an array"),
+            Literal::Object(_) => self.s("an object"),
+        }
+    }
+
+    const fn done(&mut self) -> Violation {
+        self.v
+    }
+}
+
+impl<'a> Cx<'a> {
+    /// Starts a message: "tool `x`: parameter `a.b`: ".
+    const fn start(&self, rule: Rule, path: &Path<'_>) -> Msg {
+        let mut m =
+            Msg { v: Violation { rule, buf: [0; MSG_CAP], len: 0, param_start: 0, param_len: 0 } };
+        m.s("tool `").s(self.tool).s("`: ");
+        if path.len > 0 {
+            m.s("parameter `");
+            m.v.param_start = m.v.len;
+            let mut i = 0;
+            while i < path.len {
+                if i > 0 {
+                    m.s(".");
+                }
+                m.s(path.segs[i]);
+                i += 1;
+            }
+            if path.depth > path.len {
+                m.s("...");
+            }
+            m.v.param_len = m.v.len - m.v.param_start;
+            m.s("`: ");
+        }
+        m
+    }
+
+    const fn params(&self, params: &[Param], path: &Path<'_>) -> Result<(), Violation> {
+        let mut i = 0;
+        while i < params.len() {
+            let p = &params[i];
+            let name = text_str(&p.name);
+            let here = path.push(name);
+            if name.is_empty() {
+                let mut m = self.start(Rule::EmptyParamName, path);
+                m.s("a parameter has an empty name");
+                return Err(m.done());
+            }
+            let mut j = i + 1;
+            while j < params.len() {
+                if str_eq(name, text_str(&params[j].name)) {
+                    let mut m = self.start(Rule::DuplicateParam, &here);
+                    m.s("duplicate parameter name `").s(name).s("`");
+                    return Err(m.done());
+                }
+                j += 1;
+            }
+            if let Some(misuse) = p.misuse {
+                let mut m = self.start(Rule::Misuse, &here);
+                m.s(misuse).s(", not to ").s(p.schema.kind.type_name());
+                return Err(m.done());
+            }
+            if let Err(v) = self.schema(&p.schema, &here) {
+                return Err(v);
+            }
+            i += 1;
+        }
+        Ok(())
+    }
+
+    const fn schema(&self, s: &Schema, path: &Path<'_>) -> Result<(), Violation> {
+        if path.depth > MAX_DEPTH {
+            let mut m = self.start(Rule::TooDeep, path);
+            m.s("schemas nest deeper than ").int(MAX_DEPTH as i64).s(" levels");
+            return Err(m.done());
+        }
+        match &s.kind {
+            SchemaKind::String(st) => {
+                if let (Some(min), Some(max)) = (st.min_length, st.max_length) {
+                    if min > max {
+                        let mut m = self.start(Rule::MinAboveMax, path);
+                        m.s("minimum length ").uint(min).s(" is above maximum length ").uint(max);
+                        return Err(m.done());
+                    }
+                }
+            }
+            SchemaKind::Integer(n) => {
+                if let Err(v) = self.int_bounds(n, path) {
+                    return Err(v);
+                }
+            }
+            SchemaKind::Float(n) => {
+                if let Err(v) = self.float_bounds(n, path) {
+                    return Err(v);
+                }
+            }
+            SchemaKind::Boolean | SchemaKind::Null => {}
+            SchemaKind::Enum(e) => {
+                let values = &e.values;
+                if values.is_empty() {
+                    let mut m = self.start(Rule::EmptyEnum, path);
+                    m.s("enum has no values");
+                    return Err(m.done());
+                }
+                let mut i = 0;
+                while i < values.len() {
+                    let a = values.value_at(i);
+                    if a.is_empty() {
+                        let mut m = self.start(Rule::EmptyEnumValue, path);
+                        m.s("enum value ").int(i as i64).s(" is the empty string");
+                        return Err(m.done());
+                    }
+                    let mut j = i + 1;
+                    while j < values.len() {
+                        if str_eq(a, values.value_at(j)) {
+                            let mut m = self.start(Rule::DuplicateEnumValue, path);
+                            m.s("enum value \"").s(a).s("\" is listed twice");
+                            return Err(m.done());
+                        }
+                        j += 1;
+                    }
+                    i += 1;
+                }
+            }
+            SchemaKind::List(l) => {
+                if let (Some(min), Some(max)) = (l.min_items, l.max_items) {
+                    if min > max {
+                        let mut m = self.start(Rule::MinAboveMax, path);
+                        m.s("minimum item count ").uint(min).s(" is above maximum ").uint(max);
+                        return Err(m.done());
+                    }
+                }
+                if let Err(v) = self.schema(l.items.get(), &path.push("[]")) {
+                    return Err(v);
+                }
+            }
+            SchemaKind::Object(o) => {
+                if let Err(v) = self.params(slice(&o.properties), path) {
+                    return Err(v);
+                }
+                if let Additional::Typed(t) = &o.additional {
+                    if let Err(v) = self.schema(t.get(), &path.push("*")) {
+                        return Err(v);
+                    }
+                }
+            }
+            SchemaKind::AnyOf(a) => {
+                let variants = slice(&a.variants);
+                let mut i = 0;
+                while i < variants.len() {
+                    if let Err(v) = self.schema(&variants[i], &path.push("anyOf")) {
+                        return Err(v);
+                    }
+                    i += 1;
+                }
+            }
+            SchemaKind::Ref(r) => {
+                if self.find_def(text_str(&r.name)).is_none() {
+                    let mut m = self.start(Rule::UnknownRef, path);
+                    m.s("reference to `").s(text_str(&r.name)).s("`, which is not a definition");
+                    return Err(m.done());
+                }
+            }
+        }
+        if let Some(default) = &s.default {
+            if let Err(mut m) = self.value(s, default, path, "default ", 0) {
+                return Err(m.done());
+            }
+        }
+        let examples = slice(&s.examples);
+        let mut i = 0;
+        while i < examples.len() {
+            if let Err(mut m) = self.value(s, &examples[i], path, "example ", 0) {
+                return Err(m.done());
+            }
+            i += 1;
+        }
+        Ok(())
+    }
+
+    const fn int_bounds(&self, n: &NumberSchema<i64>, path: &Path<'_>) -> Result<(), Violation> {
+        let lo = match (n.minimum, n.exclusive_minimum) {
+            (Some(a), Some(b)) => Some(if a > b { a } else { b }),
+            (Some(a), None) | (None, Some(a)) => Some(a),
+            (None, None) => None,
+        };
+        let hi = match (n.maximum, n.exclusive_maximum) {
+            (Some(a), Some(b)) => Some(if a < b { a } else { b }),
+            (Some(a), None) | (None, Some(a)) => Some(a),
+            (None, None) => None,
+        };
+        if let (Some(lo), Some(hi)) = (lo, hi) {
+            if lo > hi {
+                let mut m = self.start(Rule::MinAboveMax, path);
+                m.s("minimum ").int(lo).s(" is above maximum ").int(hi);
+                return Err(m.done());
+            }
+        }
+        if let Some(step) = n.multiple_of {
+            if step <= 0 {
+                let mut m = self.start(Rule::BadMultipleOf, path);
+                m.s("multipleOf must be positive; got ").int(step);
+                return Err(m.done());
+            }
+        }
+        Ok(())
+    }
+
+    const fn float_bounds(&self, n: &NumberSchema<f64>, path: &Path<'_>) -> Result<(), Violation> {
+        let lo = match (n.minimum, n.exclusive_minimum) {
+            (Some(a), Some(b)) => Some(if a > b { a } else { b }),
+            (Some(a), None) | (None, Some(a)) => Some(a),
+            (None, None) => None,
+        };
+        let hi = match (n.maximum, n.exclusive_maximum) {
+            (Some(a), Some(b)) => Some(if a < b { a } else { b }),
+            (Some(a), None) | (None, Some(a)) => Some(a),
+            (None, None) => None,
+        };
+        if let (Some(lo), Some(hi)) = (lo, hi) {
+            if lo > hi {
+                let mut m = self.start(Rule::MinAboveMax, path);
+                m.s("minimum ").float(lo).s(" is above maximum ").float(hi);
+                return Err(m.done());
+            }
+        }
+        if let Some(step) = n.multiple_of {
+            if !(step > 0.0) {
+                let mut m = self.start(Rule::BadMultipleOf, path);
+                m.s("multipleOf must be positive; got ").float(step);
+                return Err(m.done());
+            }
+        }
+        Ok(())
+    }
+
+    const fn find_def(&self, name: &str) -> Option<&'a Schema> {
+        let mut i = 0;
+        while i < self.defs.len() {
+            if str_eq(text_str(&self.defs[i].name), name) {
+                return Some(&self.defs[i].schema);
+            }
+            i += 1;
+        }
+        None
+    }
+
+    /// Checks that `l` is a value `s` accepts; `what` is "default " or "example ".
+    const fn value(
+        &self,
+        s: &Schema,
+        l: &Literal,
+        path: &Path<'_>,
+        what: &str,
+        depth: usize,
+    ) -> Result<(), Msg> {
+        if depth > MAX_DEPTH {
+            let mut m = self.start(Rule::TooDeep, path);
+            m.s(what).s("nests deeper than the schema can be followed");
+            return Err(m);
+        }
+        if let Literal::Null = l {
+            if s.nullable || matches!(s.kind, SchemaKind::Null) {
+                return Ok(());
+            }
+        }
+        match (&s.kind, l) {
+            (SchemaKind::String(st), Literal::Str(v)) => {
+                let len = char_count(text_str(v));
+                if let Some(min) = st.min_length {
+                    if len < min {
+                        let mut m = self.start(Rule::OutOfRange, path);
+                        m.s(what).lit(l).s(" is shorter than the minimum length ").uint(min);
+                        return Err(m);
+                    }
+                }
+                if let Some(max) = st.max_length {
+                    if len > max {
+                        let mut m = self.start(Rule::OutOfRange, path);
+                        m.s(what).lit(l).s(" is longer than the maximum length ").uint(max);
+                        return Err(m);
+                    }
+                }
+                Ok(())
+            }
+            (SchemaKind::Integer(n), Literal::Int(v)) => self.int_in(n, *v, l, path, what),
+            (SchemaKind::Float(n), Literal::Int(v)) => self.float_in(n, *v as f64, l, path, what),
+            (SchemaKind::Float(n), Literal::Float(v)) => self.float_in(n, *v, l, path, what),
+            (SchemaKind::Boolean, Literal::Bool(_)) => Ok(()),
+            (SchemaKind::Enum(e), Literal::Str(v)) => {
+                let v = text_str(v);
+                let mut i = 0;
+                while i < e.values.len() {
+                    if str_eq(e.values.value_at(i), v) {
+                        return Ok(());
+                    }
+                    i += 1;
+                }
+                let mut m = self.start(Rule::NotInEnum, path);
+                m.s(what).lit(l).s(" is not one of ");
+                let mut i = 0;
+                while i < e.values.len() {
+                    if i > 0 {
+                        m.s(", ");
+                    }
+                    m.s("\"").s(e.values.value_at(i)).s("\"");
+                    i += 1;
+                }
+                Err(m)
+            }
+            (SchemaKind::List(list), Literal::List(items)) => {
+                let items = slice(items);
+                let n = items.len() as u64;
+                if let Some(min) = list.min_items {
+                    if n < min {
+                        let mut m = self.start(Rule::OutOfRange, path);
+                        m.s(what).s("has ").uint(n).s(" items; the minimum is ").uint(min);
+                        return Err(m);
+                    }
+                }
+                if let Some(max) = list.max_items {
+                    if n > max {
+                        let mut m = self.start(Rule::OutOfRange, path);
+                        m.s(what).s("has ").uint(n).s(" items; the maximum is ").uint(max);
+                        return Err(m);
+                    }
+                }
+                let mut i = 0;
+                while i < items.len() {
+                    if let Err(m) =
+                        self.value(list.items.get(), &items[i], &path.push("[]"), what, depth + 1)
+                    {
+                        return Err(m);
+                    }
+                    i += 1;
+                }
+                Ok(())
+            }
+            (SchemaKind::Object(o), Literal::Object(entries)) => self.object_value(
+                slice(&o.properties),
+                &o.additional,
+                slice(entries),
+                path,
+                what,
+                depth,
+            ),
+            (SchemaKind::AnyOf(a), _) => {
+                let variants = slice(&a.variants);
+                let mut i = 0;
+                while i < variants.len() {
+                    if self.value(&variants[i], l, path, what, depth + 1).is_ok() {
+                        return Ok(());
+                    }
+                    i += 1;
+                }
+                let mut m = self.start(Rule::WrongType, path);
+                m.s(what).lit(l).s(" matches none of the anyOf variants");
+                Err(m)
+            }
+            (SchemaKind::Ref(r), _) => match self.find_def(text_str(&r.name)) {
+                Some(target) => self.value(target, l, path, what, depth + 1),
+                None => Ok(()), // reported as UnknownRef by the structural pass
+            },
+            _ => {
+                let mut m = self.start(Rule::WrongType, path);
+                m.s(what).lit(l).s(" is ");
+                m.s(article(l.type_name())).s(l.type_name()).s(", but the parameter is ");
+                if s.nullable {
+                    m.s("a nullable ");
+                } else {
+                    m.s(article(s.kind.type_name()));
+                }
+                m.s(s.kind.type_name());
+                Err(m)
+            }
+        }
+    }
+
+    const fn object_value(
+        &self,
+        props: &[Param],
+        additional: &Additional,
+        entries: &[(crate::literal::Text, Literal)],
+        path: &Path<'_>,
+        what: &str,
+        depth: usize,
+    ) -> Result<(), Msg> {
+        let mut i = 0;
+        while i < props.len() {
+            let p = &props[i];
+            let name = text_str(&p.name);
+            let mut found = false;
+            let mut j = 0;
+            while j < entries.len() {
+                if str_eq(text_str(&entries[j].0), name) {
+                    found = true;
+                    if let Err(m) =
+                        self.value(&p.schema, &entries[j].1, &path.push(name), what, depth + 1)
+                    {
+                        return Err(m);
+                    }
+                }
+                j += 1;
+            }
+            if !found && p.required {
+                let mut m = self.start(Rule::WrongType, path);
+                m.s(what).s("lacks the required key `").s(name).s("`");
+                return Err(m);
+            }
+            i += 1;
+        }
+        let mut j = 0;
+        while j < entries.len() {
+            let key = text_str(&entries[j].0);
+            let mut listed = false;
+            let mut i = 0;
+            while i < props.len() {
+                if str_eq(text_str(&props[i].name), key) {
+                    listed = true;
+                }
+                i += 1;
+            }
+            if !listed {
+                match additional {
+                    Additional::Closed => {
+                        let mut m = self.start(Rule::WrongType, path);
+                        m.s(what)
+                            .s("has the key `")
+                            .s(key)
+                            .s("`, which the object does not accept");
+                        return Err(m);
+                    }
+                    Additional::Open => {}
+                    Additional::Typed(t) => {
+                        if let Err(m) =
+                            self.value(t.get(), &entries[j].1, &path.push(key), what, depth + 1)
+                        {
+                            return Err(m);
+                        }
+                    }
+                }
+            }
+            j += 1;
+        }
+        Ok(())
+    }
+
+    const fn int_in(
+        &self,
+        n: &NumberSchema<i64>,
+        v: i64,
+        l: &Literal,
+        path: &Path<'_>,
+        what: &str,
+    ) -> Result<(), Msg> {
+        if let Some(min) = n.minimum {
+            if v < min {
+                let mut m = self.start(Rule::OutOfRange, path);
+                m.s(what).lit(l).s(" is below the minimum ").int(min);
+                return Err(m);
+            }
+        }
+        if let Some(max) = n.maximum {
+            if v > max {
+                let mut m = self.start(Rule::OutOfRange, path);
+                m.s(what).lit(l).s(" is above the maximum ").int(max);
+                return Err(m);
+            }
+        }
+        if let Some(min) = n.exclusive_minimum {
+            if v <= min {
+                let mut m = self.start(Rule::OutOfRange, path);
+                m.s(what).lit(l).s(" is not above the exclusive minimum ").int(min);
+                return Err(m);
+            }
+        }
+        if let Some(max) = n.exclusive_maximum {
+            if v >= max {
+                let mut m = self.start(Rule::OutOfRange, path);
+                m.s(what).lit(l).s(" is not below the exclusive maximum ").int(max);
+                return Err(m);
+            }
+        }
+        if let Some(step) = n.multiple_of {
+            if step > 0 && v % step != 0 {
+                let mut m = self.start(Rule::OutOfRange, path);
+                m.s(what).lit(l).s(" is not a multiple of ").int(step);
+                return Err(m);
+            }
+        }
+        Ok(())
+    }
+
+    const fn float_in(
+        &self,
+        n: &NumberSchema<f64>,
+        v: f64,
+        l: &Literal,
+        path: &Path<'_>,
+        what: &str,
+    ) -> Result<(), Msg> {
+        if let Some(min) = n.minimum {
+            if v < min {
+                let mut m = self.start(Rule::OutOfRange, path);
+                m.s(what).lit(l).s(" is below the minimum ").float(min);
+                return Err(m);
+            }
+        }
+        if let Some(max) = n.maximum {
+            if v > max {
+                let mut m = self.start(Rule::OutOfRange, path);
+                m.s(what).lit(l).s(" is above the maximum ").float(max);
+                return Err(m);
+            }
+        }
+        if let Some(min) = n.exclusive_minimum {
+            if v <= min {
+                let mut m = self.start(Rule::OutOfRange, path);
+                m.s(what).lit(l).s(" is not above the exclusive minimum ").float(min);
+                return Err(m);
+            }
+        }
+        if let Some(max) = n.exclusive_maximum {
+            if v >= max {
+                let mut m = self.start(Rule::OutOfRange, path);
+                m.s(what).lit(l).s(" is not below the exclusive maximum ").float(max);
+                return Err(m);
+            }
+        }
+        Ok(())
+    }
+}
+
+const fn article(type_name: &str) -> &'static str {
+    match type_name.as_bytes() {
+        [b'a' | b'e' | b'i' | b'o' | b'u', ..] => "an ",
+        [b'$', ..] => "a ",
+        _ => "a ",
+    }
+}
+
+const fn slice<'a, T: Clone>(c: &'a Cow<'static, [T]>) -> &'a [T] {
+    match c {
+        Cow::Borrowed(s) => s,
+        Cow::Owned(v) => v.as_slice(),
+    }
+}
+
+const fn str_eq(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// Length in Unicode scalar values, as JSON Schema counts string length.
+const fn char_count(s: &str) -> u64 {
+    let bytes = s.as_bytes();
+    let mut n = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] & 0xC0 != 0x80 {
+            n += 1;
+        }
+        i += 1;
+    }
+    n
+}

@@ -1,0 +1,1 @@
+//! tooldef renderer for anthropic (in progress).

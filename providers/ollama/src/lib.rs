@@ -1,0 +1,1 @@
+//! tooldef renderer for ollama (in progress).

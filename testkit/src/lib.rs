@@ -1,0 +1,1 @@
+//! Test support shared by tooldef's crates (not published).

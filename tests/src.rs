@@ -1,0 +1,1 @@
+//! Integration tests across tooldef's crates live in `tests/`.
