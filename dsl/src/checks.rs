@@ -91,15 +91,15 @@ pub fn int_range(
     pointer: &str,
 ) -> Result<(), ArgError> {
     let v = value.into();
-    if let Some(min) = min {
-        if v < i128::from(min) {
-            return Err(ArgError::new(pointer, format!("must be at least {min}; got {v}")));
-        }
+    if let Some(min) = min
+        && v < i128::from(min)
+    {
+        return Err(ArgError::new(pointer, format!("must be at least {min}; got {v}")));
     }
-    if let Some(max) = max {
-        if v > i128::from(max) {
-            return Err(ArgError::new(pointer, format!("must be at most {max}; got {v}")));
-        }
+    if let Some(max) = max
+        && v > i128::from(max)
+    {
+        return Err(ArgError::new(pointer, format!("must be at most {max}; got {v}")));
     }
     Ok(())
 }
@@ -116,15 +116,15 @@ pub fn int_exclusive(
     pointer: &str,
 ) -> Result<(), ArgError> {
     let v = value.into();
-    if let Some(min) = min {
-        if v <= i128::from(min) {
-            return Err(ArgError::new(pointer, format!("must be greater than {min}; got {v}")));
-        }
+    if let Some(min) = min
+        && v <= i128::from(min)
+    {
+        return Err(ArgError::new(pointer, format!("must be greater than {min}; got {v}")));
     }
-    if let Some(max) = max {
-        if v >= i128::from(max) {
-            return Err(ArgError::new(pointer, format!("must be less than {max}; got {v}")));
-        }
+    if let Some(max) = max
+        && v >= i128::from(max)
+    {
+        return Err(ArgError::new(pointer, format!("must be less than {max}; got {v}")));
     }
     Ok(())
 }
@@ -155,25 +155,25 @@ pub fn float_range(
     if !value.is_finite() {
         return Err(ArgError::new(pointer, format!("must be a finite number; got {value}")));
     }
-    if let Some(min) = bounds.minimum {
-        if value < min {
-            return Err(ArgError::new(pointer, format!("must be at least {min}; got {value}")));
-        }
+    if let Some(min) = bounds.minimum
+        && value < min
+    {
+        return Err(ArgError::new(pointer, format!("must be at least {min}; got {value}")));
     }
-    if let Some(max) = bounds.maximum {
-        if value > max {
-            return Err(ArgError::new(pointer, format!("must be at most {max}; got {value}")));
-        }
+    if let Some(max) = bounds.maximum
+        && value > max
+    {
+        return Err(ArgError::new(pointer, format!("must be at most {max}; got {value}")));
     }
-    if let Some(min) = bounds.exclusive_minimum {
-        if value <= min {
-            return Err(ArgError::new(pointer, format!("must be greater than {min}; got {value}")));
-        }
+    if let Some(min) = bounds.exclusive_minimum
+        && value <= min
+    {
+        return Err(ArgError::new(pointer, format!("must be greater than {min}; got {value}")));
     }
-    if let Some(max) = bounds.exclusive_maximum {
-        if value >= max {
-            return Err(ArgError::new(pointer, format!("must be less than {max}; got {value}")));
-        }
+    if let Some(max) = bounds.exclusive_maximum
+        && value >= max
+    {
+        return Err(ArgError::new(pointer, format!("must be less than {max}; got {value}")));
     }
     if let Some(step) = bounds.multiple_of {
         let q = value / step;
@@ -202,21 +202,21 @@ pub fn length(
         return Ok(());
     }
     let n = value.chars().count() as u64;
-    if let Some(min) = min {
-        if n < min {
-            return Err(ArgError::new(
-                pointer,
-                format!("must be at least {min} characters long; got {n}"),
-            ));
-        }
+    if let Some(min) = min
+        && n < min
+    {
+        return Err(ArgError::new(
+            pointer,
+            format!("must be at least {min} characters long; got {n}"),
+        ));
     }
-    if let Some(max) = max {
-        if n > max {
-            return Err(ArgError::new(
-                pointer,
-                format!("must be at most {max} characters long; got {n}"),
-            ));
-        }
+    if let Some(max) = max
+        && n > max
+    {
+        return Err(ArgError::new(
+            pointer,
+            format!("must be at most {max} characters long; got {n}"),
+        ));
     }
     Ok(())
 }
@@ -233,15 +233,15 @@ pub fn items(
     pointer: &str,
 ) -> Result<(), ArgError> {
     let n = len as u64;
-    if let Some(min) = min {
-        if n < min {
-            return Err(ArgError::new(pointer, format!("must have at least {min} items; got {n}")));
-        }
+    if let Some(min) = min
+        && n < min
+    {
+        return Err(ArgError::new(pointer, format!("must have at least {min} items; got {n}")));
     }
-    if let Some(max) = max {
-        if n > max {
-            return Err(ArgError::new(pointer, format!("must have at most {max} items; got {n}")));
-        }
+    if let Some(max) = max
+        && n > max
+    {
+        return Err(ArgError::new(pointer, format!("must have at most {max} items; got {n}")));
     }
     Ok(())
 }
