@@ -41,5 +41,9 @@ pub use validate::{DescriptorError, Rule};
 // --- overrides, registry ---
 
 // --- workspace ---
+pub use workspace::{
+    CommandFailure, ReconcileReport, SkipReason, Skipped, ToolChange, Workspace, WorkspaceError,
+    WorkspaceOp, WorkspaceOptions, WorkspaceStats, WorkspaceTarget, WorkspaceTool,
+};
 
 // --- assembly ---
