@@ -43,3 +43,9 @@ pub use validate::{DescriptorError, Rule};
 // --- workspace ---
 
 // --- assembly ---
+pub use assembly::{
+    Assembler, AssemblyContext, AssemblyError, Bundle, Contribution, Contributor, ContributorId,
+    DisclosureSearch, Interceptor, InterceptorId, Next, OrderKey, PatternError,
+    ProgressiveDisclosure, PromptAssembly, Section, SectionSource, SectionText, ToolFilter,
+    ToolPattern, interceptor_fn,
+};
