@@ -21,9 +21,7 @@ pub const SOURCE: &str = "Anthropic SDK types (anthropic/types/tool_param.py), n
 /// Whether `name` matches `^[a-zA-Z0-9_-]{1,128}$`.
 fn valid_name(name: &str) -> bool {
     (1..=128).contains(&name.len())
-        && name
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+        && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
 }
 
 struct Walk {
@@ -64,7 +62,12 @@ impl Walk {
                 "description" => self.expect(item.is_string(), &here, "a string", item),
                 "defer_loading" => self.expect(item.is_boolean(), &here, "a boolean", item),
                 "strict" | "eager_input_streaming" => {
-                    self.expect(item.is_boolean() || item.is_null(), &here, "a boolean or null", item);
+                    self.expect(
+                        item.is_boolean() || item.is_null(),
+                        &here,
+                        "a boolean or null",
+                        item,
+                    );
                 }
                 "type" => self.expect(
                     item.is_null() || item == "custom",
@@ -80,7 +83,12 @@ impl Walk {
                 "input_examples" => match item.as_array() {
                     Some(examples) => {
                         for (i, example) in examples.iter().enumerate() {
-                            self.expect(example.is_object(), &wire::index(&here, i), "an object", example);
+                            self.expect(
+                                example.is_object(),
+                                &wire::index(&here, i),
+                                "an object",
+                                example,
+                            );
                         }
                     }
                     None => self.expect(false, &here, "an array of objects", item),
@@ -88,7 +96,12 @@ impl Walk {
                 "allowed_callers" => match item.as_array() {
                     Some(callers) => {
                         for (i, caller) in callers.iter().enumerate() {
-                            self.expect(caller.is_string(), &wire::index(&here, i), "a string", caller);
+                            self.expect(
+                                caller.is_string(),
+                                &wire::index(&here, i),
+                                "a string",
+                                caller,
+                            );
                         }
                     }
                     None => self.expect(false, &here, "an array of strings", item),
@@ -108,7 +121,9 @@ impl Walk {
             return self.expect(false, pointer, "an object", value);
         };
         match schema.get("type") {
-            None => self.fail(pointer, format!("input_schema needs \"type\": \"object\" ({SOURCE})")),
+            None => {
+                self.fail(pointer, format!("input_schema needs \"type\": \"object\" ({SOURCE})"))
+            }
             Some(t) => self.expect(t == "object", &wire::child(pointer, "type"), "\"object\"", t),
         }
         if let Some(properties) = schema.get("properties") {
@@ -117,10 +132,13 @@ impl Walk {
         }
         if let Some(required) = schema.get("required") {
             let ok = required.is_null()
-                || required
-                    .as_array()
-                    .is_some_and(|names| names.iter().all(Value::is_string));
-            self.expect(ok, &wire::child(pointer, "required"), "an array of strings or null", required);
+                || required.as_array().is_some_and(|names| names.iter().all(Value::is_string));
+            self.expect(
+                ok,
+                &wire::child(pointer, "required"),
+                "an array of strings or null",
+                required,
+            );
         }
     }
 
@@ -130,11 +148,18 @@ impl Walk {
         };
         self.known_keys(control, &["type", "ttl"], pointer);
         match control.get("type") {
-            Some(t) => self.expect(t == "ephemeral", &wire::child(pointer, "type"), "\"ephemeral\"", t),
+            Some(t) => {
+                self.expect(t == "ephemeral", &wire::child(pointer, "type"), "\"ephemeral\"", t)
+            }
             None => self.fail(pointer, format!("cache_control needs \"type\" ({SOURCE})")),
         }
         if let Some(ttl) = control.get("ttl") {
-            self.expect(ttl == "5m" || ttl == "1h", &wire::child(pointer, "ttl"), "\"5m\" or \"1h\"", ttl);
+            self.expect(
+                ttl == "5m" || ttl == "1h",
+                &wire::child(pointer, "ttl"),
+                "\"5m\" or \"1h\"",
+                ttl,
+            );
         }
     }
 
@@ -155,7 +180,12 @@ impl Walk {
             Some("none") => &["type"],
             _ => {
                 let found = choice.get("type").unwrap_or(&Value::Null);
-                return self.expect(false, "/type", "one of \"auto\", \"any\", \"tool\", \"none\"", found);
+                return self.expect(
+                    false,
+                    "/type",
+                    "one of \"auto\", \"any\", \"tool\", \"none\"",
+                    found,
+                );
             }
         };
         self.known_keys(choice, known, "");
@@ -165,18 +195,16 @@ impl Walk {
         if kind == Some("tool") {
             match choice.get("name") {
                 Some(name) => self.expect(name.is_string(), "/name", "a string", name),
-                None => self.fail("", format!("tool_choice of type \"tool\" needs \"name\" ({SOURCE})")),
+                None => {
+                    self.fail("", format!("tool_choice of type \"tool\" needs \"name\" ({SOURCE})"))
+                }
             }
         }
     }
 }
 
 fn finish(walk: Walk) -> SpecResult {
-    if walk.out.is_empty() {
-        Ok(())
-    } else {
-        Err(walk.out)
-    }
+    if walk.out.is_empty() { Ok(()) } else { Err(walk.out) }
 }
 
 /// A `tools[]` entry for a custom (client) tool: the SDK's `ToolParam`.

@@ -66,10 +66,10 @@ impl Walk<'_> {
         let bound = |key: &str| shape.get(key).and_then(Value::as_u64);
         let len = len as u64;
         if let Some(min) = bound("min").filter(|min| len < *min) {
-            self.fail(pointer, format!("shape `{name}` needs at least {min} {unit}, found {len}"));
+            self.fail(pointer, format!("shape `{name}` needs at least {min} {unit}, has {len}"));
         }
         if let Some(max) = bound("max").filter(|max| len > *max) {
-            self.fail(pointer, format!("shape `{name}` allows at most {max} {unit}, found {len}"));
+            self.fail(pointer, format!("shape `{name}` allows at most {max} {unit}, has {len}"));
         }
     }
 
@@ -147,30 +147,30 @@ impl Walk<'_> {
             return self.expected(name, "a string", value, pointer);
         };
         self.count(name, shape, text.chars().count(), "characters", pointer);
-        if let Some(allowed) = shape.get("enum").and_then(Value::as_array) {
-            if !allowed.iter().any(|a| a == value) {
-                let names: Vec<&str> = allowed.iter().filter_map(Value::as_str).collect();
-                self.fail(
-                    pointer,
-                    format!(
-                        "{} is not in enum shape `{name}` (one of {})",
-                        wire::preview(value),
-                        names.join(", ")
-                    ),
-                );
-            }
+        if let Some(allowed) = shape.get("enum").and_then(Value::as_array)
+            && !allowed.iter().any(|a| a == value)
+        {
+            let names: Vec<&str> = allowed.iter().filter_map(Value::as_str).collect();
+            self.fail(
+                pointer,
+                format!(
+                    "{} is not in enum shape `{name}` (one of {})",
+                    wire::preview(value),
+                    names.join(", ")
+                ),
+            );
         }
-        if let Some(regex) = self.model.patterns.get(name) {
-            if !regex.is_match(text) {
-                let pattern = shape.get("pattern").and_then(Value::as_str).unwrap_or_default();
-                self.fail(
-                    pointer,
-                    format!(
-                        "{} does not match the pattern of shape `{name}` as a whole string: {pattern}",
-                        wire::preview(value)
-                    ),
-                );
-            }
+        if let Some(regex) = self.model.patterns.get(name)
+            && !regex.is_match(text)
+        {
+            let pattern = shape.get("pattern").and_then(Value::as_str).unwrap_or_default();
+            self.fail(
+                pointer,
+                format!(
+                    "{} does not match the pattern of shape `{name}` as a whole string: {pattern}",
+                    wire::preview(value)
+                ),
+            );
         }
     }
 
@@ -198,23 +198,23 @@ impl Walk<'_> {
         }
         let required = shape.get("required").and_then(Value::as_array);
         for key in required.into_iter().flatten().filter_map(Value::as_str) {
-            let in_url = members
-                .get(key)
-                .and_then(|m| m.get("location"))
-                .is_some_and(|l| l == "uri");
+            let in_url =
+                members.get(key).and_then(|m| m.get("location")).is_some_and(|l| l == "uri");
             if !in_url && !set.contains(&key) {
-                self.fail(pointer, format!("missing required member \"{key}\" of structure `{name}`"));
+                self.fail(
+                    pointer,
+                    format!("missing required member \"{key}\" of structure `{name}`"),
+                );
             }
         }
         if shape.get("union") == Some(&Value::Bool(true)) && set.len() != 1 {
             let names: Vec<&str> = members.keys().map(String::as_str).collect();
+            let found = if set.is_empty() { "none".to_owned() } else { set.join(", ") };
             self.fail(
                 pointer,
                 format!(
-                    "union `{name}` must set exactly one of {}, found {} ({})",
-                    names.join(", "),
-                    set.len(),
-                    set.join(", ")
+                    "union `{name}` must set exactly one of {}, found {found}",
+                    names.join(", ")
                 ),
             );
         }
@@ -235,16 +235,9 @@ fn target<'v>(shape: &'v Value, part: &str, owner: &str) -> &'v str {
 /// # Panics
 /// If the model has no such shape.
 pub fn validate_shape(name: &str, instance: &Value) -> SpecResult {
-    let mut walk = Walk {
-        model: model(),
-        out: Vec::new(),
-    };
+    let mut walk = Walk { model: model(), out: Vec::new() };
     walk.shape(name, instance, "");
-    if walk.out.is_empty() {
-        Ok(())
-    } else {
-        Err(walk.out)
-    }
+    if walk.out.is_empty() { Ok(()) } else { Err(walk.out) }
 }
 
 /// A `toolConfig.tools[]` entry (`Tool`, a union: exactly one of `toolSpec`, `systemTool`, `cachePoint`).

@@ -29,16 +29,13 @@ struct Descriptor {
 
 fn descriptor() -> &'static Descriptor {
     static DESC: OnceLock<Descriptor> = OnceLock::new();
-    DESC.get_or_init(|| Descriptor {
-        root: load_spec(SPEC),
-    })
+    DESC.get_or_init(|| Descriptor { root: load_spec(SPEC) })
 }
 
 impl Descriptor {
     /// The namespace, message or enum with this full name (`a.b.C`).
     fn find(&self, full: &str) -> Option<&Value> {
-        full.split('.')
-            .try_fold(&self.root, |node, part| node.get("nested")?.get(part))
+        full.split('.').try_fold(&self.root, |node, part| node.get("nested")?.get(part))
     }
 
     /// Resolves `name` as written in a field of `scope` (a full name): the innermost scope first,
@@ -49,11 +46,8 @@ impl Descriptor {
         }
         let mut scope = scope;
         loop {
-            let candidate = if scope.is_empty() {
-                name.to_owned()
-            } else {
-                format!("{scope}.{name}")
-            };
+            let candidate =
+                if scope.is_empty() { name.to_owned() } else { format!("{scope}.{name}") };
             if let Some(node) = self.find(&candidate) {
                 return Some((candidate, node));
             }
@@ -193,12 +187,12 @@ impl Walk<'_> {
                 .then_some(())
                 .ok_or("a duration string such as \"1.5s\""),
             "Timestamp" => value.is_string().then_some(()).ok_or("an RFC 3339 timestamp string"),
-            "FieldMask" => value.is_string().then_some(()).ok_or("a comma-separated field mask string"),
-            "Empty" => value
-                .as_object()
-                .is_some_and(Map::is_empty)
-                .then_some(())
-                .ok_or("an empty object"),
+            "FieldMask" => {
+                value.is_string().then_some(()).ok_or("a comma-separated field mask string")
+            }
+            "Empty" => {
+                value.as_object().is_some_and(Map::is_empty).then_some(()).ok_or("an empty object")
+            }
             "Any" => value
                 .get("@type")
                 .is_some_and(Value::is_string)
@@ -256,7 +250,14 @@ impl Walk<'_> {
     }
 
     /// Checks a message instance. `url_bound` lists fields exempt from the REQUIRED check.
-    fn message(&mut self, full: &str, node: &Value, value: &Value, pointer: &str, url_bound: &[String]) {
+    fn message(
+        &mut self,
+        full: &str,
+        node: &Value,
+        value: &Value,
+        pointer: &str,
+        url_bound: &[String],
+    ) {
         let Some(object) = value.as_object() else {
             self.fail(
                 pointer,
@@ -270,9 +271,7 @@ impl Walk<'_> {
         let mut set: Vec<&str> = Vec::new();
         for (key, item) in object {
             let here = wire::child(pointer, key);
-            let found = fields
-                .iter()
-                .find(|(json, _)| *json == key || proto_name(json) == *key);
+            let found = fields.iter().find(|(json, _)| *json == key || proto_name(json) == *key);
             let Some((json, field)) = found else {
                 self.fail(&here, format!("unknown field \"{key}\" in message `{full}`"));
                 continue;
@@ -325,12 +324,16 @@ impl Walk<'_> {
     }
 
     fn field(&mut self, scope: &str, field: &Value, item: &Value, pointer: &str) {
-        let type_name = field.get("type").and_then(Value::as_str).unwrap_or_else(|| {
-            panic!("provider spec `{SPEC}`: a field of `{scope}` has no type")
-        });
+        let type_name = field
+            .get("type")
+            .and_then(Value::as_str)
+            .unwrap_or_else(|| panic!("provider spec `{SPEC}`: a field of `{scope}` has no type"));
         if let Some(key_type) = field.get("keyType").and_then(Value::as_str) {
             let Some(entries) = item.as_object() else {
-                self.fail(pointer, format!("map field must be an object, found {}", wire::kind(item)));
+                self.fail(
+                    pointer,
+                    format!("map field must be an object, found {}", wire::kind(item)),
+                );
                 return;
             };
             for (key, entry) in entries {
@@ -340,7 +343,10 @@ impl Walk<'_> {
             }
         } else if field.get("rule").and_then(Value::as_str) == Some("repeated") {
             let Some(items) = item.as_array() else {
-                self.fail(pointer, format!("repeated field must be an array, found {}", wire::kind(item)));
+                self.fail(
+                    pointer,
+                    format!("repeated field must be an array, found {}", wire::kind(item)),
+                );
                 return;
             };
             for (i, element) in items.iter().enumerate() {
@@ -376,16 +382,9 @@ pub fn validate_message(message: &str, instance: &Value) -> SpecResult {
         .filter(|node| node.get("fields").is_some())
         .unwrap_or_else(|| panic!("provider spec `{SPEC}` has no message `{message}`"));
     let url_bound = desc.url_bound_fields(message);
-    let mut walk = Walk {
-        desc,
-        out: Vec::new(),
-    };
+    let mut walk = Walk { desc, out: Vec::new() };
     walk.message(message, node, instance, "", &url_bound);
-    if walk.out.is_empty() {
-        Ok(())
-    } else {
-        Err(walk.out)
-    }
+    if walk.out.is_empty() { Ok(()) } else { Err(walk.out) }
 }
 
 fn v1beta(name: &str, instance: &Value) -> SpecResult {

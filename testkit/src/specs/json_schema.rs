@@ -9,14 +9,14 @@ use serde_json::{Map, Value};
 /// One compiled root of a spec document.
 pub(crate) struct Compiled {
     validator: Validator,
-    /// The schema the instance is validated against, e.g. `openai#/components/schemas/FunctionTool`.
-    label: String,
+    /// The spec file, named in messages next to the failing keyword's location.
+    spec: String,
 }
 
 impl Compiled {
     /// Compiles `document` with a root `$ref` to `pointer` (a fragment such as
-    /// `#/components/schemas/Tool`). `definitions` names the keys of `document` to keep (all others are
-    /// dropped, so the compiler never looks at `paths` or `info`).
+    /// `#/components/schemas/Tool`). `keep` names the keys of `document` to copy into the compiled
+    /// wrapper (all others are dropped, so the compiler never looks at `paths` or `info`).
     ///
     /// # Panics
     /// If the spec does not compile: the spec file is broken, not the instance.
@@ -43,18 +43,17 @@ impl Compiled {
             .with_draft(draft)
             .should_validate_formats(false)
             .build(&wrapper)
-            .unwrap_or_else(|e| panic!("provider spec `{spec}` does not compile at `{pointer}`: {e}"));
-        Self {
-            validator,
-            label: format!("{spec}{pointer}"),
-        }
+            .unwrap_or_else(|e| {
+                panic!("provider spec `{spec}` does not compile at `{pointer}`: {e}")
+            });
+        Self { validator, spec: spec.to_owned() }
     }
 
     /// Validates `instance`, reporting every error.
     pub(crate) fn check(&self, instance: &Value) -> SpecResult {
         let mut out = Vec::new();
         for error in self.validator.iter_errors(instance) {
-            flatten(&error, &self.label, &mut out);
+            flatten(&error, &self.spec, &mut out);
         }
         if out.is_empty() { Ok(()) } else { Err(out) }
     }
@@ -72,10 +71,10 @@ pub(crate) fn rewrite_nullable(value: &mut Value) {
                 return;
             }
             map.remove("nullable");
-            if let Some(Value::Array(values)) = map.get_mut("enum") {
-                if !values.contains(&Value::Null) {
-                    values.push(Value::Null);
-                }
+            if let Some(Value::Array(values)) = map.get_mut("enum")
+                && !values.contains(&Value::Null)
+            {
+                values.push(Value::Null);
             }
             match map.get_mut("type") {
                 Some(Value::String(t)) => {
@@ -89,10 +88,7 @@ pub(crate) fn rewrite_nullable(value: &mut Value) {
                 }
                 _ => {
                     let inner = Value::Object(std::mem::take(map));
-                    map.insert(
-                        "anyOf".into(),
-                        serde_json::json!([inner, {"type": "null"}]),
-                    );
+                    map.insert("anyOf".into(), serde_json::json!([inner, {"type": "null"}]));
                 }
             }
         }
@@ -104,7 +100,7 @@ pub(crate) fn rewrite_nullable(value: &mut Value) {
 /// that the instance rules out at once (wrong type, or a `const`/`enum` mismatch on a direct member
 /// such as a `type` discriminator) are dropped, and if exactly one branch is left its errors are
 /// reported instead, so the pointer lands on the real fault.
-fn flatten(error: &ValidationError<'_>, label: &str, out: &mut Vec<SpecViolation>) {
+fn flatten(error: &ValidationError<'_>, spec: &str, out: &mut Vec<SpecViolation>) {
     let pointer = error.instance_path().as_str().to_owned();
     let branches = match error.kind() {
         ValidationErrorKind::OneOfNotValid { context } | ValidationErrorKind::AnyOf { context } => {
@@ -120,14 +116,14 @@ fn flatten(error: &ValidationError<'_>, label: &str, out: &mut Vec<SpecViolation
             .collect();
         if let [only] = plausible.as_slice() {
             for inner in only.iter() {
-                flatten(inner, label, out);
+                flatten(inner, spec, out);
             }
             return;
         }
         out.push(SpecViolation::new(
             pointer,
             format!(
-                "{} matches none of the {} alternatives of `{keyword}` (schema {label}, at {})",
+                "{} matches none of the {} alternatives of `{keyword}` ({spec}#{})",
                 wire::preview(error.instance()),
                 branches.len(),
                 error.schema_path()
@@ -137,11 +133,7 @@ fn flatten(error: &ValidationError<'_>, label: &str, out: &mut Vec<SpecViolation
     }
     out.push(SpecViolation::new(
         pointer,
-        format!(
-            "{} (schema {label}, at {})",
-            short(&error.to_string()),
-            error.schema_path()
-        ),
+        format!("{} ({spec}#{})", short(&error.to_string()), error.schema_path()),
     ));
 }
 

@@ -65,19 +65,11 @@ fn document(version: McpVersion) -> &'static Value {
 
 fn compile(version: McpVersion, name: &str) -> Compiled {
     let (draft, defs) = version.draft();
-    Compiled::new(
-        &version.spec(),
-        document(version),
-        &[defs],
-        &format!("#/{defs}/{name}"),
-        draft,
-    )
+    Compiled::new(&version.spec(), document(version), &[defs], &format!("#/{defs}/{name}"), draft)
 }
 
 fn check(slots: &'static Slots, version: McpVersion, name: &str, instance: &Value) -> SpecResult {
-    slots[version.slot()]
-        .get_or_init(|| compile(version, name))
-        .check(instance)
+    slots[version.slot()].get_or_init(|| compile(version, name)).check(instance)
 }
 
 /// A tool definition (`Tool`: `name` and `inputSchema` with `type: "object"` required).

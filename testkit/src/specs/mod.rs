@@ -48,20 +48,13 @@ pub struct SpecViolation {
 impl SpecViolation {
     /// A violation at `pointer` described by `message`.
     pub fn new(pointer: impl Into<String>, message: impl Into<String>) -> Self {
-        Self {
-            pointer: pointer.into(),
-            message: message.into(),
-        }
+        Self { pointer: pointer.into(), message: message.into() }
     }
 }
 
 impl fmt::Display for SpecViolation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let pointer = if self.pointer.is_empty() {
-            "(root)"
-        } else {
-            &self.pointer
-        };
+        let pointer = if self.pointer.is_empty() { "(root)" } else { &self.pointer };
         write!(f, "{pointer}: {}", self.message)
     }
 }

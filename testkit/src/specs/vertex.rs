@@ -28,16 +28,11 @@ fn schemas() -> &'static Map<String, Value> {
 }
 
 fn lookup(id: &str) -> &'static Value {
-    schemas()
-        .get(id)
-        .unwrap_or_else(|| panic!("provider spec `{SPEC}` has no schema `{id}`"))
+    schemas().get(id).unwrap_or_else(|| panic!("provider spec `{SPEC}` has no schema `{id}`"))
 }
 
 fn is_required(property: &Value) -> bool {
-    property
-        .get("description")
-        .and_then(Value::as_str)
-        .is_some_and(|d| d.starts_with("Required."))
+    property.get("description").and_then(Value::as_str).is_some_and(|d| d.starts_with("Required."))
 }
 
 struct Walk {
@@ -94,10 +89,7 @@ impl Walk {
     }
 
     fn expected(&mut self, name: &str, what: &str, value: &Value, pointer: &str) {
-        self.fail(
-            pointer,
-            format!("`{name}` expects {what}, found {}", wire::preview(value)),
-        );
+        self.fail(pointer, format!("`{name}` expects {what}, found {}", wire::preview(value)));
     }
 
     fn string(&mut self, name: &str, schema: &Value, value: &Value, pointer: &str) {
@@ -120,18 +112,18 @@ impl Walk {
             }
             _ => {}
         }
-        if let Some(allowed) = schema.get("enum").and_then(Value::as_array) {
-            if !allowed.iter().any(|a| a == value) {
-                let names: Vec<&str> = allowed.iter().filter_map(Value::as_str).collect();
-                self.fail(
-                    pointer,
-                    format!(
-                        "{} is not an allowed value in `{name}` (one of {})",
-                        wire::preview(value),
-                        names.join(", ")
-                    ),
-                );
-            }
+        if let Some(allowed) = schema.get("enum").and_then(Value::as_array)
+            && !allowed.iter().any(|a| a == value)
+        {
+            let names: Vec<&str> = allowed.iter().filter_map(Value::as_str).collect();
+            self.fail(
+                pointer,
+                format!(
+                    "{} is not an allowed value in `{name}` (one of {})",
+                    wire::preview(value),
+                    names.join(", ")
+                ),
+            );
         }
     }
 
@@ -171,11 +163,7 @@ impl Walk {
 pub fn validate_schema_id(id: &str, instance: &Value) -> SpecResult {
     let mut walk = Walk { out: Vec::new() };
     walk.check(id, lookup(id), instance, "");
-    if walk.out.is_empty() {
-        Ok(())
-    } else {
-        Err(walk.out)
-    }
+    if walk.out.is_empty() { Ok(()) } else { Err(walk.out) }
 }
 
 /// A `tools[]` entry (`GoogleCloudAiplatformV1Tool`).

@@ -52,11 +52,10 @@ pub(crate) fn preview(value: &Value) -> String {
 pub(crate) fn is_base64(text: &str) -> bool {
     let body = text.trim_end_matches('=');
     let padding = text.len() - body.len();
-    if padding > 2 || (padding > 0 && text.len() % 4 != 0) || body.len() % 4 == 1 {
+    if padding > 2 || (padding > 0 && !text.len().is_multiple_of(4)) || body.len() % 4 == 1 {
         return false;
     }
-    body.bytes()
-        .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'-' | b'_'))
+    body.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'-' | b'_'))
 }
 
 /// Whether `text` is a protobuf JSON duration such as `"1.5s"` or `"-3s"`.
@@ -71,7 +70,8 @@ pub(crate) fn is_duration(text: &str) -> bool {
     };
     !whole.is_empty()
         && whole.bytes().all(|b| b.is_ascii_digit())
-        && fraction.is_none_or(|f| (1..=9).contains(&f.len()) && f.bytes().all(|b| b.is_ascii_digit()))
+        && fraction
+            .is_none_or(|f| (1..=9).contains(&f.len()) && f.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// The integral value of a JSON number (`1` or `1.0`), if it has one.
