@@ -564,3 +564,120 @@ fn violation_pointers_lists_every_fault() {
     assert_eq!(violation_pointers(&result), ["/name", "/description", "/inputSchema"]);
     assert!(violation_pointers(&Ok(())).is_empty());
 }
+
+#[test]
+fn request_fragments_get_placeholders_for_missing_required_keys() {
+    let tool = json!({"type": "function", "function": {"name": "get_weather", "parameters": weather_parameters()}});
+    let fragment = json!({"tools": [tool], "tool_choice": "required"});
+    assert_conforms("chat fragment", openai::validate_chat_completion_fragment(&fragment));
+    let bad = json!({"tools": [tool], "tool_choice": "sometimes"});
+    fails_at(openai::validate_chat_completion_fragment(&bad), "/tool_choice", "\"required\"");
+    // Keys the fragment does carry are validated as given, never replaced.
+    fails_at(openai::validate_chat_completion_fragment(&json!({"model": 4})), "/model", "string");
+
+    let ollama_tool =
+        json!({"type": "function", "function": {"name": "f", "parameters": {"type": "object"}}});
+    assert_conforms(
+        "ollama fragment",
+        ollama::validate_chat_fragment(&json!({"tools": [ollama_tool]})),
+    );
+
+    let declaration =
+        json!({"name": "f", "description": "d", "parametersJsonSchema": weather_parameters()});
+    let gemini_fragment = json!({
+        "tools": [{"functionDeclarations": [declaration]}],
+        "toolConfig": {"functionCallingConfig": {"mode": "AUTO"}}
+    });
+    assert_conforms(
+        "gemini fragment",
+        gemini::validate_generate_content_fragment(&gemini_fragment),
+    );
+    assert_conforms(
+        "vertex fragment",
+        vertex::validate_generate_content_fragment(&gemini_fragment),
+    );
+    let lowercase_mode = json!({"toolConfig": {"functionCallingConfig": {"mode": "auto"}}});
+    fails_at(
+        gemini::validate_generate_content_fragment(&lowercase_mode),
+        "/toolConfig/functionCallingConfig/mode",
+        "AUTO",
+    );
+}
+
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// The same tool in each provider's shape, as a renderer would emit it.
+    fn renderings(name: &str) -> Vec<(&'static str, SpecResult, &'static str)> {
+        let params = weather_parameters();
+        vec![
+            (
+                "openai chat",
+                openai::validate_chat_completion_tool(
+                    &json!({"type": "function", "function": {"name": name, "parameters": params}}),
+                ),
+                "/function/name",
+            ),
+            (
+                "anthropic",
+                anthropic::validate_tool(&json!({"name": name, "input_schema": params})),
+                "/name",
+            ),
+            (
+                "bedrock",
+                bedrock::validate_tool(
+                    &json!({"toolSpec": {"name": name, "inputSchema": {"json": params}}}),
+                ),
+                "/toolSpec/name",
+            ),
+            (
+                "gemini",
+                gemini::validate_function_declaration(
+                    &json!({"name": name, "description": "d", "parametersJsonSchema": params}),
+                ),
+                "/name",
+            ),
+            (
+                "mcp",
+                mcp::validate_tool(
+                    McpVersion::V2026_07_28,
+                    &json!({"name": name, "inputSchema": params}),
+                ),
+                "/name",
+            ),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// Names in the portable alphabet pass every provider.
+        #[test]
+        fn portable_names_pass_everywhere(name in "[a-zA-Z0-9_-]{1,64}") {
+            for (provider, result, _) in renderings(&name) {
+                prop_assert!(result.is_ok(), "{provider}: {result:?}");
+            }
+        }
+
+        /// A dot in the name breaks exactly the providers whose name pattern forbids it, at the name.
+        #[test]
+        fn dotted_names_fail_where_the_pattern_forbids(
+            namespace in "[a-z][a-z0-9_]{0,20}",
+            local in "[a-z][a-z0-9_]{0,20}",
+        ) {
+            let name = format!("{namespace}.{local}");
+            for (provider, result, pointer) in renderings(&name) {
+                let forbids = matches!(provider, "anthropic" | "bedrock");
+                prop_assert_eq!(
+                    result.is_err(),
+                    forbids,
+                    "{}: {:?}", provider, result
+                );
+                if forbids {
+                    prop_assert_eq!(violation_pointers(&result), [pointer]);
+                }
+            }
+        }
+    }
+}

@@ -259,3 +259,30 @@ pub fn validate_tool_configuration(instance: &Value) -> SpecResult {
 pub fn validate_converse_request(instance: &Value) -> SpecResult {
     validate_shape("ConverseRequest", instance)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every shape reference names a shape, and every pattern compiled (anchored).
+    #[test]
+    fn every_shape_reference_resolves() {
+        let model = model();
+        let mut seen = 0;
+        for (name, shape) in &model.shapes {
+            let members = shape.get("members").and_then(Value::as_object);
+            let refs = members
+                .into_iter()
+                .flat_map(|m| m.values())
+                .chain(["member", "key", "value"].iter().filter_map(|k| shape.get(*k)));
+            for reference in refs {
+                let target = reference["shape"].as_str().expect("shape reference");
+                assert!(model.shapes.contains_key(target), "`{name}` refers to missing `{target}`");
+                seen += 1;
+            }
+        }
+        assert!(seen > 300, "only {seen} references seen");
+        assert!(model.patterns["ToolName"].is_match("get_weather"));
+        assert!(!model.patterns["ToolName"].is_match("weather.get"));
+    }
+}

@@ -12,8 +12,8 @@
 //! method taking the message (e.g. `GenerateContentRequest.model`); at most one member of a real
 //! `oneof` is set (`_`-prefixed oneofs are proto3 `optional` wrappers).
 
-use super::{SpecResult, SpecViolation, load_spec, wire};
-use serde_json::{Map, Value};
+use super::{SpecResult, SpecViolation, complete_fragment, load_spec, wire};
+use serde_json::{Map, Value, json};
 use std::sync::OnceLock;
 
 /// The spec file, relative to the specs directory.
@@ -416,4 +416,53 @@ pub fn validate_tool_config(instance: &Value) -> SpecResult {
 /// A whole `generateContent` body (`v1beta.GenerateContentRequest`; `model` is in the URL).
 pub fn validate_generate_content_request(instance: &Value) -> SpecResult {
     v1beta("GenerateContentRequest", instance)
+}
+
+/// A fragment of a `generateContent` body (e.g. `{"tools": [...], "toolConfig": ...}`), validated
+/// as a whole body after filling in placeholder `contents` if absent.
+pub fn validate_generate_content_fragment(fragment: &Value) -> SpecResult {
+    let defaults = json!({"contents": [{"role": "user", "parts": [{"text": "hi"}]}]});
+    validate_generate_content_request(&complete_fragment(fragment, &defaults))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every field type of every message in the v1beta package resolves (or is a scalar), so the
+    /// protoc-like lookup never hits the panic path on real data.
+    #[test]
+    fn every_v1beta_field_type_resolves() {
+        fn visit(desc: &Descriptor, full: &str, node: &Value, checked: &mut usize) {
+            for field in node.get("fields").and_then(Value::as_object).into_iter().flatten() {
+                let type_name = field.1["type"].as_str().expect("field type");
+                assert!(
+                    SCALARS.contains(&type_name) || desc.resolve(full, type_name).is_some(),
+                    "`{type_name}` in `{full}` does not resolve"
+                );
+                *checked += 1;
+            }
+            for (name, child) in node.get("nested").and_then(Value::as_object).into_iter().flatten()
+            {
+                visit(desc, &format!("{full}.{name}"), child, checked);
+            }
+        }
+        let desc = descriptor();
+        let mut checked = 0;
+        visit(desc, V1BETA, desc.find(V1BETA).expect("v1beta package"), &mut checked);
+        assert!(checked > 500, "only {checked} fields seen");
+    }
+
+    #[test]
+    fn url_bound_fields_come_from_http_templates() {
+        let desc = descriptor();
+        assert_eq!(desc.url_bound_fields(&format!("{V1BETA}.GenerateContentRequest")), ["model"]);
+        assert!(desc.url_bound_fields(&format!("{V1BETA}.Tool")).is_empty());
+    }
+
+    #[test]
+    fn proto_names() {
+        assert_eq!(proto_name("parametersJsonSchema"), "parameters_json_schema");
+        assert_eq!(proto_name("name"), "name");
+    }
 }

@@ -120,13 +120,25 @@ fn flatten(error: &ValidationError<'_>, spec: &str, out: &mut Vec<SpecViolation>
             }
             return;
         }
+        // Say why each alternative failed, by its first error.
+        let reasons: Vec<String> = branches
+            .iter()
+            .enumerate()
+            .filter_map(|(i, errors)| {
+                let first = errors.first()?;
+                let at = first.instance_path().as_str();
+                let at = if at == pointer { String::new() } else { format!(" at {at}") };
+                Some(format!("[{i}]{at}: {}", short(&first.to_string())))
+            })
+            .collect();
         out.push(SpecViolation::new(
             pointer,
             format!(
-                "{} matches none of the {} alternatives of `{keyword}` ({spec}#{})",
+                "{} matches none of the {} alternatives of `{keyword}` ({spec}#{}): {}",
                 wire::preview(error.instance()),
                 branches.len(),
-                error.schema_path()
+                error.schema_path(),
+                reasons.join("; ")
             ),
         ));
         return;

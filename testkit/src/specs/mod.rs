@@ -17,6 +17,24 @@
 //! | Vertex AI | [`vertex`] | `gemini/vertex-aiplatform-v1.discovery-subset.json` (discovery) |
 //! | Amazon Bedrock Converse | [`bedrock`] | `bedrock/bedrock-runtime-2023-09-30.service-2.json` (botocore) |
 //! | Anthropic | [`anthropic`] | none published; derived from the SDK types |
+//!
+//! ```
+//! use serde_json::json;
+//! use tooldef_testkit::specs::{assert_conforms, bedrock, openai, violation_pointers};
+//!
+//! let tool = json!({"type": "function", "name": "get_weather", "parameters": {"type": "object"}});
+//! // The Responses `FunctionTool` schema lists `strict` as required.
+//! let result = openai::validate_function_tool(&tool);
+//! assert_eq!(violation_pointers(&result), [""]);
+//!
+//! let spec = json!({"name": "weather.get", "inputSchema": {"json": {"type": "object"}}});
+//! let violations = bedrock::validate_tool_specification(&spec).unwrap_err();
+//! assert_eq!(violations[0].pointer, "/name");
+//!
+//! assert_conforms("Responses tool", openai::validate_function_tool(&json!({
+//!     "type": "function", "name": "get_weather", "parameters": {"type": "object"}, "strict": false
+//! })));
+//! ```
 
 pub mod anthropic;
 pub mod bedrock;
@@ -107,6 +125,22 @@ pub fn specs_dir() -> PathBuf {
         dir.display()
     );
     dir
+}
+
+/// `fragment` (an object holding some top-level keys of a request body, e.g. `tools` and
+/// `tool_choice`) completed with `defaults` for the required keys it lacks, so that a renderer's
+/// request fragment can be checked against a whole-body schema. Keys present in `fragment` are kept
+/// as they are (so violation pointers still point into it); a non-object is returned unchanged.
+pub fn complete_fragment(fragment: &Value, defaults: &Value) -> Value {
+    let mut body = fragment.clone();
+    if let (Some(body), Some(defaults)) = (body.as_object_mut(), defaults.as_object()) {
+        for (key, value) in defaults {
+            if !body.contains_key(key) {
+                body.insert(key.clone(), value.clone());
+            }
+        }
+    }
+    body
 }
 
 /// Reads and parses one spec file, given relative to [`specs_dir`] (e.g. `"mcp/2025-06-18/schema.json"`).

@@ -3,9 +3,9 @@
 //! (`info.version` 0.1.0); the server's Go decoder may accept more or less.
 
 use super::json_schema::{Compiled, rewrite_nullable};
-use super::{SpecResult, load_spec};
+use super::{SpecResult, complete_fragment, load_spec};
 use jsonschema::Draft;
-use serde_json::Value;
+use serde_json::{Value, json};
 use std::sync::OnceLock;
 
 /// The spec file, relative to the specs directory.
@@ -41,4 +41,11 @@ pub fn validate_tool_definition(instance: &Value) -> SpecResult {
 pub fn validate_chat_request(instance: &Value) -> SpecResult {
     static COMPILED: OnceLock<Compiled> = OnceLock::new();
     COMPILED.get_or_init(|| compile("ChatRequest")).check(instance)
+}
+
+/// A fragment of a `POST /api/chat` body (e.g. `{"tools": [...]}`), validated as a whole body after
+/// filling in a placeholder `model` and `messages` if absent.
+pub fn validate_chat_fragment(fragment: &Value) -> SpecResult {
+    let defaults = json!({"model": "llama3.2", "messages": [{"role": "user", "content": "hi"}]});
+    validate_chat_request(&complete_fragment(fragment, &defaults))
 }

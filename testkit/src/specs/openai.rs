@@ -4,9 +4,9 @@
 //! `discriminator`, `x-*` and `example` are annotations the validator ignores.
 
 use super::json_schema::{Compiled, rewrite_nullable};
-use super::{SpecResult, load_spec};
+use super::{SpecResult, complete_fragment, load_spec};
 use jsonschema::Draft;
-use serde_json::Value;
+use serde_json::{Value, json};
 use std::sync::OnceLock;
 
 /// The spec file, relative to the specs directory.
@@ -68,4 +68,11 @@ root!(
 /// every call, so prefer the named functions in loops.
 pub fn validate_component(name: &str, instance: &Value) -> SpecResult {
     compile(name).check(instance)
+}
+
+/// A fragment of a `POST /chat/completions` body (e.g. `{"tools": [...], "tool_choice": ...}`),
+/// validated as a whole body after filling in a placeholder `model` and `messages` if absent.
+pub fn validate_chat_completion_fragment(fragment: &Value) -> SpecResult {
+    let defaults = json!({"model": "gpt-4.1", "messages": [{"role": "user", "content": "hi"}]});
+    validate_create_chat_completion_request(&complete_fragment(fragment, &defaults))
 }

@@ -9,8 +9,8 @@
 //! names; a property is required when its description starts with `"Required."` (the only place the
 //! document records it); `null` means unset.
 
-use super::{SpecResult, SpecViolation, load_spec, wire};
-use serde_json::{Map, Value};
+use super::{SpecResult, SpecViolation, complete_fragment, load_spec, wire};
+use serde_json::{Map, Value, json};
 use std::sync::OnceLock;
 
 /// The spec file, relative to the specs directory.
@@ -186,4 +186,37 @@ pub fn validate_schema(instance: &Value) -> SpecResult {
 /// A whole `generateContent` body (`GoogleCloudAiplatformV1GenerateContentRequest`; `model` is in the URL).
 pub fn validate_generate_content_request(instance: &Value) -> SpecResult {
     validate_schema_id("GoogleCloudAiplatformV1GenerateContentRequest", instance)
+}
+
+/// A fragment of a `generateContent` body (e.g. `{"tools": [...], "toolConfig": ...}`), validated
+/// as a whole body after filling in placeholder `contents` if absent.
+pub fn validate_generate_content_fragment(fragment: &Value) -> SpecResult {
+    let defaults = json!({"contents": [{"role": "user", "parts": [{"text": "hi"}]}]});
+    validate_generate_content_request(&complete_fragment(fragment, &defaults))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every `$ref` in the subset names a schema in it.
+    #[test]
+    fn every_reference_resolves() {
+        fn visit(value: &Value, seen: &mut usize) {
+            match value {
+                Value::Object(map) => {
+                    if let Some(Value::String(id)) = map.get("$ref") {
+                        assert!(schemas().contains_key(id), "`{id}` is not in the subset");
+                        *seen += 1;
+                    }
+                    map.values().for_each(|v| visit(v, seen));
+                }
+                Value::Array(items) => items.iter().for_each(|v| visit(v, seen)),
+                _ => {}
+            }
+        }
+        let mut seen = 0;
+        schemas().values().for_each(|s| visit(s, &mut seen));
+        assert!(seen > 50, "only {seen} references seen");
+    }
 }

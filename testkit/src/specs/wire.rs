@@ -107,3 +107,47 @@ pub(crate) fn integral_or_decimal_string(value: &Value) -> Option<i128> {
 pub(crate) fn is_float(value: &Value) -> bool {
     value.is_number() || matches!(value.as_str(), Some("NaN" | "Infinity" | "-Infinity"))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn pointers_escape_tokens() {
+        assert_eq!(child("", "a/b~c"), "/a~1b~0c");
+        assert_eq!(index(&child("/x", "y"), 3), "/x/y/3");
+    }
+
+    #[test]
+    fn base64_text() {
+        for good in ["", "YQ==", "YWI=", "YWJj", "YWJjZA", "-_-_"] {
+            assert!(is_base64(good), "{good}");
+        }
+        for bad in ["Y", "YQ=", "Y===", "YQ==YQ==", "a b=", "é"] {
+            assert!(!is_base64(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn durations() {
+        for good in ["1s", "1.5s", "-3s", "0.000000001s"] {
+            assert!(is_duration(good), "{good}");
+        }
+        for bad in ["1", "s", "1.s", "1.5", "1m", "0.0000000001s", "+1s"] {
+            assert!(!is_duration(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn integers() {
+        assert_eq!(integral(&json!(3)), Some(3));
+        assert_eq!(integral(&json!(3.0)), Some(3));
+        assert_eq!(integral(&json!(3.5)), None);
+        assert_eq!(integral(&json!("3")), None);
+        assert_eq!(integral_or_decimal_string(&json!("-42")), Some(-42));
+        assert_eq!(integral_or_decimal_string(&json!("4x")), None);
+        assert_eq!(integral_or_decimal_string(&json!("")), None);
+        assert_eq!(integral_or_decimal_string(&json!(u64::MAX)), Some(i128::from(u64::MAX)));
+    }
+}
