@@ -37,6 +37,11 @@ pub use validate::{DescriptorError, Rule};
 // --- dispatch ---
 
 // --- render ---
+pub use render::{
+    Change, ChangeKind, JsonWriter, Keyword, Keywords, NameRule, NullStyle, Policy, RefStyle,
+    RenderCache, RenderCtx, RenderError, RenderRule, Rendered, Renderer, Report, SchemaOptions,
+    SchemaStats, Unsupported, write_input_schema, write_output_schema,
+};
 
 // --- overrides, registry ---
 
