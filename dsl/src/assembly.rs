@@ -58,6 +58,7 @@ use std::sync::{Arc, PoisonError, RwLock};
 
 use crate::descriptor::ToolDescriptor;
 use crate::literal::Text;
+use crate::render::{Policy, RenderCache, RenderError, Rendered, Renderer};
 
 pub use disclosure::{DisclosureSearch, ProgressiveDisclosure};
 pub use filter::{PatternError, ToolFilter, ToolPattern};
@@ -117,6 +118,39 @@ impl PromptAssembly {
             out.push_str(tidy(&section.text));
         }
         out
+    }
+
+    /// The tools rendered for one provider, in the assembly's order: the renderer's set check,
+    /// then each tool. What a provider crate's request fragment puts in its `tools` field.
+    ///
+    /// # Errors
+    ///
+    /// The renderer's set-level error, or the first tool that cannot be rendered.
+    pub fn render_tools<R: Renderer + ?Sized>(
+        &self,
+        renderer: &R,
+        policy: Policy,
+    ) -> Result<Vec<Rendered>, RenderError> {
+        let tools: Vec<&ToolDescriptor> = self.tools.iter().map(|t| &**t).collect();
+        renderer.render_set(&tools, policy)
+    }
+
+    /// Like [`render_tools`](Self::render_tools), with each tool's rendering taken from `cache`
+    /// when the same `Arc` was rendered before (assemblies share the contributors' `Arc`s, so
+    /// the next turn's tools are cache hits).
+    ///
+    /// # Errors
+    ///
+    /// The renderer's set-level error, or the first tool that cannot be rendered.
+    pub fn render_tools_cached<R: Renderer + ?Sized>(
+        &self,
+        renderer: &R,
+        policy: Policy,
+        cache: &RenderCache,
+    ) -> Result<Vec<Rendered>, RenderError> {
+        let tools: Vec<&ToolDescriptor> = self.tools.iter().map(|t| &**t).collect();
+        renderer.check_set(&tools, policy)?;
+        self.tools.iter().map(|t| cache.get_shared(renderer, t, policy)).collect()
     }
 
     /// The tool named `name`, if present.

@@ -522,3 +522,81 @@ fn the_assembler_is_send_and_sync_and_assembles_concurrently() {
         }
     });
 }
+
+mod rendering {
+    use super::*;
+    use tooldef::render::{
+        JsonWriter, Policy, RenderCache, RenderCtx, RenderError, RenderRule, Rendered, Renderer,
+    };
+
+    /// `{"name": ...}` per tool; refuses sets of more than `max` tools.
+    struct NameOnly {
+        max: usize,
+    }
+
+    impl Renderer for NameOnly {
+        fn name(&self) -> &str {
+            "name-only"
+        }
+
+        fn render(&self, tool: &ToolDescriptor, policy: Policy) -> Result<Rendered, RenderError> {
+            let ctx = RenderCtx::new(tool, policy);
+            let mut out = JsonWriter::new();
+            out.begin_object();
+            out.key("name");
+            out.string(tool.name.as_str());
+            out.end_object();
+            Ok(ctx.finish(out))
+        }
+
+        fn check_set(&self, tools: &[&ToolDescriptor], _: Policy) -> Result<(), RenderError> {
+            match tools.get(self.max) {
+                Some(t) => Err(RenderError::new(
+                    t.name.as_str(),
+                    "",
+                    "",
+                    RenderRule::SetLimit,
+                    format!("at most {} tools", self.max),
+                )),
+                None => Ok(()),
+            }
+        }
+    }
+
+    fn assembler() -> Assembler {
+        let asm = Assembler::new();
+        asm.add_contributor(Bundle::new().tools([tool("beta", ""), tool("alpha", "")]));
+        asm
+    }
+
+    #[test]
+    fn tools_render_in_assembly_order() {
+        let a = assembler().assemble(&cx()).unwrap();
+        let rendered = a.render_tools(&NameOnly { max: 10 }, Policy::Lenient).unwrap();
+        let json: Vec<&str> = rendered.iter().map(Rendered::json).collect();
+        assert_eq!(json, [r#"{"name":"alpha"}"#, r#"{"name":"beta"}"#]);
+        let err = a.render_tools(&NameOnly { max: 1 }, Policy::Lenient).unwrap_err();
+        assert_eq!(err.rule, RenderRule::SetLimit);
+        assert_eq!(err.tool, "beta");
+    }
+
+    #[test]
+    fn cached_rendering_hits_across_assemblies() {
+        let asm = assembler();
+        let cache = RenderCache::new();
+        let renderer = NameOnly { max: 10 };
+        let first =
+            asm.assemble(&cx()).unwrap().render_tools_cached(&renderer, Policy::Lenient, &cache);
+        assert_eq!(cache.len(), 2);
+        let second =
+            asm.assemble(&cx()).unwrap().render_tools_cached(&renderer, Policy::Lenient, &cache);
+        assert_eq!(cache.len(), 2, "the second assembly shares the bundle's Arcs");
+        assert_eq!(first.unwrap(), second.unwrap());
+        assert!(
+            asm.assemble(&cx())
+                .unwrap()
+                .render_tools_cached(&NameOnly { max: 1 }, Policy::Lenient, &cache)
+                .is_err()
+        );
+    }
+}
