@@ -471,6 +471,13 @@ pub enum AssemblyError {
     },
 }
 
+impl AssemblyError {
+    /// The error an interceptor returns to refuse an assembly.
+    pub fn interceptor(interceptor: impl Into<String>, message: impl Into<String>) -> Self {
+        AssemblyError::Interceptor { interceptor: interceptor.into(), message: message.into() }
+    }
+}
+
 /// The rest of the interceptor chain, handed to each interceptor.
 pub struct Next<'a> {
     rest: &'a [Arc<dyn Interceptor>],

@@ -221,10 +221,7 @@ fn a_short_circuiting_interceptor_stops_the_chain() {
 fn an_interceptor_error_names_the_interceptor() {
     let asm = Assembler::new();
     asm.add_interceptor(interceptor_fn("budget", |_a, _next| {
-        Err(AssemblyError::Interceptor {
-            interceptor: "budget".into(),
-            message: "too many tools".into(),
-        })
+        Err(AssemblyError::interceptor("budget", "too many tools"))
     }));
     let err = asm.assemble(&cx()).unwrap_err();
     assert_eq!(err.to_string(), "interceptor `budget` refused the assembly: too many tools");
@@ -599,4 +596,17 @@ mod rendering {
                 .is_err()
         );
     }
+}
+
+#[test]
+fn a_tool_named_like_the_meta_tool_does_not_duplicate_it() {
+    let disclosure = ProgressiveDisclosure::new();
+    let asm = Assembler::new();
+    asm.add_contributor(
+        Bundle::new().tool(tool("tool_search", "A user tool.")).tool(tool("x", "")),
+    );
+    asm.add_interceptor(disclosure.clone());
+    let a = asm.assemble(&cx()).unwrap();
+    assert_eq!(names(&a), ["tool_search"]);
+    assert_eq!(a.tools[0], *disclosure.meta_tool());
 }

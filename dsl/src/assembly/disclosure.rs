@@ -214,7 +214,18 @@ impl Interceptor for ProgressiveDisclosure {
         let meta_name = &self.shared.meta.name;
         let (shown, managed): (Vec<_>, Vec<_>) = std::mem::take(&mut assembly.tools)
             .into_iter()
-            .filter(|t| t.name != *meta_name)
+            .filter(|t| {
+                let clash = t.name == *meta_name;
+                if clash {
+                    tracing::warn!(
+                        tool = %t.name,
+                        "the tool `{}` has the name of the disclosure meta-tool; it is not shown \
+                         (rename the meta-tool with `with_tool_name`)",
+                        t.name
+                    );
+                }
+                !clash
+            })
             .partition(|t| self.is_pinned(t.name.as_str()));
         assembly.tools = shown;
         let mut any_hidden = false;
