@@ -37,6 +37,11 @@ pub use validate::{DescriptorError, Rule};
 // --- dispatch ---
 
 // --- render ---
+pub use render::{
+    Change, ChangeKind, JsonWriter, Keyword, Keywords, NameRule, NullStyle, Policy, RefStyle,
+    RenderCache, RenderCtx, RenderError, RenderRule, Rendered, Renderer, Report, SchemaOptions,
+    SchemaStats, Unsupported, write_input_schema, write_output_schema,
+};
 
 // --- overrides, registry ---
 
@@ -47,3 +52,9 @@ pub use workspace::{
 };
 
 // --- assembly ---
+pub use assembly::{
+    Assembler, AssemblyContext, AssemblyError, Bundle, Contribution, Contributor, ContributorId,
+    DisclosureSearch, Interceptor, InterceptorId, Next, OrderKey, PatternError,
+    ProgressiveDisclosure, PromptAssembly, Section, SectionSource, SectionText, ToolFilter,
+    ToolPattern, interceptor_fn,
+};
