@@ -48,7 +48,8 @@ pub use render::{
 // --- workspace ---
 pub use workspace::{
     CommandFailure, ReconcileReport, SkipReason, Skipped, ToolChange, Workspace, WorkspaceError,
-    WorkspaceOp, WorkspaceOptions, WorkspaceStats, WorkspaceTarget, WorkspaceTool,
+    WorkspaceOp, WorkspaceOptions, WorkspaceSpec, WorkspaceStats, WorkspaceTarget, WorkspaceTool,
+    parse_spec_file,
 };
 
 // --- assembly ---

@@ -54,6 +54,7 @@ use crate::tool::{Arguments, BoxFuture, Content, Executor, ToolCall, ToolResult}
 
 pub use command::CommandFailure;
 use load::LoadedSpec;
+pub use load::WorkspaceSpec;
 use scan::{Entry, FileKey, Kind};
 
 /// Limits and hooks of a [`Workspace`].
@@ -889,6 +890,24 @@ impl Workspace {
     }
 }
 
+/// Parses the content of one spec file the way [`Workspace::reconcile`] does: the tool is named
+/// by the file stem of `path` (a `name` inside is ignored).
+///
+/// # Errors
+///
+/// [`SkipReason::InvalidName`] for a bad stem, [`SkipReason::TooLarge`] past the default size
+/// limit, [`SkipReason::Invalid`] (naming the file and the JSON pointer) for a bad spec.
+pub fn parse_spec_file(path: &Path, bytes: &[u8]) -> Result<WorkspaceSpec, SkipReason> {
+    let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or_default();
+    let name = ToolName::parse(stem.to_owned())
+        .map_err(|error| SkipReason::InvalidName { stem: stem.to_owned(), error })?;
+    let limit = WorkspaceOptions::default().max_file_size;
+    if bytes.len() as u64 > limit {
+        return Err(SkipReason::TooLarge { size: bytes.len() as u64, limit });
+    }
+    load::parse(bytes, path, &name).map_err(SkipReason::Invalid)
+}
+
 fn skip(
     report: &mut ReconcileReport,
     path: PathBuf,
@@ -933,4 +952,48 @@ fn read_file(entry: &Entry, limit: u64) -> Result<Vec<u8>, SkipReason> {
         return Err(SkipReason::ChangedWhileReading);
     }
     Ok(bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn temp_dir(tag: &str) -> PathBuf {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos())
+            .unwrap_or_default();
+        let dir = std::env::temp_dir()
+            .join(format!("tooldef-ws-unit-{tag}-{}-{nanos}", std::process::id()));
+        std::fs::create_dir(&dir).unwrap();
+        dir
+    }
+
+    #[test]
+    fn a_file_rewritten_or_deleted_after_listing_is_skipped_not_misread() {
+        let dir = temp_dir("race");
+        std::fs::write(dir.join("a.json"), "{}").unwrap();
+        std::fs::write(dir.join("b.json"), "{}").unwrap();
+        let listing = scan::list(&dir, 1024).unwrap();
+        let entry = |n: &str| listing.entries.iter().find(|e| e.file_name == n).unwrap();
+        std::fs::write(dir.join("a.json"), r#"{"description": "new"}"#).unwrap();
+        std::fs::remove_file(dir.join("b.json")).unwrap();
+        assert_eq!(read_file(entry("a.json"), 1024), Err(SkipReason::ChangedWhileReading));
+        assert_eq!(read_file(entry("b.json"), 1024), Err(SkipReason::Vanished));
+        // Replaced by another file of the same size: a different inode, still refused.
+        std::fs::write(dir.join("c.json"), "[]").unwrap();
+        let listing = scan::list(&dir, 1024).unwrap();
+        let c = listing.entries.iter().find(|e| e.file_name == "c.json").unwrap().clone();
+        std::fs::write(dir.join("tmp"), "{}").unwrap();
+        std::fs::rename(dir.join("tmp"), dir.join("c.json")).unwrap();
+        assert_eq!(read_file(&c, 1024), Err(SkipReason::ChangedWhileReading));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn transient_failures_are_not_cached() {
+        assert!(SkipReason::Vanished.is_transient());
+        assert!(SkipReason::ChangedWhileReading.is_transient());
+        assert!(!SkipReason::Invalid(String::new()).is_transient());
+    }
 }

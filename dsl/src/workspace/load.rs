@@ -10,13 +10,19 @@ use serde_json::Value;
 
 use crate::descriptor::{ToolDescriptor, ToolName};
 
-/// A parsed, validated spec.
+/// A parsed, validated workspace spec file.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) struct LoadedSpec {
-    pub(crate) descriptor: ToolDescriptor,
-    pub(crate) command: Option<Vec<String>>,
-    pub(crate) notes: Vec<String>,
+#[non_exhaustive]
+pub struct WorkspaceSpec {
+    /// The tool, named by the file stem.
+    pub descriptor: ToolDescriptor,
+    /// The argv of an executable spec.
+    pub command: Option<Vec<String>>,
+    /// What the import reported (keywords dropped, ...).
+    pub notes: Vec<String>,
 }
+
+pub(crate) type LoadedSpec = WorkspaceSpec;
 
 /// Parses `bytes` (the content of `path`) as a spec for the tool `name`.
 ///
