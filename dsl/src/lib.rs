@@ -31,6 +31,14 @@ pub use tool::{Arguments, BoxFuture, Content, Executor, Tool, ToolCall, ToolErro
 pub use validate::{DescriptorError, Rule};
 
 // --- json_schema, spec ---
+pub use json_schema::{
+    ImportError, ImportErrorKind, ImportNote, Imported, ImportedSchema, InputSchema, export_input,
+    export_output, export_schema, import_input, import_schema,
+};
+pub use spec::{
+    Command, MAX_SPEC_BYTES, Spec, SpecError, SpecErrorKind, load_spec_file, parse_spec,
+    spec_from_value, spec_to_json,
+};
 
 // --- tool_schema, macros ---
 
