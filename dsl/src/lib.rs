@@ -37,6 +37,12 @@ pub use validate::{DescriptorError, Rule};
 // --- render ---
 
 // --- overrides, registry ---
+pub use overrides::{
+    Constraint, OverriddenExecutor, Override, OverrideError, OverrideReport, Overrides,
+};
+pub use registry::{
+    Batch, Origin, Registered, RegistryEntry, RegistryError, Snapshot, ToolRegistry,
+};
 
 // --- workspace ---
 
