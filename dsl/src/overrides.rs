@@ -805,13 +805,19 @@ fn check_args(d: &ToolDescriptor, args: &Map<String, Value>) -> Result<(), Strin
             }
             SchemaKind::Integer(n) => {
                 let Some(v) = value.as_i64() else {
-                    return Err(format!("`{name}` must be an integer; got {}", show(value)));
+                    return Err(format!(
+                        "`{name}` must be an integer; got {} `{value}`",
+                        json_type(value)
+                    ));
                 };
                 bounds(name, v as f64, n.minimum.map(|m| m as f64), n.maximum.map(|m| m as f64))?;
             }
             SchemaKind::Float(n) => {
                 let Some(v) = value.as_f64() else {
-                    return Err(format!("`{name}` must be a number; got {}", show(value)));
+                    return Err(format!(
+                        "`{name}` must be a number; got {} `{value}`",
+                        json_type(value)
+                    ));
                 };
                 bounds(name, v, n.minimum, n.maximum)?;
             }

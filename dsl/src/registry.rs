@@ -25,8 +25,8 @@
 //!   a rename onto a name any other active tool is registered under (or renamed to) fails.
 //!
 //! Readers take a [`Snapshot`] (an `Arc`, cheap to clone) that never changes under them; each
-//! write builds a new snapshot and swaps it in. Listing order is **sorted by name** (the name the
-//! model sees), so it does not depend on registration or reconcile order.
+//! write builds a new snapshot and swaps it in. Listing order is **sorted by name** (byte order of
+//! the name the model sees), so it does not depend on registration or reconcile order.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
