@@ -917,25 +917,40 @@ impl Overrides {
     }
 
     /// Applies the set to a list of executors (for use without a registry, e.g. before building
-    /// a toolbox). Each tool gets its overrides in order; tools without overrides are returned as
-    /// they are; a tool whose patch fails is returned unpatched and reported.
+    /// a toolbox), keeping their order. Each tool gets its overrides in order; tools without
+    /// overrides are returned as they are; a tool whose patch fails (or that a rename would give
+    /// a name already in the list) is returned unpatched and reported.
     pub fn apply_to(
         &self,
         executors: Vec<Arc<dyn Executor>>,
     ) -> (Vec<Arc<dyn Executor>>, OverrideReport) {
         let mut report = OverrideReport::default();
+        let present: Vec<String> =
+            executors.iter().map(|e| e.descriptor().name.to_string()).collect();
+        // A rename onto any name in the list (or one an earlier rename took) fails.
+        let mut taken: Vec<String> = present.clone();
         let mut out = Vec::with_capacity(executors.len());
-        let mut present = Vec::with_capacity(executors.len());
-        for e in executors {
-            let name = e.descriptor().name.to_string();
-            present.push(name.clone());
-            if self.patches_for(&name).next().is_none() {
+        for (e, name) in executors.into_iter().zip(&present) {
+            if self.patches_for(name).next().is_none() {
                 out.push(e);
                 continue;
             }
-            match self.patch(&name, Patched::new(e.descriptor())) {
+            let patched = self.patch(name, Patched::new(e.descriptor())).and_then(|p| {
+                let new = p.descriptor.name.as_str();
+                if new != name.as_str() {
+                    if taken.iter().any(|t| t == new) {
+                        return Err(OverrideError::NameTaken {
+                            tool: name.clone(),
+                            name: new.to_owned(),
+                        });
+                    }
+                    taken.push(new.to_owned());
+                }
+                Ok(p)
+            });
+            match patched {
                 Ok(p) => {
-                    report.applied.push(name);
+                    report.applied.push(name.clone());
                     out.push(Arc::new(OverriddenExecutor::from_patched(e, p)));
                 }
                 Err(err) => {

@@ -558,3 +558,27 @@ fn overrides_keyed_by_tool_type() {
     assert_eq!(report.applied, ["remember"]);
     assert_eq!(tools[0].descriptor().title.as_deref(), Some("Memory"));
 }
+
+#[test]
+fn renames_onto_a_listed_name_fail_in_apply_to() {
+    let other = ToolDescriptor::builder("recall").build().unwrap();
+    let set = Overrides::new()
+        .for_name("remember", Override::rename("recall"))
+        .for_name("recall", Override::rename("fetch_memory"));
+    let (tools, report) = set.apply_to(vec![echo(remember()), echo(other)]);
+    assert_eq!(
+        report.failed,
+        [OverrideError::NameTaken { tool: "remember".into(), name: "recall".into() }]
+    );
+    assert_eq!(report.applied, ["recall"]);
+    let names: Vec<_> = tools.iter().map(|t| t.descriptor().name.to_string()).collect();
+    assert_eq!(names, ["remember", "fetch_memory"]);
+}
+
+#[test]
+fn renaming_a_parameter_onto_another_fails_validation() {
+    let err = Override::rename_param("fact", "user_id").apply(&remember()).unwrap_err();
+    assert!(
+        matches!(err, OverrideError::Invalid { ref source, .. } if source.rule == Rule::DuplicateParam)
+    );
+}
