@@ -3,6 +3,7 @@
 
 pub mod assembly;
 pub mod builder;
+pub mod checks;
 pub mod descriptor;
 pub mod dispatch;
 pub mod json_schema;
@@ -19,6 +20,7 @@ pub mod workspace;
 
 // --- IR, builder, validation ---
 pub use builder::{BuildError, ToolBuilder};
+pub use checks::{ArgError, ArgErrors};
 pub use descriptor::{Annotations, Definition, NameError, Param, ToolDescriptor, ToolName};
 pub use literal::{Literal, Text};
 pub use schema::{
@@ -35,6 +37,11 @@ pub use validate::{DescriptorError, Rule};
 // --- dispatch ---
 
 // --- render ---
+pub use render::{
+    Change, ChangeKind, JsonWriter, Keyword, Keywords, NameRule, NullStyle, Policy, RefStyle,
+    RenderCache, RenderCtx, RenderError, RenderRule, Rendered, Renderer, Report, SchemaOptions,
+    SchemaStats, Unsupported, write_input_schema, write_output_schema,
+};
 
 // --- overrides, registry ---
 pub use overrides::{
