@@ -22,6 +22,7 @@ use std::sync::Arc;
 use indexmap::IndexMap;
 use serde_json::{Map, Value};
 
+use crate::checks::{self, ArgError, ArgErrors};
 use crate::descriptor::{Definition, NameError, Param, ToolDescriptor, ToolName};
 use crate::literal::{Literal, Text};
 use crate::schema::{Additional, EnumSchema, EnumValues, Schema, SchemaKind, SchemaRef};
@@ -726,12 +727,13 @@ impl OverriddenExecutor {
                 && (calls.hidden.contains_key(key) || calls.renamed.values().any(|v| v == key))
             {
                 return Err(format!(
-                    "`{key}` is not a parameter of `{tool}`; remove it and call again"
+                    "{} is not a parameter of `{tool}`; remove it and call again",
+                    pointer(key)
                 ));
             }
         }
         if calls.check {
-            check_args(&self.patched.descriptor, &args)?;
+            check_args(&self.patched.descriptor, &args).map_err(|e| e.to_string())?;
         }
         let mut renamed = Map::new();
         for (key, value) in args {
@@ -776,72 +778,74 @@ fn json_type(v: &Value) -> &'static str {
     }
 }
 
-/// Checks the constraints an override can change (presence, enum values, numeric bounds) on
-/// top-level arguments; the message tells the model what to fix.
-// Interim: to be replaced by the value validator of `crate::dispatch` once it lands.
-fn check_args(d: &ToolDescriptor, args: &Map<String, Value>) -> Result<(), String> {
+/// The JSON pointer of a top-level argument.
+fn pointer(key: &str) -> String {
+    format!("/{}", key.replace('~', "~0").replace('/', "~1"))
+}
+
+/// Checks the patched descriptor's constraints (presence, type of scalars, enum values, bounds,
+/// lengths, patterns, item counts) on the top-level arguments, with the messages of
+/// [`crate::checks`]; every problem is reported at once.
+// Interim: nested values are left to the registered executor. To be replaced by the schema value
+// validator of `crate::dispatch` once it lands.
+fn check_args(d: &ToolDescriptor, args: &Map<String, Value>) -> Result<(), ArgErrors> {
+    let mut errors = ArgErrors::default();
     for p in d.params.iter() {
-        let name = &p.name;
-        let Some(value) = args.get(name.as_ref()) else {
+        let pointer = pointer(&p.name);
+        let Some(value) = args.get(p.name.as_ref()) else {
             if p.required {
-                return Err(format!("`{name}` is required"));
+                errors.push(Err(ArgError::new(pointer, "is required")));
             }
             continue;
         };
         if value.is_null() && p.schema.nullable {
             continue;
         }
-        match &p.schema.kind {
-            SchemaKind::Enum(e) => {
-                let ok = value.as_str().is_some_and(|s| e.values.contains(s));
-                if !ok {
-                    let allowed: Vec<String> = e.values.iter().map(str::to_owned).collect();
-                    return Err(format!(
-                        "`{name}` must be one of {}; got {}",
-                        quote_list(&allowed),
-                        show(value)
-                    ));
-                }
+        let mismatch = |expected: &str| {
+            Err(ArgError::new(
+                pointer.as_str(),
+                format!("must be {expected}; got {}", json_type(value)),
+            ))
+        };
+        let check = match (&p.schema.kind, value) {
+            (SchemaKind::Enum(e), Value::String(s)) => checks::one_of(s, e.values.iter(), &pointer),
+            (SchemaKind::Enum(_), _) => mismatch("a string"),
+            (SchemaKind::String(st), Value::String(s)) => {
+                checks::length(s, st.min_length, st.max_length, &pointer).and_then(|()| {
+                    match &st.pattern {
+                        Some(re) => checks::pattern(s, re, &pointer),
+                        None => Ok(()),
+                    }
+                })
             }
-            SchemaKind::Integer(n) => {
-                let Some(v) = value.as_i64() else {
-                    return Err(format!(
-                        "`{name}` must be an integer; got {} `{value}`",
-                        json_type(value)
-                    ));
-                };
-                bounds(name, v as f64, n.minimum.map(|m| m as f64), n.maximum.map(|m| m as f64))?;
+            (SchemaKind::String(_), _) => mismatch("a string"),
+            (SchemaKind::Integer(n), Value::Number(x)) => match x.as_i64() {
+                Some(v) => checks::int_range(v, n.minimum, n.maximum, &pointer)
+                    .and_then(|()| {
+                        checks::int_exclusive(v, n.exclusive_minimum, n.exclusive_maximum, &pointer)
+                    })
+                    .and_then(|()| match n.multiple_of {
+                        Some(step) => checks::int_multiple_of(v, step, &pointer),
+                        None => Ok(()),
+                    }),
+                None => mismatch("an integer"),
+            },
+            (SchemaKind::Integer(_), _) => mismatch("an integer"),
+            (SchemaKind::Float(n), Value::Number(x)) => {
+                checks::float_range(x.as_f64().unwrap_or(f64::NAN), n, &pointer)
             }
-            SchemaKind::Float(n) => {
-                let Some(v) = value.as_f64() else {
-                    return Err(format!(
-                        "`{name}` must be a number; got {} `{value}`",
-                        json_type(value)
-                    ));
-                };
-                bounds(name, v, n.minimum, n.maximum)?;
+            (SchemaKind::Float(_), _) => mismatch("a number"),
+            (SchemaKind::Boolean, Value::Bool(_)) => Ok(()),
+            (SchemaKind::Boolean, _) => mismatch("a boolean"),
+            (SchemaKind::List(l), Value::Array(items)) => {
+                checks::items(items.len(), l.min_items, l.max_items, &pointer)
             }
-            _ => {}
-        }
+            (SchemaKind::List(_), _) => mismatch("an array"),
+            _ => Ok(()),
+        };
+        errors.push(check);
     }
-    Ok(())
-}
-
-fn bounds(name: &str, v: f64, min: Option<f64>, max: Option<f64>) -> Result<(), String> {
-    if let Some(min) = min.filter(|m| v < *m) {
-        return Err(format!("`{name}` must be at least {min}; got {v}"));
-    }
-    if let Some(max) = max.filter(|m| v > *m) {
-        return Err(format!("`{name}` must be at most {max}; got {v}"));
-    }
-    Ok(())
-}
-
-fn show(v: &Value) -> String {
-    match v {
-        Value::String(s) => format!("`{s}`"),
-        other => format!("`{other}`"),
-    }
+    errors.into_result()
 }
 
 /// A set of overrides keyed by tool: by name (tolerant of absent tools) or by [`Tool`] type

@@ -301,7 +301,7 @@ fn hidden_parameter_is_removed_and_injected_at_call_time() {
         &call("remember", json!({"fact": "f", "category": "memory:health", "user_id": "me"})),
     );
     assert!(r.is_error);
-    assert_eq!(r.text(), "`user_id` is not a parameter of `remember`; remove it and call again");
+    assert_eq!(r.text(), "/user_id is not a parameter of `remember`; remove it and call again");
 }
 
 #[test]
@@ -339,7 +339,7 @@ fn renamed_parameter_maps_back_and_the_old_name_is_rejected() {
         &call("remember", json!({"fact": "f", "category": "memory:health", "user_id": "u"})),
     );
     assert!(r.is_error);
-    assert_eq!(r.text(), "`fact` is not a parameter of `remember`; remove it and call again");
+    assert_eq!(r.text(), "/fact is not a parameter of `remember`; remove it and call again");
 }
 
 #[test]
@@ -411,8 +411,7 @@ fn remember_category_constrained_to_three_values() {
     assert!(r.is_error);
     assert_eq!(
         r.text(),
-        "`category` must be one of `memory:health`, `memory:identity`, `memory:preferences`; \
-         got `memory:other`"
+        r#"/category must be one of "memory:health", "memory:identity", "memory:preferences"; got "memory:other""#
     );
     let r = run(
         &exec,
@@ -430,14 +429,14 @@ fn narrowed_range_and_new_requirement_are_checked_at_call_time() {
         .unwrap();
     let args = |importance: Value| json!({"fact": "f", "category": "memory:health", "user_id": "u", "importance": importance});
     let r = run(&exec, &call("remember", args(json!(4))));
-    assert_eq!(r.text(), "`importance` must be at most 3; got 4");
+    assert_eq!(r.text(), "/importance must be at most 3; got 4");
     let r = run(&exec, &call("remember", args(json!("high"))));
-    assert_eq!(r.text(), "`importance` must be an integer; got a string `\"high\"`");
+    assert_eq!(r.text(), "/importance must be an integer; got a string");
     let r = run(
         &exec,
         &call("remember", json!({"fact": "f", "category": "memory:health", "user_id": "u"})),
     );
-    assert_eq!(r.text(), "`importance` is required");
+    assert_eq!(r.text(), "/importance is required");
     assert!(!run(&exec, &call("remember", args(json!(3)))).is_error);
 }
 
@@ -580,5 +579,22 @@ fn renaming_a_parameter_onto_another_fails_validation() {
     let err = Override::rename_param("fact", "user_id").apply(&remember()).unwrap_err();
     assert!(
         matches!(err, OverrideError::Invalid { ref source, .. } if source.rule == Rule::DuplicateParam)
+    );
+}
+
+#[test]
+fn every_argument_problem_is_reported_at_once() {
+    let exec = Override::constrain("category", Constraint::one_of(["memory:health"]))
+        .then(Override::constrain("importance", Constraint::range(1, 5)))
+        .wrap(echo(remember()))
+        .unwrap();
+    let r = run(
+        &exec,
+        &call("remember", json!({"fact": 7, "category": "memory:other", "importance": 9})),
+    );
+    assert!(r.is_error);
+    assert_eq!(
+        r.text(),
+        r#"/fact must be a string; got a number; /category must be one of "memory:health"; got "memory:other"; /importance must be at most 5; got 9; /user_id is required"#
     );
 }

@@ -413,7 +413,7 @@ fn hidden_parameter_sent_by_the_model_is_an_error_result() {
     let res =
         call(&r, "remember", json!({"fact": "f", "category": "memory:health", "user_id": "x"}));
     assert!(res.is_error);
-    assert_eq!(res.text(), "`user_id` is not a parameter of `remember`; remove it and call again");
+    assert_eq!(res.text(), "/user_id is not a parameter of `remember`; remove it and call again");
 }
 
 #[test]
@@ -433,7 +433,7 @@ fn remember_category_constrained_through_the_registry() {
     assert!(res.is_error);
     assert_eq!(
         res.text(),
-        "`category` must be one of `memory:health`, `memory:identity`, `memory:preferences`; got `memory:other`"
+        r#"/category must be one of "memory:health", "memory:identity", "memory:preferences"; got "memory:other""#
     );
 }
 
