@@ -405,8 +405,18 @@ pub(crate) struct CallMap {
     hidden: IndexMap<String, Value>,
     /// Renamed parameters: the name the model sends, then the registered name.
     renamed: IndexMap<String, String>,
+    /// Names the model may no longer send: hidden parameters and old names of renamed ones.
+    retired: Vec<String>,
     /// Whether parameter constraints changed, so arguments must be checked here.
     check: bool,
+}
+
+impl CallMap {
+    fn retire(&mut self, name: &str) {
+        if !self.retired.iter().any(|r| r == name) {
+            self.retired.push(name.to_owned());
+        }
+    }
 }
 
 /// A descriptor being patched, with what dispatch must undo.
@@ -424,6 +434,7 @@ impl Patched {
                 registered: d.name.clone(),
                 hidden: IndexMap::new(),
                 renamed: IndexMap::new(),
+                retired: Vec::new(),
                 check: false,
             },
         }
@@ -480,8 +491,10 @@ impl Patched {
                     .shift_remove(from.as_ref())
                     .unwrap_or_else(|| from.to_string());
                 if registered != to.as_ref() {
-                    self.calls.renamed.insert(to.to_string(), registered);
+                    self.calls.renamed.insert(to.to_string(), registered.clone());
                 }
+                self.calls.retire(from);
+                self.calls.retire(&registered);
             }
             Step::InputSchema(raw) => {
                 let imported = import_input_schema(raw).map_err(|message| {
@@ -527,6 +540,8 @@ impl Patched {
         probe.validate().map_err(|e| bad(e.message))?;
         self.descriptor.params.to_mut().retain(|p| p.name != name);
         let registered = self.calls.renamed.shift_remove(name).unwrap_or_else(|| name.to_owned());
+        self.calls.retire(name);
+        self.calls.retire(&registered);
         self.calls.hidden.insert(registered, value.clone());
         Ok(())
     }
@@ -723,9 +738,7 @@ impl OverriddenExecutor {
         };
         for key in args.keys() {
             let is_param = self.patched.descriptor.param(key).is_some();
-            if !is_param
-                && (calls.hidden.contains_key(key) || calls.renamed.values().any(|v| v == key))
-            {
+            if !is_param && calls.retired.iter().any(|r| r == key) {
                 return Err(format!(
                     "{} is not a parameter of `{tool}`; remove it and call again",
                     pointer(key)

@@ -350,6 +350,16 @@ fn renamed_then_hidden_parameter_injects_under_the_registered_name() {
         .unwrap();
     let r = run(&exec, &call("remember", json!({"fact": "f", "category": "memory:health"})));
     assert_eq!(r.structured.unwrap()["args"]["user_id"], "u-1");
+    // Neither the registered nor the intermediate name of the hidden parameter may be sent.
+    for key in ["user_id", "uid"] {
+        let args = json!({"fact": "f", "category": "memory:health", key: "me"});
+        let r = run(&exec, &call("remember", args));
+        assert!(r.is_error);
+        assert_eq!(
+            r.text(),
+            format!("/{key} is not a parameter of `remember`; remove it and call again")
+        );
+    }
 }
 
 #[test]
