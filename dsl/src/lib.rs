@@ -52,6 +52,12 @@ pub use render::{
 };
 
 // --- overrides, registry ---
+pub use overrides::{
+    Constraint, OverriddenExecutor, Override, OverrideError, OverrideReport, Overrides,
+};
+pub use registry::{
+    Batch, Origin, Registered, RegistryEntry, RegistryError, Snapshot, ToolRegistry,
+};
 
 // --- workspace ---
 
