@@ -35,6 +35,7 @@ pub use validate::{DescriptorError, Rule};
 // --- tool_schema, macros ---
 
 // --- dispatch ---
+pub use dispatch::{DispatchError, DynamicTool, Toolbox, TypedTool, Validator};
 
 // --- render ---
 
