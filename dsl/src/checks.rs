@@ -494,6 +494,31 @@ mod tests {
     }
 
     #[test]
+    fn value_messages_name_what_is_expected_and_what_came() {
+        use serde_json::json;
+        let e = wrong_type("an integer", &json!("three"), "/days");
+        assert_eq!(e.to_string(), r#"/days must be an integer; got "three""#);
+        assert_eq!(required("/city").to_string(), "/city is required");
+        let e = unknown_key("/extra", Some("get_weather"), ["city", "unit"]);
+        assert_eq!(
+            e.to_string(),
+            "/extra is not a parameter of get_weather; the parameters are city, unit"
+        );
+        let e = unknown_key("/x", Some("ping"), []);
+        assert_eq!(e.to_string(), "/x is not a parameter of ping; it takes no parameters");
+        let e = not_one_of(&json!(3), ["a", "b"], "/u");
+        assert_eq!(e.to_string(), r#"/u must be one of "a", "b"; got 3"#);
+        assert_eq!(
+            unique(&[1, 2, 1], "/t").unwrap_err().message,
+            "must not contain duplicates; items 0 and 2 are equal"
+        );
+        assert!(unique(&[1, 2, 3], "/t").is_ok());
+        assert_eq!(describe(&json!("x".repeat(100))), format!("\"{}...\"", "x".repeat(60)));
+        assert_eq!(describe(&json!({"a": 1})), "an object");
+        assert_eq!(describe(&json!(null)), "null");
+    }
+
+    #[test]
     fn errors_collect_and_join() {
         let mut errs = ArgErrors::default();
         errs.push(int_range(0, Some(1), None, "/a"));

@@ -66,13 +66,24 @@ impl<T: Tool> TypedTool<T> {
     /// [`DispatchError::MalformedJson`] for text that is not JSON (with line and column),
     /// [`DispatchError::InvalidArguments`] for arguments that do not fit the parameters.
     pub fn decode(&self, arguments: &Arguments) -> Result<T::Args, DispatchError> {
+        // Tool arguments are always an object; serde alone would also take a sequence for a
+        // struct, so anything else goes straight to the validator for its message.
         let args = match arguments {
             Arguments::Text(text) => {
                 let text = if text.trim().is_empty() { "{}" } else { text.as_str() };
-                serde_json::from_str::<T::Args>(text).map_err(|e| self.explain_text(text, &e))?
+                let first = text.bytes().find(|b| !b.is_ascii_whitespace());
+                let decoded = match first {
+                    Some(b'{') => serde_json::from_str::<T::Args>(text),
+                    _ => Err(serde::de::Error::custom("the arguments must be an object")),
+                };
+                decoded.map_err(|e| self.explain_text(text, &e))?
             }
             Arguments::Json(value) => {
-                T::Args::deserialize(value).map_err(|e| self.explain_value(value, &e))?
+                let decoded = match value {
+                    Value::Object(_) => T::Args::deserialize(value),
+                    _ => Err(serde::de::Error::custom("the arguments must be an object")),
+                };
+                decoded.map_err(|e| self.explain_value(value, &e))?
             }
         };
         T::check(&args).map_err(|errors| self.invalid(errors))?;
