@@ -43,6 +43,7 @@ pub use spec::{
 // --- tool_schema, macros ---
 
 // --- dispatch ---
+pub use dispatch::{DispatchError, DynamicTool, Toolbox, TypedTool, Validator};
 
 // --- render ---
 pub use render::{
