@@ -63,8 +63,7 @@ pub use registry::{
 // --- workspace ---
 pub use workspace::{
     CommandFailure, ReconcileReport, SkipReason, Skipped, ToolChange, Workspace, WorkspaceError,
-    WorkspaceOp, WorkspaceOptions, WorkspaceSpec, WorkspaceStats, WorkspaceTarget, WorkspaceTool,
-    parse_spec_file,
+    WorkspaceOp, WorkspaceOptions, WorkspaceStats, WorkspaceTarget, WorkspaceTool, parse_spec_file,
 };
 
 // --- assembly ---

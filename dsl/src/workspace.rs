@@ -50,11 +50,11 @@ use std::time::Duration;
 use serde_json::Value;
 
 use crate::descriptor::{NameError, ToolDescriptor, ToolName};
+use crate::registry::{Batch, Origin, ToolRegistry};
+use crate::spec::Spec;
 use crate::tool::{Arguments, BoxFuture, Content, Executor, ToolCall, ToolResult};
 
 pub use command::CommandFailure;
-use load::LoadedSpec;
-pub use load::WorkspaceSpec;
 use scan::{Entry, FileKey, Kind};
 
 /// Limits and hooks of a [`Workspace`].
@@ -162,6 +162,21 @@ pub trait WorkspaceTarget {
     ///
     /// A message saying why the batch was refused.
     fn apply_workspace(&self, ops: &[WorkspaceOp]) -> Result<(), String>;
+}
+
+impl WorkspaceTarget for ToolRegistry {
+    fn apply_workspace(&self, ops: &[WorkspaceOp]) -> Result<(), String> {
+        let mut batch = Batch::new();
+        for op in ops {
+            batch = match op {
+                WorkspaceOp::Register(e) => batch.register(Arc::clone(e), Origin::Workspace),
+                WorkspaceOp::Unregister(n) => batch.unregister(n.as_str(), Origin::Workspace),
+                WorkspaceOp::Strip(n) => batch.strip(n.as_str()),
+                WorkspaceOp::Unstrip(n) => batch.unstrip(n.as_str()),
+            };
+        }
+        self.apply(batch).map(drop).map_err(|e| e.to_string())
+    }
 }
 
 /// Why a file was not used.
@@ -460,7 +475,7 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 
 /// A loaded spec with its executor, shared between the cache and the applied state.
 struct Loaded {
-    spec: LoadedSpec,
+    spec: Spec,
     tool: Arc<WorkspaceTool>,
 }
 
@@ -752,11 +767,12 @@ impl Workspace {
         outcome
     }
 
-    fn make_loaded(&self, spec: LoadedSpec, entry: &Entry) -> Loaded {
-        let command = spec.command.clone().map(|argv| command::CommandSpec {
-            argv,
+    fn make_loaded(&self, spec: Spec, entry: &Entry) -> Loaded {
+        let command = spec.command.clone().map(|c| command::CommandSpec {
+            argv: c.argv,
             cwd: self.dir.clone(),
-            timeout: self.options.command_timeout,
+            // The spec's own `timeout_ms` wins over the workspace default.
+            timeout: c.timeout_ms.map_or(self.options.command_timeout, Duration::from_millis),
             max_output: self.options.max_output,
         });
         let tool = Arc::new(WorkspaceTool {
@@ -826,8 +842,10 @@ impl Workspace {
             match after {
                 Some(Applied::Spec(new)) => {
                     step.ops.push(WorkspaceOp::Register(new.tool.clone()));
-                    step.changes
-                        .push((Bucket::Registered, change(name, &new.tool.path, &new.spec.notes)));
+                    step.changes.push((
+                        Bucket::Registered,
+                        change(name, &new.tool.path, &notes(&new.spec)),
+                    ));
                 }
                 Some(Applied::Removed(path)) => {
                     step.ops.push(WorkspaceOp::Strip(name.clone()));
@@ -897,7 +915,7 @@ impl Workspace {
 ///
 /// [`SkipReason::InvalidName`] for a bad stem, [`SkipReason::TooLarge`] past the default size
 /// limit, [`SkipReason::Invalid`] (naming the file and the JSON pointer) for a bad spec.
-pub fn parse_spec_file(path: &Path, bytes: &[u8]) -> Result<WorkspaceSpec, SkipReason> {
+pub fn parse_spec_file(path: &Path, bytes: &[u8]) -> Result<Spec, SkipReason> {
     let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or_default();
     let name = ToolName::parse(stem.to_owned())
         .map_err(|error| SkipReason::InvalidName { stem: stem.to_owned(), error })?;
@@ -906,6 +924,10 @@ pub fn parse_spec_file(path: &Path, bytes: &[u8]) -> Result<WorkspaceSpec, SkipR
         return Err(SkipReason::TooLarge { size: bytes.len() as u64, limit });
     }
     load::parse(bytes, path, &name).map_err(SkipReason::Invalid)
+}
+
+fn notes(spec: &Spec) -> Vec<String> {
+    spec.notes.iter().map(ToString::to_string).collect()
 }
 
 fn skip(

@@ -7,7 +7,7 @@ use std::sync::{Arc, Barrier};
 use std::time::{Duration, Instant};
 
 use serde_json::json;
-use tooldef::{SkipReason, ToolCall, Workspace, WorkspaceOptions};
+use tooldef::{Origin, SkipReason, ToolCall, ToolRegistry, Workspace, WorkspaceOptions};
 use workspace_support::{Reg, TempDir, block_on};
 
 fn names(report: &[tooldef::ToolChange]) -> Vec<&str> {
@@ -31,6 +31,10 @@ fn a_new_spec_adds_a_declarative_tool_that_says_it_has_no_implementation() {
     let report = ws.reconcile(&reg).unwrap();
     assert_eq!(names(&report.registered), ["greet"]);
     assert_eq!(report.registered[0].path, dir.path().join("greet.json"));
+    assert_eq!(
+        report.registered[0].notes,
+        ["#/name: `name` is ignored; the tool is named `greet` by its location"]
+    );
     assert_eq!(reg.live(), ["greet"]);
     let tool = reg.get("greet").unwrap();
     assert_eq!(tool.descriptor().description, "Say hello.");
@@ -340,4 +344,44 @@ fn a_noop_reconcile_of_a_thousand_files_is_fast() {
     }
     // Generous: a debug build on a shared CI machine; the real bound is the benchmark's.
     assert!(t.elapsed() < Duration::from_secs(2), "{:?}", t.elapsed());
+}
+
+#[test]
+fn readers_never_see_a_half_applied_reconcile() {
+    let dir = TempDir::new();
+    let registry = Arc::new(ToolRegistry::new());
+    let ws = Workspace::new(dir.path());
+    let write_all = |version: &str| {
+        for i in 0..50 {
+            dir.write(&format!("t{i:02}.json"), &format!(r#"{{"description": "{version}"}}"#));
+        }
+    };
+    write_all("v0");
+    ws.reconcile(&*registry).unwrap();
+    let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let reader = {
+        let (registry, stop) = (Arc::clone(&registry), Arc::clone(&stop));
+        std::thread::spawn(move || {
+            let mut seen = std::collections::BTreeSet::new();
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                let snap = registry.snapshot();
+                let versions: std::collections::BTreeSet<String> =
+                    snap.descriptors().map(|d| d.description.to_string()).collect();
+                assert_eq!(snap.len(), 50);
+                assert_eq!(versions.len(), 1, "a mixed snapshot: {versions:?}");
+                assert!(snap.entries().iter().all(|e| e.origin() == Origin::Workspace));
+                seen.extend(versions);
+            }
+            seen
+        })
+    };
+    for round in 1..=6 {
+        // Alternate lengths so each rewrite changes the size as well as the time.
+        write_all(&format!("v{}", "x".repeat(round)));
+        let r = ws.reconcile(&*registry).unwrap();
+        assert_eq!(r.registered.len(), 50);
+    }
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    let seen = reader.join().unwrap();
+    assert!(!seen.is_empty());
 }

@@ -128,3 +128,16 @@ fn an_invalid_command_member_is_reported_with_its_pointer() {
     assert!(msgs[1].contains("/command"), "{}", msgs[1]);
     assert!(msgs[2].contains("/command/1"), "{}", msgs[2]);
 }
+
+#[test]
+fn a_spec_may_set_its_own_timeout() {
+    let dir = TempDir::new();
+    dir.write("slow.json", r#"{"command": {"argv": ["sh", "-c", "sleep 30"], "timeout_ms": 200}}"#);
+    let reg = Reg::with_core(&[]);
+    let opts = WorkspaceOptions::default().command_timeout(Duration::from_secs(60));
+    Workspace::with_options(dir.path(), opts).reconcile(&reg).unwrap();
+    let t = Instant::now();
+    let r = block_on(reg.get("slow").unwrap().execute(&ToolCall::new("c", "slow", json!({}))));
+    assert_eq!(r.text(), "workspace tool slow timed out after 200 ms and was killed");
+    assert!(t.elapsed() < Duration::from_secs(5));
+}

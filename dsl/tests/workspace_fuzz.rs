@@ -59,7 +59,8 @@ fn check(bytes: &[u8]) {
         Ok(spec) => {
             assert_eq!(spec.descriptor.name.as_str(), "fuzzed");
             spec.descriptor.validate().unwrap();
-            if let Some(argv) = &spec.command {
+            if let Some(command) = &spec.command {
+                let argv = &command.argv;
                 assert!(!argv.is_empty() && !argv[0].is_empty());
             }
             let json = serde_json::to_string(&spec.descriptor).unwrap();

@@ -12,7 +12,8 @@ fuzz_target!(|data: &[u8]| {
     if let Ok(spec) = tooldef::parse_spec_file(Path::new("tools/fuzzed.json"), data) {
         assert_eq!(spec.descriptor.name.as_str(), "fuzzed");
         assert!(spec.descriptor.validate().is_ok(), "accepted an invalid descriptor");
-        if let Some(argv) = &spec.command {
+        if let Some(command) = &spec.command {
+            let argv = &command.argv;
             assert!(!argv.is_empty() && !argv[0].is_empty());
         }
         // An accepted descriptor serializes and reads back unchanged.

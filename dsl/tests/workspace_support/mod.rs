@@ -2,14 +2,14 @@
 
 #![allow(dead_code)]
 
-use std::collections::BTreeMap;
 use std::future::Future;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll, Wake, Waker};
 use std::time::{SystemTime, UNIX_EPOCH};
 
+use tooldef::registry::{Origin, ToolRegistry};
 use tooldef::{
     BoxFuture, Executor, ToolCall, ToolDescriptor, ToolName, ToolResult, WorkspaceOp,
     WorkspaceTarget,
@@ -64,47 +64,31 @@ impl Executor for Core {
     }
 }
 
-#[derive(Default)]
-struct State {
-    core: BTreeMap<ToolName, Arc<dyn Executor>>,
-    workspace: BTreeMap<ToolName, Arc<dyn Executor>>,
-    stripped: std::collections::BTreeSet<ToolName>,
-}
-
-/// A minimal registry: core tools, workspace tools shadowing them, stripped names.
+/// The real registry with core tools, counting the batches a workspace sends it.
 pub(crate) struct Reg {
-    state: Mutex<State>,
+    pub(crate) registry: ToolRegistry,
     batches: AtomicU64,
 }
 
 impl Reg {
     pub(crate) fn with_core(names: &[&str]) -> Self {
-        let mut state = State::default();
+        let registry = ToolRegistry::new();
         for n in names {
             let name = ToolName::parse(n.to_string()).unwrap();
-            let mut d = ToolDescriptor::with_name(name.clone());
+            let mut d = ToolDescriptor::with_name(name);
             d.description = format!("core {n}").into();
-            state.core.insert(name, Arc::new(Core(d)));
+            registry.register(Arc::new(Core(d)), Origin::Core).unwrap();
         }
-        Reg { state: Mutex::new(state), batches: AtomicU64::new(0) }
+        Reg { registry, batches: AtomicU64::new(0) }
     }
 
     pub(crate) fn get(&self, name: &str) -> Option<Arc<dyn Executor>> {
-        let s = self.state.lock().unwrap();
-        s.workspace
-            .get(name)
-            .cloned()
-            .or_else(|| if s.stripped.contains(name) { None } else { s.core.get(name).cloned() })
+        self.registry.get(name).map(|e| Arc::clone(e.executor()))
     }
 
     pub(crate) fn live(&self) -> Vec<String> {
-        let s = self.state.lock().unwrap();
-        let mut out: Vec<String> = s.workspace.keys().map(|n| n.to_string()).collect();
-        for n in s.core.keys() {
-            if !s.stripped.contains(n) && !s.workspace.contains_key(n) {
-                out.push(n.to_string());
-            }
-        }
+        let snap = self.registry.snapshot();
+        let mut out: Vec<String> = snap.entries().iter().map(|e| e.name().to_string()).collect();
         out.sort();
         out
     }
@@ -117,25 +101,7 @@ impl Reg {
 impl WorkspaceTarget for Reg {
     fn apply_workspace(&self, ops: &[WorkspaceOp]) -> Result<(), String> {
         self.batches.fetch_add(1, Ordering::Relaxed);
-        let mut s = self.state.lock().unwrap();
-        for op in ops {
-            match op {
-                WorkspaceOp::Register(e) => {
-                    s.workspace.insert(e.descriptor().name.clone(), Arc::clone(e));
-                }
-                WorkspaceOp::Unregister(n) => {
-                    s.workspace.remove(n);
-                }
-                WorkspaceOp::Strip(n) => {
-                    s.stripped.insert(n.clone());
-                }
-                WorkspaceOp::Unstrip(n) => {
-                    s.stripped.remove(n);
-                }
-                other => return Err(format!("unknown op {other:?}")),
-            }
-        }
-        Ok(())
+        self.registry.apply_workspace(ops)
     }
 }
 
