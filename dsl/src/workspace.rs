@@ -482,16 +482,33 @@ struct Loaded {
 struct Cached {
     key: FileKey,
     outcome: Result<Arc<Loaded>, SkipReason>,
+    /// The scan that last saw the file (entries not seen are dropped).
+    seen: u64,
+    /// Whether `outcome` is exactly what is applied under the file's name.
+    applied: bool,
+}
+
+/// A live `.removed` sentinel.
+struct Sentinel {
+    name: ToolName,
+    path: PathBuf,
 }
 
 /// What the workspace has applied for one name.
 #[derive(Clone)]
 enum Applied {
     Spec(Arc<Loaded>),
-    Removed(PathBuf),
+    Removed(Arc<Sentinel>),
 }
 
 impl Applied {
+    fn name(&self) -> &ToolName {
+        match self {
+            Applied::Spec(l) => &l.tool.descriptor.name,
+            Applied::Removed(s) => &s.name,
+        }
+    }
+
     fn same(&self, other: &Applied) -> bool {
         match (self, other) {
             (Applied::Spec(a), Applied::Spec(b)) => Arc::ptr_eq(a, b),
@@ -505,7 +522,17 @@ impl Applied {
 struct Inner {
     /// By file name.
     cache: HashMap<String, Cached>,
-    applied: BTreeMap<ToolName, Applied>,
+    /// Sorted by name, one per name.
+    applied: Vec<Applied>,
+    /// Scans run so far (marks cache entries as seen).
+    scan: u64,
+}
+
+impl Inner {
+    fn applied(&self, name: &str) -> Option<&Applied> {
+        let i = self.applied.binary_search_by(|a| a.name().as_str().cmp(name)).ok()?;
+        self.applied.get(i)
+    }
 }
 
 type Outcome = Result<Arc<ReconcileReport>, WorkspaceError>;
@@ -633,141 +660,240 @@ impl Workspace {
         }
         self.scans.fetch_add(1, Ordering::Relaxed);
         let listing = scan::list(&self.dir, self.options.max_file_size)?;
-        let mut inner = lock(&self.inner);
+        let mut guard = lock(&self.inner);
+        let inner = &mut *guard;
+        inner.scan += 1;
         let mut report = ReconcileReport {
             skipped: listing.skipped,
             stat_calls: listing.stats,
             ..ReconcileReport::default()
         };
 
-        // Group by name; within a group, precedence order.
-        let mut groups: BTreeMap<ToolName, Group> = BTreeMap::new();
-        for entry in listing.entries {
-            let group = groups.entry(entry.name.clone()).or_default();
-            match entry.kind {
-                Kind::Spec => group.specs.push(entry),
-                Kind::Removed => group.removed.push(entry),
-            }
+        if listing.failed.is_empty() && self.unchanged(inner, &listing.entries) {
+            report.skipped.sort_by(|a, b| a.path.cmp(&b.path));
+            self.stat_calls.fetch_add(report.stat_calls, Ordering::Relaxed);
+            return Ok(report);
         }
-        for (kind, failed) in listing.failed {
-            let Some(name) = failed.name.clone() else { continue };
-            let group = groups.entry(name).or_default();
+
+        // Runs of one stem; within a run specs first, each kind in precedence order.
+        let mut entries = listing.entries;
+        entries.sort_unstable_by(|a, b| {
+            (a.name(), a.kind, !a.canonical_ext, &a.file_name).cmp(&(
+                b.name(),
+                b.kind,
+                !b.canonical_ext,
+                &b.file_name,
+            ))
+        });
+        let mut failed: BTreeMap<String, Failed> = BTreeMap::new();
+        for (kind, skipped) in listing.failed {
+            let Some(name) = &skipped.name else { continue };
+            let f = failed.entry(name.to_string()).or_default();
             match kind {
-                Kind::Spec => group.failed_specs.push(failed),
-                Kind::Removed => group.failed_removed.push(failed),
+                Kind::Spec => f.specs.push(skipped),
+                Kind::Removed => f.removed.push(skipped),
             }
         }
 
-        let mut desired: BTreeMap<ToolName, Applied> = BTreeMap::new();
-        let mut seen_files: Vec<String> = Vec::new();
-        for (name, mut group) in groups {
-            for list in [&mut group.specs, &mut group.removed] {
-                list.sort_by(|a, b| {
-                    (!a.canonical_ext, &a.file_name).cmp(&(!b.canonical_ext, &b.file_name))
-                });
-                if let Some((winner, rest)) = list.split_first() {
-                    for loser in rest {
-                        let reason = SkipReason::Shadowed { by: winner.path.clone() };
-                        skip(&mut report, loser.path.clone(), &loser.name, reason, false);
-                    }
-                }
+        let mut desired: Vec<Applied> = Vec::with_capacity(entries.len());
+        let mut cached_seen = 0usize;
+        let mut rest = entries.as_slice();
+        while let Some(first) = rest.first() {
+            let name = first.name();
+            let len = rest.iter().position(|e| e.name() != name).unwrap_or(rest.len());
+            let (run, tail) = rest.split_at(len);
+            rest = tail;
+            let split = run.iter().position(|e| e.kind == Kind::Removed).unwrap_or(run.len());
+            let (specs, removed) = run.split_at(split);
+            let failed_here = failed.remove(name).unwrap_or_default();
+            let group = Group { name, specs, removed, failed: failed_here };
+            cached_seen += self.decide(inner, group, &mut desired, &mut report);
+        }
+        if !failed.is_empty() {
+            for (name, failed_here) in std::mem::take(&mut failed) {
+                let group = Group { name: &name, specs: &[], removed: &[], failed: failed_here };
+                cached_seen += self.decide(inner, group, &mut desired, &mut report);
             }
-            let previous = match inner.applied.get(&name) {
-                Some(Applied::Spec(prev)) => Some(Arc::clone(prev)),
-                _ => None,
+            desired.sort_by(|a, b| a.name().cmp(b.name()));
+        }
+        // Forget files that are gone.
+        if inner.cache.len() > cached_seen {
+            let scan = inner.scan;
+            inner.cache.retain(|_, c| c.seen == scan);
+        }
+
+        self.apply(inner, desired, target, &mut report);
+        for (file, cached) in &mut inner.cache {
+            let stem = file.rsplit_once('.').map_or(file.as_str(), |(stem, _)| stem);
+            cached.applied = match (
+                &cached.outcome,
+                inner.applied.binary_search_by(|a| a.name().as_str().cmp(stem)),
+            ) {
+                (Ok(loaded), Ok(i)) => {
+                    matches!(&inner.applied[i], Applied::Spec(live) if Arc::ptr_eq(live, loaded))
+                }
+                _ => false,
             };
-            let has_spec = !group.specs.is_empty() || !group.failed_specs.is_empty();
-            let has_sentinel = !group.removed.is_empty() || !group.failed_removed.is_empty();
-            // Files that exist but cannot be used; a spec keeps its previous version alive
-            // unless a sentinel tears the name down or another spec of the stem wins.
-            let keep = previous.is_some() && !has_sentinel && group.specs.is_empty();
-            for failed in group.failed_specs {
-                skip(&mut report, failed.path, &name, failed.reason, keep);
-            }
-            for failed in group.failed_removed {
-                skip(&mut report, failed.path, &name, failed.reason, false);
-            }
-            if has_spec && has_sentinel {
-                for e in group.specs.iter().take(1).chain(group.removed.iter().take(1)) {
-                    skip(&mut report, e.path.clone(), &name, SkipReason::SpecAndRemoved, false);
-                }
-                if let Some(spec) = group.specs.first() {
-                    seen_files.push(spec.file_name.clone());
-                }
-                continue;
-            }
-            if let Some(sentinel) = group.removed.first() {
-                desired.insert(name, Applied::Removed(sentinel.path.clone()));
-            } else if let Some(spec) = group.specs.first() {
-                seen_files.push(spec.file_name.clone());
-                match self.load(&mut inner.cache, spec, previous.as_ref(), &mut report) {
-                    Ok(loaded) => {
-                        desired.insert(name, Applied::Spec(loaded));
-                    }
-                    Err(reason) => {
-                        let kept = previous.is_some();
-                        skip(&mut report, spec.path.clone(), &name, reason, kept);
-                        if let Some(prev) = previous {
-                            desired.insert(name, Applied::Spec(prev));
-                        }
-                    }
-                }
-            } else if keep && let Some(prev) = previous {
-                desired.insert(name, Applied::Spec(prev));
-            }
         }
-        // Forget files that are gone (their shadowed siblings were never cached).
-        if inner.cache.len() > seen_files.len() {
-            let keep: std::collections::HashSet<&str> =
-                seen_files.iter().map(String::as_str).collect();
-            inner.cache.retain(|k, _| keep.contains(k.as_str()));
-        }
-
-        self.apply(&mut inner, desired, target, &mut report);
         report.skipped.sort_by(|a, b| a.path.cmp(&b.path));
         self.files_read.fetch_add(report.files_read, Ordering::Relaxed);
         self.stat_calls.fetch_add(report.stat_calls, Ordering::Relaxed);
         Ok(report)
     }
 
+    /// The fast path of a reconcile that finds nothing new: whether every listed file is an
+    /// unchanged spec whose cached version is the applied one, or a sentinel already applied,
+    /// and nothing applied has gone. Touches only the cache (no sort, no reference counts).
+    fn unchanged(&self, inner: &mut Inner, entries: &[Entry]) -> bool {
+        if entries.len() != inner.applied.len() {
+            return false;
+        }
+        let scan = inner.scan;
+        for entry in entries {
+            if !entry.canonical_ext {
+                return false; // several spellings may share a stem: take the full path
+            }
+            match entry.kind {
+                Kind::Spec => match inner.cache.get_mut(&entry.file_name) {
+                    Some(c) if c.applied && c.key == entry.key => c.seen = scan,
+                    _ => return false,
+                },
+                Kind::Removed => {
+                    if !matches!(inner.applied(entry.name()), Some(Applied::Removed(_))) {
+                        return false;
+                    }
+                }
+            }
+        }
+        // A flagged spec is the applied entry of its name, and a name has one lowercase spec
+        // and one lowercase sentinel at most (never both flagged): so the listed files match
+        // the applied names one to one.
+        true
+    }
+
+    /// The desired state of one stem, pushed onto `desired`; returns how many cache entries it
+    /// marked as seen.
+    fn decide(
+        &self,
+        inner: &mut Inner,
+        group: Group<'_>,
+        desired: &mut Vec<Applied>,
+        report: &mut ReconcileReport,
+    ) -> usize {
+        let dir = &self.dir;
+        let Group { name, specs, removed, failed } = group;
+        for list in [specs, removed] {
+            if let Some((winner, rest)) = list.split_first() {
+                for loser in rest {
+                    let reason = SkipReason::Shadowed { by: winner.path(dir) };
+                    skip(report, loser.path(dir), name, reason, false);
+                }
+            }
+        }
+        // Looked up only where needed: the common case (an unchanged spec) never does.
+        let previous = |inner: &Inner| match inner.applied(name) {
+            Some(Applied::Spec(prev)) => Some(Arc::clone(prev)),
+            _ => None,
+        };
+        let has_spec = !specs.is_empty() || !failed.specs.is_empty();
+        let has_sentinel = !removed.is_empty() || !failed.removed.is_empty();
+        // Files that exist but cannot be used; a spec keeps its previous version alive unless a
+        // sentinel tears the name down or another spec of the stem wins.
+        let keep = (!failed.specs.is_empty() && !has_sentinel && specs.is_empty())
+            .then(|| previous(inner))
+            .flatten();
+        for f in failed.specs {
+            skip(report, f.path, name, f.reason, keep.is_some());
+        }
+        for f in failed.removed {
+            skip(report, f.path, name, f.reason, false);
+        }
+        if has_spec && has_sentinel {
+            for e in specs.iter().take(1).chain(removed.iter().take(1)) {
+                skip(report, e.path(dir), name, SkipReason::SpecAndRemoved, false);
+            }
+            // Still on disk: keep its cache entry for when the sentinel goes.
+            if let Some(c) = specs.first().and_then(|e| inner.cache.get_mut(&e.file_name)) {
+                c.seen = inner.scan;
+                return 1;
+            }
+            return 0;
+        }
+        if let Some(sentinel) = removed.first() {
+            let applied = match inner.applied(name) {
+                Some(a @ Applied::Removed(_)) => a.clone(),
+                _ => match ToolName::parse(name.to_owned()) {
+                    Ok(tool) => Applied::Removed(Arc::new(Sentinel {
+                        name: tool,
+                        path: sentinel.path(dir),
+                    })),
+                    Err(_) => return 0, // cannot happen: the scan checked the stem
+                },
+            };
+            desired.push(applied);
+            return 0;
+        }
+        if let Some(spec) = specs.first() {
+            match self.load(inner, spec, previous, report) {
+                Ok(loaded) => desired.push(Applied::Spec(loaded)),
+                Err(reason) => {
+                    let prev = previous(inner);
+                    skip(report, spec.path(dir), name, reason, prev.is_some());
+                    if let Some(prev) = prev {
+                        desired.push(Applied::Spec(prev));
+                    }
+                }
+            }
+            return usize::from(inner.cache.contains_key(&spec.file_name));
+        }
+        if let Some(prev) = keep {
+            desired.push(Applied::Spec(prev));
+        }
+        0
+    }
+
     /// The spec behind `entry`, from the cache when its `stat` identity is unchanged.
     fn load(
         &self,
-        cache: &mut HashMap<String, Cached>,
+        inner: &mut Inner,
         entry: &Entry,
-        previous: Option<&Arc<Loaded>>,
+        previous: impl FnOnce(&Inner) -> Option<Arc<Loaded>>,
         report: &mut ReconcileReport,
     ) -> Result<Arc<Loaded>, SkipReason> {
-        if let Some(cached) = cache.get(&entry.file_name)
+        let scan = inner.scan;
+        if let Some(cached) = inner.cache.get_mut(&entry.file_name)
             && cached.key == entry.key
         {
+            cached.seen = scan;
             return cached.outcome.clone();
         }
         report.files_read += 1;
         report.stat_calls += 1; // the fstat that checks the file is the one listed
-        let outcome = read_file(entry, self.options.max_file_size).and_then(|bytes| {
-            load::parse(&bytes, &entry.path, &entry.name).map_err(SkipReason::Invalid)
+        let path = entry.path(&self.dir);
+        let outcome = read_file(entry, &self.dir, self.options.max_file_size).and_then(|bytes| {
+            let tool = ToolName::parse(entry.name().to_owned())
+                .map_err(|e| SkipReason::Invalid(e.to_string()))?;
+            load::parse(&bytes, &path, &tool).map_err(SkipReason::Invalid)
         });
-        let outcome = outcome.map(|spec| match previous {
+        let outcome = outcome.map(|spec| match previous(inner) {
             // Touched but not changed: keep the live version, so nothing is re-registered.
-            Some(prev) if prev.spec == spec && prev.tool.path == entry.path => Arc::clone(prev),
-            _ => Arc::new(self.make_loaded(spec, entry)),
+            Some(prev) if prev.spec == spec && prev.tool.path == path => prev,
+            _ => Arc::new(self.make_loaded(spec, path)),
         });
         match &outcome {
             Err(reason) if reason.is_transient() => {
-                cache.remove(&entry.file_name);
+                inner.cache.remove(&entry.file_name);
             }
             _ => {
-                cache.insert(
-                    entry.file_name.clone(),
-                    Cached { key: entry.key, outcome: outcome.clone() },
-                );
+                let cached =
+                    Cached { key: entry.key, outcome: outcome.clone(), seen: scan, applied: false };
+                inner.cache.insert(entry.file_name.clone(), cached);
             }
         }
         outcome
     }
 
-    fn make_loaded(&self, spec: Spec, entry: &Entry) -> Loaded {
+    fn make_loaded(&self, spec: Spec, path: PathBuf) -> Loaded {
         let command = spec.command.clone().map(|c| command::CommandSpec {
             argv: c.argv,
             cwd: self.dir.clone(),
@@ -775,127 +901,80 @@ impl Workspace {
             timeout: c.timeout_ms.map_or(self.options.command_timeout, Duration::from_millis),
             max_output: self.options.max_output,
         });
-        let tool = Arc::new(WorkspaceTool {
-            descriptor: spec.descriptor.clone(),
-            path: entry.path.clone(),
-            command,
-        });
+        let tool = Arc::new(WorkspaceTool { descriptor: spec.descriptor.clone(), path, command });
         Loaded { spec, tool }
     }
 
-    /// Applies the difference between what is applied and `desired`: one batch, or, when the
-    /// target refuses it, one batch per tool so that one refusal does not block the others.
+    /// Applies the difference between what is applied and `desired` (both sorted by name):
+    /// one batch, or, when the target refuses it, one batch per tool so that one refusal does
+    /// not block the others.
     fn apply<T: WorkspaceTarget + ?Sized>(
         &self,
         inner: &mut Inner,
-        desired: BTreeMap<ToolName, Applied>,
+        desired: Vec<Applied>,
         target: &T,
         report: &mut ReconcileReport,
     ) {
-        struct Step {
-            name: ToolName,
-            ops: Vec<WorkspaceOp>,
-            after: Option<Applied>,
-            changes: Vec<(Bucket, ToolChange)>,
-        }
-        #[derive(Clone, Copy)]
-        enum Bucket {
-            Registered,
-            Removed,
-            Stripped,
-            Restored,
-        }
-        let change = |name: &ToolName, path: &Path, notes: &[String]| ToolChange {
-            name: name.clone(),
-            path: path.to_owned(),
-            notes: notes.to_vec(),
-        };
-
         let mut steps = Vec::new();
-        let names: std::collections::BTreeSet<&ToolName> =
-            inner.applied.keys().chain(desired.keys()).collect();
-        for name in names {
-            let before = inner.applied.get(name);
-            let after = desired.get(name);
-            if let (Some(b), Some(a)) = (before, after)
-                && b.same(a)
-            {
-                continue;
-            }
-            let mut step = Step {
-                name: name.clone(),
-                ops: Vec::new(),
-                after: after.cloned(),
-                changes: Vec::new(),
+        let (old, new) = (&inner.applied, &desired);
+        let (mut a, mut d) = (0, 0);
+        loop {
+            let (before, after) = match (old.get(a), new.get(d)) {
+                (None, None) => break,
+                (Some(o), Some(n)) if o.name() == n.name() => {
+                    a += 1;
+                    d += 1;
+                    if o.same(n) {
+                        continue;
+                    }
+                    (Some(o), Some(n))
+                }
+                (Some(o), Some(n)) if o.name() < n.name() => {
+                    a += 1;
+                    (Some(o), None)
+                }
+                (Some(o), None) => {
+                    a += 1;
+                    (Some(o), None)
+                }
+                (_, n) => {
+                    d += 1;
+                    (None, n)
+                }
             };
-            match before {
-                Some(Applied::Spec(old)) if !matches!(after, Some(Applied::Spec(_))) => {
-                    step.ops.push(WorkspaceOp::Unregister(name.clone()));
-                    step.changes.push((Bucket::Removed, change(name, &old.tool.path, &[])));
-                }
-                Some(Applied::Removed(path)) => {
-                    step.ops.push(WorkspaceOp::Unstrip(name.clone()));
-                    step.changes.push((Bucket::Restored, change(name, path, &[])));
-                }
-                _ => {}
-            }
-            match after {
-                Some(Applied::Spec(new)) => {
-                    step.ops.push(WorkspaceOp::Register(new.tool.clone()));
-                    step.changes.push((
-                        Bucket::Registered,
-                        change(name, &new.tool.path, &notes(&new.spec)),
-                    ));
-                }
-                Some(Applied::Removed(path)) => {
-                    step.ops.push(WorkspaceOp::Strip(name.clone()));
-                    step.changes.push((Bucket::Stripped, change(name, path, &[])));
-                }
-                None => {}
-            }
-            steps.push(step);
+            steps.push(Step::between(before, after));
         }
         if steps.is_empty() {
-            return;
+            return; // nothing changed: the applied state stays as it is
         }
 
         let all: Vec<WorkspaceOp> = steps.iter().flat_map(|s| s.ops.iter().cloned()).collect();
-        let accepted: Vec<bool> = match target.apply_workspace(&all) {
-            Ok(()) => vec![true; steps.len()],
-            Err(batch_error) => {
-                tracing::warn!(dir = %self.dir.display(), error = %batch_error,
-                    "workspace batch refused; applying tool by tool");
-                steps
-                    .iter()
-                    .map(|step| match target.apply_workspace(&step.ops) {
-                        Ok(()) => true,
-                        Err(e) => {
-                            let path = step
-                                .changes
-                                .last()
-                                .map(|(_, c)| c.path.clone())
-                                .unwrap_or_else(|| self.dir.clone());
-                            tracing::warn!(tool = %step.name, error = %e, "workspace change refused");
-                            report.skipped.push(Skipped {
-                                path,
-                                name: Some(step.name.clone()),
-                                reason: SkipReason::Refused(e),
-                                kept_previous: inner.applied.contains_key(&step.name),
-                            });
-                            false
-                        }
-                    })
-                    .collect()
+        let mut refused: BTreeMap<ToolName, ()> = BTreeMap::new();
+        if let Err(batch_error) = target.apply_workspace(&all) {
+            tracing::warn!(dir = %self.dir.display(), error = %batch_error,
+                "workspace batch refused; applying tool by tool");
+            for step in &steps {
+                if let Err(e) = target.apply_workspace(&step.ops) {
+                    let path = step
+                        .changes
+                        .last()
+                        .map(|(_, c)| c.path.clone())
+                        .unwrap_or_else(|| self.dir.clone());
+                    tracing::warn!(tool = %step.name, error = %e, "workspace change refused");
+                    report.skipped.push(Skipped {
+                        path,
+                        name: Some(step.name.clone()),
+                        reason: SkipReason::Refused(e),
+                        kept_previous: inner.applied(step.name.as_str()).is_some(),
+                    });
+                    refused.insert(step.name.clone(), ());
+                }
             }
-        };
-        for (step, ok) in steps.into_iter().zip(accepted) {
-            if !ok {
+        }
+        for step in steps {
+            if refused.contains_key(&step.name) {
                 continue;
             }
-            match step.after {
-                Some(a) => inner.applied.insert(step.name, a),
-                None => inner.applied.remove(&step.name),
-            };
             for (bucket, c) in step.changes {
                 match bucket {
                     Bucket::Registered => report.registered.push(c),
@@ -905,6 +984,85 @@ impl Workspace {
                 }
             }
         }
+        if refused.is_empty() {
+            inner.applied = desired;
+        } else {
+            // Refused names keep what they had.
+            let mut next: Vec<Applied> =
+                desired.into_iter().filter(|a| !refused.contains_key(a.name())).collect();
+            next.extend(inner.applied.iter().filter(|a| refused.contains_key(a.name())).cloned());
+            next.sort_by(|a, b| a.name().cmp(b.name()));
+            inner.applied = next;
+        }
+    }
+}
+
+/// The files of one stem, as [`Workspace::decide`] sees them.
+struct Group<'a> {
+    name: &'a str,
+    specs: &'a [Entry],
+    removed: &'a [Entry],
+    failed: Failed,
+}
+
+/// Files of one stem that the scan refused.
+#[derive(Default)]
+struct Failed {
+    specs: Vec<Skipped>,
+    removed: Vec<Skipped>,
+}
+
+#[derive(Clone, Copy)]
+enum Bucket {
+    Registered,
+    Removed,
+    Stripped,
+    Restored,
+}
+
+/// The registry operations that take one name from its applied state to its desired one.
+struct Step {
+    name: ToolName,
+    ops: Vec<WorkspaceOp>,
+    changes: Vec<(Bucket, ToolChange)>,
+}
+
+impl Step {
+    fn between(before: Option<&Applied>, after: Option<&Applied>) -> Step {
+        let name = match (before, after) {
+            (Some(a), _) | (None, Some(a)) => a.name().clone(),
+            (None, None) => ToolName::new("unreachable"),
+        };
+        let change = |path: &Path, notes: Vec<String>| ToolChange {
+            name: name.clone(),
+            path: path.to_owned(),
+            notes,
+        };
+        let mut ops = Vec::new();
+        let mut changes = Vec::new();
+        match before {
+            Some(Applied::Spec(old)) if !matches!(after, Some(Applied::Spec(_))) => {
+                ops.push(WorkspaceOp::Unregister(name.clone()));
+                changes.push((Bucket::Removed, change(&old.tool.path, Vec::new())));
+            }
+            Some(Applied::Removed(s)) => {
+                ops.push(WorkspaceOp::Unstrip(name.clone()));
+                changes.push((Bucket::Restored, change(&s.path, Vec::new())));
+            }
+            _ => {}
+        }
+        match after {
+            Some(Applied::Spec(new)) => {
+                ops.push(WorkspaceOp::Register(new.tool.clone()));
+                changes.push((Bucket::Registered, change(&new.tool.path, notes(&new.spec))));
+            }
+            Some(Applied::Removed(s)) => {
+                ops.push(WorkspaceOp::Strip(name.clone()));
+                changes.push((Bucket::Stripped, change(&s.path, Vec::new())));
+            }
+            None => {}
+        }
+        Step { name, ops, changes }
     }
 }
 
@@ -933,26 +1091,18 @@ fn notes(spec: &Spec) -> Vec<String> {
 fn skip(
     report: &mut ReconcileReport,
     path: PathBuf,
-    name: &ToolName,
+    name: &str,
     reason: SkipReason,
     kept_previous: bool,
 ) {
     tracing::warn!(path = %path.display(), %reason, kept_previous, "workspace file skipped");
-    report.skipped.push(Skipped { path, name: Some(name.clone()), reason, kept_previous });
-}
-
-/// The files of one stem.
-#[derive(Default)]
-struct Group {
-    specs: Vec<Entry>,
-    removed: Vec<Entry>,
-    failed_specs: Vec<Skipped>,
-    failed_removed: Vec<Skipped>,
+    let name = ToolName::parse(name.to_owned()).ok();
+    report.skipped.push(Skipped { path, name, reason, kept_previous });
 }
 
 /// Reads a listed spec, refusing it when it is no longer the file that was listed.
-fn read_file(entry: &Entry, limit: u64) -> Result<Vec<u8>, SkipReason> {
-    let file = match File::open(&entry.open_path) {
+fn read_file(entry: &Entry, dir: &Path, limit: u64) -> Result<Vec<u8>, SkipReason> {
+    let file = match File::open(entry.open_path(dir)) {
         Ok(f) => f,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Err(SkipReason::Vanished),
         Err(e) => return Err(SkipReason::io(&e)),
@@ -1000,15 +1150,15 @@ mod tests {
         let entry = |n: &str| listing.entries.iter().find(|e| e.file_name == n).unwrap();
         std::fs::write(dir.join("a.json"), r#"{"description": "new"}"#).unwrap();
         std::fs::remove_file(dir.join("b.json")).unwrap();
-        assert_eq!(read_file(entry("a.json"), 1024), Err(SkipReason::ChangedWhileReading));
-        assert_eq!(read_file(entry("b.json"), 1024), Err(SkipReason::Vanished));
+        assert_eq!(read_file(entry("a.json"), &dir, 1024), Err(SkipReason::ChangedWhileReading));
+        assert_eq!(read_file(entry("b.json"), &dir, 1024), Err(SkipReason::Vanished));
         // Replaced by another file of the same size: a different inode, still refused.
         std::fs::write(dir.join("c.json"), "[]").unwrap();
         let listing = scan::list(&dir, 1024).unwrap();
         let c = listing.entries.iter().find(|e| e.file_name == "c.json").unwrap().clone();
         std::fs::write(dir.join("tmp"), "{}").unwrap();
         std::fs::rename(dir.join("tmp"), dir.join("c.json")).unwrap();
-        assert_eq!(read_file(&c, 1024), Err(SkipReason::ChangedWhileReading));
+        assert_eq!(read_file(&c, &dir, 1024), Err(SkipReason::ChangedWhileReading));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -385,3 +385,30 @@ fn readers_never_see_a_half_applied_reconcile() {
     let seen = reader.join().unwrap();
     assert!(!seen.is_empty());
 }
+
+#[test]
+fn swapping_files_keeps_the_count_but_is_still_seen() {
+    let dir = TempDir::new();
+    let reg = Reg::with_core(&["x", "y"]);
+    let ws = Workspace::new(dir.path());
+    dir.write("a.json", "{}");
+    dir.write("x.removed", "");
+    ws.reconcile(&reg).unwrap();
+    assert_eq!(reg.live(), ["a", "y"]);
+    // Same number of files, different names and kinds.
+    dir.remove("a.json");
+    dir.write("b.json", "{}");
+    dir.remove("x.removed");
+    dir.write("y.removed", "");
+    let r = ws.reconcile(&reg).unwrap();
+    assert_eq!((names(&r.registered), names(&r.removed)), (vec!["b"], vec!["a"]));
+    assert_eq!((names(&r.stripped), names(&r.restored)), (vec!["y"], vec!["x"]));
+    assert_eq!(reg.live(), ["b", "x"]);
+    // A sentinel replaced by a spec of the same name.
+    dir.remove("y.removed");
+    dir.write("y.json", r#"{"description": "mine"}"#);
+    let r = ws.reconcile(&reg).unwrap();
+    assert_eq!((names(&r.registered), names(&r.restored)), (vec!["y"], vec!["y"]));
+    assert_eq!(reg.get("y").unwrap().descriptor().description, "mine");
+    assert!(ws.reconcile(&reg).unwrap().is_unchanged());
+}

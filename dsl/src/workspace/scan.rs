@@ -10,7 +10,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
-use crate::descriptor::ToolName;
+use crate::descriptor::{NameError, ToolName};
 
 use super::{SkipReason, Skipped, WorkspaceError};
 
@@ -57,23 +57,48 @@ impl FileKey {
     }
 }
 
-/// A live file of the workspace.
+/// A live file of the workspace. Kept small: a no-op reconcile builds one per file.
 #[derive(Debug, Clone)]
 pub(super) struct Entry {
-    /// The file name (UTF-8, checked).
+    /// The file name (UTF-8, checked); its stem is a valid tool name.
     pub(super) file_name: String,
-    /// The path as listed (inside the directory).
-    pub(super) path: PathBuf,
-    /// The path to open: the listed path, or the resolved target of a symlink.
-    pub(super) open_path: PathBuf,
-    /// The tool name (the stem).
-    pub(super) name: ToolName,
+    /// The length of the stem in `file_name`.
+    stem_len: usize,
     /// Spec or sentinel.
     pub(super) kind: Kind,
     /// Whether the extension is spelled in lowercase (wins over other spellings).
     pub(super) canonical_ext: bool,
     /// The content's identity.
     pub(super) key: FileKey,
+    /// The resolved target of a symlink (inside the directory).
+    target: Option<PathBuf>,
+}
+
+impl Entry {
+    /// The tool name (the stem), already checked against the name rule.
+    #[inline]
+    pub(super) fn name(&self) -> &str {
+        &self.file_name[..self.stem_len]
+    }
+
+    /// The path as listed.
+    pub(super) fn path(&self, dir: &Path) -> PathBuf {
+        dir.join(&self.file_name)
+    }
+
+    /// The path to open: the listed path, or the resolved target of a symlink.
+    pub(super) fn open_path(&self, dir: &Path) -> PathBuf {
+        self.target.clone().unwrap_or_else(|| self.path(dir))
+    }
+}
+
+/// Whether `stem` is a valid tool name, without building one (the common case allocates
+/// nothing).
+fn valid_name(stem: &str) -> Result<(), NameError> {
+    let ok = !stem.is_empty()
+        && stem.len() <= ToolName::MAX_LEN
+        && stem.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+    if ok { Ok(()) } else { ToolName::parse(stem.to_owned()).map(drop) }
 }
 
 /// The result of one directory pass.
@@ -107,10 +132,12 @@ pub(super) fn list(dir: &Path, max_file_size: u64) -> Result<Listing, WorkspaceE
         if os_name.as_encoded_bytes().first() == Some(&b'.') {
             continue; // dot-files: editors' swap files, `.git`, ...
         }
-        let path = entry.path();
-        let Some(file_name) = os_name.to_str() else {
-            out.skip(path, None, SkipReason::NonUtf8Name);
-            continue;
+        let file_name = match os_name.into_string() {
+            Ok(name) => name,
+            Err(os_name) => {
+                out.skip(dir.join(os_name), None, SkipReason::NonUtf8Name);
+                continue;
+            }
         };
         let Some((stem, ext)) = file_name.rsplit_once('.') else {
             continue; // no extension: not a tool file
@@ -123,18 +150,17 @@ pub(super) fn list(dir: &Path, max_file_size: u64) -> Result<Listing, WorkspaceE
             continue; // other extensions (README.md, notes.txt): not tool files
         };
         let canonical_ext = ext == "json" || ext == "removed";
-        let name = match ToolName::parse(stem.to_owned()) {
-            Ok(name) => name,
-            Err(err) => {
-                out.skip(path, None, SkipReason::InvalidName { stem: stem.to_owned(), error: err });
-                continue;
-            }
-        };
+        if let Err(error) = valid_name(stem) {
+            let reason = SkipReason::InvalidName { stem: stem.to_owned(), error };
+            out.skip(dir.join(&file_name), None, reason);
+            continue;
+        }
+        let stem_len = stem.len();
         let Ok(file_type) = entry.file_type() else {
-            out.fail(kind, path, name, SkipReason::Vanished);
+            out.fail(kind, dir, &file_name, stem_len, SkipReason::Vanished);
             continue;
         };
-        let (open_path, md) = if file_type.is_symlink() {
+        let (target, md) = if file_type.is_symlink() {
             out.stats += 2;
             let dir_c = match &canonical_dir {
                 Some(c) => c.clone(),
@@ -146,67 +172,68 @@ pub(super) fn list(dir: &Path, max_file_size: u64) -> Result<Listing, WorkspaceE
                     Err(e) => return Err(WorkspaceError::read_dir(dir, &e)),
                 },
             };
-            let target = match fs::canonicalize(&path) {
+            let target = match fs::canonicalize(dir.join(&file_name)) {
                 Ok(t) => t,
                 Err(e) => {
-                    out.fail(kind, path, name, SkipReason::io(&e));
+                    out.fail(kind, dir, &file_name, stem_len, SkipReason::io(&e));
                     continue;
                 }
             };
             if !target.starts_with(&dir_c) {
-                out.fail(kind, path, name, SkipReason::SymlinkOutside { target });
+                out.fail(kind, dir, &file_name, stem_len, SkipReason::SymlinkOutside { target });
                 continue;
             }
             match fs::metadata(&target) {
-                Ok(md) => (target, md),
+                Ok(md) => (Some(target), md),
                 Err(e) => {
-                    out.fail(kind, path, name, SkipReason::io(&e));
+                    out.fail(kind, dir, &file_name, stem_len, SkipReason::io(&e));
                     continue;
                 }
             }
         } else {
             out.stats += 1;
             match entry.metadata() {
-                Ok(md) => (path.clone(), md),
+                Ok(md) => (None, md),
                 Err(e) if e.kind() == io::ErrorKind::NotFound => {
-                    out.fail(kind, path, name, SkipReason::Vanished);
+                    out.fail(kind, dir, &file_name, stem_len, SkipReason::Vanished);
                     continue;
                 }
                 Err(e) => {
-                    out.fail(kind, path, name, SkipReason::io(&e));
+                    out.fail(kind, dir, &file_name, stem_len, SkipReason::io(&e));
                     continue;
                 }
             }
         };
         if !md.is_file() {
-            out.fail(kind, path, name, SkipReason::NotRegular);
+            out.fail(kind, dir, &file_name, stem_len, SkipReason::NotRegular);
             continue;
         }
         if kind == Kind::Spec && md.len() > max_file_size {
             out.fail(
                 kind,
-                path,
-                name,
+                dir,
+                &file_name,
+                stem_len,
                 SkipReason::TooLarge { size: md.len(), limit: max_file_size },
             );
             continue;
         }
         out.entries.push(Entry {
-            file_name: file_name.to_owned(),
-            path,
-            open_path,
-            name,
+            file_name,
+            stem_len,
             kind,
             canonical_ext,
             key: FileKey::of(&md),
+            target,
         });
     }
     Ok(out)
 }
 
 impl Listing {
-    fn fail(&mut self, kind: Kind, path: PathBuf, name: ToolName, reason: SkipReason) {
-        let skipped = Skipped { path, name: Some(name), reason, kept_previous: false };
+    fn fail(&mut self, kind: Kind, dir: &Path, file: &str, stem_len: usize, reason: SkipReason) {
+        let name = ToolName::parse(file[..stem_len].to_owned()).ok();
+        let skipped = Skipped { path: dir.join(file), name, reason, kept_previous: false };
         self.failed.push((kind, skipped));
     }
 
