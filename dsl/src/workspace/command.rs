@@ -22,7 +22,7 @@ pub enum CommandFailure {
     /// The program could not be started.
     #[error("could not start `{program}`: {message}")]
     Spawn {
-        /// The program (argv[0]).
+        /// The program (the first element of the argv).
         program: String,
         /// The operating system's message.
         message: String,
