@@ -23,9 +23,10 @@ use indexmap::IndexMap;
 use serde_json::{Map, Value};
 
 use crate::checks::{self, ArgError, ArgErrors};
-use crate::descriptor::{Definition, NameError, Param, ToolDescriptor, ToolName};
+use crate::descriptor::{NameError, Param, ToolDescriptor, ToolName};
+use crate::json_schema;
 use crate::literal::{Literal, Text};
-use crate::schema::{Additional, EnumSchema, EnumValues, Schema, SchemaKind, SchemaRef};
+use crate::schema::{EnumSchema, EnumValues, Schema, SchemaKind, SchemaRef};
 use crate::tool::{Arguments, BoxFuture, Executor, Tool, ToolCall, ToolResult};
 use crate::validate::DescriptorError;
 
@@ -336,8 +337,9 @@ impl Override {
     }
 
     /// Replaces the input schema (parameters, additional properties, and definitions of the
-    /// same name) with raw JSON Schema, imported into the IR. Hidden and renamed parameters of
-    /// earlier steps stay in effect.
+    /// same name) with raw JSON Schema, imported by [`crate::json_schema::import_input`]; what
+    /// the import cannot express is an error naming its JSON pointer, and dropped annotation
+    /// keywords are logged. Hidden and renamed parameters of earlier steps stay in effect.
     pub fn input_schema(schema: Value) -> Self {
         Override::one(Step::InputSchema(schema))
     }
@@ -497,13 +499,19 @@ impl Patched {
                 self.calls.retire(&registered);
             }
             Step::InputSchema(raw) => {
-                let imported = import_input_schema(raw).map_err(|message| {
-                    OverrideError::InputSchema { tool: tool.clone(), message }
+                let imported = json_schema::import_input(raw).map_err(|e| {
+                    OverrideError::InputSchema { tool: tool.clone(), message: e.to_string() }
                 })?;
-                d.params = Cow::Owned(imported.params);
-                d.additional = imported.additional;
+                for note in &imported.notes {
+                    tracing::warn!(tool = %tool, %note, "replacement input schema: keyword dropped");
+                }
+                let input = imported.value;
+                d.params = Cow::Owned(input.params);
+                d.additional = input.additional;
+                // Definitions of the same name are replaced; the others stay, since the output
+                // schema may point at them.
                 let defs = d.definitions.to_mut();
-                for def in imported.definitions {
+                for def in input.definitions {
                     match defs.iter_mut().find(|x| x.name == def.name) {
                         Some(slot) => *slot = def,
                         None => defs.push(def),
@@ -655,24 +663,6 @@ fn augment_output(
             kind: have.type_name(),
         }),
     }
-}
-
-/// The input schema of a tool as imported from JSON Schema.
-#[derive(Debug, Clone)]
-pub(crate) struct ImportedInput {
-    pub(crate) params: Vec<Param>,
-    pub(crate) additional: Additional,
-    pub(crate) definitions: Vec<Definition>,
-}
-
-/// The seam to [`crate::json_schema`]: imports a JSON Schema object (the whole input schema of a
-/// tool) into parameters, additional properties and definitions; the error names the JSON pointer.
-///
-/// The JSON Schema importer is written in parallel; until it lands this returns an error, so
-/// [`Override::input_schema`] fails cleanly rather than guessing at the import rules.
-fn import_input_schema(raw: &Value) -> Result<ImportedInput, String> {
-    let _ = raw;
-    Err("JSON Schema import is not available in this build yet".to_owned())
 }
 
 /// An executor behind an override: exposes the patched descriptor and rewrites each call (tool
