@@ -22,7 +22,6 @@ use std::sync::Arc;
 use indexmap::IndexMap;
 use serde_json::{Map, Value};
 
-use crate::checks::{self, ArgError, ArgErrors};
 use crate::descriptor::{NameError, Param, ToolDescriptor, ToolName};
 use crate::json_schema;
 use crate::literal::{Literal, Text};
@@ -736,7 +735,12 @@ impl OverriddenExecutor {
             }
         }
         if calls.check {
-            check_args(&self.patched.descriptor, &args).map_err(|e| e.to_string())?;
+            let value = Value::Object(std::mem::take(&mut args));
+            crate::dispatch::check_args(&self.patched.descriptor, &value)
+                .map_err(|e| e.to_string())?;
+            if let Value::Object(checked) = value {
+                args = checked;
+            }
         }
         let mut renamed = Map::new();
         for (key, value) in args {
@@ -784,71 +788,6 @@ fn json_type(v: &Value) -> &'static str {
 /// The JSON pointer of a top-level argument.
 fn pointer(key: &str) -> String {
     format!("/{}", key.replace('~', "~0").replace('/', "~1"))
-}
-
-/// Checks the patched descriptor's constraints (presence, type of scalars, enum values, bounds,
-/// lengths, patterns, item counts) on the top-level arguments, with the messages of
-/// [`crate::checks`]; every problem is reported at once.
-// Interim: nested values are left to the registered executor. To be replaced by the schema value
-// validator of `crate::dispatch` once it lands.
-fn check_args(d: &ToolDescriptor, args: &Map<String, Value>) -> Result<(), ArgErrors> {
-    let mut errors = ArgErrors::default();
-    for p in d.params.iter() {
-        let pointer = pointer(&p.name);
-        let Some(value) = args.get(p.name.as_ref()) else {
-            if p.required {
-                errors.push(Err(ArgError::new(pointer, "is required")));
-            }
-            continue;
-        };
-        if value.is_null() && p.schema.nullable {
-            continue;
-        }
-        let mismatch = |expected: &str| {
-            Err(ArgError::new(
-                pointer.as_str(),
-                format!("must be {expected}; got {}", json_type(value)),
-            ))
-        };
-        let check = match (&p.schema.kind, value) {
-            (SchemaKind::Enum(e), Value::String(s)) => checks::one_of(s, e.values.iter(), &pointer),
-            (SchemaKind::Enum(_), _) => mismatch("a string"),
-            (SchemaKind::String(st), Value::String(s)) => {
-                checks::length(s, st.min_length, st.max_length, &pointer).and_then(|()| {
-                    match &st.pattern {
-                        Some(re) => checks::pattern(s, re, &pointer),
-                        None => Ok(()),
-                    }
-                })
-            }
-            (SchemaKind::String(_), _) => mismatch("a string"),
-            (SchemaKind::Integer(n), Value::Number(x)) => match x.as_i64() {
-                Some(v) => checks::int_range(v, n.minimum, n.maximum, &pointer)
-                    .and_then(|()| {
-                        checks::int_exclusive(v, n.exclusive_minimum, n.exclusive_maximum, &pointer)
-                    })
-                    .and_then(|()| match n.multiple_of {
-                        Some(step) => checks::int_multiple_of(v, step, &pointer),
-                        None => Ok(()),
-                    }),
-                None => mismatch("an integer"),
-            },
-            (SchemaKind::Integer(_), _) => mismatch("an integer"),
-            (SchemaKind::Float(n), Value::Number(x)) => {
-                checks::float_range(x.as_f64().unwrap_or(f64::NAN), n, &pointer)
-            }
-            (SchemaKind::Float(_), _) => mismatch("a number"),
-            (SchemaKind::Boolean, Value::Bool(_)) => Ok(()),
-            (SchemaKind::Boolean, _) => mismatch("a boolean"),
-            (SchemaKind::List(l), Value::Array(items)) => {
-                checks::items(items.len(), l.min_items, l.max_items, &pointer)
-            }
-            (SchemaKind::List(_), _) => mismatch("an array"),
-            _ => Ok(()),
-        };
-        errors.push(check);
-    }
-    errors.into_result()
 }
 
 /// A set of overrides keyed by tool: by name (tolerant of absent tools) or by [`Tool`] type

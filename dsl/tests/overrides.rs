@@ -441,7 +441,7 @@ fn narrowed_range_and_new_requirement_are_checked_at_call_time() {
     let r = run(&exec, &call("remember", args(json!(4))));
     assert_eq!(r.text(), "/importance must be at most 3; got 4");
     let r = run(&exec, &call("remember", args(json!("high"))));
-    assert_eq!(r.text(), "/importance must be an integer; got a string");
+    assert_eq!(r.text(), "/importance must be an integer; got \"high\"");
     let r = run(
         &exec,
         &call("remember", json!({"fact": "f", "category": "memory:health", "user_id": "u"})),
@@ -605,7 +605,7 @@ fn every_argument_problem_is_reported_at_once() {
     assert!(r.is_error);
     assert_eq!(
         r.text(),
-        r#"/fact must be a string; got a number; /category must be one of "memory:health"; got "memory:other"; /importance must be at most 5; got 9; /user_id is required"#
+        r#"/fact must be a string; got 7; /category must be one of "memory:health"; got "memory:other"; /importance must be at most 5; got 9; /user_id is required"#
     );
 }
 
