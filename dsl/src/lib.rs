@@ -3,6 +3,7 @@
 
 pub mod assembly;
 pub mod builder;
+pub mod checks;
 pub mod descriptor;
 pub mod dispatch;
 pub mod json_schema;
@@ -19,6 +20,7 @@ pub mod workspace;
 
 // --- IR, builder, validation ---
 pub use builder::{BuildError, ToolBuilder};
+pub use checks::{ArgError, ArgErrors};
 pub use descriptor::{Annotations, Definition, NameError, Param, ToolDescriptor, ToolName};
 pub use literal::{Literal, Text};
 pub use schema::{

@@ -397,7 +397,7 @@ impl<'de> Deserialize<'de> for SchemaRef {
 }
 
 /// The `&str` of a [`Text`], usable in `const`.
-pub(crate) const fn text_str<'a>(text: &'a Text) -> &'a str {
+pub(crate) const fn text_str(text: &Text) -> &str {
     match text {
         Cow::Borrowed(s) => s,
         Cow::Owned(s) => s.as_str(),

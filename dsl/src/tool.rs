@@ -178,7 +178,7 @@ pub trait Tool: Send + Sync + 'static {
 
     /// Checks the constraints serde does not enforce (ranges, lengths, patterns, `one_of`) on
     /// decoded arguments. The message names the JSON pointer (`/days must be at most 10; got 11`).
-    fn check(args: &Self::Args) -> Result<(), String>
+    fn check(args: &Self::Args) -> Result<(), crate::checks::ArgErrors>
     where
         Self: Sized,
     {

@@ -14,6 +14,10 @@
 //! definition names are unique. Patterns are not compiled here (no regex engine in `const`);
 //! dispatch checks them against arguments.
 
+// `const fn` cannot allocate, so a violation carries its message inline; it is built only on
+// the failure path, where its size does not matter.
+#![allow(clippy::result_large_err)]
+
 use std::borrow::Cow;
 
 use crate::descriptor::{Definition, Param, ToolDescriptor};
@@ -164,10 +168,10 @@ pub const fn check(d: &ToolDescriptor) -> Result<(), Violation> {
     if let Err(v) = cx.params(slice(&d.params), &Path::ROOT) {
         return Err(v);
     }
-    if let Additional::Typed(s) = &d.additional {
-        if let Err(v) = cx.schema(s.get(), &Path::ROOT.push("*")) {
-            return Err(v);
-        }
+    if let Additional::Typed(s) = &d.additional
+        && let Err(v) = cx.schema(s.get(), &Path::ROOT.push("*"))
+    {
+        return Err(v);
     }
     let mut i = 0;
     while i < defs.len() {
@@ -177,10 +181,10 @@ pub const fn check(d: &ToolDescriptor) -> Result<(), Violation> {
         }
         i += 1;
     }
-    if let Some(out) = &d.output {
-        if let Err(v) = cx.schema(out.get(), &Path::ROOT.push("output")) {
-            return Err(v);
-        }
+    if let Some(out) = &d.output
+        && let Err(v) = cx.schema(out.get(), &Path::ROOT.push("output"))
+    {
+        return Err(v);
     }
     Ok(())
 }
@@ -278,7 +282,7 @@ impl Msg {
 
     /// Writes a float with up to six decimals (enough to tell bounds apart in a message).
     const fn float(&mut self, f: f64) -> &mut Self {
-        if f != f {
+        if f.is_nan() {
             return self.s("NaN");
         }
         if f < 0.0 {
@@ -403,12 +407,12 @@ impl<'a> Cx<'a> {
         }
         match &s.kind {
             SchemaKind::String(st) => {
-                if let (Some(min), Some(max)) = (st.min_length, st.max_length) {
-                    if min > max {
-                        let mut m = self.start(Rule::MinAboveMax, path);
-                        m.s("minimum length ").uint(min).s(" is above maximum length ").uint(max);
-                        return Err(m.done());
-                    }
+                if let (Some(min), Some(max)) = (st.min_length, st.max_length)
+                    && min > max
+                {
+                    let mut m = self.start(Rule::MinAboveMax, path);
+                    m.s("minimum length ").uint(min).s(" is above maximum length ").uint(max);
+                    return Err(m.done());
                 }
             }
             SchemaKind::Integer(n) => {
@@ -450,12 +454,12 @@ impl<'a> Cx<'a> {
                 }
             }
             SchemaKind::List(l) => {
-                if let (Some(min), Some(max)) = (l.min_items, l.max_items) {
-                    if min > max {
-                        let mut m = self.start(Rule::MinAboveMax, path);
-                        m.s("minimum item count ").uint(min).s(" is above maximum ").uint(max);
-                        return Err(m.done());
-                    }
+                if let (Some(min), Some(max)) = (l.min_items, l.max_items)
+                    && min > max
+                {
+                    let mut m = self.start(Rule::MinAboveMax, path);
+                    m.s("minimum item count ").uint(min).s(" is above maximum ").uint(max);
+                    return Err(m.done());
                 }
                 if let Err(v) = self.schema(l.items.get(), &path.push("[]")) {
                     return Err(v);
@@ -465,10 +469,10 @@ impl<'a> Cx<'a> {
                 if let Err(v) = self.params(slice(&o.properties), path) {
                     return Err(v);
                 }
-                if let Additional::Typed(t) = &o.additional {
-                    if let Err(v) = self.schema(t.get(), &path.push("*")) {
-                        return Err(v);
-                    }
+                if let Additional::Typed(t) = &o.additional
+                    && let Err(v) = self.schema(t.get(), &path.push("*"))
+                {
+                    return Err(v);
                 }
             }
             SchemaKind::AnyOf(a) => {
@@ -489,10 +493,10 @@ impl<'a> Cx<'a> {
                 }
             }
         }
-        if let Some(default) = &s.default {
-            if let Err(mut m) = self.value(s, default, path, "default ", 0) {
-                return Err(m.done());
-            }
+        if let Some(default) = &s.default
+            && let Err(mut m) = self.value(s, default, path, "default ", 0)
+        {
+            return Err(m.done());
         }
         let examples = slice(&s.examples);
         let mut i = 0;
@@ -516,19 +520,19 @@ impl<'a> Cx<'a> {
             (Some(a), None) | (None, Some(a)) => Some(a),
             (None, None) => None,
         };
-        if let (Some(lo), Some(hi)) = (lo, hi) {
-            if lo > hi {
-                let mut m = self.start(Rule::MinAboveMax, path);
-                m.s("minimum ").int(lo).s(" is above maximum ").int(hi);
-                return Err(m.done());
-            }
+        if let (Some(lo), Some(hi)) = (lo, hi)
+            && lo > hi
+        {
+            let mut m = self.start(Rule::MinAboveMax, path);
+            m.s("minimum ").int(lo).s(" is above maximum ").int(hi);
+            return Err(m.done());
         }
-        if let Some(step) = n.multiple_of {
-            if step <= 0 {
-                let mut m = self.start(Rule::BadMultipleOf, path);
-                m.s("multipleOf must be positive; got ").int(step);
-                return Err(m.done());
-            }
+        if let Some(step) = n.multiple_of
+            && step <= 0
+        {
+            let mut m = self.start(Rule::BadMultipleOf, path);
+            m.s("multipleOf must be positive; got ").int(step);
+            return Err(m.done());
         }
         Ok(())
     }
@@ -544,19 +548,19 @@ impl<'a> Cx<'a> {
             (Some(a), None) | (None, Some(a)) => Some(a),
             (None, None) => None,
         };
-        if let (Some(lo), Some(hi)) = (lo, hi) {
-            if lo > hi {
-                let mut m = self.start(Rule::MinAboveMax, path);
-                m.s("minimum ").float(lo).s(" is above maximum ").float(hi);
-                return Err(m.done());
-            }
+        if let (Some(lo), Some(hi)) = (lo, hi)
+            && lo > hi
+        {
+            let mut m = self.start(Rule::MinAboveMax, path);
+            m.s("minimum ").float(lo).s(" is above maximum ").float(hi);
+            return Err(m.done());
         }
-        if let Some(step) = n.multiple_of {
-            if !(step > 0.0) {
-                let mut m = self.start(Rule::BadMultipleOf, path);
-                m.s("multipleOf must be positive; got ").float(step);
-                return Err(m.done());
-            }
+        if let Some(step) = n.multiple_of
+            && (step.is_nan() || step <= 0.0)
+        {
+            let mut m = self.start(Rule::BadMultipleOf, path);
+            m.s("multipleOf must be positive; got ").float(step);
+            return Err(m.done());
         }
         Ok(())
     }
@@ -586,27 +590,27 @@ impl<'a> Cx<'a> {
             m.s(what).s("nests deeper than the schema can be followed");
             return Err(m);
         }
-        if let Literal::Null = l {
-            if s.nullable || matches!(s.kind, SchemaKind::Null) {
-                return Ok(());
-            }
+        if let Literal::Null = l
+            && (s.nullable || matches!(s.kind, SchemaKind::Null))
+        {
+            return Ok(());
         }
         match (&s.kind, l) {
             (SchemaKind::String(st), Literal::Str(v)) => {
                 let len = char_count(text_str(v));
-                if let Some(min) = st.min_length {
-                    if len < min {
-                        let mut m = self.start(Rule::OutOfRange, path);
-                        m.s(what).lit(l).s(" is shorter than the minimum length ").uint(min);
-                        return Err(m);
-                    }
+                if let Some(min) = st.min_length
+                    && len < min
+                {
+                    let mut m = self.start(Rule::OutOfRange, path);
+                    m.s(what).lit(l).s(" is shorter than the minimum length ").uint(min);
+                    return Err(m);
                 }
-                if let Some(max) = st.max_length {
-                    if len > max {
-                        let mut m = self.start(Rule::OutOfRange, path);
-                        m.s(what).lit(l).s(" is longer than the maximum length ").uint(max);
-                        return Err(m);
-                    }
+                if let Some(max) = st.max_length
+                    && len > max
+                {
+                    let mut m = self.start(Rule::OutOfRange, path);
+                    m.s(what).lit(l).s(" is longer than the maximum length ").uint(max);
+                    return Err(m);
                 }
                 Ok(())
             }
@@ -638,19 +642,19 @@ impl<'a> Cx<'a> {
             (SchemaKind::List(list), Literal::List(items)) => {
                 let items = slice(items);
                 let n = items.len() as u64;
-                if let Some(min) = list.min_items {
-                    if n < min {
-                        let mut m = self.start(Rule::OutOfRange, path);
-                        m.s(what).s("has ").uint(n).s(" items; the minimum is ").uint(min);
-                        return Err(m);
-                    }
+                if let Some(min) = list.min_items
+                    && n < min
+                {
+                    let mut m = self.start(Rule::OutOfRange, path);
+                    m.s(what).s("has ").uint(n).s(" items; the minimum is ").uint(min);
+                    return Err(m);
                 }
-                if let Some(max) = list.max_items {
-                    if n > max {
-                        let mut m = self.start(Rule::OutOfRange, path);
-                        m.s(what).s("has ").uint(n).s(" items; the maximum is ").uint(max);
-                        return Err(m);
-                    }
+                if let Some(max) = list.max_items
+                    && n > max
+                {
+                    let mut m = self.start(Rule::OutOfRange, path);
+                    m.s(what).s("has ").uint(n).s(" items; the maximum is ").uint(max);
+                    return Err(m);
                 }
                 let mut i = 0;
                 while i < items.len() {
@@ -780,40 +784,41 @@ impl<'a> Cx<'a> {
         path: &Path<'_>,
         what: &str,
     ) -> Result<(), Msg> {
-        if let Some(min) = n.minimum {
-            if v < min {
-                let mut m = self.start(Rule::OutOfRange, path);
-                m.s(what).lit(l).s(" is below the minimum ").int(min);
-                return Err(m);
-            }
+        if let Some(min) = n.minimum
+            && v < min
+        {
+            let mut m = self.start(Rule::OutOfRange, path);
+            m.s(what).lit(l).s(" is below the minimum ").int(min);
+            return Err(m);
         }
-        if let Some(max) = n.maximum {
-            if v > max {
-                let mut m = self.start(Rule::OutOfRange, path);
-                m.s(what).lit(l).s(" is above the maximum ").int(max);
-                return Err(m);
-            }
+        if let Some(max) = n.maximum
+            && v > max
+        {
+            let mut m = self.start(Rule::OutOfRange, path);
+            m.s(what).lit(l).s(" is above the maximum ").int(max);
+            return Err(m);
         }
-        if let Some(min) = n.exclusive_minimum {
-            if v <= min {
-                let mut m = self.start(Rule::OutOfRange, path);
-                m.s(what).lit(l).s(" is not above the exclusive minimum ").int(min);
-                return Err(m);
-            }
+        if let Some(min) = n.exclusive_minimum
+            && v <= min
+        {
+            let mut m = self.start(Rule::OutOfRange, path);
+            m.s(what).lit(l).s(" is not above the exclusive minimum ").int(min);
+            return Err(m);
         }
-        if let Some(max) = n.exclusive_maximum {
-            if v >= max {
-                let mut m = self.start(Rule::OutOfRange, path);
-                m.s(what).lit(l).s(" is not below the exclusive maximum ").int(max);
-                return Err(m);
-            }
+        if let Some(max) = n.exclusive_maximum
+            && v >= max
+        {
+            let mut m = self.start(Rule::OutOfRange, path);
+            m.s(what).lit(l).s(" is not below the exclusive maximum ").int(max);
+            return Err(m);
         }
-        if let Some(step) = n.multiple_of {
-            if step > 0 && v % step != 0 {
-                let mut m = self.start(Rule::OutOfRange, path);
-                m.s(what).lit(l).s(" is not a multiple of ").int(step);
-                return Err(m);
-            }
+        if let Some(step) = n.multiple_of
+            && step > 0
+            && v % step != 0
+        {
+            let mut m = self.start(Rule::OutOfRange, path);
+            m.s(what).lit(l).s(" is not a multiple of ").int(step);
+            return Err(m);
         }
         Ok(())
     }
@@ -826,33 +831,33 @@ impl<'a> Cx<'a> {
         path: &Path<'_>,
         what: &str,
     ) -> Result<(), Msg> {
-        if let Some(min) = n.minimum {
-            if v < min {
-                let mut m = self.start(Rule::OutOfRange, path);
-                m.s(what).lit(l).s(" is below the minimum ").float(min);
-                return Err(m);
-            }
+        if let Some(min) = n.minimum
+            && v < min
+        {
+            let mut m = self.start(Rule::OutOfRange, path);
+            m.s(what).lit(l).s(" is below the minimum ").float(min);
+            return Err(m);
         }
-        if let Some(max) = n.maximum {
-            if v > max {
-                let mut m = self.start(Rule::OutOfRange, path);
-                m.s(what).lit(l).s(" is above the maximum ").float(max);
-                return Err(m);
-            }
+        if let Some(max) = n.maximum
+            && v > max
+        {
+            let mut m = self.start(Rule::OutOfRange, path);
+            m.s(what).lit(l).s(" is above the maximum ").float(max);
+            return Err(m);
         }
-        if let Some(min) = n.exclusive_minimum {
-            if v <= min {
-                let mut m = self.start(Rule::OutOfRange, path);
-                m.s(what).lit(l).s(" is not above the exclusive minimum ").float(min);
-                return Err(m);
-            }
+        if let Some(min) = n.exclusive_minimum
+            && v <= min
+        {
+            let mut m = self.start(Rule::OutOfRange, path);
+            m.s(what).lit(l).s(" is not above the exclusive minimum ").float(min);
+            return Err(m);
         }
-        if let Some(max) = n.exclusive_maximum {
-            if v >= max {
-                let mut m = self.start(Rule::OutOfRange, path);
-                m.s(what).lit(l).s(" is not below the exclusive maximum ").float(max);
-                return Err(m);
-            }
+        if let Some(max) = n.exclusive_maximum
+            && v >= max
+        {
+            let mut m = self.start(Rule::OutOfRange, path);
+            m.s(what).lit(l).s(" is not below the exclusive maximum ").float(max);
+            return Err(m);
         }
         Ok(())
     }
@@ -866,6 +871,8 @@ const fn article(type_name: &str) -> &'static str {
     }
 }
 
+// `Cow` derefs to a slice only through a non-const trait, hence the explicit match.
+#[allow(clippy::ptr_arg)]
 const fn slice<'a, T: Clone>(c: &'a Cow<'static, [T]>) -> &'a [T] {
     match c {
         Cow::Borrowed(s) => s,

@@ -1,0 +1,413 @@
+//! Argument checks for the constraints serde does not enforce: ranges, lengths, item counts,
+//! enum membership and patterns. Each returns an [`ArgError`] whose text tells the model what to
+//! fix, with the JSON pointer of the argument (`/days must be at most 10; got 11`).
+//!
+//! Shared by the code `#[tool]` generates (typed checks after decoding, the fast path) and by
+//! [`crate::dispatch`] (checks of JSON values against a [`crate::Schema`]). Owns the messages;
+//! knows nothing about descriptors or providers.
+
+use std::fmt;
+use std::sync::OnceLock;
+
+/// One argument the model got wrong.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ArgError {
+    /// The JSON pointer of the argument (`/days`, `/filter/tags/2`; empty for the whole object).
+    pub pointer: String,
+    /// What is wrong, phrased to follow the pointer (`must be at most 10; got 11`).
+    pub message: String,
+}
+
+impl ArgError {
+    /// An error at `pointer`.
+    pub fn new(pointer: impl Into<String>, message: impl Into<String>) -> Self {
+        ArgError { pointer: pointer.into(), message: message.into() }
+    }
+}
+
+impl fmt::Display for ArgError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.pointer.is_empty() {
+            write!(f, "the arguments {}", self.message)
+        } else {
+            write!(f, "{} {}", self.pointer, self.message)
+        }
+    }
+}
+
+impl std::error::Error for ArgError {}
+
+/// Every argument the model got wrong in one call (never empty when returned as an error).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ArgErrors(pub Vec<ArgError>);
+
+impl ArgErrors {
+    /// Adds the error of `check`, if any.
+    pub fn push(&mut self, check: Result<(), ArgError>) {
+        if let Err(e) = check {
+            self.0.push(e);
+        }
+    }
+
+    /// `Ok` when nothing was pushed.
+    ///
+    /// # Errors
+    ///
+    /// The collected errors.
+    pub fn into_result(self) -> Result<(), ArgErrors> {
+        if self.0.is_empty() { Ok(()) } else { Err(self) }
+    }
+}
+
+impl From<ArgError> for ArgErrors {
+    fn from(e: ArgError) -> Self {
+        ArgErrors(vec![e])
+    }
+}
+
+impl fmt::Display for ArgErrors {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, e) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str("; ")?;
+            }
+            write!(f, "{e}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for ArgErrors {}
+
+/// Checks inclusive integer bounds.
+///
+/// # Errors
+///
+/// The value is outside the bounds.
+pub fn int_range(
+    value: impl Into<i128>,
+    min: Option<i64>,
+    max: Option<i64>,
+    pointer: &str,
+) -> Result<(), ArgError> {
+    let v = value.into();
+    if let Some(min) = min
+        && v < i128::from(min)
+    {
+        return Err(ArgError::new(pointer, format!("must be at least {min}; got {v}")));
+    }
+    if let Some(max) = max
+        && v > i128::from(max)
+    {
+        return Err(ArgError::new(pointer, format!("must be at most {max}; got {v}")));
+    }
+    Ok(())
+}
+
+/// Checks exclusive integer bounds.
+///
+/// # Errors
+///
+/// The value is not strictly inside the bounds.
+pub fn int_exclusive(
+    value: impl Into<i128>,
+    min: Option<i64>,
+    max: Option<i64>,
+    pointer: &str,
+) -> Result<(), ArgError> {
+    let v = value.into();
+    if let Some(min) = min
+        && v <= i128::from(min)
+    {
+        return Err(ArgError::new(pointer, format!("must be greater than {min}; got {v}")));
+    }
+    if let Some(max) = max
+        && v >= i128::from(max)
+    {
+        return Err(ArgError::new(pointer, format!("must be less than {max}; got {v}")));
+    }
+    Ok(())
+}
+
+/// Checks that an integer is a multiple of `step`.
+///
+/// # Errors
+///
+/// It is not.
+pub fn int_multiple_of(value: impl Into<i128>, step: i64, pointer: &str) -> Result<(), ArgError> {
+    let v = value.into();
+    if step != 0 && v % i128::from(step) != 0 {
+        return Err(ArgError::new(pointer, format!("must be a multiple of {step}; got {v}")));
+    }
+    Ok(())
+}
+
+/// Checks inclusive and exclusive number bounds and `multipleOf`.
+///
+/// # Errors
+///
+/// The value breaks one of them.
+pub fn float_range(
+    value: f64,
+    bounds: &crate::schema::NumberSchema<f64>,
+    pointer: &str,
+) -> Result<(), ArgError> {
+    if !value.is_finite() {
+        return Err(ArgError::new(pointer, format!("must be a finite number; got {value}")));
+    }
+    if let Some(min) = bounds.minimum
+        && value < min
+    {
+        return Err(ArgError::new(pointer, format!("must be at least {min}; got {value}")));
+    }
+    if let Some(max) = bounds.maximum
+        && value > max
+    {
+        return Err(ArgError::new(pointer, format!("must be at most {max}; got {value}")));
+    }
+    if let Some(min) = bounds.exclusive_minimum
+        && value <= min
+    {
+        return Err(ArgError::new(pointer, format!("must be greater than {min}; got {value}")));
+    }
+    if let Some(max) = bounds.exclusive_maximum
+        && value >= max
+    {
+        return Err(ArgError::new(pointer, format!("must be less than {max}; got {value}")));
+    }
+    if let Some(step) = bounds.multiple_of {
+        let q = value / step;
+        if step > 0.0 && (q - q.round()).abs() > 1e-9 * q.abs().max(1.0) {
+            return Err(ArgError::new(
+                pointer,
+                format!("must be a multiple of {step}; got {value}"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Checks a string's length in characters (Unicode scalar values, as JSON Schema counts).
+///
+/// # Errors
+///
+/// The string is too short or too long.
+pub fn length(
+    value: &str,
+    min: Option<u64>,
+    max: Option<u64>,
+    pointer: &str,
+) -> Result<(), ArgError> {
+    if min.is_none() && max.is_none() {
+        return Ok(());
+    }
+    let n = value.chars().count() as u64;
+    if let Some(min) = min
+        && n < min
+    {
+        return Err(ArgError::new(
+            pointer,
+            format!("must be at least {min} characters long; got {n}"),
+        ));
+    }
+    if let Some(max) = max
+        && n > max
+    {
+        return Err(ArgError::new(
+            pointer,
+            format!("must be at most {max} characters long; got {n}"),
+        ));
+    }
+    Ok(())
+}
+
+/// Checks a list's item count.
+///
+/// # Errors
+///
+/// Too few or too many items.
+pub fn items(
+    len: usize,
+    min: Option<u64>,
+    max: Option<u64>,
+    pointer: &str,
+) -> Result<(), ArgError> {
+    let n = len as u64;
+    if let Some(min) = min
+        && n < min
+    {
+        return Err(ArgError::new(pointer, format!("must have at least {min} items; got {n}")));
+    }
+    if let Some(max) = max
+        && n > max
+    {
+        return Err(ArgError::new(pointer, format!("must have at most {max} items; got {n}")));
+    }
+    Ok(())
+}
+
+/// Checks that a string is one of `allowed`.
+///
+/// # Errors
+///
+/// It is not; the message lists the allowed values.
+pub fn one_of<'a>(
+    value: &str,
+    allowed: impl IntoIterator<Item = &'a str>,
+    pointer: &str,
+) -> Result<(), ArgError> {
+    let mut listed = String::new();
+    for (i, a) in allowed.into_iter().enumerate() {
+        if a == value {
+            return Ok(());
+        }
+        if i > 0 {
+            listed.push_str(", ");
+        }
+        listed.push_str(&quote(a));
+    }
+    Err(ArgError::new(pointer, format!("must be one of {listed}; got {}", quote(value))))
+}
+
+/// A pattern compiled on first use and then reused (what generated code keeps in a `static`).
+#[derive(Debug)]
+pub struct Pattern {
+    source: &'static str,
+    compiled: OnceLock<Option<regex::Regex>>,
+}
+
+impl Pattern {
+    /// A pattern from a literal (usable in `static`).
+    pub const fn new(source: &'static str) -> Self {
+        Pattern { source, compiled: OnceLock::new() }
+    }
+
+    /// The pattern's source text.
+    pub fn source(&self) -> &'static str {
+        self.source
+    }
+
+    /// Checks `value` against the pattern (unanchored, as in JSON Schema).
+    ///
+    /// # Errors
+    ///
+    /// The value does not match.
+    pub fn check(&self, value: &str, pointer: &str) -> Result<(), ArgError> {
+        let compiled = self.compiled.get_or_init(|| compile(self.source));
+        matches(compiled.as_ref(), self.source, value, pointer)
+    }
+}
+
+/// Checks `value` against a pattern given at run time (compiled on every call; prefer
+/// [`Pattern`] or a cache on hot paths).
+///
+/// # Errors
+///
+/// The value does not match.
+pub fn pattern(value: &str, source: &str, pointer: &str) -> Result<(), ArgError> {
+    matches(compile(source).as_ref(), source, value, pointer)
+}
+
+fn compile(source: &str) -> Option<regex::Regex> {
+    match regex::Regex::new(source) {
+        Ok(re) => Some(re),
+        Err(err) => {
+            // ECMA-262 features the regex crate lacks (lookaround, backreferences): the pattern
+            // stays in the schema the model sees, but this side cannot enforce it.
+            tracing::warn!(pattern = source, %err, "pattern cannot be checked by tooldef; skipped");
+            None
+        }
+    }
+}
+
+fn matches(
+    compiled: Option<&regex::Regex>,
+    source: &str,
+    value: &str,
+    pointer: &str,
+) -> Result<(), ArgError> {
+    match compiled {
+        Some(re) if !re.is_match(value) => Err(ArgError::new(
+            pointer,
+            format!("must match the pattern {source}; got {}", quote(value)),
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// A value quoted as JSON for messages (`"kelvin"`).
+pub fn quote(value: &str) -> String {
+    serde_json::Value::String(value.to_owned()).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_name_the_pointer_and_what_to_fix() {
+        let e = one_of("kelvin", ["celsius", "fahrenheit"], "/unit").unwrap_err();
+        assert_eq!(e.to_string(), r#"/unit must be one of "celsius", "fahrenheit"; got "kelvin""#);
+        let e = int_range(11_u8, Some(1), Some(10), "/days").unwrap_err();
+        assert_eq!(e.to_string(), "/days must be at most 10; got 11");
+        let e = int_range(0_i64, Some(1), None, "/days").unwrap_err();
+        assert_eq!(e.to_string(), "/days must be at least 1; got 0");
+        let e = length("ab", Some(3), None, "/code").unwrap_err();
+        assert_eq!(e.to_string(), "/code must be at least 3 characters long; got 2");
+        let e = items(4, None, Some(3), "/tags").unwrap_err();
+        assert_eq!(e.to_string(), "/tags must have at most 3 items; got 4");
+    }
+
+    #[test]
+    fn bounds_are_inclusive_or_exclusive_as_declared() {
+        assert!(int_range(10, Some(1), Some(10), "/d").is_ok());
+        assert!(int_exclusive(10, None, Some(10), "/d").is_err());
+        assert!(int_exclusive(9, Some(1), Some(10), "/d").is_ok());
+        assert!(int_multiple_of(15, 5, "/d").is_ok());
+        assert!(int_multiple_of(16, 5, "/d").is_err());
+        let b = crate::schema::NumberSchema {
+            minimum: Some(0.0),
+            maximum: Some(1.0),
+            ..crate::schema::NumberSchema::NONE_F64
+        };
+        assert!(float_range(0.5, &b, "/r").is_ok());
+        assert!(float_range(1.5, &b, "/r").is_err());
+        assert!(float_range(f64::NAN, &b, "/r").is_err());
+        let step = crate::schema::NumberSchema {
+            multiple_of: Some(0.1),
+            ..crate::schema::NumberSchema::NONE_F64
+        };
+        assert!(float_range(0.3, &step, "/r").is_ok(), "tolerates binary rounding");
+        assert!(float_range(0.35, &step, "/r").is_err());
+    }
+
+    #[test]
+    fn lengths_count_characters_not_bytes() {
+        assert!(length("héé", Some(3), Some(3), "/s").is_ok());
+    }
+
+    #[test]
+    fn patterns_are_unanchored_and_compiled_once() {
+        static CODE: Pattern = Pattern::new("^[A-Z]{3}$");
+        assert!(CODE.check("EUR", "/c").is_ok());
+        let e = CODE.check("eur", "/c").unwrap_err();
+        assert_eq!(e.to_string(), r#"/c must match the pattern ^[A-Z]{3}$; got "eur""#);
+        assert!(pattern("xx-12-yy", "[0-9]+", "/p").is_ok());
+        // Lookahead is ECMA-262 only: not enforceable here, so it is skipped, not a failure.
+        assert!(pattern("anything", "(?=x)", "/p").is_ok());
+    }
+
+    #[test]
+    fn errors_collect_and_join() {
+        let mut errs = ArgErrors::default();
+        errs.push(int_range(0, Some(1), None, "/a"));
+        errs.push(one_of("x", ["y"], "/b"));
+        errs.push(Ok(()));
+        let err = errs.into_result().unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            r#"/a must be at least 1; got 0; /b must be one of "y"; got "x""#
+        );
+        assert!(ArgErrors::default().into_result().is_ok());
+    }
+}
