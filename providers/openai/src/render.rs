@@ -90,11 +90,7 @@ impl OpenAiRenderer {
             Api::Chat => "chat",
             Api::Responses => "responses",
         };
-        let key = format!(
-            "{}-{api_name}{}",
-            profile.slug(),
-            if strict { "-strict" } else { "" }
-        );
+        let key = format!("{}-{api_name}{}", profile.slug(), if strict { "-strict" } else { "" });
         OpenAiRenderer { api, profile, strict, key }
     }
 
