@@ -530,3 +530,69 @@ mod tests {
         assert_eq!(names.len(), all.len());
     }
 }
+
+/// The snapshot of `renderer` over the whole corpus under `policy`: a pretty JSON object keyed
+/// by tool name, each entry `{"wire": <rendered JSON>, "report": [<change>...]}` or
+/// `{"error": <message>}`. Deterministic, so it can be compared byte for byte.
+pub fn snapshot<R: tooldef::Renderer + ?Sized>(renderer: &R, policy: tooldef::Policy) -> String {
+    use serde_json::{Map, Value};
+    let mut all = Map::new();
+    for tool in corpus() {
+        let mut entry = Map::new();
+        match renderer.render(&tool, policy) {
+            Ok(r) => {
+                entry.insert("wire".into(), r.to_value());
+                let report = r.report().iter().map(|c| Value::String(c.to_string())).collect();
+                entry.insert("report".into(), Value::Array(report));
+            }
+            Err(e) => {
+                entry.insert("error".into(), Value::String(e.to_string()));
+            }
+        }
+        all.insert(tool.name.as_str().to_owned(), Value::Object(entry));
+    }
+    let mut text = serde_json::to_string_pretty(&Value::Object(all)).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
+/// Compares `actual` with the golden file at `path` byte for byte; with `TOOLDEF_BLESS=1` in
+/// the environment, writes `actual` to `path` instead.
+///
+/// # Panics
+///
+/// When the file differs (or is missing) and blessing is off; the message names the file, the
+/// first differing line and how to bless.
+#[track_caller]
+pub fn assert_snapshot(path: &std::path::Path, actual: &str) {
+    if std::env::var_os("TOOLDEF_BLESS").is_some_and(|v| v == "1") {
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir)
+                .unwrap_or_else(|e| panic!("cannot create {}: {e}", dir.display()));
+        }
+        std::fs::write(path, actual)
+            .unwrap_or_else(|e| panic!("cannot write {}: {e}", path.display()));
+        return;
+    }
+    let expected = std::fs::read_to_string(path).unwrap_or_else(|e| {
+        panic!(
+            "cannot read snapshot {}: {e}; run with TOOLDEF_BLESS=1 to create it",
+            path.display()
+        )
+    });
+    if expected != actual {
+        let line = expected
+            .lines()
+            .zip(actual.lines())
+            .position(|(a, b)| a != b)
+            .unwrap_or_else(|| expected.lines().count().min(actual.lines().count()));
+        let show = |text: &str| text.lines().nth(line).unwrap_or("<end of file>").to_owned();
+        panic!(
+            "snapshot {} differs at line {}:\n  expected: {}\n  actual:   {}\nrun with TOOLDEF_BLESS=1 to accept the new output",
+            path.display(),
+            line + 1,
+            show(&expected),
+            show(&actual)
+        );
+    }
+}
