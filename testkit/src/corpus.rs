@@ -513,24 +513,6 @@ pub fn get(name: &str) -> Option<ToolDescriptor> {
     corpus().into_iter().find(|d| d.name == name)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_entry_is_valid_and_named_once() {
-        let all = corpus();
-        assert!(all.len() >= 30, "{} entries", all.len());
-        for d in &all {
-            d.validate().unwrap_or_else(|e| panic!("{}: {e}", d.name));
-        }
-        let mut names: Vec<&str> = all.iter().map(|d| d.name.as_str()).collect();
-        names.sort_unstable();
-        names.dedup();
-        assert_eq!(names.len(), all.len());
-    }
-}
-
 /// The snapshot of `renderer` over the whole corpus under `policy`: a pretty JSON object keyed
 /// by tool name, each entry `{"wire": <rendered JSON>, "report": [<change>...]}` or
 /// `{"error": <message>}`. Deterministic, so it can be compared byte for byte.
@@ -592,7 +574,25 @@ pub fn assert_snapshot(path: &std::path::Path, actual: &str) {
             path.display(),
             line + 1,
             show(&expected),
-            show(&actual)
+            show(actual)
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_entry_is_valid_and_named_once() {
+        let all = corpus();
+        assert!(all.len() >= 30, "{} entries", all.len());
+        for d in &all {
+            d.validate().unwrap_or_else(|e| panic!("{}: {e}", d.name));
+        }
+        let mut names: Vec<&str> = all.iter().map(|d| d.name.as_str()).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), all.len());
     }
 }
