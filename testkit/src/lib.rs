@@ -1,1 +1,3 @@
 //! Test support shared by tooldef's crates (not published).
+
+pub mod values;
