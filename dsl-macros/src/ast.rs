@@ -10,9 +10,7 @@ use syn::{
     Visibility,
 };
 
-use crate::attr::{
-    Ctxt, ParamAttrs, SerdeContainer, SerdeField, SerdeVariant, ToolAttrs, doc_of,
-};
+use crate::attr::{Ctxt, ParamAttrs, SerdeContainer, SerdeField, SerdeVariant, ToolAttrs, doc_of};
 
 /// One tool: a function, a method under `#[tools]`, or a `#[derive(Tool)]` struct.
 pub(crate) struct ToolIr<'a> {
@@ -86,7 +84,8 @@ pub(crate) fn tool_fn<'a>(
         Some(n) => (n.value(), n.span()),
         None => (unraw(ident), ident.span()),
     };
-    let description = attrs.description.as_ref().map(syn::LitStr::value).or_else(|| doc_of(fn_attrs));
+    let description =
+        attrs.description.as_ref().map(syn::LitStr::value).or_else(|| doc_of(fn_attrs));
     let mut receiver = None;
     let mut params = Vec::new();
     for arg in &sig.inputs {
@@ -96,7 +95,10 @@ pub(crate) fn tool_fn<'a>(
                 let binding = match &*pt.pat {
                     Pat::Ident(p) if p.by_ref.is_none() && p.subpat.is_none() => p.ident.clone(),
                     other => {
-                        cx.error(other, "a tool parameter must be a plain name such as `city: String`");
+                        cx.error(
+                            other,
+                            "a tool parameter must be a plain name such as `city: String`",
+                        );
                         continue;
                     }
                 };
@@ -105,7 +107,8 @@ pub(crate) fn tool_fn<'a>(
                     Some(n) => (n.value(), n.span()),
                     None => (unraw(&binding), binding.span()),
                 };
-                let doc = attrs.description.get().map(syn::LitStr::value).or_else(|| doc_of(&pt.attrs));
+                let doc =
+                    attrs.description.get().map(syn::LitStr::value).or_else(|| doc_of(&pt.attrs));
                 params.push(ParamIr {
                     member: Member::Named(binding),
                     ty: &pt.ty,
@@ -160,7 +163,10 @@ pub(crate) fn tool_struct<'a>(cx: &Ctxt, input: &'a syn::DeriveInput) -> Option<
             continue;
         }
         if sf.flatten {
-            cx.error(f, "`#[serde(flatten)]` is not supported on the fields of a `#[derive(Tool)]` struct");
+            cx.error(
+                f,
+                "`#[serde(flatten)]` is not supported on the fields of a `#[derive(Tool)]` struct",
+            );
             continue;
         }
         let attrs = ParamAttrs::from_attrs(cx, &f.attrs);

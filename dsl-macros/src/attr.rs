@@ -40,19 +40,8 @@ pub(crate) mod param_key {
     pub(crate) const ONE_OF: &str = "one_of";
     pub(crate) const DEFAULT: &str = "default";
     pub(crate) const EXAMPLE: &str = "example";
-    pub(crate) const ALL: &[&str] = &[
-        NAME,
-        DESCRIPTION,
-        RANGE,
-        MIN,
-        MAX,
-        LENGTH,
-        PATTERN,
-        FORMAT,
-        ONE_OF,
-        DEFAULT,
-        EXAMPLE,
-    ];
+    pub(crate) const ALL: &[&str] =
+        &[NAME, DESCRIPTION, RANGE, MIN, MAX, LENGTH, PATTERN, FORMAT, ONE_OF, DEFAULT, EXAMPLE];
 }
 
 /// Keys of `#[tools(...)]` and `#[schema(...)]`.
@@ -102,19 +91,27 @@ impl Ctxt {
     }
 }
 
-/// Edit distance, for "did you mean".
+/// Edit distance with transpositions (optimal string alignment), for "did you mean".
 fn distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut cur = vec![i + 1];
-        for (j, cb) in b.iter().enumerate() {
-            let sub = prev[j] + usize::from(ca != *cb);
-            cur.push(sub.min(prev[j + 1] + 1).min(cur[j] + 1));
-        }
-        prev = cur;
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in d.iter_mut().enumerate() {
+        row[0] = i;
     }
-    prev[b.len()]
+    for (j, cell) in d[0].iter_mut().enumerate() {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut best = (d[i - 1][j] + 1).min(d[i][j - 1] + 1).min(d[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                best = best.min(d[i - 2][j - 2] + 1);
+            }
+            d[i][j] = best;
+        }
+    }
+    d[a.len()][b.len()]
 }
 
 /// The closest allowed key, when it is close enough to be a typo.
@@ -128,7 +125,13 @@ pub(crate) fn suggest<'a>(key: &str, allowed: &[&'a str]) -> Option<&'a str> {
 }
 
 /// Reports an unknown key of attribute `what` (`tool`, `param`...), with a hint.
-pub(crate) fn unknown_key(cx: &Ctxt, path: &Path, what: &str, allowed: &[&str], elsewhere: &[(&[&str], &str)]) {
+pub(crate) fn unknown_key(
+    cx: &Ctxt,
+    path: &Path,
+    what: &str,
+    allowed: &[&str],
+    elsewhere: &[(&[&str], &str)],
+) {
     let key = path_str(path);
     for (keys, place) in elsewhere {
         if keys.contains(&key.as_str()) {
@@ -676,7 +679,8 @@ pub(crate) struct SerdeVariant {
 }
 
 /// Serde keys whose effect on the wire the schema cannot see.
-const OPAQUE: &[&str] = &["with", "deserialize_with", "from", "try_from", "remote", "other", "untagged_variant"];
+const OPAQUE: &[&str] =
+    &["with", "deserialize_with", "from", "try_from", "remote", "other", "untagged_variant"];
 
 fn opaque(cx: &Ctxt, meta: &syn::meta::ParseNestedMeta<'_>, key: &str) -> syn::Result<()> {
     cx.error(

@@ -37,7 +37,9 @@ impl RenameRule {
             RenameRule::Upper => name.to_ascii_uppercase(),
             RenameRule::Camel => {
                 let mut c = name.chars();
-                c.next().map(|f| f.to_ascii_lowercase().to_string() + c.as_str()).unwrap_or_default()
+                c.next()
+                    .map(|f| f.to_ascii_lowercase().to_string() + c.as_str())
+                    .unwrap_or_default()
             }
             RenameRule::Snake => snake(name),
             RenameRule::ScreamingSnake => snake(name).to_ascii_uppercase(),
@@ -55,7 +57,9 @@ impl RenameRule {
             RenameRule::Camel => {
                 let p = pascal(name);
                 let mut c = p.chars();
-                c.next().map(|f| f.to_ascii_lowercase().to_string() + c.as_str()).unwrap_or_default()
+                c.next()
+                    .map(|f| f.to_ascii_lowercase().to_string() + c.as_str())
+                    .unwrap_or_default()
             }
             RenameRule::Kebab => name.replace('_', "-"),
             RenameRule::ScreamingKebab => name.to_ascii_uppercase().replace('_', "-"),

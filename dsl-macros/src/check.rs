@@ -14,8 +14,13 @@ pub(crate) fn tool_name(cx: &Ctxt, name: &str, span: Span) {
     if name.is_empty() {
         cx.error_at(span, "tool name is empty; it must match ^[a-zA-Z0-9_-]{1,64}$");
     } else if name.len() > 64 {
-        cx.error_at(span, format!("tool name `{name}` is {} characters long; at most 64 are allowed", name.len()));
-    } else if let Some(ch) = name.chars().find(|c| !(c.is_ascii_alphanumeric() || *c == '_' || *c == '-')) {
+        cx.error_at(
+            span,
+            format!("tool name `{name}` is {} characters long; at most 64 are allowed", name.len()),
+        );
+    } else if let Some(ch) =
+        name.chars().find(|c| !(c.is_ascii_alphanumeric() || *c == '_' || *c == '-'))
+    {
         cx.error_at(span, format!("tool name `{name}` has the character {ch:?}; only a-z, A-Z, 0-9, `_` and `-` are allowed"));
     }
 }
@@ -36,7 +41,10 @@ pub(crate) fn tool(cx: &Ctxt, ir: &ToolIr<'_>, in_tools: bool) {
 
 fn signature(cx: &Ctxt, sig: &syn::Signature, receiver: Option<&syn::Receiver>, in_tools: bool) {
     if !sig.generics.params.is_empty() {
-        cx.error(&sig.generics, "a tool cannot be generic: its parameters must have concrete types");
+        cx.error(
+            &sig.generics,
+            "a tool cannot be generic: its parameters must have concrete types",
+        );
     }
     if let Some(v) = &sig.variadic {
         cx.error(v, "a tool cannot be variadic");
@@ -110,7 +118,10 @@ fn param(cx: &Ctxt, p: &ParamIr<'_>, derived: bool) {
         && let (Some(l), Some(h)) = (lo.value.as_f64(), hi.value.as_f64())
         && l > h
     {
-        cx.error_at(lo.span, format!("the minimum {} is above the maximum {}", show(&lo.value), show(&hi.value)));
+        cx.error_at(
+            lo.span,
+            format!("the minimum {} is above the maximum {}", show(&lo.value), show(&hi.value)),
+        );
     }
     // Lengths: non-negative integers, min <= max.
     let mut len = (None, None);
@@ -126,7 +137,10 @@ fn param(cx: &Ctxt, p: &ParamIr<'_>, derived: bool) {
         if let (Some(l), Some(h)) = len
             && l > h
         {
-            cx.error_at(b.min.as_ref().map_or(p.wire_span, |v| v.span), format!("the minimum length {l} is above the maximum length {h}"));
+            cx.error_at(
+                b.min.as_ref().map_or(p.wire_span, |v| v.span),
+                format!("the minimum length {l} is above the maximum length {h}"),
+            );
         }
     }
     if let Some(pat) = a.pattern.get()
@@ -136,7 +150,10 @@ fn param(cx: &Ctxt, p: &ParamIr<'_>, derived: bool) {
     }
     if let Some(values) = a.one_of.get() {
         if values.is_empty() {
-            cx.error_at(a.one_of.span().unwrap_or(p.wire_span), "`one_of` needs at least one value");
+            cx.error_at(
+                a.one_of.span().unwrap_or(p.wire_span),
+                "`one_of` needs at least one value",
+            );
         }
         for (i, (span, v)) in values.iter().enumerate() {
             if v.is_empty() {
@@ -153,26 +170,53 @@ fn param(cx: &Ctxt, p: &ParamIr<'_>, derived: bool) {
                     v.span,
                     format!(
                         "the {what} \"{s}\" is not one of {}",
-                        values.iter().map(|(_, w)| format!("\"{w}\"")).collect::<Vec<_>>().join(", ")
+                        values
+                            .iter()
+                            .map(|(_, w)| format!("\"{w}\""))
+                            .collect::<Vec<_>>()
+                            .join(", ")
                     ),
                 ),
                 Value::Str(_) => {}
-                other => cx.error_at(v.span, format!("the {what} is a {}, but `one_of` takes strings", other.kind())),
+                other => cx.error_at(
+                    v.span,
+                    format!("the {what} is a {}, but `one_of` takes strings", other.kind()),
+                ),
             }
         }
         if min.is_some() || max.is_some() {
             match v.value.as_f64() {
-                None => cx.error_at(v.span, format!("the {what} is a {}, but the parameter has numeric bounds", v.value.kind())),
+                None => cx.error_at(
+                    v.span,
+                    format!(
+                        "the {what} is a {}, but the parameter has numeric bounds",
+                        v.value.kind()
+                    ),
+                ),
                 Some(x) => {
                     if let Some(lo) = min.as_ref().and_then(|m| m.value.as_f64())
                         && x < lo
                     {
-                        cx.error_at(v.span, format!("the {what} {} is below the minimum {}", show(&v.value), show(&min.as_ref().unwrap().value)));
+                        cx.error_at(
+                            v.span,
+                            format!(
+                                "the {what} {} is below the minimum {}",
+                                show(&v.value),
+                                show(&min.as_ref().unwrap().value)
+                            ),
+                        );
                     }
                     if let Some(hi) = max.as_ref().and_then(|m| m.value.as_f64())
                         && x > hi
                     {
-                        cx.error_at(v.span, format!("the {what} {} is above the maximum {}", show(&v.value), show(&max.as_ref().unwrap().value)));
+                        cx.error_at(
+                            v.span,
+                            format!(
+                                "the {what} {} is above the maximum {}",
+                                show(&v.value),
+                                show(&max.as_ref().unwrap().value)
+                            ),
+                        );
                     }
                 }
             }
@@ -180,7 +224,10 @@ fn param(cx: &Ctxt, p: &ParamIr<'_>, derived: bool) {
         if let Value::Str(s) = &v.value {
             let n = s.chars().count() as i128;
             if len.0.is_some_and(|l| n < l) || len.1.is_some_and(|h| n > h) {
-                cx.error_at(v.span, format!("the {what} \"{s}\" has {n} characters, outside `length`"));
+                cx.error_at(
+                    v.span,
+                    format!("the {what} \"{s}\" has {n} characters, outside `length`"),
+                );
             }
         }
     };
@@ -214,30 +261,59 @@ pub(crate) fn container(cx: &Ctxt, c: &Container<'_>) {
             }
             let live = fields.iter().filter(|f| !f.serde.skip_de).count();
             if s.transparent && live != 1 {
-                cx.error(c.ident, "`#[serde(transparent)]` needs exactly one field that is not skipped");
+                cx.error(
+                    c.ident,
+                    "`#[serde(transparent)]` needs exactly one field that is not skipped",
+                );
             }
             if *style == Style::Tuple && fields.len() > 1 && !s.transparent {
-                cx.error(c.ident, "tuple structs with several fields have no tool schema; use named fields");
+                cx.error(
+                    c.ident,
+                    "tuple structs with several fields have no tool schema; use named fields",
+                );
             }
             if s.deny_unknown_fields && fields.iter().any(|f| f.serde.flatten) {
-                cx.error(c.ident, "serde does not support `deny_unknown_fields` together with `flatten`");
+                cx.error(
+                    c.ident,
+                    "serde does not support `deny_unknown_fields` together with `flatten`",
+                );
             }
-            duplicates(cx, fields.iter().filter(|f| !f.serde.skip_de && !f.serde.flatten).map(|f| (f.wire(s.rename_all), f.span())));
+            if *style == Style::Named {
+                duplicates(
+                    cx,
+                    fields
+                        .iter()
+                        .filter(|f| !f.serde.skip_de && !f.serde.flatten)
+                        .map(|f| (f.wire(s.rename_all), f.span())),
+                );
+            }
         }
         Data::Enum(variants) => {
             if variants.iter().all(|v| v.serde.skip_de) {
-                cx.error(c.ident, "an enum needs at least one variant that is not skipped to have a tool schema");
+                cx.error(
+                    c.ident,
+                    "an enum needs at least one variant that is not skipped to have a tool schema",
+                );
             }
             for v in variants.iter().filter(|v| !v.serde.skip_de) {
                 if v.style == Style::Tuple && v.fields.len() != 1 {
-                    cx.error(v.ident, "tuple variants with several fields have no tool schema; use named fields");
+                    cx.error(
+                        v.ident,
+                        "tuple variants with several fields have no tool schema; use named fields",
+                    );
                 }
                 if s.tag.is_some() && s.content.is_none() && v.style == Style::Tuple {
                     // Internally tagged newtype variants must hold an object; serde checks at run
                     // time, the schema merges the inner object's properties.
                 }
                 let rule = v.serde.rename_all.or(s.rename_all_fields);
-                duplicates(cx, v.fields.iter().filter(|f| !f.serde.skip_de && !f.serde.flatten).map(|f| (f.wire(rule), f.span())));
+                duplicates(
+                    cx,
+                    v.fields
+                        .iter()
+                        .filter(|f| !f.serde.skip_de && !f.serde.flatten)
+                        .map(|f| (f.wire(rule), f.span())),
+                );
             }
             let names: Vec<_> = variants
                 .iter()

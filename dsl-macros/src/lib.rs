@@ -31,7 +31,11 @@ pub fn tool(args: TokenStream, input: TokenStream) -> TokenStream {
         Ok(item) => item,
         Err(e) => {
             let input = TokenStream2::from(input);
-            return quote!(#input).into_iter().chain(e.to_compile_error()).collect::<TokenStream2>().into();
+            return quote!(#input)
+                .into_iter()
+                .chain(e.to_compile_error())
+                .collect::<TokenStream2>()
+                .into();
         }
     };
     match item {
@@ -72,6 +76,11 @@ fn tool_fn(cx: Ctxt, attrs: ToolAttrs, f: syn::ItemFn) -> TokenStream2 {
     fallback::strip_params(&mut emitted.sig);
     let ir = ast::tool_fn(&cx, attrs, &original.attrs, &original.vis, &original.sig);
     check::tool(&cx, &ir, false);
+    if ir.func.as_ref().is_some_and(|f| f.receiver.is_some()) {
+        // A method outside `#[tools]`: the item sits in an `impl` block, where no type or
+        // `const _` can follow it. Emit the method alone with the error.
+        return with_errors(cx, quote!(#emitted));
+    }
     let krate = expand::krate(ir.attrs.krate.as_ref());
     let decl = expand::tool::type_decl(&ir, &Kind::Free, &krate);
     let body = if cx.has_errors() {
@@ -92,7 +101,11 @@ pub fn tools(args: TokenStream, input: TokenStream) -> TokenStream {
         Ok(i) => i,
         Err(_) => {
             let input = TokenStream2::from(input);
-            let span = input.clone().into_iter().next().map_or_else(proc_macro2::Span::call_site, |t| t.span());
+            let span = input
+                .clone()
+                .into_iter()
+                .next()
+                .map_or_else(proc_macro2::Span::call_site, |t| t.span());
             cx.error_at(span, "`#[tools]` applies to an `impl` block");
             return with_errors(cx, input).into();
         }
@@ -137,7 +150,10 @@ fn tools_impl(cx: Ctxt, krate_path: Option<syn::Path>, item: syn::ItemImpl) -> T
         .collect();
     for (i, ir) in irs.iter().enumerate() {
         if irs[..i].iter().any(|o| o.name == ir.name) {
-            cx.error_at(ir.name_span, format!("duplicate tool name `{}` in this `#[tools]` block", ir.name));
+            cx.error_at(
+                ir.name_span,
+                format!("duplicate tool name `{}` in this `#[tools]` block", ir.name),
+            );
         }
     }
     let krate = expand::krate(krate_path.as_ref());
@@ -193,7 +209,9 @@ pub fn derive_tool_schema(input: TokenStream) -> TokenStream {
     let cx = Ctxt::default();
     let krate_path = attr::crate_only_attrs(&cx, attr::SCHEMA, &input.attrs);
     let krate = expand::krate(krate_path.as_ref());
-    let Some(c) = ast::container(&cx, &input) else { return with_errors(cx, TokenStream2::new()).into() };
+    let Some(c) = ast::container(&cx, &input) else {
+        return with_errors(cx, TokenStream2::new()).into();
+    };
     check::container(&cx, &c);
     let out = if cx.has_errors() {
         fallback::schema_stub(&input.ident, &input.generics, &krate)

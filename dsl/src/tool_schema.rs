@@ -553,23 +553,52 @@ impl ToolSchema for url::Url {
 // ---------------------------------------------------------------------------------------------
 // runtime of generated code
 
+/// A bound of `#[param(range/min/max)]` as written: an integer or a fractional literal.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Bound {
+    /// An integer literal.
+    Int(i64),
+    /// A fractional literal.
+    Float(f64),
+}
+
+impl Bound {
+    fn lower_int(self) -> i64 {
+        match self {
+            Bound::Int(i) => i,
+            Bound::Float(f) => f.ceil() as i64,
+        }
+    }
+
+    fn upper_int(self) -> i64 {
+        match self {
+            Bound::Int(i) => i,
+            Bound::Float(f) => f.floor() as i64,
+        }
+    }
+
+    fn float(self) -> f64 {
+        match self {
+            Bound::Int(i) => i as f64,
+            Bound::Float(f) => f,
+        }
+    }
+}
+
 /// Checks of `#[param(range/min/max)]`, implemented by integers and floats (and options of them).
 #[diagnostic::on_unimplemented(
     message = "`range`, `min` and `max` apply only to integer and number parameters, not `{Self}`"
 )]
 pub trait RangeCheck {
-    /// The bound type (`i64` for integers, `f64` for floats).
-    type Bound: Copy;
-
-    /// Checks inclusive bounds.
+    /// Checks inclusive bounds (a fractional bound of an integer is rounded inwards).
     ///
     /// # Errors
     ///
     /// The value is outside them.
     fn check_range(
         &self,
-        min: Option<Self::Bound>,
-        max: Option<Self::Bound>,
+        min: Option<Bound>,
+        max: Option<Bound>,
         pointer: &str,
     ) -> Result<(), ArgError>;
 }
@@ -584,8 +613,12 @@ pub trait LengthCheck {
     /// # Errors
     ///
     /// Too short or too long.
-    fn check_length(&self, min: Option<u64>, max: Option<u64>, pointer: &str)
-    -> Result<(), ArgError>;
+    fn check_length(
+        &self,
+        min: Option<u64>,
+        max: Option<u64>,
+        pointer: &str,
+    ) -> Result<(), ArgError>;
 }
 
 /// Checks of `#[param(pattern/one_of/format)]`, implemented by strings (and options of them).
@@ -600,11 +633,9 @@ pub trait TextCheck {
 macro_rules! int_range_check {
     ($($t:ty),*) => {$(
         impl RangeCheck for $t {
-            type Bound = i64;
-
-            fn check_range(&self, min: Option<i64>, max: Option<i64>, pointer: &str)
+            fn check_range(&self, min: Option<Bound>, max: Option<Bound>, pointer: &str)
                 -> Result<(), ArgError> {
-                crate::checks::int_range(*self, min, max, pointer)
+                crate::checks::int_range(*self, min.map(Bound::lower_int), max.map(Bound::upper_int), pointer)
             }
         }
     )*};
@@ -613,78 +644,127 @@ macro_rules! int_range_check {
 int_range_check!(i8, i16, i32, i64, u8, u16, u32, u64, i128);
 
 impl RangeCheck for isize {
-    type Bound = i64;
-
-    fn check_range(&self, min: Option<i64>, max: Option<i64>, pointer: &str) -> Result<(), ArgError> {
-        crate::checks::int_range(*self as i64, min, max, pointer)
+    fn check_range(
+        &self,
+        min: Option<Bound>,
+        max: Option<Bound>,
+        pointer: &str,
+    ) -> Result<(), ArgError> {
+        (*self as i64).check_range(min, max, pointer)
     }
 }
 
 impl RangeCheck for usize {
-    type Bound = i64;
-
-    fn check_range(&self, min: Option<i64>, max: Option<i64>, pointer: &str) -> Result<(), ArgError> {
-        crate::checks::int_range(*self as u64, min, max, pointer)
+    fn check_range(
+        &self,
+        min: Option<Bound>,
+        max: Option<Bound>,
+        pointer: &str,
+    ) -> Result<(), ArgError> {
+        (*self as u64).check_range(min, max, pointer)
     }
 }
 
 impl RangeCheck for f64 {
-    type Bound = f64;
-
-    fn check_range(&self, min: Option<f64>, max: Option<f64>, pointer: &str) -> Result<(), ArgError> {
-        let bounds = crate::schema::NumberSchema { minimum: min, maximum: max, ..crate::schema::NumberSchema::NONE_F64 };
+    fn check_range(
+        &self,
+        min: Option<Bound>,
+        max: Option<Bound>,
+        pointer: &str,
+    ) -> Result<(), ArgError> {
+        let bounds = crate::schema::NumberSchema {
+            minimum: min.map(Bound::float),
+            maximum: max.map(Bound::float),
+            ..crate::schema::NumberSchema::NONE_F64
+        };
         crate::checks::float_range(*self, &bounds, pointer)
     }
 }
 
 impl RangeCheck for f32 {
-    type Bound = f64;
-
-    fn check_range(&self, min: Option<f64>, max: Option<f64>, pointer: &str) -> Result<(), ArgError> {
+    fn check_range(
+        &self,
+        min: Option<Bound>,
+        max: Option<Bound>,
+        pointer: &str,
+    ) -> Result<(), ArgError> {
         f64::from(*self).check_range(min, max, pointer)
     }
 }
 
 impl<T: RangeCheck> RangeCheck for Option<T> {
-    type Bound = T::Bound;
-
-    fn check_range(&self, min: Option<T::Bound>, max: Option<T::Bound>, pointer: &str) -> Result<(), ArgError> {
+    fn check_range(
+        &self,
+        min: Option<Bound>,
+        max: Option<Bound>,
+        pointer: &str,
+    ) -> Result<(), ArgError> {
         self.as_ref().map_or(Ok(()), |v| v.check_range(min, max, pointer))
     }
 }
 
 impl LengthCheck for String {
-    fn check_length(&self, min: Option<u64>, max: Option<u64>, pointer: &str) -> Result<(), ArgError> {
+    fn check_length(
+        &self,
+        min: Option<u64>,
+        max: Option<u64>,
+        pointer: &str,
+    ) -> Result<(), ArgError> {
         crate::checks::length(self, min, max, pointer)
     }
 }
 
 impl<T> LengthCheck for Vec<T> {
-    fn check_length(&self, min: Option<u64>, max: Option<u64>, pointer: &str) -> Result<(), ArgError> {
+    fn check_length(
+        &self,
+        min: Option<u64>,
+        max: Option<u64>,
+        pointer: &str,
+    ) -> Result<(), ArgError> {
         crate::checks::items(self.len(), min, max, pointer)
     }
 }
 
 impl<T> LengthCheck for VecDeque<T> {
-    fn check_length(&self, min: Option<u64>, max: Option<u64>, pointer: &str) -> Result<(), ArgError> {
+    fn check_length(
+        &self,
+        min: Option<u64>,
+        max: Option<u64>,
+        pointer: &str,
+    ) -> Result<(), ArgError> {
         crate::checks::items(self.len(), min, max, pointer)
     }
 }
 
 impl<T, S> LengthCheck for HashSet<T, S> {
-    fn check_length(&self, min: Option<u64>, max: Option<u64>, pointer: &str) -> Result<(), ArgError> {
+    fn check_length(
+        &self,
+        min: Option<u64>,
+        max: Option<u64>,
+        pointer: &str,
+    ) -> Result<(), ArgError> {
         crate::checks::items(self.len(), min, max, pointer)
     }
 }
 
 impl<T> LengthCheck for BTreeSet<T> {
-    fn check_length(&self, min: Option<u64>, max: Option<u64>, pointer: &str) -> Result<(), ArgError> {
+    fn check_length(
+        &self,
+        min: Option<u64>,
+        max: Option<u64>,
+        pointer: &str,
+    ) -> Result<(), ArgError> {
         crate::checks::items(self.len(), min, max, pointer)
     }
 }
 
 impl<T: LengthCheck> LengthCheck for Option<T> {
-    fn check_length(&self, min: Option<u64>, max: Option<u64>, pointer: &str) -> Result<(), ArgError> {
+    fn check_length(
+        &self,
+        min: Option<u64>,
+        max: Option<u64>,
+        pointer: &str,
+    ) -> Result<(), ArgError> {
         self.as_ref().map_or(Ok(()), |v| v.check_length(min, max, pointer))
     }
 }
@@ -715,11 +795,11 @@ pub mod __private {
 
     pub use serde;
 
-    pub use super::{
-        LengthCheck, RangeCheck, RunTool, Shape, StringKey, TextCheck, ToolReturn, ToolSchema,
-        ToolSet, ToolVisitor,
-    };
     pub use super::SchemaGen;
+    pub use super::{
+        Bound, LengthCheck, RangeCheck, RunTool, Shape, StringKey, TextCheck, ToolReturn,
+        ToolSchema, ToolSet, ToolVisitor,
+    };
     pub use crate::checks::{ArgErrors, Pattern, one_of};
     pub use crate::descriptor::{Annotations, Definition, Param, ToolDescriptor, ToolName};
     pub use crate::literal::Literal;
@@ -832,8 +912,14 @@ pub(crate) mod rt {
         }
 
         fn constrain(&self, schema: &mut Schema) {
-            let as_i64 = |l: &Literal| match l {
+            let lower = |l: &Literal| match l {
                 Literal::Int(i) => Some(*i),
+                Literal::Float(f) => Some(f.ceil() as i64),
+                _ => None,
+            };
+            let upper = |l: &Literal| match l {
+                Literal::Int(i) => Some(*i),
+                Literal::Float(f) => Some(f.floor() as i64),
                 _ => None,
             };
             let as_f64 = |l: &Literal| match l {
@@ -844,10 +930,10 @@ pub(crate) mod rt {
             match &mut schema.kind {
                 SchemaKind::Integer(n) => {
                     // Keep the tighter of the natural bound and the declared one.
-                    if let Some(min) = self.minimum.as_ref().and_then(as_i64) {
+                    if let Some(min) = self.minimum.as_ref().and_then(lower) {
                         n.minimum = Some(n.minimum.map_or(min, |m| m.max(min)));
                     }
-                    if let Some(max) = self.maximum.as_ref().and_then(as_i64) {
+                    if let Some(max) = self.maximum.as_ref().and_then(upper) {
                         n.maximum = Some(n.maximum.map_or(max, |m| m.min(max)));
                     }
                 }
@@ -871,16 +957,13 @@ pub(crate) mod rt {
                         s.format = Some(Cow::Borrowed(f));
                     }
                     if !self.one_of.is_empty() {
-                        schema.kind = SchemaKind::Enum(EnumSchema {
-                            values: EnumValues::plain(self.one_of),
-                        });
+                        schema.kind =
+                            SchemaKind::Enum(EnumSchema { values: EnumValues::plain(self.one_of) });
                     }
                 }
-                SchemaKind::List(l) => {
-                    if self.min_length.is_some() || self.max_length.is_some() {
-                        l.min_items = self.min_length;
-                        l.max_items = self.max_length;
-                    }
+                SchemaKind::List(l) if self.min_length.is_some() || self.max_length.is_some() => {
+                    l.min_items = self.min_length;
+                    l.max_items = self.max_length;
                 }
                 _ => {}
             }
@@ -1021,39 +1104,6 @@ pub(crate) mod rt {
         }
     }
 
-    /// A bound literal of `#[param(range/min/max)]`, typed by the parameter (`i64` or `f64`).
-    pub trait BoundLit: Copy {
-        /// From an integer literal.
-        fn int(v: i64) -> Self;
-    }
-
-    impl BoundLit for i64 {
-        fn int(v: i64) -> Self {
-            v
-        }
-    }
-
-    impl BoundLit for f64 {
-        fn int(v: i64) -> Self {
-            v as f64
-        }
-    }
-
-    /// A fractional bound literal: only number parameters take one.
-    #[diagnostic::on_unimplemented(
-        message = "a fractional bound applies only to number parameters, not to integers"
-    )]
-    pub trait FloatBound: Copy {
-        /// From a float literal.
-        fn float(v: f64) -> Self;
-    }
-
-    impl FloatBound for f64 {
-        fn float(v: f64) -> Self {
-            v
-        }
-    }
-
     /// Compiles only for string parameters (what `format` asserts).
     pub fn is_text<T: super::TextCheck + ?Sized>() {}
 
@@ -1129,7 +1179,10 @@ pub(crate) mod rt {
                 Schema { kind: SchemaKind::Object(base), ..schema }
             }
             SchemaKind::AnyOf(AnyOfSchema { variants }) => Schema::any_of_owned(
-                variants.iter().map(|v| tagged(base.properties[0].clone(), v.clone(), unknown)).collect(),
+                variants
+                    .iter()
+                    .map(|v| tagged(base.properties[0].clone(), v.clone(), unknown))
+                    .collect(),
             ),
             _ => Schema { kind: SchemaKind::Object(base), ..schema },
         }
@@ -1148,7 +1201,8 @@ pub(crate) mod rt {
 
     /// A one-value enum (a tag or a unit variant's name).
     pub fn constant(value: &'static str, description: Option<&'static str>) -> Schema {
-        let v = EnumValue { value: Cow::Borrowed(value), description: description.map(Cow::Borrowed) };
+        let v =
+            EnumValue { value: Cow::Borrowed(value), description: description.map(Cow::Borrowed) };
         Schema::of(SchemaKind::Enum(EnumSchema { values: EnumValues::owned(vec![v]) }))
     }
 

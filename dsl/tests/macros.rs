@@ -39,8 +39,7 @@ pub async fn get_weather(
     /// Temperature unit.
     #[param(default = "celsius")]
     unit: Unit,
-    #[param(range = 1..=10, default = 3, description = "How many days.")]
-    days: u8,
+    #[param(range = 1..=10, default = 3, description = "How many days.")] days: u8,
     #[param(one_of = ["metric", "imperial"])] system: Option<String>,
 ) -> Result<Forecast, String> {
     if city.is_empty() {
@@ -53,7 +52,10 @@ pub async fn get_weather(
 
 /// Add two numbers.
 #[tool(name = "math__add", idempotent, destructive = false)]
-pub fn add(a: i64, #[param(name = "second", min = -100, max = 100, example = [1, 2])] b: i64) -> i64 {
+pub fn add(
+    a: i64,
+    #[param(name = "second", min = -100, max = 100, example = [1, 2])] b: i64,
+) -> i64 {
     a + b
 }
 
@@ -142,8 +144,9 @@ fn descriptor_of_a_function() {
 fn calls_decode_defaults_options_and_errors() {
     let v = run(&GetWeather, json!({"city": "Paris"})).unwrap();
     assert_eq!(v, json!({"city": "Paris", "temps": [20.0, 21.0, 22.0]}));
-    let v = run(&GetWeather, json!({"city": "Oslo", "unit": "fahrenheit", "days": 1, "system": null}))
-        .unwrap();
+    let v =
+        run(&GetWeather, json!({"city": "Oslo", "unit": "fahrenheit", "days": 1, "system": null}))
+            .unwrap();
     assert_eq!(v, json!({"city": "Oslo", "temps": [68.0]}));
     let err = run(&GetWeather, json!({"city": ""})).unwrap_err();
     assert_eq!(err, "city must not be empty");
@@ -173,7 +176,10 @@ fn renames_bounds_examples_and_hints() {
     let SchemaKind::Integer(n) = &d.param("a").unwrap().schema.kind else { panic!() };
     assert_eq!((n.minimum, n.maximum), (Some(i64::MIN), Some(i64::MAX)));
     assert_eq!(run(&Add, json!({"a": 2, "second": 3})).unwrap(), json!(5));
-    assert_eq!(run(&Add, json!({"a": 2, "second": -101})).unwrap_err(), "/second must be at least -100; got -101");
+    assert_eq!(
+        run(&Add, json!({"a": 2, "second": -101})).unwrap_err(),
+        "/second must be at least -100; got -101"
+    );
     let out = d.output.as_ref().unwrap();
     assert!(matches!(out.kind, SchemaKind::Integer(_)));
     assert_eq!(d.description, "Add two numbers.");
@@ -201,7 +207,10 @@ fn lengths_patterns_formats_and_float_ranges() {
         r#"/word must match the pattern ^[a-z]+$; got "Hey!"; /tags must have at most 3 items; got 4; /ratio must be at most 1; got 1.5"#
     );
     let err = run(&Shout, json!({"word": "", "tags": []})).unwrap_err();
-    assert_eq!(err, "/word must be at least 1 characters long; got 0; /word must match the pattern ^[a-z]+$; got \"\"");
+    assert_eq!(
+        err,
+        "/word must be at least 1 characters long; got 0; /word must match the pattern ^[a-z]+$; got \"\""
+    );
 }
 
 /// A shared client.
@@ -253,7 +262,10 @@ fn tools_share_one_instance() {
         [("greet".to_owned(), json!("hello Ada")), ("prefix_len".to_owned(), json!(6))]
     );
     assert_eq!(Greet::descriptor().annotations.read_only, Some(true));
-    assert_eq!(run(&Greet(service.clone()), json!({"who": ""})).unwrap_err(), "/who must be at least 1 characters long; got 0");
+    assert_eq!(
+        run(&Greet(service.clone()), json!({"who": ""})).unwrap_err(),
+        "/who must be at least 1 characters long; got 0"
+    );
     assert_eq!(service.helper(), "hello ");
 }
 
@@ -296,7 +308,10 @@ fn derived_tool() {
     let tool = SearchIndex { query_text: String::new(), max_hits: 0, exact: None };
     assert_eq!(run(&tool, json!({"queryText": "q", "maxHits": 2})).unwrap(), json!(["q#0", "q#1"]));
     assert_eq!(run(&tool, json!({"queryText": "q"})).unwrap().as_array().unwrap().len(), 5);
-    assert_eq!(run(&tool, json!({"queryText": "q", "maxHits": 21})).unwrap_err(), "/maxHits must be at most 20; got 21");
+    assert_eq!(
+        run(&tool, json!({"queryText": "q", "maxHits": 21})).unwrap_err(),
+        "/maxHits must be at most 20; got 21"
+    );
     let out = d.output.as_ref().unwrap();
     assert!(matches!(out.kind, SchemaKind::List(_)));
 }

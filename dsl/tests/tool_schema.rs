@@ -46,7 +46,9 @@ fn generate(s: &Schema, defs: &[Definition], rng: &mut Rng, depth: usize) -> Val
             let min = st.min_length.unwrap_or(0);
             let max = st.max_length.unwrap_or(min + 6).max(min);
             let len = min + rng.below(max - min + 1);
-            Value::String((0..len).map(|i| char::from(b'a' + ((i + rng.below(26)) % 26) as u8)).collect())
+            Value::String(
+                (0..len).map(|i| char::from(b'a' + ((i + rng.below(26)) % 26) as u8)).collect(),
+            )
         }
         SchemaKind::Integer(n) => {
             let lo = n.minimum.unwrap_or(-1000).max(-1000);
@@ -60,7 +62,9 @@ fn generate(s: &Schema, defs: &[Definition], rng: &mut Rng, depth: usize) -> Val
         }
         SchemaKind::Boolean => Value::Bool(rng.chance(2)),
         SchemaKind::Null => Value::Null,
-        SchemaKind::Enum(e) => Value::String(e.values.value_at(rng.below(e.values.len() as u64) as usize).to_owned()),
+        SchemaKind::Enum(e) => {
+            Value::String(e.values.value_at(rng.below(e.values.len() as u64) as usize).to_owned())
+        }
         SchemaKind::List(l) => {
             let min = l.min_items.unwrap_or(0);
             let max = if depth > 3 { min } else { l.max_items.unwrap_or(min + 3) };
@@ -161,7 +165,11 @@ fn conforms(v: &Value, s: &Schema, defs: &[Definition]) -> Result<(), String> {
             Ok(())
         }
         (SchemaKind::AnyOf(a), _) => {
-            if a.variants.iter().any(|s| conforms(v, s, defs).is_ok()) { Ok(()) } else { fail("any variant") }
+            if a.variants.iter().any(|s| conforms(v, s, defs).is_ok()) {
+                Ok(())
+            } else {
+                fail("any variant")
+            }
         }
         (SchemaKind::Ref(r), _) => conforms(v, lookup(defs, &r.name), defs),
         _ => fail(s.type_name()),
@@ -169,13 +177,16 @@ fn conforms(v: &Value, s: &Schema, defs: &[Definition]) -> Result<(), String> {
 }
 
 /// Every generated value deserialises into `T`, and re-serialises to a conforming value.
-fn round_trip<T: ToolSchema + DeserializeOwned + Serialize>(cases: u64) -> (Schema, Vec<Definition>) {
+fn round_trip<T: ToolSchema + DeserializeOwned + Serialize>(
+    cases: u64,
+) -> (Schema, Vec<Definition>) {
     let (schema, defs) = schema_for::<T>();
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
     for _ in 0..cases {
         let v = generate(&schema, &defs, &mut rng, 0);
-        let t: T = serde_json::from_value(v.clone())
-            .unwrap_or_else(|e| panic!("{} rejects {v} generated from its schema: {e}", std::any::type_name::<T>()));
+        let t: T = serde_json::from_value(v.clone()).unwrap_or_else(|e| {
+            panic!("{} rejects {v} generated from its schema: {e}", std::any::type_name::<T>())
+        });
         let back = serde_json::to_value(&t).unwrap();
         conforms(&back, &schema, &defs)
             .unwrap_or_else(|e| panic!("serialised {back} does not conform: {e}"));
@@ -206,7 +217,10 @@ fn integers_have_their_natural_bounds() {
     assert_eq!(bounds(schema_for::<u8>().0), (Some(0), Some(255)));
     assert_eq!(bounds(schema_for::<i8>().0), (Some(-128), Some(127)));
     assert_eq!(bounds(schema_for::<u16>().0), (Some(0), Some(65535)));
-    assert_eq!(bounds(schema_for::<i32>().0), (Some(i64::from(i32::MIN)), Some(i64::from(i32::MAX))));
+    assert_eq!(
+        bounds(schema_for::<i32>().0),
+        (Some(i64::from(i32::MIN)), Some(i64::from(i32::MAX)))
+    );
     assert_eq!(bounds(schema_for::<i64>().0), (Some(i64::MIN), Some(i64::MAX)));
     assert_eq!(bounds(schema_for::<u64>().0), (Some(0), None));
     assert_eq!(bounds(schema_for::<usize>().0), (Some(0), None));
@@ -304,7 +318,8 @@ fn struct_fields_follow_serde() {
     assert_eq!(object_of(&s).properties[0].schema.description.as_deref(), Some("Horizontal."));
     // Serde ignores unknown keys, so the object is open.
     assert_eq!(object_of(&s).additional, Additional::Open);
-    let p: Point = serde_json::from_value(json!({"xPos": 1, "Y": 2, "colour": "red", "other": 1})).unwrap();
+    let p: Point =
+        serde_json::from_value(json!({"xPos": 1, "Y": 2, "colour": "red", "other": 1})).unwrap();
     assert_eq!(p.color.as_deref(), Some("red"));
     let _ = (p.cache, p.computed);
 }
@@ -383,7 +398,11 @@ fn unit_enums_are_enums_with_described_values() {
     let SchemaKind::Enum(e) = &s.kind else { panic!() };
     assert_eq!(
         e.values.iter_described().collect::<Vec<_>>(),
-        [("e-mail", Some("By e-mail.")), ("text-message", Some("By text message.")), ("pigeon", None)]
+        [
+            ("e-mail", Some("By e-mail.")),
+            ("text-message", Some("By text message.")),
+            ("pigeon", None)
+        ]
     );
     assert_eq!(s.description.as_deref(), Some("Where to send it."));
     const { assert!(matches!(<Channel as ToolSchema>::SHAPE, tooldef::Shape::Enum(_))) };

@@ -61,7 +61,12 @@ pub(crate) struct Spec {
 
 impl Spec {
     /// A `__p::ParamSpec { ... }` expression (usable in a `static`).
-    pub(crate) fn render(&self, name: &str, schema: TokenStream, optional: TokenStream) -> TokenStream {
+    pub(crate) fn render(
+        &self,
+        name: &str,
+        schema: TokenStream,
+        optional: TokenStream,
+    ) -> TokenStream {
         let description = opt(self.description.as_ref().map(|d| quote!(#d)));
         let default = opt(self.default.clone());
         let examples = &self.examples;

@@ -36,7 +36,12 @@ fn unknown(c: &Container<'_>) -> TokenStream {
 }
 
 /// `__p::object(cx, &[...], unknown)` for named fields.
-fn object(c: &Container<'_>, fields: &[Field<'_>], rule: Option<RenameRule>, container_default: bool) -> TokenStream {
+fn object(
+    c: &Container<'_>,
+    fields: &[Field<'_>],
+    rule: Option<RenameRule>,
+    container_default: bool,
+) -> TokenStream {
     let specs = fields.iter().filter(|f| !f.serde.skip_de).map(|f| {
         let ty = f.ty;
         let span = span_of(ty);
@@ -156,12 +161,18 @@ pub(crate) fn derive(c: &Container<'_>, krate: &TokenStream) -> TokenStream {
                 (quote!(), quote!({ let _ = cx; __p::describe(__p::Schema::null(), #cdoc) }))
             } else {
                 let obj = object(c, fields, c.serde.rename_all, c.serde.default);
-                (quote!(), quote!(cx.named(__p::type_name::<Self>(), #def_name, |cx| __p::describe(#obj, #cdoc))))
+                (
+                    quote!(),
+                    quote!(cx.named(__p::type_name::<Self>(), #def_name, |cx| __p::describe(#obj, #cdoc))),
+                )
             }
         }
         Data::Enum(variants) => {
             let live: Vec<_> = variants.iter().filter(|v| !v.serde.skip_de).collect();
-            let consts = if c.serde.tag.is_none() && !c.serde.untagged && live.iter().all(|v| v.style == Style::Unit) {
+            let consts = if c.serde.tag.is_none()
+                && !c.serde.untagged
+                && live.iter().all(|v| v.style == Style::Unit)
+            {
                 let names = live.iter().map(|v| variant_name(c, v));
                 quote!(const SHAPE: __p::Shape = __p::Shape::Enum(&[#(#names),*]);)
             } else {
@@ -172,7 +183,10 @@ pub(crate) fn derive(c: &Container<'_>, krate: &TokenStream) -> TokenStream {
                 // No variant holds data: no recursion is possible, and `cx` is not needed.
                 (consts, quote!({ let _ = cx; __p::describe(#e, #cdoc) }))
             } else {
-                (consts, quote!(cx.named(__p::type_name::<Self>(), #def_name, |cx| __p::describe(#e, #cdoc))))
+                (
+                    consts,
+                    quote!(cx.named(__p::type_name::<Self>(), #def_name, |cx| __p::describe(#e, #cdoc))),
+                )
             }
         }
     };
