@@ -800,3 +800,76 @@ impl SerdeVariant {
         s
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use syn::parse_quote;
+
+    use super::*;
+
+    #[test]
+    fn near_misses_get_a_suggestion() {
+        assert_eq!(suggest("nmae", tool_key::ALL), Some("name"));
+        assert_eq!(suggest("rnage", param_key::ALL), Some("range"));
+        assert_eq!(suggest("descripton", param_key::ALL), Some("description"));
+        assert_eq!(suggest("readonly", tool_key::ALL), Some("read_only"));
+        assert_eq!(suggest("colour", tool_key::ALL), None);
+    }
+
+    #[test]
+    fn doc_comments_become_one_description() {
+        let f: syn::ItemFn = parse_quote! {
+            ///  Get the weather.
+            /// Twice.
+            ///
+            /// Second paragraph.
+            fn f() {}
+        };
+        assert_eq!(
+            doc_of(&f.attrs).as_deref(),
+            Some("Get the weather. Twice.\n\nSecond paragraph.")
+        );
+        let g: syn::ItemFn = parse_quote!(
+            fn g() {}
+        );
+        assert_eq!(doc_of(&g.attrs), None);
+    }
+
+    #[test]
+    fn param_keys_parse_with_their_values() {
+        let f: syn::ItemFn = parse_quote! {
+            fn f(#[param(range = -1..=10, one_of = ["a"], default = 3, example = [1, 2], length = 4)] x: u8) {}
+        };
+        let syn::FnArg::Typed(pt) = &f.sig.inputs[0] else { panic!() };
+        let cx = Ctxt::default();
+        let p = ParamAttrs::from_attrs(&cx, &pt.attrs);
+        assert!(cx.into_result().is_ok());
+        let r = p.range.get().unwrap();
+        assert!(matches!(r.min.as_ref().unwrap().value, Value::Int(-1)));
+        assert!(matches!(r.max.as_ref().unwrap().value, Value::Int(10)));
+        assert_eq!(p.one_of.get().unwrap().len(), 1);
+        assert!(matches!(p.default.get().unwrap().value, Value::Int(3)));
+        assert_eq!(p.examples.get().unwrap().len(), 2);
+        let l = p.length.get().unwrap();
+        assert!(matches!(l.min.as_ref().unwrap().value, Value::Int(4)));
+    }
+
+    #[test]
+    fn every_error_of_a_list_is_kept() {
+        let cx = Ctxt::default();
+        let _ = ToolAttrs::from_tokens(
+            &cx,
+            quote::quote!(nmae = "x", titel = "y", read_only, read_only),
+        );
+        let err = cx.into_result().unwrap_err();
+        let messages: Vec<_> = err.into_iter().map(|e| e.to_string()).collect();
+        assert_eq!(
+            messages,
+            [
+                "unknown tool attribute `nmae`; did you mean `name`?",
+                "unknown tool attribute `titel`; did you mean `title`?",
+                "duplicate attribute key `read_only`",
+            ]
+        );
+    }
+}
