@@ -21,8 +21,9 @@ use serde::Serialize;
 
 use crate::checks::ArgError;
 use crate::descriptor::{Definition, ToolDescriptor};
+use crate::dispatch::{Toolbox, TypedTool};
 use crate::schema::{Additional, ObjectSchema, Schema, SchemaKind, SchemaRef};
-use crate::tool::{Tool, ToolError};
+use crate::tool::{Executor, Tool, ToolError};
 
 /// A type whose JSON form has a schema: what `#[tool]` parameters, outputs and
 /// `#[derive(ToolSchema)]` fields must implement.
@@ -158,6 +159,36 @@ pub trait ToolSet: Send + Sync + 'static {
 
     /// Hands each tool, bound to `this`, to `visitor`, in declaration order.
     fn visit_tools<V: ToolVisitor>(this: &Arc<Self>, visitor: &mut V);
+
+    /// Adds every tool, bound to `this`, to `toolbox` (a tool of the same name is replaced).
+    fn add_to(this: &Arc<Self>, toolbox: &mut Toolbox)
+    where
+        Self: Sized,
+    {
+        Self::visit_tools(this, toolbox);
+    }
+
+    /// Every tool bound to `this`, as executors for a registry.
+    fn executors(this: &Arc<Self>) -> Vec<Arc<dyn Executor>>
+    where
+        Self: Sized,
+    {
+        struct Collect(Vec<Arc<dyn Executor>>);
+        impl ToolVisitor for Collect {
+            fn visit<T: Tool>(&mut self, tool: T) {
+                self.0.push(TypedTool::shared(tool));
+            }
+        }
+        let mut c = Collect(Vec::new());
+        Self::visit_tools(this, &mut c);
+        c.0
+    }
+}
+
+impl ToolVisitor for Toolbox {
+    fn visit<T: Tool>(&mut self, tool: T) {
+        self.add(tool);
+    }
 }
 
 /// Receives the typed tools of a [`ToolSet`] (a `Toolbox` implements it to register them).
@@ -473,23 +504,10 @@ where
     }
 }
 
-/// Any JSON value: a named, recursive definition `JsonValue` (arrays hold any value).
+/// Any JSON value.
 impl ToolSchema for serde_json::Value {
-    fn schema(cx: &mut SchemaGen) -> Schema {
-        cx.named(std::any::type_name::<Self>(), "JsonValue", |cx| {
-            let items = serde_json::Value::schema(cx);
-            Schema::any_of_owned(vec![
-                Schema::null(),
-                Schema::boolean(),
-                Schema::float(),
-                Schema::string(),
-                Schema::list_of(items),
-                Schema::of(SchemaKind::Object(ObjectSchema {
-                    properties: Cow::Borrowed(&[]),
-                    additional: Additional::Open,
-                })),
-            ])
-        })
+    fn schema(_: &mut SchemaGen) -> Schema {
+        Schema::any()
     }
 }
 
