@@ -68,6 +68,10 @@ pub use registry::{
 };
 
 // --- workspace ---
+pub use workspace::{
+    CommandFailure, ReconcileReport, SkipReason, Skipped, ToolChange, Workspace, WorkspaceError,
+    WorkspaceOp, WorkspaceOptions, WorkspaceStats, WorkspaceTarget, WorkspaceTool, parse_spec_file,
+};
 
 // --- assembly ---
 pub use assembly::{
