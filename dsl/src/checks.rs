@@ -269,6 +269,99 @@ pub fn one_of<'a>(
     Err(ArgError::new(pointer, format!("must be one of {listed}; got {}", quote(value))))
 }
 
+/// The error for a value that is not one of `allowed` and not even a string
+/// (`/unit must be one of "celsius", "fahrenheit"; got 3`).
+pub fn not_one_of<'a>(
+    got: &serde_json::Value,
+    allowed: impl IntoIterator<Item = &'a str>,
+    pointer: &str,
+) -> ArgError {
+    ArgError::new(pointer, format!("must be {}; got {}", one_of_phrase(allowed), describe(got)))
+}
+
+/// `one of "a", "b"`: how messages name the values of an enum.
+pub fn one_of_phrase<'a>(allowed: impl IntoIterator<Item = &'a str>) -> String {
+    let mut out = String::from("one of ");
+    for (i, a) in allowed.into_iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        out.push_str(&quote(a));
+    }
+    out
+}
+
+/// The error for a value of the wrong JSON type; `expected` is a phrase such as `"an integer"`
+/// or `"a string or null"` (`/days must be an integer; got "three"`).
+pub fn wrong_type(expected: &str, got: &serde_json::Value, pointer: &str) -> ArgError {
+    ArgError::new(pointer, format!("must be {expected}; got {}", describe(got)))
+}
+
+/// The error for a required key that is absent (`/city is required`).
+pub fn required(pointer: &str) -> ArgError {
+    ArgError::new(pointer, "is required")
+}
+
+/// The error for a key a closed object does not accept. `tool` names the tool when the object
+/// is the tool's arguments; `known` are the keys that are accepted, in order
+/// (`/extra is not a parameter of get_weather; the parameters are city, unit, days`).
+pub fn unknown_key<'a>(
+    pointer: &str,
+    tool: Option<&str>,
+    known: impl IntoIterator<Item = &'a str>,
+) -> ArgError {
+    let mut listed = String::new();
+    for (i, k) in known.into_iter().enumerate() {
+        if i > 0 {
+            listed.push_str(", ");
+        }
+        listed.push_str(k);
+    }
+    let message = match (tool, listed.is_empty()) {
+        (Some(tool), false) => {
+            format!("is not a parameter of {tool}; the parameters are {listed}")
+        }
+        (Some(tool), true) => format!("is not a parameter of {tool}; it takes no parameters"),
+        (None, false) => format!("is not a known property; the properties are {listed}"),
+        (None, true) => "is not a known property; this object takes no properties".to_owned(),
+    };
+    ArgError::new(pointer, message)
+}
+
+/// Checks that no two items are equal.
+///
+/// # Errors
+///
+/// Two items are equal; the message gives their indexes.
+pub fn unique<T: PartialEq>(items: &[T], pointer: &str) -> Result<(), ArgError> {
+    for (i, a) in items.iter().enumerate() {
+        if let Some(j) = items[i + 1..].iter().position(|b| a == b) {
+            return Err(ArgError::new(
+                pointer,
+                format!("must not contain duplicates; items {i} and {} are equal", i + 1 + j),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// A value as messages show it: scalars as JSON (long strings shortened), containers by kind.
+pub fn describe(value: &serde_json::Value) -> String {
+    use serde_json::Value;
+    const MAX_CHARS: usize = 60;
+    match value {
+        Value::String(s) if s.chars().count() > MAX_CHARS => {
+            let head: String = s.chars().take(MAX_CHARS).collect();
+            let quoted = quote(&head);
+            format!("{}...\"", &quoted[..quoted.len() - 1])
+        }
+        Value::String(s) => quote(s),
+        Value::Array(_) => "an array".to_owned(),
+        Value::Object(_) => "an object".to_owned(),
+        other => other.to_string(),
+    }
+}
+
 /// A pattern compiled on first use and then reused (what generated code keeps in a `static`).
 #[derive(Debug)]
 pub struct Pattern {
@@ -308,7 +401,9 @@ pub fn pattern(value: &str, source: &str, pointer: &str) -> Result<(), ArgError>
     matches(compile(source).as_ref(), source, value, pointer)
 }
 
-fn compile(source: &str) -> Option<regex::Regex> {
+/// Compiles a pattern, or `None` (with a `tracing` warning) when the regex engine cannot check
+/// it; shared with the value validator's pattern cache.
+pub(crate) fn compile(source: &str) -> Option<regex::Regex> {
     match regex::Regex::new(source) {
         Ok(re) => Some(re),
         Err(err) => {
@@ -320,7 +415,8 @@ fn compile(source: &str) -> Option<regex::Regex> {
     }
 }
 
-fn matches(
+/// Checks `value` against an already compiled pattern (`None`: not checkable, accepted).
+pub(crate) fn matches(
     compiled: Option<&regex::Regex>,
     source: &str,
     value: &str,
@@ -395,6 +491,31 @@ mod tests {
         assert!(pattern("xx-12-yy", "[0-9]+", "/p").is_ok());
         // Lookahead is ECMA-262 only: not enforceable here, so it is skipped, not a failure.
         assert!(pattern("anything", "(?=x)", "/p").is_ok());
+    }
+
+    #[test]
+    fn value_messages_name_what_is_expected_and_what_came() {
+        use serde_json::json;
+        let e = wrong_type("an integer", &json!("three"), "/days");
+        assert_eq!(e.to_string(), r#"/days must be an integer; got "three""#);
+        assert_eq!(required("/city").to_string(), "/city is required");
+        let e = unknown_key("/extra", Some("get_weather"), ["city", "unit"]);
+        assert_eq!(
+            e.to_string(),
+            "/extra is not a parameter of get_weather; the parameters are city, unit"
+        );
+        let e = unknown_key("/x", Some("ping"), []);
+        assert_eq!(e.to_string(), "/x is not a parameter of ping; it takes no parameters");
+        let e = not_one_of(&json!(3), ["a", "b"], "/u");
+        assert_eq!(e.to_string(), r#"/u must be one of "a", "b"; got 3"#);
+        assert_eq!(
+            unique(&[1, 2, 1], "/t").unwrap_err().message,
+            "must not contain duplicates; items 0 and 2 are equal"
+        );
+        assert!(unique(&[1, 2, 3], "/t").is_ok());
+        assert_eq!(describe(&json!("x".repeat(100))), format!("\"{}...\"", "x".repeat(60)));
+        assert_eq!(describe(&json!({"a": 1})), "an object");
+        assert_eq!(describe(&json!(null)), "null");
     }
 
     #[test]

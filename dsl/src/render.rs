@@ -820,6 +820,7 @@ fn hash_schema(s: &Schema, h: &mut impl Hasher) {
         }
         SchemaKind::Boolean => 3u8.hash(h),
         SchemaKind::Null => 4u8.hash(h),
+        SchemaKind::Any => 11u8.hash(h),
         SchemaKind::Enum(e) => {
             5u8.hash(h);
             e.values.len().hash(h);
@@ -1918,7 +1919,7 @@ impl<'a> SchemaWriter<'a> {
             }
             SchemaKind::Integer(n) => write_number(out, n, kept, |o, v| o.int(v)),
             SchemaKind::Float(n) => write_number(out, n, kept, |o, v| o.float(v)),
-            SchemaKind::Boolean | SchemaKind::Null => {}
+            SchemaKind::Boolean | SchemaKind::Null | SchemaKind::Any => {}
             SchemaKind::Enum(e) => {
                 self.stats.enum_values += e.values.len();
                 let mut chars = 0;
@@ -2265,7 +2266,7 @@ fn kind_type(kind: &SchemaKind) -> Option<&'static str> {
         SchemaKind::Null => Some("null"),
         SchemaKind::List(_) => Some("array"),
         SchemaKind::Object(_) => Some("object"),
-        SchemaKind::AnyOf(_) | SchemaKind::Ref(_) => None,
+        SchemaKind::AnyOf(_) | SchemaKind::Ref(_) | SchemaKind::Any => None,
     }
 }
 

@@ -1,3 +1,4 @@
 //! Test support shared by tooldef's crates (not published).
 
 pub mod specs;
+pub mod strategy;

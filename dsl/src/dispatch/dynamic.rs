@@ -1,0 +1,137 @@
+//! [`DynamicTool`]: an [`Executor`] from a descriptor and a closure over `serde_json::Value`.
+
+use std::fmt;
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use crate::descriptor::ToolDescriptor;
+use crate::dispatch::error::DispatchError;
+use crate::dispatch::runtime::CatchUnwind;
+use crate::dispatch::typed::panicked;
+use crate::dispatch::validator::{Validator, apply_defaults};
+use crate::tool::{Arguments, BoxFuture, Executor, ToolCall, ToolError, ToolResult};
+
+type AsyncHandler = dyn Fn(Value) -> BoxFuture<'static, Result<Value, ToolError>> + Send + Sync;
+type SyncHandler = dyn Fn(Value) -> Result<Value, ToolError> + Send + Sync;
+
+enum Handler {
+    Async(Box<AsyncHandler>),
+    Sync(Box<SyncHandler>),
+}
+
+/// A tool whose parameters are known only at run time (spec files, imported MCP tools, tools
+/// whose arguments an override rewrites): a [`ToolDescriptor`] plus a closure over the
+/// arguments as a `serde_json::Value`.
+///
+/// Before the closure runs, the arguments are checked against the descriptor (every problem is
+/// reported with its JSON pointer) and absent parameters receive their defaults.
+///
+/// ```
+/// use serde_json::{Value, json};
+/// use tooldef::dispatch::{DynamicTool, Toolbox};
+/// use tooldef::{Param, ToolCall, ToolDescriptor};
+///
+/// let d = ToolDescriptor::builder("echo")
+///     .param(Param::string("text"))
+///     .param(Param::integer("times").with_default(1_i64))
+///     .build()
+///     .unwrap();
+/// let echo = DynamicTool::new_sync(d, |args: Value| Ok(args));
+/// let toolbox = Toolbox::new().with_executor(echo.into());
+/// let result = toolbox.call_blocking(&ToolCall::new("1", "echo", json!({"text": "hi"})));
+/// assert_eq!(result.structured, Some(json!({"text": "hi", "times": 1})));
+/// ```
+pub struct DynamicTool {
+    descriptor: ToolDescriptor,
+    validator: Validator,
+    handler: Handler,
+}
+
+impl DynamicTool {
+    /// A tool whose closure returns a future.
+    pub fn new<F>(descriptor: ToolDescriptor, handler: F) -> Self
+    where
+        F: Fn(Value) -> BoxFuture<'static, Result<Value, ToolError>> + Send + Sync + 'static,
+    {
+        DynamicTool {
+            descriptor,
+            validator: Validator::new(),
+            handler: Handler::Async(Box::new(handler)),
+        }
+    }
+
+    /// A tool whose closure runs synchronously (on the task that polls the call).
+    pub fn new_sync<F>(descriptor: ToolDescriptor, handler: F) -> Self
+    where
+        F: Fn(Value) -> Result<Value, ToolError> + Send + Sync + 'static,
+    {
+        DynamicTool {
+            descriptor,
+            validator: Validator::new(),
+            handler: Handler::Sync(Box::new(handler)),
+        }
+    }
+
+    /// The arguments as the closure will receive them: parsed, checked, with defaults applied.
+    ///
+    /// # Errors
+    ///
+    /// [`DispatchError::MalformedJson`] or [`DispatchError::InvalidArguments`].
+    pub fn prepare(&self, arguments: &Arguments) -> Result<Value, DispatchError> {
+        let tool = || self.descriptor.name.to_string();
+        let mut value = match arguments {
+            Arguments::Json(v) => v.clone(),
+            Arguments::Text(t) if t.trim().is_empty() => Value::Object(serde_json::Map::new()),
+            Arguments::Text(t) => serde_json::from_str(t).map_err(|e| {
+                DispatchError::MalformedJson { tool: tool(), message: e.to_string() }
+            })?,
+        };
+        self.validator
+            .check_args(&self.descriptor, &value)
+            .map_err(|errors| DispatchError::InvalidArguments { tool: tool(), errors })?;
+        apply_defaults(&self.descriptor, &mut value);
+        Ok(value)
+    }
+
+    async fn run(&self, call: &ToolCall) -> Result<Value, DispatchError> {
+        let args = self.prepare(&call.arguments)?;
+        let out = match &self.handler {
+            Handler::Async(f) => f(args).await,
+            Handler::Sync(f) => f(args),
+        };
+        out.map_err(|e| DispatchError::Failed {
+            tool: self.descriptor.name.to_string(),
+            message: e.message().to_owned(),
+        })
+    }
+}
+
+impl Executor for DynamicTool {
+    fn descriptor(&self) -> &ToolDescriptor {
+        &self.descriptor
+    }
+
+    fn execute<'a>(&'a self, call: &'a ToolCall) -> BoxFuture<'a, ToolResult> {
+        Box::pin(async move {
+            let run = std::pin::pin!(self.run(call));
+            match CatchUnwind::new(run).await {
+                Ok(Ok(value)) => ToolResult::success(call, value),
+                Ok(Err(err)) => err.to_result(call),
+                Err(panic) => panicked(call, self.descriptor.name.as_str(), panic),
+            }
+        })
+    }
+}
+
+impl From<DynamicTool> for Arc<dyn Executor> {
+    fn from(tool: DynamicTool) -> Self {
+        Arc::new(tool)
+    }
+}
+
+impl fmt::Debug for DynamicTool {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("DynamicTool").field("name", &self.descriptor.name).finish_non_exhaustive()
+    }
+}

@@ -1,0 +1,45 @@
+//! Dispatch: from a model's [`ToolCall`](crate::ToolCall) to a [`ToolResult`](crate::ToolResult).
+//!
+//! Owns the typed adapter ([`TypedTool`]: any [`Tool`](crate::Tool) as an
+//! [`Executor`](crate::Executor), decoding straight into the typed arguments), the value
+//! [`Validator`] (a JSON value against a descriptor's schemas, every error with its JSON
+//! pointer) and [`apply_defaults`], dynamic tools over `serde_json::Value` ([`DynamicTool`]),
+//! the [`Toolbox`] that calls tools by name, and the small runtime pieces that keep a panic
+//! inside the result ([`CatchUnwind`], [`block_on`]). Messages come from [`crate::checks`].
+//! Does not touch providers' wire formats, the registry or overrides.
+//!
+//! ```
+//! use serde_json::json;
+//! use tooldef::dispatch::{DynamicTool, Toolbox};
+//! use tooldef::{Param, ToolCall, ToolDescriptor};
+//!
+//! let d = ToolDescriptor::builder("get_weather")
+//!     .param(Param::string("city"))
+//!     .param(Param::enumeration("unit", &["celsius", "fahrenheit"]).default_str("celsius"))
+//!     .build()
+//!     .unwrap();
+//! let toolbox = Toolbox::new()
+//!     .with_executor(DynamicTool::new_sync(d, |args| Ok(json!({"asked": args}))).into());
+//!
+//! let call = ToolCall::new("c1", "get_weather", json!({"city": "Paris", "unit": "kelvin"}));
+//! let result = toolbox.call_blocking(&call);
+//! assert!(result.is_error);
+//! assert_eq!(
+//!     result.text(),
+//!     r#"invalid arguments for get_weather: /unit must be one of "celsius", "fahrenheit"; got "kelvin""#
+//! );
+//! ```
+
+mod dynamic;
+mod error;
+mod runtime;
+mod toolbox;
+mod typed;
+mod validator;
+
+pub use dynamic::DynamicTool;
+pub use error::DispatchError;
+pub use runtime::{CatchUnwind, block_on};
+pub use toolbox::Toolbox;
+pub use typed::TypedTool;
+pub use validator::{MAX_DEPTH, MAX_ERRORS, Validator, apply_defaults, check_args};

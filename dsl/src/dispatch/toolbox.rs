@@ -1,0 +1,152 @@
+//! [`Toolbox`]: executors by name, and the one entry point that turns a [`ToolCall`] into a
+//! [`ToolResult`] whatever happens.
+
+use std::future::Future;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Arc;
+
+use indexmap::IndexMap;
+
+use crate::descriptor::ToolDescriptor;
+use crate::dispatch::error::{DispatchError, closest};
+use crate::dispatch::runtime::{CatchUnwind, block_on, panic_message};
+use crate::dispatch::typed::{TypedTool, panicked};
+use crate::tool::{Executor, Tool, ToolCall, ToolResult};
+
+/// Tools by name, called from [`ToolCall`]s.
+///
+/// Tools keep the order in which they were first added ([`descriptors`](Toolbox::descriptors)
+/// and [`names`](Toolbox::names) follow it); adding a tool under a name already present
+/// replaces that tool in place. The name is the one in the executor's descriptor.
+///
+/// [`call`](Toolbox::call) never panics and never fails outside its result: an unknown tool,
+/// malformed or invalid arguments, a tool that returns an error and a tool that panics all
+/// become an error [`ToolResult`] whose text tells the model what to fix.
+#[derive(Clone, Default)]
+pub struct Toolbox {
+    tools: IndexMap<String, Arc<dyn Executor>>,
+}
+
+impl Toolbox {
+    /// An empty toolbox.
+    pub fn new() -> Self {
+        Toolbox::default()
+    }
+
+    /// Adds a typed tool (through [`TypedTool`]), replacing any tool of the same name.
+    pub fn add<T: Tool>(&mut self, tool: T) -> &mut Self {
+        self.insert(TypedTool::shared(tool));
+        self
+    }
+
+    /// Adds any executor; returns the one it replaces, if a tool of that name was present.
+    pub fn insert(&mut self, executor: Arc<dyn Executor>) -> Option<Arc<dyn Executor>> {
+        let name = executor.descriptor().name.to_string();
+        self.tools.insert(name, executor)
+    }
+
+    /// [`add`](Toolbox::add), by value, for chaining.
+    #[must_use]
+    pub fn with<T: Tool>(mut self, tool: T) -> Self {
+        self.add(tool);
+        self
+    }
+
+    /// [`insert`](Toolbox::insert), by value, for chaining.
+    #[must_use]
+    pub fn with_executor(mut self, executor: Arc<dyn Executor>) -> Self {
+        self.insert(executor);
+        self
+    }
+
+    /// Removes the tool named `name` (later tools keep their relative order).
+    pub fn remove(&mut self, name: &str) -> Option<Arc<dyn Executor>> {
+        self.tools.shift_remove(name)
+    }
+
+    /// The tool named `name`.
+    pub fn get(&self, name: &str) -> Option<&Arc<dyn Executor>> {
+        self.tools.get(name)
+    }
+
+    /// Whether a tool is named `name`.
+    pub fn contains(&self, name: &str) -> bool {
+        self.tools.contains_key(name)
+    }
+
+    /// The number of tools.
+    pub fn len(&self) -> usize {
+        self.tools.len()
+    }
+
+    /// Whether there are no tools.
+    pub fn is_empty(&self) -> bool {
+        self.tools.is_empty()
+    }
+
+    /// The tools' names, in order.
+    pub fn names(&self) -> impl ExactSizeIterator<Item = &str> + '_ {
+        self.tools.keys().map(String::as_str)
+    }
+
+    /// The tools' descriptors, in order (what to hand a renderer).
+    pub fn descriptors(&self) -> impl ExactSizeIterator<Item = &ToolDescriptor> + '_ {
+        self.tools.values().map(|e| e.descriptor())
+    }
+
+    /// Calls the tool the model asked for. Resolves to an error result (never a panic) when the
+    /// tool is unknown, the arguments are malformed or invalid, or the tool fails or panics.
+    pub fn call<'a>(&'a self, call: &'a ToolCall) -> impl Future<Output = ToolResult> + Send + 'a {
+        let executor = self.tools.get(call.name.as_str());
+        async move {
+            let Some(executor) = executor else {
+                return self.unknown(&call.name).to_result(call);
+            };
+            // An executor may panic before it returns its future, or while it is polled.
+            let future = match catch_unwind(AssertUnwindSafe(|| executor.execute(call))) {
+                Ok(future) => future,
+                Err(payload) => return panicked(call, &call.name, panic_message(payload.as_ref())),
+            };
+            match CatchUnwind::new(future).await {
+                Ok(result) => result,
+                Err(panic) => panicked(call, &call.name, panic),
+            }
+        }
+    }
+
+    /// [`call`](Toolbox::call), driven to completion on the current thread (for sync callers
+    /// and tests; tools that need an async runtime's reactor must be called from that runtime).
+    pub fn call_blocking(&self, call: &ToolCall) -> ToolResult {
+        block_on(self.call(call))
+    }
+
+    fn unknown(&self, name: &str) -> DispatchError {
+        DispatchError::UnknownTool {
+            name: name.to_owned(),
+            available: self.tools.keys().cloned().collect(),
+            suggestion: closest(name, self.names()).map(str::to_owned),
+        }
+    }
+}
+
+impl std::fmt::Debug for Toolbox {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Toolbox").field("tools", &self.tools.keys()).finish()
+    }
+}
+
+impl FromIterator<Arc<dyn Executor>> for Toolbox {
+    fn from_iter<I: IntoIterator<Item = Arc<dyn Executor>>>(iter: I) -> Self {
+        let mut toolbox = Toolbox::new();
+        toolbox.extend(iter);
+        toolbox
+    }
+}
+
+impl Extend<Arc<dyn Executor>> for Toolbox {
+    fn extend<I: IntoIterator<Item = Arc<dyn Executor>>>(&mut self, iter: I) {
+        for executor in iter {
+            self.insert(executor);
+        }
+    }
+}

@@ -1,0 +1,164 @@
+//! [`TypedTool`]: the adapter that makes any [`Tool`] an [`Executor`].
+
+use std::fmt;
+use std::sync::Arc;
+
+use serde::Deserialize;
+use serde_json::Value;
+
+use crate::checks::ArgErrors;
+use crate::descriptor::ToolDescriptor;
+use crate::dispatch::error::{DispatchError, without_position};
+use crate::dispatch::runtime::CatchUnwind;
+use crate::dispatch::validator::Validator;
+use crate::tool::{Arguments, BoxFuture, Executor, Tool, ToolCall, ToolResult};
+
+/// Runs a typed [`Tool`] from a [`ToolCall`]: decodes the arguments straight into `T::Args`,
+/// applies [`Tool::check`], calls the tool and serializes its output.
+///
+/// JSON text (`Arguments::Text`) is decoded with `serde_json::from_str` without an intermediate
+/// `Value`; parsed JSON (`Arguments::Json`) is decoded from the value in place. Only when
+/// decoding fails are the arguments checked against [`Tool::descriptor`] by the
+/// [`Validator`], so that the model is told every problem with its JSON pointer rather than
+/// serde's first complaint.
+///
+/// ```
+/// # use std::sync::Arc;
+/// # use tooldef::{Executor, dispatch::TypedTool};
+/// # fn demo<T: tooldef::Tool>(tool: T) {
+/// let executor: Arc<dyn Executor> = TypedTool::new(tool).into();
+/// # }
+/// ```
+pub struct TypedTool<T> {
+    tool: T,
+    validator: Validator,
+}
+
+impl<T: Tool> TypedTool<T> {
+    /// Wraps `tool`.
+    pub fn new(tool: T) -> Self {
+        TypedTool { tool, validator: Validator::new() }
+    }
+
+    /// Wraps `tool` as a shared, type-erased executor.
+    pub fn shared(tool: T) -> Arc<dyn Executor> {
+        Arc::new(TypedTool::new(tool))
+    }
+
+    /// The wrapped tool.
+    pub fn tool(&self) -> &T {
+        &self.tool
+    }
+
+    /// Unwraps the tool.
+    pub fn into_inner(self) -> T {
+        self.tool
+    }
+
+    /// Decodes and checks the arguments, without calling the tool (the fast path: no
+    /// `serde_json::Value` and no allocation beyond the decoded value's own).
+    ///
+    /// Empty or blank text counts as `{}`, which some providers send for tools without
+    /// parameters.
+    ///
+    /// # Errors
+    ///
+    /// [`DispatchError::MalformedJson`] for text that is not JSON (with line and column),
+    /// [`DispatchError::InvalidArguments`] for arguments that do not fit the parameters.
+    pub fn decode(&self, arguments: &Arguments) -> Result<T::Args, DispatchError> {
+        // Tool arguments are always an object; serde alone would also take a sequence for a
+        // struct, so anything else goes straight to the validator for its message.
+        let args = match arguments {
+            Arguments::Text(text) => {
+                let text = if text.trim().is_empty() { "{}" } else { text.as_str() };
+                let first = text.bytes().find(|b| !b.is_ascii_whitespace());
+                let decoded = match first {
+                    Some(b'{') => serde_json::from_str::<T::Args>(text),
+                    _ => Err(serde::de::Error::custom("the arguments must be an object")),
+                };
+                decoded.map_err(|e| self.explain_text(text, &e))?
+            }
+            Arguments::Json(value) => {
+                let decoded = match value {
+                    Value::Object(_) => T::Args::deserialize(value),
+                    _ => Err(serde::de::Error::custom("the arguments must be an object")),
+                };
+                decoded.map_err(|e| self.explain_value(value, &e))?
+            }
+        };
+        T::check(&args).map_err(|errors| self.invalid(errors))?;
+        Ok(args)
+    }
+
+    fn name(&self) -> String {
+        T::descriptor().name.to_string()
+    }
+
+    fn invalid(&self, errors: ArgErrors) -> DispatchError {
+        DispatchError::InvalidArguments { tool: self.name(), errors }
+    }
+
+    fn explain_text(&self, text: &str, err: &serde_json::Error) -> DispatchError {
+        match serde_json::from_str::<Value>(text) {
+            Ok(value) => self.explain_value(&value, err),
+            Err(syntax) => {
+                DispatchError::MalformedJson { tool: self.name(), message: syntax.to_string() }
+            }
+        }
+    }
+
+    fn explain_value(&self, value: &Value, err: &serde_json::Error) -> DispatchError {
+        match self.validator.check_args(T::descriptor(), value) {
+            Err(errors) => self.invalid(errors),
+            // The descriptor accepts what serde refuses (a hand-written `Tool` whose descriptor
+            // says less than its type): serde's message is all there is.
+            Ok(()) => self.invalid(crate::checks::ArgError::new("", without_position(err)).into()),
+        }
+    }
+
+    async fn run(&self, call: &ToolCall) -> Result<Value, DispatchError> {
+        let args = self.decode(&call.arguments)?;
+        let output = self.tool.call(args).await.map_err(|e| DispatchError::Failed {
+            tool: self.name(),
+            message: e.message().to_owned(),
+        })?;
+        serde_json::to_value(&output)
+            .map_err(|e| DispatchError::Output { tool: self.name(), message: e.to_string() })
+    }
+}
+
+impl<T: Tool> Executor for TypedTool<T> {
+    fn descriptor(&self) -> &ToolDescriptor {
+        T::descriptor()
+    }
+
+    fn execute<'a>(&'a self, call: &'a ToolCall) -> BoxFuture<'a, ToolResult> {
+        Box::pin(async move {
+            let run = std::pin::pin!(self.run(call));
+            match CatchUnwind::new(run).await {
+                Ok(Ok(value)) => ToolResult::success(call, value),
+                Ok(Err(err)) => err.to_result(call),
+                Err(panic) => panicked(call, &self.name(), panic),
+            }
+        })
+    }
+}
+
+/// The error result for a tool that panicked; the panic message goes to `tracing`, not to
+/// the model.
+pub(crate) fn panicked(call: &ToolCall, tool: &str, message: String) -> ToolResult {
+    tracing::error!(tool, panic = %message, "tool panicked");
+    DispatchError::Panicked { tool: tool.to_owned(), message }.to_result(call)
+}
+
+impl<T: Tool> From<TypedTool<T>> for Arc<dyn Executor> {
+    fn from(tool: TypedTool<T>) -> Self {
+        Arc::new(tool)
+    }
+}
+
+impl<T: Tool> fmt::Debug for TypedTool<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("TypedTool").field("name", &T::NAME).finish_non_exhaustive()
+    }
+}

@@ -1,0 +1,457 @@
+//! Checks a JSON value against the schemas of a descriptor and fills in defaults.
+//!
+//! Serves dynamic tools (spec files, overridden tools, closures over `serde_json::Value`) and
+//! the error path of the typed fast path, where it turns serde's first complaint into every
+//! problem at once, each with its JSON pointer. The messages themselves live in
+//! [`crate::checks`].
+
+use std::collections::HashMap;
+use std::sync::RwLock;
+
+use serde_json::{Map, Value};
+
+use crate::checks::{self, ArgError, ArgErrors};
+use crate::descriptor::{Definition, Param, ToolDescriptor};
+use crate::schema::{Additional, Schema, SchemaKind};
+
+/// How deep a value may nest (objects, lists, references) before validation stops descending.
+pub const MAX_DEPTH: usize = 64;
+
+/// How many errors one validation reports at most (the model needs the first few, not all).
+pub const MAX_ERRORS: usize = 32;
+
+/// How many compiled patterns a [`Validator`] keeps before it starts over.
+const MAX_PATTERNS: usize = 256;
+
+/// Checks JSON values against a descriptor's schemas, keeping the patterns it compiles.
+///
+/// Cheap to create; keep one per tool (as [`crate::dispatch::DynamicTool`] and
+/// [`crate::dispatch::TypedTool`] do) so each pattern is compiled once.
+#[derive(Debug, Default)]
+pub struct Validator {
+    patterns: RwLock<HashMap<Box<str>, Option<regex::Regex>>>,
+}
+
+impl Validator {
+    /// A validator with an empty pattern cache.
+    pub fn new() -> Self {
+        Validator::default()
+    }
+
+    /// Checks the arguments of a call to `descriptor`: an object whose keys are the parameters.
+    ///
+    /// `null` is accepted only where the schema is nullable: a `null` for a non-nullable key is
+    /// an error, not an absent key.
+    ///
+    /// # Errors
+    ///
+    /// Every problem found (at most [`MAX_ERRORS`]), in document order, each with its JSON
+    /// pointer.
+    pub fn check_args(&self, descriptor: &ToolDescriptor, args: &Value) -> Result<(), ArgErrors> {
+        let mut walk = Walk::new(self, &descriptor.definitions);
+        match args {
+            Value::Object(map) => walk.object(
+                &descriptor.params,
+                &descriptor.additional,
+                map,
+                Some(descriptor.name.as_str()),
+                0,
+            ),
+            other => walk.push(checks::wrong_type("an object", other, "")),
+        }
+        ArgErrors(walk.errors).into_result()
+    }
+
+    /// Checks `value` against `schema`, resolving references in `definitions`; pointers in the
+    /// errors start at `pointer` (`""` for the root).
+    ///
+    /// # Errors
+    ///
+    /// Every problem found (at most [`MAX_ERRORS`]).
+    pub fn check_value(
+        &self,
+        schema: &Schema,
+        definitions: &[Definition],
+        value: &Value,
+        pointer: &str,
+    ) -> Result<(), ArgErrors> {
+        let mut walk = Walk::new(self, definitions);
+        walk.pointer.push_str(pointer);
+        walk.schema(schema, value, 0);
+        ArgErrors(walk.errors).into_result()
+    }
+
+    fn pattern(&self, source: &str, value: &str, pointer: &str) -> Result<(), ArgError> {
+        let cached = {
+            let map = self.patterns.read().unwrap_or_else(|e| e.into_inner());
+            map.get(source).cloned()
+        };
+        let compiled = match cached {
+            Some(compiled) => compiled,
+            None => {
+                let compiled = checks::compile(source);
+                let mut map = self.patterns.write().unwrap_or_else(|e| e.into_inner());
+                if map.len() >= MAX_PATTERNS {
+                    map.clear();
+                }
+                map.insert(source.into(), compiled.clone());
+                compiled
+            }
+        };
+        checks::matches(compiled.as_ref(), source, value, pointer)
+    }
+}
+
+/// Checks the arguments of a call to `descriptor` with a fresh [`Validator`] (patterns are
+/// compiled on every call; keep a `Validator` on hot paths).
+///
+/// # Errors
+///
+/// Every problem found, each with its JSON pointer.
+pub fn check_args(descriptor: &ToolDescriptor, args: &Value) -> Result<(), ArgErrors> {
+    Validator::new().check_args(descriptor, args)
+}
+
+/// Fills every absent parameter that has a default with that default, recursively inside
+/// present objects and lists (not inside `anyOf`, where the variant is ambiguous). A key that is
+/// present, even as `null`, is left alone. Does nothing when `args` is not an object.
+pub fn apply_defaults(descriptor: &ToolDescriptor, args: &mut Value) {
+    if let Value::Object(map) = args {
+        fill_object(&descriptor.params, &descriptor.additional, &descriptor.definitions, map, 0);
+    }
+}
+
+fn fill_object(
+    params: &[Param],
+    additional: &Additional,
+    defs: &[Definition],
+    map: &mut Map<String, Value>,
+    depth: usize,
+) {
+    if depth > MAX_DEPTH {
+        return;
+    }
+    for p in params {
+        match map.get_mut(p.name()) {
+            Some(v) => fill(&p.schema, defs, v, depth + 1),
+            None => {
+                if let Some(d) = &p.schema.default {
+                    map.insert(p.name().to_owned(), d.to_json());
+                }
+            }
+        }
+    }
+    if let Additional::Typed(schema) = additional {
+        for (k, v) in map.iter_mut() {
+            if !params.iter().any(|p| p.name() == k) {
+                fill(schema, defs, v, depth + 1);
+            }
+        }
+    }
+}
+
+fn fill(schema: &Schema, defs: &[Definition], value: &mut Value, depth: usize) {
+    if depth > MAX_DEPTH {
+        return;
+    }
+    match (&schema.kind, value) {
+        (SchemaKind::Object(o), Value::Object(map)) => {
+            fill_object(&o.properties, &o.additional, defs, map, depth);
+        }
+        (SchemaKind::List(l), Value::Array(items)) => {
+            for item in items {
+                fill(&l.items, defs, item, depth + 1);
+            }
+        }
+        (SchemaKind::Ref(r), value) => {
+            if let Some(target) = find_def(defs, &r.name) {
+                fill(target, defs, value, depth + 1);
+            }
+        }
+        _ => {}
+    }
+}
+
+fn find_def<'d>(defs: &'d [Definition], name: &str) -> Option<&'d Schema> {
+    defs.iter().find(|d| d.name == name).map(|d| &d.schema)
+}
+
+/// One validation: the definitions in scope, the current pointer and the errors so far.
+struct Walk<'a> {
+    validator: &'a Validator,
+    defs: &'a [Definition],
+    pointer: String,
+    errors: Vec<ArgError>,
+}
+
+impl<'a> Walk<'a> {
+    fn new(validator: &'a Validator, defs: &'a [Definition]) -> Self {
+        Walk { validator, defs, pointer: String::new(), errors: Vec::new() }
+    }
+
+    fn push(&mut self, e: ArgError) {
+        if self.errors.len() < MAX_ERRORS {
+            self.errors.push(e);
+        }
+    }
+
+    fn check(&mut self, r: Result<(), ArgError>) {
+        if let Err(e) = r {
+            self.push(e);
+        }
+    }
+
+    /// Runs `f` with `segment` appended to the pointer (escaped as RFC 6901 says).
+    fn at<R>(&mut self, segment: &str, f: impl FnOnce(&mut Self) -> R) -> R {
+        let len = self.pointer.len();
+        self.pointer.push('/');
+        for c in segment.chars() {
+            match c {
+                '~' => self.pointer.push_str("~0"),
+                '/' => self.pointer.push_str("~1"),
+                c => self.pointer.push(c),
+            }
+        }
+        let r = f(self);
+        self.pointer.truncate(len);
+        r
+    }
+
+    fn at_index<R>(&mut self, index: usize, f: impl FnOnce(&mut Self) -> R) -> R {
+        use std::fmt::Write;
+        let len = self.pointer.len();
+        let _ = write!(self.pointer, "/{index}");
+        let r = f(self);
+        self.pointer.truncate(len);
+        r
+    }
+
+    fn object(
+        &mut self,
+        params: &[Param],
+        additional: &Additional,
+        map: &Map<String, Value>,
+        tool: Option<&str>,
+        depth: usize,
+    ) {
+        for p in params {
+            match map.get(p.name()) {
+                Some(v) => self.at(p.name(), |w| w.schema(&p.schema, v, depth + 1)),
+                None if p.required => self.at(p.name(), |w| {
+                    let e = checks::required(&w.pointer);
+                    w.push(e);
+                }),
+                None => {}
+            }
+        }
+        if matches!(additional, Additional::Open) || map.is_empty() {
+            return;
+        }
+        for (k, v) in map {
+            if params.iter().any(|p| p.name() == k) {
+                continue;
+            }
+            match additional {
+                Additional::Typed(schema) => self.at(k, |w| w.schema(schema, v, depth + 1)),
+                _ => self.at(k, |w| {
+                    let e = checks::unknown_key(&w.pointer, tool, params.iter().map(Param::name));
+                    w.push(e);
+                }),
+            }
+        }
+    }
+
+    fn schema(&mut self, schema: &Schema, value: &Value, depth: usize) {
+        if depth > MAX_DEPTH {
+            let e = ArgError::new(
+                &self.pointer,
+                format!("is nested too deeply (more than {MAX_DEPTH} levels)"),
+            );
+            self.push(e);
+            return;
+        }
+        if value.is_null() && schema.nullable {
+            return;
+        }
+        let p = &self.pointer;
+        match (&schema.kind, value) {
+            (SchemaKind::String(s), Value::String(v)) => {
+                let r1 = checks::length(v, s.min_length, s.max_length, p);
+                let r2 = match &s.pattern {
+                    Some(source) => self.validator.pattern(source, v, p),
+                    None => Ok(()),
+                };
+                self.check(r1);
+                self.check(r2);
+            }
+            (SchemaKind::Integer(n), Value::Number(num)) => {
+                let v = match (num.as_i64(), num.as_u64()) {
+                    (Some(i), _) => i128::from(i),
+                    (None, Some(u)) => i128::from(u),
+                    (None, None) => {
+                        let e = checks::wrong_type(&expected(schema, self.defs), value, p);
+                        return self.push(e);
+                    }
+                };
+                let r1 = checks::int_range(v, n.minimum, n.maximum, p);
+                let r2 = checks::int_exclusive(v, n.exclusive_minimum, n.exclusive_maximum, p);
+                let r3 = n.multiple_of.map_or(Ok(()), |step| checks::int_multiple_of(v, step, p));
+                self.check(r1);
+                self.check(r2);
+                self.check(r3);
+            }
+            (SchemaKind::Float(n), Value::Number(num)) => {
+                let r = checks::float_range(num.as_f64().unwrap_or(f64::NAN), n, p);
+                self.check(r);
+            }
+            (SchemaKind::Boolean, Value::Bool(_)) | (SchemaKind::Null, Value::Null) => {}
+            (SchemaKind::Any, _) => {}
+            (SchemaKind::Enum(e), Value::String(v)) => {
+                let r = checks::one_of(v, e.values.iter(), p);
+                self.check(r);
+            }
+            (SchemaKind::Enum(e), other) => {
+                let e = checks::not_one_of(other, e.values.iter(), p);
+                self.push(e);
+            }
+            (SchemaKind::List(l), Value::Array(items)) => {
+                let r1 = checks::items(items.len(), l.min_items, l.max_items, p);
+                let r2 = if l.unique { checks::unique(items, p) } else { Ok(()) };
+                self.check(r1);
+                self.check(r2);
+                for (i, item) in items.iter().enumerate() {
+                    self.at_index(i, |w| w.schema(&l.items, item, depth + 1));
+                }
+            }
+            (SchemaKind::Object(o), Value::Object(map)) => {
+                self.object(&o.properties, &o.additional, map, None, depth);
+            }
+            (SchemaKind::AnyOf(a), value) => self.any_of(schema, &a.variants, value, depth),
+            (SchemaKind::Ref(r), value) => match find_def(self.defs, &r.name) {
+                Some(target) => self.schema(target, value, depth + 1),
+                None => {
+                    let e = ArgError::new(
+                        p,
+                        format!(
+                            "cannot be checked: the tool's schema refers to the undefined `{}`",
+                            r.name
+                        ),
+                    );
+                    self.push(e);
+                }
+            },
+            (_, other) => {
+                let e = checks::wrong_type(&expected(schema, self.defs), other, p);
+                self.push(e);
+            }
+        }
+    }
+
+    /// A value matches `anyOf` when it matches one variant. Otherwise the errors reported are
+    /// those of the variant that fits the value's type (the one with the fewest errors when
+    /// several do), or one error listing what is accepted when none does.
+    fn any_of(&mut self, whole: &Schema, variants: &[Schema], value: &Value, depth: usize) {
+        let mut best: Option<Vec<ArgError>> = None;
+        for v in variants {
+            let outer = std::mem::take(&mut self.errors);
+            self.schema(v, value, depth + 1);
+            let found = std::mem::replace(&mut self.errors, outer);
+            if found.is_empty() {
+                return;
+            }
+            if accepts_type(v, self.defs, value, depth)
+                && best.as_ref().is_none_or(|b| found.len() < b.len())
+            {
+                best = Some(found);
+            }
+        }
+        match best {
+            Some(errors) => {
+                for e in errors {
+                    self.push(e);
+                }
+            }
+            None => {
+                let e = checks::wrong_type(&expected(whole, self.defs), value, &self.pointer);
+                self.push(e);
+            }
+        }
+    }
+}
+
+/// Whether `value`'s JSON type is one `schema` accepts (constraints aside).
+fn accepts_type(schema: &Schema, defs: &[Definition], value: &Value, depth: usize) -> bool {
+    if depth > MAX_DEPTH {
+        return false;
+    }
+    if value.is_null() && schema.nullable {
+        return true;
+    }
+    match (&schema.kind, value) {
+        (SchemaKind::String(_) | SchemaKind::Enum(_), Value::String(_))
+        | (SchemaKind::Float(_), Value::Number(_))
+        | (SchemaKind::Boolean, Value::Bool(_))
+        | (SchemaKind::Null, Value::Null)
+        | (SchemaKind::Any, _)
+        | (SchemaKind::List(_), Value::Array(_))
+        | (SchemaKind::Object(_), Value::Object(_)) => true,
+        (SchemaKind::Integer(_), Value::Number(n)) => n.is_i64() || n.is_u64(),
+        (SchemaKind::AnyOf(a), v) => a.variants.iter().any(|s| accepts_type(s, defs, v, depth + 1)),
+        (SchemaKind::Ref(r), v) => {
+            find_def(defs, &r.name).is_some_and(|s| accepts_type(s, defs, v, depth + 1))
+        }
+        _ => false,
+    }
+}
+
+/// What a schema accepts, as a phrase for messages (`an integer`, `a string or null`).
+fn expected(schema: &Schema, defs: &[Definition]) -> String {
+    let mut phrases = Vec::new();
+    phrases_of(schema, defs, &mut phrases, 0);
+    if schema.nullable && !phrases.iter().any(|p| p == "null") {
+        phrases.push("null".to_owned());
+    }
+    match phrases.len() {
+        0 => "a valid value".to_owned(),
+        1 => phrases.remove(0),
+        n => {
+            let last = phrases.remove(n - 1);
+            format!("{} or {last}", phrases.join(", "))
+        }
+    }
+}
+
+fn phrases_of(schema: &Schema, defs: &[Definition], out: &mut Vec<String>, depth: usize) {
+    if depth > MAX_DEPTH {
+        return;
+    }
+    let phrase = match &schema.kind {
+        SchemaKind::String(_) => "a string".to_owned(),
+        SchemaKind::Integer(_) => "an integer".to_owned(),
+        SchemaKind::Float(_) => "a number".to_owned(),
+        SchemaKind::Boolean => "a boolean".to_owned(),
+        SchemaKind::Null => "null".to_owned(),
+        SchemaKind::Any => "any JSON value".to_owned(),
+        SchemaKind::Enum(e) => checks::one_of_phrase(e.values.iter()),
+        SchemaKind::List(_) => "an array".to_owned(),
+        SchemaKind::Object(_) => "an object".to_owned(),
+        SchemaKind::AnyOf(a) => {
+            for v in a.variants.iter() {
+                phrases_of(v, defs, out, depth + 1);
+                if v.nullable && !out.iter().any(|p| p == "null") {
+                    out.push("null".to_owned());
+                }
+            }
+            return;
+        }
+        SchemaKind::Ref(r) => {
+            if let Some(target) = find_def(defs, &r.name) {
+                phrases_of(target, defs, out, depth + 1);
+            }
+            return;
+        }
+    };
+    if !out.contains(&phrase) {
+        out.push(phrase);
+    }
+}
