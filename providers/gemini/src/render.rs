@@ -416,6 +416,14 @@ fn openapi_fixup(v: &mut Value, at: &mut String, ctx: &mut RenderCtx) -> Result<
             false,
         )?;
     }
+    if !map.contains_key("type") {
+        return Err(ctx.error(
+            at,
+            "",
+            RenderRule::Unsupported,
+            "a schema that accepts any value has no single `type`, which Gemini's OpenAPI `parameters` requires; use parametersJsonSchema",
+        ));
+    }
     if let Some(Value::Object(props)) = map.get("properties")
         && props.len() > 1
     {
