@@ -7,7 +7,7 @@ mod corpus;
 mod harness;
 
 use proptest::prelude::*;
-use serde_json::{Value, json};
+use serde_json::json;
 use tooldef::ToolDescriptor;
 use tooldef::render::{ChangeKind, Policy, RenderRule, Renderer};
 use tooldef_ollama::{OllamaRenderer, dropped_keys};
