@@ -2229,10 +2229,7 @@ impl<'a> SchemaWriter<'a> {
             out.end_array();
         } else {
             out.key("$ref");
-            let mut t = String::with_capacity(target.len() + name.len());
-            t.push_str(target);
-            t.push_str(name);
-            out.string(&t);
+            out.string(&ref_target(target, name));
             if nullable {
                 out.key("nullable");
                 out.bool(true);
@@ -2250,11 +2247,29 @@ const REF_KIND: SchemaKind = SchemaKind::Null;
 fn write_ref(out: &mut JsonWriter, target: &str, name: &str) {
     out.begin_object();
     out.key("$ref");
+    out.string(&ref_target(target, name));
+    out.end_object();
+}
+
+/// `target` followed by `name` as a JSON pointer token (`~` and `/` escaped) in a URI fragment
+/// (other bytes outside the fragment's characters percent-encoded), so that names such as
+/// `a/b c` resolve.
+fn ref_target(target: &str, name: &str) -> String {
     let mut t = String::with_capacity(target.len() + name.len());
     t.push_str(target);
-    t.push_str(name);
-    out.string(&t);
-    out.end_object();
+    for b in name.bytes() {
+        match b {
+            b'~' => t.push_str("~0"),
+            b'/' => t.push_str("~1"),
+            b if b.is_ascii_alphanumeric() || b"-._!$&'()*+,;=:@".contains(&b) => {
+                t.push(b as char);
+            }
+            b => {
+                let _ = write!(t, "%{b:02X}");
+            }
+        }
+    }
+    t
 }
 
 fn kind_type(kind: &SchemaKind) -> Option<&'static str> {
