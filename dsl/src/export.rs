@@ -382,3 +382,119 @@ pub fn export_to_out_dir(
     let dir = std::env::var_os("OUT_DIR").ok_or(ExportError::NoOutDir)?;
     export(PathBuf::from(dir), tools, targets)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::render::{JsonWriter, RenderCtx, RenderRule, Rendered};
+
+    /// `{"n": name}`; refuses tools named `refused`.
+    struct Names;
+
+    impl Renderer for Names {
+        fn name(&self) -> &str {
+            "names"
+        }
+        fn render(&self, tool: &ToolDescriptor, policy: Policy) -> Result<Rendered, RenderError> {
+            if tool.name.as_str() == "refused" {
+                return Err(RenderError::new("refused", "", "", RenderRule::Unsupported, "no"));
+            }
+            let ctx = RenderCtx::new(tool, policy);
+            let mut out = JsonWriter::new();
+            out.begin_object();
+            out.key("n");
+            out.string(tool.name.as_str());
+            out.end_object();
+            Ok(ctx.finish(out))
+        }
+    }
+
+    fn temp_dir(tag: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("tooldef-export-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    fn names(specs: &Specs) -> Vec<&str> {
+        specs.loaded.iter().map(|l| l.spec.descriptor.name.as_str()).collect()
+    }
+
+    #[test]
+    fn a_directory_loads_by_the_workspace_rules() {
+        let dir = temp_dir("rules");
+        for (file, text) in [
+            ("b.json", r#"{"name": "other"}"#),
+            ("a.json", "{}"),
+            (".hidden.json", "{}"),
+            ("bad name.json", "{}"),
+            ("gone.json", "{}"),
+            ("gone.removed", ""),
+            ("notes.txt", "not a spec"),
+        ] {
+            std::fs::write(dir.join(file), text).unwrap();
+        }
+        std::fs::create_dir(dir.join("sub.json")).unwrap();
+        let specs = load_spec_dir(&dir).unwrap();
+        assert_eq!(names(&specs), ["a", "b"]);
+        let skipped: Vec<_> = specs
+            .skipped
+            .iter()
+            .map(|s| {
+                (
+                    s.path.file_name().unwrap().to_str().unwrap(),
+                    matches!(s.reason, SkipReason::Removed),
+                )
+            })
+            .collect();
+        assert_eq!(skipped, [("bad name.json", false), ("gone.json", true)]);
+        assert_eq!(
+            specs.rerun_if_changed()[0],
+            format!("cargo:rerun-if-changed={}", dir.display())
+        );
+        assert_eq!(specs.sources.len(), 3);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn paths_load_in_order_and_names_must_be_unique() {
+        let dir = temp_dir("paths");
+        std::fs::create_dir(dir.join("d")).unwrap();
+        std::fs::write(dir.join("d/x.json"), "{}").unwrap();
+        std::fs::write(dir.join("first.json"), r#"{"name": "y"}"#).unwrap();
+        std::fs::write(dir.join("dup.json"), r#"{"name": "x"}"#).unwrap();
+        let specs = load_specs(&[dir.join("first.json"), dir.join("d")]).unwrap();
+        assert_eq!(names(&specs), ["y", "x"]);
+        let err = load_specs(&[dir.join("d"), dir.join("dup.json")]).unwrap_err();
+        assert!(matches!(&err, ExportError::DuplicateName { name, .. } if name == "x"), "{err}");
+        let err = load_specs(&[dir.join("missing.json")]).unwrap_err();
+        assert!(err.to_string().starts_with(&dir.join("missing.json").display().to_string()));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn export_writes_each_target_once_and_refusals_write_nothing() {
+        let dir = temp_dir("write");
+        let a = ToolDescriptor::new("a");
+        let b = ToolDescriptor::new("b");
+        let targets =
+            [Target::new(&Names, "compact.json"), Target::new(&Names, "pretty.json").pretty()];
+        let written = export(dir.join("out"), &[&a, &b], &targets).unwrap();
+        assert!(written.iter().all(|w| w.written && w.renderer == "names"));
+        let compact = std::fs::read_to_string(dir.join("out/compact.json")).unwrap();
+        assert_eq!(compact, r#"[{"n":"a"},{"n":"b"}]"#);
+        let pretty = std::fs::read_to_string(dir.join("out/pretty.json")).unwrap();
+        assert_eq!(pretty, "[\n  {\n    \"n\": \"a\"\n  },\n  {\n    \"n\": \"b\"\n  }\n]\n");
+        let again = export(dir.join("out"), &[&a, &b], &targets).unwrap();
+        assert!(again.iter().all(|w| !w.written));
+
+        let refused = ToolDescriptor::new("refused");
+        let err = export(dir.join("none"), &[&a, &refused], &targets).unwrap_err();
+        assert!(
+            matches!(&err, ExportError::Render { renderer, .. } if renderer == "names"),
+            "{err}"
+        );
+        assert!(!dir.join("none").exists());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
