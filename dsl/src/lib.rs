@@ -37,8 +37,8 @@ pub use json_schema::{
     export_output, export_schema, import_input, import_schema,
 };
 pub use spec::{
-    Command, MAX_SPEC_BYTES, Spec, SpecError, SpecErrorKind, load_spec_file, parse_spec,
-    spec_from_value, spec_to_json,
+    Command, MAX_SPEC_BYTES, MAX_TIMEOUT_MS, Spec, SpecError, SpecErrorKind, load_spec_file,
+    parse_spec, spec_from_value, spec_to_json,
 };
 
 // --- tool_schema, macros ---
