@@ -257,9 +257,11 @@ fn from_openai(
     if !matches!(body.get("parameters"), None | Some(Value::Null)) {
         c.copy(body, &base, "parameters", "input_schema");
     }
+    // Responses function tools may carry the output's schema.
+    c.copy(body, &base, "output_schema", "output_schema");
     for key in body.keys() {
         match key.as_str() {
-            "name" | "description" | "parameters" | "type" | "function" => {}
+            "name" | "description" | "parameters" | "output_schema" | "type" | "function" => {}
             "strict" => dropped(warnings, &base, key, "strict mode is chosen when rendering"),
             _ => dropped(warnings, &base, key, "a spec file has no place for it"),
         }

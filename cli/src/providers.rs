@@ -4,6 +4,8 @@
 //! [`tooldef::Renderer`] from the provider crates.
 
 use tooldef::Renderer;
+use tooldef_anthropic::AnthropicRenderer;
+use tooldef_openai::OpenAiRenderer;
 
 /// A provider target of `render` and `check`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -51,9 +53,13 @@ impl Provider {
     }
 
     /// The renderer; `strict` turns on the provider's strict mode where it has one.
-    pub(crate) fn renderer(self, strict: bool) -> Box<dyn Renderer> {
-        let _ = strict;
-        todo!("provider crates")
+    pub(crate) fn renderer(self, strict: bool) -> Result<Box<dyn Renderer>, String> {
+        Ok(match self {
+            Provider::OpenAiChat => Box::new(OpenAiRenderer::chat().strict(strict)),
+            Provider::OpenAiResponses => Box::new(OpenAiRenderer::responses().strict(strict)),
+            Provider::Anthropic => Box::new(AnthropicRenderer::new().strict(strict)),
+            other => return Err(format!("provider `{}` is not built in yet", other.name())),
+        })
     }
 }
 

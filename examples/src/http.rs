@@ -199,10 +199,11 @@ fn reason(status: u16) -> &'static str {
     }
 }
 
+/// A start line, headers and body.
+type Message = (String, Vec<(String, String)>, Vec<u8>);
+
 /// Reads a start line, headers and a `Content-Length` body.
-fn read_message<R: BufRead>(
-    reader: &mut R,
-) -> Result<(String, Vec<(String, String)>, Vec<u8>), HttpError> {
+fn read_message<R: BufRead>(reader: &mut R) -> Result<Message, HttpError> {
     let mut start = String::new();
     reader.read_line(&mut start)?;
     let start = start.trim_end().to_owned();
