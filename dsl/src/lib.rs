@@ -42,6 +42,13 @@ pub use spec::{
 };
 
 // --- tool_schema, macros ---
+#[doc(hidden)]
+pub use tool_schema::__private;
+pub use tool_schema::{
+    RunTool, SchemaGen, Shape, StringKey, ToolReturn, ToolSchema, ToolSet, ToolVisitor, schema_for,
+};
+#[cfg(feature = "macros")]
+pub use tooldef_macros::{Tool, ToolSchema, tool, tools};
 
 // --- dispatch ---
 pub use dispatch::{DispatchError, DynamicTool, Toolbox, TypedTool, Validator};
@@ -62,6 +69,10 @@ pub use registry::{
 };
 
 // --- workspace ---
+pub use workspace::{
+    CommandFailure, ReconcileReport, SkipReason, Skipped, ToolChange, Workspace, WorkspaceError,
+    WorkspaceOp, WorkspaceOptions, WorkspaceStats, WorkspaceTarget, WorkspaceTool, parse_spec_file,
+};
 
 // --- assembly ---
 pub use assembly::{
