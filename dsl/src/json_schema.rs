@@ -1,1 +1,1873 @@
-//! (in progress)
+//! JSON Schema (draft 2020-12) export of the IR, and import of JSON Schema into the IR.
+//!
+//! Owns the mapping between [`Schema`] / [`ToolDescriptor`] and JSON Schema documents. It does not
+//! touch providers (each renderer adapts the exported schema to its own dialect) nor spec files
+//! (see [`crate::spec`], which builds on this module).
+//!
+//! # Export
+//!
+//! [`export_input`] writes a descriptor's input object, [`export_output`] its output schema and
+//! [`export_schema`] any single schema. Keys come in a fixed order: `title`, `description`, the
+//! kind's keywords (`type`, then `format`, `pattern`, `minLength`, `maxLength` for strings;
+//! `minimum`, `exclusiveMinimum`, `maximum`, `exclusiveMaximum`, `multipleOf` for numbers; `enum`
+//! or `anyOf` for enums; `items`, `minItems`, `maxItems`, `uniqueItems` for lists; `properties`,
+//! `required`, `additionalProperties` for objects; `anyOf` for unions; `$ref` for references),
+//! then `default`, `examples`, and `$defs` last at the document root. Properties keep the IR
+//! order; `required` is written only when not empty; `additionalProperties` is always written.
+//!
+//! | IR | JSON Schema |
+//! | --- | --- |
+//! | nullable string, integer, number, boolean, list, object | `"type": [T, "null"]` |
+//! | enum | `{"type": "string", "enum": [..]}` (nullable: `["string", "null"]` and a `null` value) |
+//! | enum with a described value | `{"type": "string", "anyOf": [{"const": v, "description": d}, ..]}` (nullable: `["string", "null"]` and a `{"type": "null"}` member) |
+//! | any-of | `{"anyOf": [..]}` (nullable: a `{"type": "null"}` member appended) |
+//! | reference | `{"$ref": "#/$defs/Name"}` (nullable: `{"anyOf": [{"$ref": ..}, {"type": "null"}]}`) |
+//!
+//! Two IR shapes have a second spelling and come back normalised: a nullable any-of with a single
+//! variant imports as that variant made nullable, and a `{"type": "null"}` variant of an any-of
+//! imports as `nullable`. Non-finite floats cannot be written in JSON and are exported as `null`.
+//!
+//! # Import
+//!
+//! [`import_input`] reads an input object schema and [`import_schema`] any schema. Both accept
+//! 2020-12 keywords and the draft-07 spellings tools still emit (`definitions`,
+//! `#/definitions/X`, draft-04 boolean `exclusiveMinimum`/`exclusiveMaximum`). A `$ref` to `#`
+//! (the document root, i.e. recursion through the root) becomes a reference to a definition that
+//! holds a copy of the root schema, named `Input` ([`import_input`]) or `Root`
+//! ([`import_schema`]), with a numeric suffix when that name is taken; a note records it.
+//!
+//! Annotation keywords never fail: `title`, `description`, `default` and `examples` are kept;
+//! the others (`$schema`, `$id`, `$comment`, `deprecated`, `readOnly`, `writeOnly`, `x-*`,
+//! unknown keywords...) are dropped with an [`ImportNote`]. A keyword that changes what is valid
+//! and that the IR cannot express (`not`, `if`, `patternProperties`, `prefixItems`, an `allOf`
+//! that cannot be merged exactly, a non-string enum value, a schema that accepts any value...)
+//! is an [`ImportError`] naming its JSON pointer; nothing is lost silently. A schema without
+//! `type` whose constraints all belong to one type (e.g. only `properties`) is read as that type,
+//! with a note. The imported parts are not validated against [`crate::validate`]: callers that
+//! build a descriptor call [`ToolDescriptor::validate`] (the spec loader does).
+
+use std::borrow::Cow;
+use std::fmt;
+
+use indexmap::IndexMap;
+use serde_json::{Map, Number, Value};
+
+use crate::descriptor::{Definition, Param, ToolDescriptor};
+use crate::literal::Literal;
+use crate::schema::{
+    Additional, EnumSchema, EnumValue, EnumValues, ListSchema, NumberSchema, ObjectSchema,
+    RefSchema, Schema, SchemaKind, StringSchema,
+};
+use crate::validate::MAX_DEPTH;
+
+// ------------------------------------------------------------------------------------------------
+// Export
+
+/// The descriptor's input object as a JSON Schema document, with every definition under `$defs`.
+pub fn export_input(d: &ToolDescriptor) -> Value {
+    let mut m = Map::new();
+    m.insert("type".into(), "object".into());
+    object_keywords(&mut m, &d.params, &d.additional);
+    if !d.definitions.is_empty() {
+        m.insert("$defs".into(), defs_json(d.definitions.iter()));
+    }
+    Value::Object(m)
+}
+
+/// The descriptor's output schema as a JSON Schema document, with the definitions it reaches.
+pub fn export_output(d: &ToolDescriptor) -> Option<Value> {
+    d.output.as_ref().map(|out| export_schema(out, &d.definitions))
+}
+
+/// One schema as a JSON Schema document; the definitions it reaches (directly or through other
+/// definitions) are written under `$defs`, in the order of `definitions`.
+pub fn export_schema(schema: &Schema, definitions: &[Definition]) -> Value {
+    let mut m = schema_map(schema);
+    let reached = reachable(schema, definitions);
+    if !reached.is_empty() {
+        m.insert("$defs".into(), defs_json(reached.into_iter()));
+    }
+    Value::Object(m)
+}
+
+/// The `$ref` value that points at definition `name` (`#/$defs/` and the escaped name).
+pub fn definition_ref(name: &str) -> String {
+    let mut out = String::from("#/$defs/");
+    for b in name.replace('~', "~0").replace('/', "~1").bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~!$&'()*+,;=:@".contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+fn defs_json<'a>(defs: impl Iterator<Item = &'a Definition>) -> Value {
+    Value::Object(
+        defs.map(|d| (d.name.to_string(), Value::Object(schema_map(&d.schema)))).collect(),
+    )
+}
+
+/// The definitions `schema` reaches, in definition order.
+fn reachable<'a>(schema: &Schema, definitions: &'a [Definition]) -> Vec<&'a Definition> {
+    let mut seen = vec![false; definitions.len()];
+    let mut stack = Vec::new();
+    refs_in(schema, &mut stack);
+    while let Some(name) = stack.pop() {
+        if let Some(i) = definitions.iter().position(|d| d.name == name)
+            && !seen[i]
+        {
+            seen[i] = true;
+            refs_in(&definitions[i].schema, &mut stack);
+        }
+    }
+    definitions.iter().zip(seen).filter(|(_, s)| *s).map(|(d, _)| d).collect()
+}
+
+fn refs_in(schema: &Schema, out: &mut Vec<String>) {
+    // Iterative, so that a deep schema built at run time cannot overflow the stack here.
+    let mut todo = vec![schema];
+    while let Some(s) = todo.pop() {
+        match &s.kind {
+            SchemaKind::Ref(r) => out.push(r.name.to_string()),
+            SchemaKind::List(l) => todo.push(l.items.get()),
+            SchemaKind::Object(o) => {
+                todo.extend(o.properties.iter().map(|p| &p.schema));
+                if let Additional::Typed(t) = &o.additional {
+                    todo.push(t.get());
+                }
+            }
+            SchemaKind::AnyOf(a) => todo.extend(a.variants.iter()),
+            _ => {}
+        }
+    }
+}
+
+fn type_value(name: &str, nullable: bool) -> Value {
+    if nullable { Value::from(vec![name, "null"]) } else { Value::from(name) }
+}
+
+fn null_member() -> Value {
+    let mut m = Map::new();
+    m.insert("type".into(), "null".into());
+    Value::Object(m)
+}
+
+fn float_value(f: f64) -> Value {
+    Number::from_f64(f).map_or(Value::Null, Value::Number)
+}
+
+fn number_keywords<T: Copy>(
+    m: &mut Map<String, Value>,
+    n: &NumberSchema<T>,
+    f: impl Fn(T) -> Value,
+) {
+    let fields = [
+        ("minimum", n.minimum),
+        ("exclusiveMinimum", n.exclusive_minimum),
+        ("maximum", n.maximum),
+        ("exclusiveMaximum", n.exclusive_maximum),
+        ("multipleOf", n.multiple_of),
+    ];
+    for (key, value) in fields {
+        if let Some(v) = value {
+            m.insert(key.into(), f(v));
+        }
+    }
+}
+
+fn object_keywords(m: &mut Map<String, Value>, params: &[Param], additional: &Additional) {
+    let properties =
+        params.iter().map(|p| (p.name.to_string(), Value::Object(schema_map(&p.schema)))).collect();
+    m.insert("properties".into(), Value::Object(properties));
+    let required: Vec<Value> =
+        params.iter().filter(|p| p.required).map(|p| Value::from(p.name.as_ref())).collect();
+    if !required.is_empty() {
+        m.insert("required".into(), Value::Array(required));
+    }
+    let additional = match additional {
+        Additional::Closed => Value::Bool(false),
+        Additional::Open => Value::Bool(true),
+        Additional::Typed(t) => Value::Object(schema_map(t)),
+    };
+    m.insert("additionalProperties".into(), additional);
+}
+
+fn schema_map(s: &Schema) -> Map<String, Value> {
+    let mut m = Map::new();
+    if let Some(title) = &s.title {
+        m.insert("title".into(), title.as_ref().into());
+    }
+    if let Some(description) = &s.description {
+        m.insert("description".into(), description.as_ref().into());
+    }
+    match &s.kind {
+        SchemaKind::String(st) => {
+            m.insert("type".into(), type_value("string", s.nullable));
+            if let Some(format) = &st.format {
+                m.insert("format".into(), format.as_ref().into());
+            }
+            if let Some(pattern) = &st.pattern {
+                m.insert("pattern".into(), pattern.as_ref().into());
+            }
+            if let Some(min) = st.min_length {
+                m.insert("minLength".into(), min.into());
+            }
+            if let Some(max) = st.max_length {
+                m.insert("maxLength".into(), max.into());
+            }
+        }
+        SchemaKind::Integer(n) => {
+            m.insert("type".into(), type_value("integer", s.nullable));
+            number_keywords(&mut m, n, Value::from);
+        }
+        SchemaKind::Float(n) => {
+            m.insert("type".into(), type_value("number", s.nullable));
+            number_keywords(&mut m, n, float_value);
+        }
+        SchemaKind::Boolean => {
+            m.insert("type".into(), type_value("boolean", s.nullable));
+        }
+        SchemaKind::Null => {
+            m.insert("type".into(), "null".into());
+        }
+        // `{}` accepts every value, `null` included, so `nullable` adds nothing to write.
+        SchemaKind::Any => {}
+        SchemaKind::Enum(e) => {
+            m.insert("type".into(), type_value("string", s.nullable));
+            let described = e.values.iter_described().any(|(_, d)| d.is_some());
+            if described {
+                let mut members: Vec<Value> = e
+                    .values
+                    .iter_described()
+                    .map(|(value, description)| {
+                        let mut c = Map::new();
+                        c.insert("const".into(), value.into());
+                        if let Some(d) = description {
+                            c.insert("description".into(), d.into());
+                        }
+                        Value::Object(c)
+                    })
+                    .collect();
+                if s.nullable {
+                    members.push(null_member());
+                }
+                m.insert("anyOf".into(), Value::Array(members));
+            } else {
+                let mut values: Vec<Value> = e.values.iter().map(Value::from).collect();
+                if s.nullable {
+                    values.push(Value::Null);
+                }
+                m.insert("enum".into(), Value::Array(values));
+            }
+        }
+        SchemaKind::List(l) => {
+            m.insert("type".into(), type_value("array", s.nullable));
+            m.insert("items".into(), Value::Object(schema_map(&l.items)));
+            if let Some(min) = l.min_items {
+                m.insert("minItems".into(), min.into());
+            }
+            if let Some(max) = l.max_items {
+                m.insert("maxItems".into(), max.into());
+            }
+            if l.unique {
+                m.insert("uniqueItems".into(), true.into());
+            }
+        }
+        SchemaKind::Object(o) => {
+            m.insert("type".into(), type_value("object", s.nullable));
+            object_keywords(&mut m, &o.properties, &o.additional);
+        }
+        SchemaKind::AnyOf(a) => {
+            let mut variants: Vec<Value> =
+                a.variants.iter().map(|v| Value::Object(schema_map(v))).collect();
+            if s.nullable {
+                variants.push(null_member());
+            }
+            m.insert("anyOf".into(), Value::Array(variants));
+        }
+        SchemaKind::Ref(r) => {
+            let reference = Value::from(definition_ref(&r.name));
+            if s.nullable {
+                let mut target = Map::new();
+                target.insert("$ref".into(), reference);
+                m.insert("anyOf".into(), Value::Array(vec![Value::Object(target), null_member()]));
+            } else {
+                m.insert("$ref".into(), reference);
+            }
+        }
+    }
+    if let Some(default) = &s.default {
+        m.insert("default".into(), default.to_json());
+    }
+    if !s.examples.is_empty() {
+        m.insert("examples".into(), s.examples.iter().map(Literal::to_json).collect());
+    }
+    m
+}
+
+// ------------------------------------------------------------------------------------------------
+// Import: results, notes and errors
+
+/// The result of an import: the IR value and the notes about what was dropped or inferred.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Imported<T> {
+    /// What was imported.
+    pub value: T,
+    /// Annotation keywords dropped and types inferred, in document order.
+    pub notes: Vec<ImportNote>,
+}
+
+/// The input half of a descriptor, imported from an object schema.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct InputSchema {
+    /// The properties, in document order.
+    pub params: Vec<Param>,
+    /// What the object says about other keys (`Open` when `additionalProperties` is absent).
+    pub additional: Additional,
+    /// Named definitions (`$defs`, then `definitions`, then the root copy if `#` is referenced).
+    pub definitions: Vec<Definition>,
+}
+
+impl InputSchema {
+    /// Replaces the descriptor's parameters, additional-properties policy and definitions.
+    pub fn apply_to(self, d: &mut ToolDescriptor) {
+        d.params = Cow::Owned(self.params);
+        d.additional = self.additional;
+        d.definitions = Cow::Owned(self.definitions);
+    }
+}
+
+/// One schema imported with the definitions of its document.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ImportedSchema {
+    /// The schema.
+    pub schema: Schema,
+    /// Named definitions its references point at.
+    pub definitions: Vec<Definition>,
+}
+
+/// Something an import dropped or inferred without failing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ImportNote {
+    /// JSON pointer of the keyword (`/properties/city/deprecated`).
+    pub pointer: String,
+    /// The keyword.
+    pub keyword: String,
+    /// What happened to it.
+    pub message: String,
+}
+
+impl fmt::Display for ImportNote {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "#{}: `{}` {}", self.pointer, self.keyword, self.message)
+    }
+}
+
+impl ImportNote {
+    /// The same note with `prefix` (a JSON pointer) put before its pointer.
+    pub fn prefixed(mut self, prefix: &str) -> Self {
+        self.pointer.insert_str(0, prefix);
+        self
+    }
+}
+
+/// A JSON Schema that cannot be imported, with the JSON pointer of the fault.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error("#{pointer}: {kind}")]
+pub struct ImportError {
+    /// JSON pointer of the offending keyword or schema (empty for the document root).
+    pub pointer: String,
+    /// What is wrong.
+    pub kind: ImportErrorKind,
+}
+
+impl ImportError {
+    /// The same error with `prefix` (a JSON pointer) put before its pointer.
+    pub fn prefixed(mut self, prefix: &str) -> Self {
+        self.pointer.insert_str(0, prefix);
+        self
+    }
+}
+
+/// Why a JSON Schema cannot be imported.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ImportErrorKind {
+    /// A keyword (or a schema) has a value of the wrong JSON type.
+    #[error("`{keyword}` must be {expected}; got {found}")]
+    WrongType {
+        /// The keyword (`schema` for a schema position).
+        keyword: String,
+        /// What was expected.
+        expected: &'static str,
+        /// What was found.
+        found: String,
+    },
+    /// A keyword changes what is valid in a way the IR cannot express.
+    #[error("`{keyword}` cannot be expressed by tooldef: {reason}")]
+    Unsupported {
+        /// The keyword.
+        keyword: String,
+        /// Why.
+        reason: String,
+    },
+    /// A `$ref` points at no definition.
+    #[error("`$ref` `{target}` points at no definition")]
+    DanglingRef {
+        /// The reference.
+        target: String,
+    },
+    /// The input schema is not an object schema.
+    #[error("the input schema must be an object schema: {reason}")]
+    NotAnObject {
+        /// Why.
+        reason: String,
+    },
+    /// Schemas nest deeper than [`MAX_DEPTH`].
+    #[error("schemas nest deeper than {} levels", MAX_DEPTH)]
+    TooDeep,
+}
+
+fn wrong(pointer: &str, keyword: &str, expected: &'static str, found: &Value) -> ImportError {
+    ImportError {
+        pointer: pointer.to_owned(),
+        kind: ImportErrorKind::WrongType {
+            keyword: keyword.to_owned(),
+            expected,
+            found: describe(found),
+        },
+    }
+}
+
+fn unsupported(pointer: &str, keyword: &str, reason: impl Into<String>) -> ImportError {
+    ImportError {
+        pointer: pointer.to_owned(),
+        kind: ImportErrorKind::Unsupported { keyword: keyword.to_owned(), reason: reason.into() },
+    }
+}
+
+/// A short description of a JSON value for messages.
+fn describe(v: &Value) -> String {
+    match v {
+        Value::Null => "null".into(),
+        Value::Bool(b) => format!("the boolean {b}"),
+        Value::Number(n) => format!("the number {n}"),
+        Value::String(s) if s.chars().count() > 40 => {
+            format!("a string ({:?}...)", s.chars().take(40).collect::<String>())
+        }
+        Value::String(s) => format!("the string {s:?}"),
+        Value::Array(_) => "an array".into(),
+        Value::Object(_) => "an object".into(),
+    }
+}
+
+/// Escapes one JSON pointer token.
+pub fn pointer_token(key: &str) -> Cow<'_, str> {
+    if key.contains(['~', '/']) {
+        Cow::Owned(key.replace('~', "~0").replace('/', "~1"))
+    } else {
+        Cow::Borrowed(key)
+    }
+}
+
+fn child(pointer: &str, key: &str) -> String {
+    format!("{pointer}/{}", pointer_token(key))
+}
+
+// ------------------------------------------------------------------------------------------------
+// Import: keyword tables
+
+/// Annotation keywords the IR has no place for: dropped with a note.
+const DROPPED_ANNOTATIONS: &[&str] = &[
+    "$schema",
+    "$id",
+    "$comment",
+    "$anchor",
+    "$dynamicAnchor",
+    "$vocabulary",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+    "contentMediaType",
+    "contentEncoding",
+    "contentSchema",
+    "example",
+    "discriminator",
+    "nullable",
+];
+
+/// Keywords that change what is valid and that the IR cannot express.
+const UNSUPPORTED: &[(&str, &str)] = &[
+    ("not", "the IR has no negation"),
+    ("if", "the IR has no conditional schemas"),
+    ("then", "the IR has no conditional schemas"),
+    ("else", "the IR has no conditional schemas"),
+    (
+        "patternProperties",
+        "the IR names every property; keys matched by pattern are not expressible",
+    ),
+    ("propertyNames", "the IR does not constrain property names"),
+    ("dependentRequired", "the IR has no dependencies between properties"),
+    ("dependentSchemas", "the IR has no dependencies between properties"),
+    ("dependencies", "the IR has no dependencies between properties"),
+    ("minProperties", "the IR does not count properties"),
+    ("maxProperties", "the IR does not count properties"),
+    ("unevaluatedProperties", "use `additionalProperties` instead"),
+    ("unevaluatedItems", "the IR has no item evaluation tracking"),
+    ("prefixItems", "the IR has no tuples"),
+    ("additionalItems", "the IR has no tuples"),
+    ("contains", "the IR has no `contains`"),
+    ("minContains", "the IR has no `contains`"),
+    ("maxContains", "the IR has no `contains`"),
+    ("$dynamicRef", "dynamic references are not supported"),
+    ("$recursiveRef", "dynamic references are not supported"),
+];
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Family {
+    String,
+    Number,
+    Array,
+    Object,
+}
+
+fn family_of(keyword: &str) -> Option<Family> {
+    Some(match keyword {
+        "format" | "pattern" | "minLength" | "maxLength" => Family::String,
+        "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" | "multipleOf" => {
+            Family::Number
+        }
+        "items" | "minItems" | "maxItems" | "uniqueItems" => Family::Array,
+        "properties" | "required" | "additionalProperties" => Family::Object,
+        _ => return None,
+    })
+}
+
+const TYPE_NAMES: &[&str] = &["string", "integer", "number", "boolean", "null", "array", "object"];
+
+/// How many schema objects one `allOf` tree may merge (guards against pathological input).
+const MAX_ALL_OF_PARTS: usize = 1024;
+
+const KEPT_ANNOTATIONS: &[&str] = &["title", "description", "default", "examples"];
+
+/// Keywords that constrain values (the rest only describe, or are unknown and dropped).
+fn is_constraint(keyword: &str) -> bool {
+    family_of(keyword).is_some()
+        || ["type", "enum", "const", "anyOf", "oneOf", "$ref", "allOf"].contains(&keyword)
+        || UNSUPPORTED.iter().any(|(k, _)| *k == keyword)
+}
+
+// ------------------------------------------------------------------------------------------------
+// Import: the flattened view of one schema object (allOf merged)
+
+struct Kw<'v> {
+    value: Cow<'v, Value>,
+    ptr: String,
+    member: usize,
+}
+
+struct View<'v> {
+    ptr: String,
+    kws: IndexMap<&'v str, Kw<'v>>,
+    props: Option<Vec<(&'v str, &'v Value, String, usize)>>,
+    required: Option<Vec<(&'v str, String)>>,
+}
+
+impl<'v> View<'v> {
+    fn get(&self, keyword: &str) -> Option<&Kw<'v>> {
+        self.kws.get(keyword)
+    }
+
+    fn has_validity(&self) -> bool {
+        self.props.is_some() || self.required.is_some() || self.kws.keys().any(|k| is_constraint(k))
+    }
+}
+
+struct Importer {
+    notes: Vec<ImportNote>,
+    defs_2020: Vec<String>,
+    defs_07: Vec<String>,
+    root_name: String,
+    root_used: bool,
+    one_of_checks: Vec<(String, Schema)>,
+}
+
+/// Reads an input object schema (the `inputSchema` / `parameters` of a tool).
+///
+/// `additionalProperties` absent means [`Additional::Open`], as in JSON Schema. A root `$ref` to
+/// an object definition is followed. The result is not validated (see the module docs).
+///
+/// # Errors
+///
+/// An [`ImportError`] naming the JSON pointer of the first problem: a root that is not an object
+/// schema, a keyword of the wrong type, a keyword the IR cannot express, a dangling `$ref`, or
+/// nesting deeper than [`MAX_DEPTH`].
+pub fn import_input(schema: &Value) -> Result<Imported<InputSchema>, ImportError> {
+    let Value::Object(root) = schema else {
+        return Err(ImportError {
+            pointer: String::new(),
+            kind: ImportErrorKind::NotAnObject { reason: format!("got {}", describe(schema)) },
+        });
+    };
+    let mut im = Importer::new(root, "Input")?;
+    let mut view = im.view(root, "")?;
+    // A root that only refers to a definition: read the definition as the root object.
+    if let Some(r) = view.get("$ref") {
+        if let Some(k) = view.kws.keys().find(|k| is_constraint(k) && **k != "$ref") {
+            return Err(unsupported(&child("", k), k, "`$ref` with sibling constraints"));
+        }
+        let (target, name) = match &*r.value {
+            Value::String(s) => (s.clone(), im.resolve(s, &r.ptr)?),
+            other => return Err(wrong(&r.ptr, "$ref", "a string", other)),
+        };
+        if name == im.root_name {
+            return Err(unsupported(&r.ptr, "$ref", "the root refers to itself"));
+        }
+        let (def_ptr, def) = find_def(root, &target, &name).ok_or_else(|| ImportError {
+            pointer: r.ptr.clone(),
+            kind: ImportErrorKind::DanglingRef { target: target.clone() },
+        })?;
+        let Value::Object(def) = def else {
+            return Err(ImportError {
+                pointer: def_ptr,
+                kind: ImportErrorKind::NotAnObject { reason: format!("got {}", describe(def)) },
+            });
+        };
+        im.note(&r.ptr, "$ref", "at the root was followed; its definition is the input object");
+        view = im.view(def, &def_ptr)?;
+    }
+    let types = im.types(&view)?;
+    let is_object = match &types {
+        None => true,
+        Some(t) => t.iter().any(|t| t == "object"),
+    };
+    if !is_object {
+        return Err(ImportError {
+            pointer: child(&view.ptr, "type"),
+            kind: ImportErrorKind::NotAnObject {
+                reason: "its `type` does not allow `object`".into(),
+            },
+        });
+    }
+    if let Some(t) = &types
+        && t.len() > 1
+    {
+        return Err(ImportError {
+            pointer: child(&view.ptr, "type"),
+            kind: ImportErrorKind::NotAnObject {
+                reason: "its `type` allows more than `object`".into(),
+            },
+        });
+    }
+    for k in ["anyOf", "oneOf", "enum", "const"] {
+        if let Some(kw) = view.get(k) {
+            return Err(ImportError {
+                pointer: kw.ptr.clone(),
+                kind: ImportErrorKind::NotAnObject {
+                    reason: format!("`{k}` at the root is not a single object"),
+                },
+            });
+        }
+    }
+    if types.is_none() {
+        im.note(&view.ptr, "type", "is absent at the root; read as `object`");
+    }
+    for k in ["title", "description", "default", "examples"] {
+        if let Some(kw) = view.get(k) {
+            let ptr = kw.ptr.clone();
+            im.note(&ptr, k, "of the input root was dropped (the tool's own fields describe it)");
+        }
+    }
+    im.check_keywords(&view)?;
+    im.drop_foreign(&view, Some(Family::Object));
+    let (params, additional) = im.object(&view, 0)?;
+    let mut definitions = im.definitions(root)?;
+    if im.root_used {
+        let copy = Schema::of(SchemaKind::Object(ObjectSchema {
+            properties: Cow::Owned(params.clone()),
+            additional: additional.clone(),
+        }));
+        definitions.push(Definition::named(im.root_name.clone(), copy));
+    }
+    im.check_one_of(&definitions)?;
+    Ok(Imported { value: InputSchema { params, additional, definitions }, notes: im.notes })
+}
+
+/// Reads one schema and the definitions of its document.
+///
+/// # Errors
+///
+/// As [`import_input`], except that the root may be any schema.
+pub fn import_schema(schema: &Value) -> Result<Imported<ImportedSchema>, ImportError> {
+    let root = match schema {
+        Value::Object(root) => root,
+        other => {
+            // `true`, `false` and non-objects get the usual schema error.
+            let mut im = Importer::new(&Map::new(), "Root")?;
+            im.schema(other, "", 0)?;
+            return Err(wrong("", "schema", "an object", other));
+        }
+    };
+    let mut im = Importer::new(root, "Root")?;
+    let schema = im.schema(schema, "", 0)?;
+    let mut definitions = im.definitions(root)?;
+    if im.root_used {
+        definitions.push(Definition::named(im.root_name.clone(), schema.clone()));
+    }
+    im.check_one_of(&definitions)?;
+    Ok(Imported { value: ImportedSchema { schema, definitions }, notes: im.notes })
+}
+
+/// Adds `more` to `into`, skipping definitions already there with the same schema.
+///
+/// # Errors
+///
+/// The name of a definition present in both with different schemas.
+pub fn merge_definitions(into: &mut Vec<Definition>, more: Vec<Definition>) -> Result<(), String> {
+    for d in more {
+        match into.iter().find(|e| e.name == d.name) {
+            Some(existing) if existing.schema == d.schema => {}
+            Some(_) => return Err(d.name.into_owned()),
+            None => into.push(d),
+        }
+    }
+    Ok(())
+}
+
+fn find_def<'v>(
+    root: &'v Map<String, Value>,
+    target: &str,
+    name: &str,
+) -> Option<(String, &'v Value)> {
+    let table = if target.starts_with("#/definitions/") { "definitions" } else { "$defs" };
+    let v = root.get(table)?.as_object()?.get(name)?;
+    Some((child(&child("", table), name), v))
+}
+
+impl Importer {
+    fn new(root: &Map<String, Value>, root_name: &str) -> Result<Self, ImportError> {
+        let mut im = Importer {
+            notes: Vec::new(),
+            defs_2020: Vec::new(),
+            defs_07: Vec::new(),
+            root_name: String::new(),
+            root_used: false,
+            one_of_checks: Vec::new(),
+        };
+        for table in ["$defs", "definitions"] {
+            match root.get(table) {
+                None => {}
+                Some(Value::Object(defs)) => {
+                    let names = defs.keys().cloned().collect();
+                    if table == "$defs" { im.defs_2020 = names } else { im.defs_07 = names }
+                }
+                Some(other) => return Err(wrong(&child("", table), table, "an object", other)),
+            }
+        }
+        for name in &im.defs_07 {
+            if im.defs_2020.contains(name) && root["$defs"][name] != root["definitions"][name] {
+                return Err(unsupported(
+                    &child(&child("", "definitions"), name),
+                    "definitions",
+                    format!("`{name}` is also in `$defs` with a different schema"),
+                ));
+            }
+        }
+        let mut name = root_name.to_owned();
+        let mut n = 1;
+        while im.defs_2020.contains(&name) || im.defs_07.contains(&name) {
+            n += 1;
+            name = format!("{root_name}_{n}");
+        }
+        im.root_name = name;
+        Ok(im)
+    }
+
+    fn note(&mut self, pointer: &str, keyword: &str, message: impl Into<String>) {
+        self.notes.push(ImportNote {
+            pointer: pointer.to_owned(),
+            keyword: keyword.to_owned(),
+            message: message.into(),
+        });
+    }
+
+    fn definitions(&mut self, root: &Map<String, Value>) -> Result<Vec<Definition>, ImportError> {
+        let mut out: Vec<Definition> = Vec::new();
+        for table in ["$defs", "definitions"] {
+            let Some(Value::Object(defs)) = root.get(table) else { continue };
+            for (name, value) in defs {
+                if out.iter().any(|d| d.name == name.as_str()) {
+                    continue; // identical duplicate, checked in `new`
+                }
+                let ptr = child(&child("", table), name);
+                let schema = self.schema(value, &ptr, 1)?;
+                out.push(Definition::named(name.clone(), schema));
+            }
+        }
+        Ok(out)
+    }
+
+    /// Resolves a `$ref` to a definition name.
+    fn resolve(&mut self, target: &str, ptr: &str) -> Result<String, ImportError> {
+        let Some(fragment) = target.strip_prefix('#') else {
+            return Err(unsupported(ptr, "$ref", format!("`{target}` is not a local reference")));
+        };
+        if fragment.is_empty() {
+            self.root_used = true;
+            let name = self.root_name.clone();
+            self.note(ptr, "$ref", format!("`#` (the root) became a reference to `{name}`"));
+            return Ok(name);
+        }
+        let decoded = percent_decode(fragment).ok_or_else(|| {
+            unsupported(ptr, "$ref", format!("`{target}` is not a valid URI fragment"))
+        })?;
+        let tokens: Vec<String> = decoded
+            .strip_prefix('/')
+            .map(|p| p.split('/').map(|t| t.replace("~1", "/").replace("~0", "~")).collect())
+            .unwrap_or_default();
+        let dangling = || ImportError {
+            pointer: ptr.to_owned(),
+            kind: ImportErrorKind::DanglingRef { target: target.to_owned() },
+        };
+        match tokens.as_slice() {
+            [table, name] if table == "$defs" => {
+                if self.defs_2020.contains(name) {
+                    Ok(name.clone())
+                } else {
+                    Err(dangling())
+                }
+            }
+            [table, name] if table == "definitions" => {
+                if self.defs_07.contains(name) {
+                    Ok(name.clone())
+                } else {
+                    Err(dangling())
+                }
+            }
+            _ => Err(unsupported(
+                ptr,
+                "$ref",
+                format!("`{target}` does not point at `#/$defs/<name>` or `#/definitions/<name>`"),
+            )),
+        }
+    }
+
+    /// Builds the flattened view of a schema object, merging `allOf` members into it.
+    fn view<'v>(
+        &mut self,
+        map: &'v Map<String, Value>,
+        ptr: &str,
+    ) -> Result<View<'v>, ImportError> {
+        let mut view =
+            View { ptr: ptr.to_owned(), kws: IndexMap::new(), props: None, required: None };
+        let mut parts: Vec<(&'v Map<String, Value>, String)> = vec![(map, ptr.to_owned())];
+        let mut i = 0;
+        while i < parts.len() {
+            let (part, part_ptr) = parts[i].clone();
+            for (key, value) in part {
+                let kptr = child(&part_ptr, key);
+                match key.as_str() {
+                    "allOf" => {
+                        let Value::Array(members) = value else {
+                            return Err(wrong(&kptr, key, "an array of schemas", value));
+                        };
+                        if parts.len() > MAX_ALL_OF_PARTS {
+                            return Err(ImportError {
+                                pointer: kptr,
+                                kind: ImportErrorKind::TooDeep,
+                            });
+                        }
+                        for (j, member) in members.iter().enumerate() {
+                            let mptr = format!("{kptr}/{j}");
+                            match member {
+                                Value::Object(m) => parts.push((m, mptr)),
+                                Value::Bool(true) => {}
+                                other => return Err(wrong(&mptr, "schema", "an object", other)),
+                            }
+                        }
+                    }
+                    "$defs" | "definitions" => {
+                        if !(i == 0 && ptr.is_empty()) {
+                            self.note(
+                                &kptr,
+                                key,
+                                "nested definitions were dropped (only root definitions are read)",
+                            );
+                        }
+                    }
+                    "properties" => {
+                        let Value::Object(props) = value else {
+                            return Err(wrong(&kptr, key, "an object", value));
+                        };
+                        let list = view.props.get_or_insert_with(Vec::new);
+                        for (name, schema) in props {
+                            let pptr = child(&kptr, name);
+                            if let Some(prev) = list.iter().find(|p| p.0 == name.as_str()) {
+                                if prev.1 != schema {
+                                    return Err(unsupported(
+                                        &pptr,
+                                        "allOf",
+                                        format!(
+                                            "property `{name}` is defined twice with different schemas"
+                                        ),
+                                    ));
+                                }
+                                continue;
+                            }
+                            list.push((name.as_str(), schema, pptr, i));
+                        }
+                    }
+                    "required" => {
+                        let Value::Array(names) = value else {
+                            return Err(wrong(&kptr, key, "an array of strings", value));
+                        };
+                        let list = view.required.get_or_insert_with(Vec::new);
+                        for (j, n) in names.iter().enumerate() {
+                            let Value::String(n) = n else {
+                                return Err(wrong(
+                                    &format!("{kptr}/{j}"),
+                                    key,
+                                    "an array of strings",
+                                    n,
+                                ));
+                            };
+                            if !list.iter().any(|(m, _)| *m == n.as_str()) {
+                                list.push((n.as_str(), format!("{kptr}/{j}")));
+                            }
+                        }
+                    }
+                    _ => self.merge_keyword(&mut view, key, value, kptr, i)?,
+                }
+            }
+            i += 1;
+        }
+        // `additionalProperties` of one allOf member constrains keys outside that member's own
+        // properties: merging is exact only when that member lists every property.
+        if parts.len() > 1 {
+            for (key, kw) in &view.kws {
+                if *key != "additionalProperties" || kw.value.as_ref() == &Value::Bool(true) {
+                    continue;
+                }
+                if let Some(props) = &view.props
+                    && props.iter().any(|p| p.3 != kw.member)
+                {
+                    return Err(unsupported(
+                        &kw.ptr,
+                        "allOf",
+                        "`additionalProperties` in one member and properties in another cannot be merged exactly",
+                    ));
+                }
+            }
+        }
+        Ok(view)
+    }
+
+    fn merge_keyword<'v>(
+        &mut self,
+        view: &mut View<'v>,
+        key: &'v str,
+        value: &'v Value,
+        kptr: String,
+        member: usize,
+    ) -> Result<(), ImportError> {
+        let Some(prev) = view.kws.get_mut(key) else {
+            view.kws.insert(key, Kw { value: Cow::Borrowed(value), ptr: kptr, member });
+            return Ok(());
+        };
+        if prev.value.as_ref() == value {
+            return Ok(());
+        }
+        if !is_constraint(key) {
+            self.note(
+                &kptr,
+                key,
+                "differs from an earlier value in the same allOf; the first was kept",
+            );
+            return Ok(());
+        }
+        let num = |v: &Value, p: &str| v.as_f64().ok_or_else(|| wrong(p, key, "a number", v));
+        let tighter = match key {
+            "minimum" | "exclusiveMinimum" | "minLength" | "minItems" => {
+                if value.is_boolean() || prev.value.is_boolean() {
+                    return Err(unsupported(
+                        &kptr,
+                        "allOf",
+                        format!("two different `{key}` values"),
+                    ));
+                }
+                num(value, &kptr)? > num(&prev.value, &prev.ptr)?
+            }
+            "maximum" | "exclusiveMaximum" | "maxLength" | "maxItems" => {
+                if value.is_boolean() || prev.value.is_boolean() {
+                    return Err(unsupported(
+                        &kptr,
+                        "allOf",
+                        format!("two different `{key}` values"),
+                    ));
+                }
+                num(value, &kptr)? < num(&prev.value, &prev.ptr)?
+            }
+            "uniqueItems" => value == &Value::Bool(true),
+            "type" => {
+                let a = type_set(&prev.value, &prev.ptr)?;
+                let b = type_set(value, &kptr)?;
+                let has = |set: &[String], t: &str| set.iter().any(|u| u == t);
+                let mut both: Vec<Value> = Vec::new();
+                for t in &a {
+                    let kept = if has(&b, t) {
+                        Some(t.as_str())
+                    } else if (t == "integer" && has(&b, "number"))
+                        || (t == "number" && has(&b, "integer"))
+                    {
+                        Some("integer")
+                    } else {
+                        None
+                    };
+                    if let Some(k) = kept
+                        && !both.iter().any(|x| x == k)
+                    {
+                        both.push(Value::from(k));
+                    }
+                }
+                if both.is_empty() {
+                    return Err(unsupported(
+                        &kptr,
+                        "allOf",
+                        "the members' types have nothing in common, so no value is valid",
+                    ));
+                }
+                prev.value = Cow::Owned(Value::Array(both));
+                return Ok(());
+            }
+            _ => {
+                return Err(unsupported(
+                    &kptr,
+                    "allOf",
+                    format!("two different `{key}` values cannot be merged exactly"),
+                ));
+            }
+        };
+        if tighter {
+            *prev = Kw { value: Cow::Borrowed(value), ptr: kptr, member };
+        }
+        Ok(())
+    }
+
+    /// The `type` set of a view, or `None` when absent.
+    fn types(&mut self, view: &View<'_>) -> Result<Option<Vec<String>>, ImportError> {
+        match view.get("type") {
+            None => Ok(None),
+            Some(kw) => type_set(&kw.value, &kw.ptr).map(Some),
+        }
+    }
+
+    /// Notes keywords of other type families than `family` (they never apply).
+    fn drop_foreign(&mut self, view: &View<'_>, family: Option<Family>) {
+        let mut dropped = Vec::new();
+        for (k, kw) in &view.kws {
+            if let Some(f) = family_of(k)
+                && Some(f) != family
+            {
+                dropped.push((kw.ptr.clone(), k.to_string()));
+            }
+        }
+        for (p, k) in dropped {
+            self.note(&p, &k, "does not apply to this type and was dropped");
+        }
+    }
+
+    /// Reports dropped annotations and unsupported keywords of a view.
+    fn check_keywords(&mut self, view: &View<'_>) -> Result<(), ImportError> {
+        for (k, kw) in &view.kws {
+            if let Some((_, reason)) = UNSUPPORTED.iter().find(|(u, _)| u == k) {
+                return Err(unsupported(&kw.ptr, k, *reason));
+            }
+            if *k == "items" && kw.value.is_array() {
+                return Err(unsupported(
+                    &kw.ptr,
+                    k,
+                    "an array of `items` is a tuple; the IR has no tuples",
+                ));
+            }
+        }
+        let mut notes = Vec::new();
+        for (k, kw) in &view.kws {
+            let known = KEPT_ANNOTATIONS.contains(k)
+                || family_of(k).is_some()
+                || ["type", "enum", "const", "anyOf", "oneOf", "$ref", "$defs", "definitions"]
+                    .contains(k);
+            if DROPPED_ANNOTATIONS.contains(k) || k.starts_with("x-") {
+                let msg = if *k == "nullable" {
+                    "is not a JSON Schema keyword (OpenAPI 3.0) and was dropped; use a `type` array"
+                } else {
+                    "has no place in the IR and was dropped"
+                };
+                notes.push((kw.ptr.clone(), k.to_string(), msg));
+            } else if !known {
+                notes.push((
+                    kw.ptr.clone(),
+                    k.to_string(),
+                    "is not a known keyword and was dropped",
+                ));
+            }
+        }
+        for (p, k, m) in notes {
+            self.note(&p, &k, m);
+        }
+        Ok(())
+    }
+
+    /// Reads a schema at `ptr`.
+    fn schema(&mut self, value: &Value, ptr: &str, depth: usize) -> Result<Schema, ImportError> {
+        if depth > MAX_DEPTH {
+            return Err(ImportError { pointer: ptr.to_owned(), kind: ImportErrorKind::TooDeep });
+        }
+        let map = match value {
+            Value::Object(m) => m,
+            Value::Bool(true) => return Ok(Schema::any()),
+            Value::Bool(false) => {
+                return Err(unsupported(
+                    ptr,
+                    "false",
+                    "a schema that accepts nothing has no IR kind",
+                ));
+            }
+            other => return Err(wrong(ptr, "schema", "an object", other)),
+        };
+        let view = self.view(map, ptr)?;
+        self.schema_of_view(&view, depth)
+    }
+
+    fn annotations(&mut self, view: &View<'_>, s: &mut Schema) -> Result<(), ImportError> {
+        for key in ["title", "description"] {
+            let Some(kw) = view.get(key) else { continue };
+            match &*kw.value {
+                Value::String(t) => {
+                    let t = Cow::Owned(t.clone());
+                    if key == "title" { s.title = Some(t) } else { s.description = Some(t) }
+                }
+                other => {
+                    let msg = format!("is {}, not a string, and was dropped", describe(other));
+                    let ptr = kw.ptr.clone();
+                    self.note(&ptr, key, msg);
+                }
+            }
+        }
+        if let Some(kw) = view.get("default") {
+            s.default = Some(literal(&kw.value, &kw.ptr, "default")?);
+        }
+        if let Some(kw) = view.get("examples") {
+            match &*kw.value {
+                Value::Array(items) => {
+                    let mut out = Vec::with_capacity(items.len());
+                    for (i, item) in items.iter().enumerate() {
+                        out.push(literal(item, &format!("{}/{i}", kw.ptr), "examples")?);
+                    }
+                    s.examples = Cow::Owned(out);
+                }
+                other => {
+                    let msg = format!("is {}, not an array, and was dropped", describe(other));
+                    let ptr = kw.ptr.clone();
+                    self.note(&ptr, "examples", msg);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn schema_of_view(&mut self, view: &View<'_>, depth: usize) -> Result<Schema, ImportError> {
+        self.check_keywords(view)?;
+        let mut s = if let Some(r) = view.get("$ref") {
+            self.reference(view, r)?
+        } else if view.get("anyOf").is_some() || view.get("oneOf").is_some() {
+            self.union(view, depth)?
+        } else if view.get("enum").is_some() || view.get("const").is_some() {
+            self.enumeration(view)?
+        } else {
+            self.typed(view, depth)?
+        };
+        // A union collapsed onto its only variant keeps that variant's annotations.
+        let mut annotated = Schema::of(SchemaKind::Null);
+        self.annotations(view, &mut annotated)?;
+        merge_annotations(&mut s, annotated);
+        Ok(s)
+    }
+
+    fn reference(&mut self, view: &View<'_>, r: &Kw<'_>) -> Result<Schema, ImportError> {
+        if let Some((k, kw)) = view.kws.iter().find(|(k, _)| is_constraint(k) && **k != "$ref") {
+            return Err(unsupported(&kw.ptr, k, "constraints beside `$ref` cannot be expressed"));
+        }
+        if let Some(p) = view.props.as_ref().and_then(|p| p.first()) {
+            return Err(unsupported(
+                &p.2,
+                "properties",
+                "constraints beside `$ref` cannot be expressed",
+            ));
+        }
+        if let Some((_, p)) = view.required.as_ref().and_then(|r| r.first()) {
+            return Err(unsupported(
+                p,
+                "required",
+                "constraints beside `$ref` cannot be expressed",
+            ));
+        }
+        let Value::String(target) = &*r.value else {
+            return Err(wrong(&r.ptr, "$ref", "a string", &r.value));
+        };
+        let name = self.resolve(target, &r.ptr)?;
+        Ok(Schema::reference_to(name))
+    }
+
+    fn enumeration(&mut self, view: &View<'_>) -> Result<Schema, ImportError> {
+        if let (Some(_), Some(c)) = (view.get("enum"), view.get("const")) {
+            return Err(unsupported(&c.ptr, "const", "`const` beside `enum` cannot be expressed"));
+        }
+        let types = self.types(view)?;
+        let allows = |t: &str| types.as_ref().is_none_or(|ts| ts.iter().any(|u| u == t));
+        let (kw, values): (&Kw<'_>, Vec<(&Value, String)>) = if let Some(kw) = view.get("enum") {
+            let Value::Array(items) = &*kw.value else {
+                return Err(wrong(&kw.ptr, "enum", "an array", &kw.value));
+            };
+            (kw, items.iter().enumerate().map(|(i, v)| (v, format!("{}/{i}", kw.ptr))).collect())
+        } else {
+            let kw = view.get("const").expect("checked by the caller");
+            (kw, vec![(kw.value.as_ref(), kw.ptr.clone())])
+        };
+        let keyword = if view.get("enum").is_some() { "enum" } else { "const" };
+        if let Some((k, c)) = view
+            .kws
+            .iter()
+            .find(|(k, _)| matches!(family_of(k), Some(Family::String)) && **k != "format")
+        {
+            return Err(unsupported(
+                &c.ptr,
+                k,
+                format!("string constraints beside `{keyword}` cannot be expressed"),
+            ));
+        }
+        let mut strings: Vec<EnumValue> = Vec::new();
+        let mut nullable = false;
+        for (v, p) in values {
+            match v {
+                Value::String(s) if allows("string") => {
+                    if !strings.iter().any(|e| e.value == s.as_str()) {
+                        strings.push(EnumValue { value: Cow::Owned(s.clone()), description: None });
+                    }
+                }
+                Value::Null if allows("null") => nullable = true,
+                Value::String(_) | Value::Null => {} // excluded by `type`: never valid
+                other => {
+                    let t = json_type(other);
+                    if allows(t) || (t == "integer" && allows("number")) {
+                        return Err(unsupported(
+                            &p,
+                            keyword,
+                            format!(
+                                "{} is not a string; the IR holds string enum values only",
+                                describe(other)
+                            ),
+                        ));
+                    }
+                }
+            }
+        }
+        self.drop_foreign(view, None);
+        let mut s = if strings.is_empty() {
+            if nullable {
+                nullable = false;
+                Schema::null()
+            } else {
+                return Err(unsupported(&kw.ptr, keyword, "no value is valid"));
+            }
+        } else {
+            Schema::of(SchemaKind::Enum(EnumSchema { values: EnumValues::owned(strings) }))
+        };
+        s.nullable = nullable;
+        Ok(s)
+    }
+
+    fn union(&mut self, view: &View<'_>, depth: usize) -> Result<Schema, ImportError> {
+        let (any, one) = (view.get("anyOf"), view.get("oneOf"));
+        if let (Some(_), Some(o)) = (any, one) {
+            return Err(unsupported(&o.ptr, "oneOf", "`oneOf` beside `anyOf` cannot be expressed"));
+        }
+        let (kw, keyword) = match any {
+            Some(a) => (a, "anyOf"),
+            None => (one.expect("checked by the caller"), "oneOf"),
+        };
+        let Value::Array(members) = &*kw.value else {
+            return Err(wrong(&kw.ptr, keyword, "an array of schemas", &kw.value));
+        };
+        let null_member = |m: &Value| {
+            m.as_object()
+                .is_some_and(|o| o.len() == 1 && o.get("type") == Some(&Value::from("null")))
+        };
+        let has_null = members.iter().any(null_member);
+        let rest: Vec<(usize, &Value)> =
+            members.iter().enumerate().filter(|(_, m)| !null_member(m)).collect();
+        // Siblings that constrain: only `type: string` (with null) beside an enum of consts.
+        let consts = !rest.is_empty() && rest.iter().all(|(_, m)| const_member(m));
+        let types = self.types(view)?;
+        if let Some((k, c)) = view
+            .kws
+            .iter()
+            .find(|(k, _)| is_constraint(k) && **k != keyword && !(**k == "type" && consts))
+        {
+            return Err(unsupported(
+                &c.ptr,
+                k,
+                format!("constraints beside `{keyword}` cannot be expressed"),
+            ));
+        }
+        if let Some(p) = view.props.as_ref().and_then(|p| p.first()) {
+            return Err(unsupported(
+                &p.2,
+                "properties",
+                format!("constraints beside `{keyword}` cannot be expressed"),
+            ));
+        }
+        if let Some((_, p)) = view.required.as_ref().and_then(|r| r.first()) {
+            return Err(unsupported(
+                p,
+                "required",
+                format!("constraints beside `{keyword}` cannot be expressed"),
+            ));
+        }
+        let mut nullable = has_null;
+        if consts {
+            if keyword == "oneOf"
+                && rest
+                    .iter()
+                    .any(|(i, m)| rest.iter().any(|(j, n)| j > i && m["const"] == n["const"]))
+            {
+                return Err(unsupported(
+                    &kw.ptr,
+                    "oneOf",
+                    "a value listed twice matches two variants, so it is invalid",
+                ));
+            }
+            if let Some(ts) = &types {
+                if !ts.iter().any(|t| t == "string") {
+                    let p = &view.get("type").expect("present").ptr;
+                    return Err(unsupported(
+                        p,
+                        "type",
+                        "an enum of strings whose `type` excludes strings accepts nothing",
+                    ));
+                }
+                if ts.iter().any(|t| t != "string" && t != "null") {
+                    let p = &view.get("type").expect("present").ptr;
+                    return Err(unsupported(
+                        p,
+                        "type",
+                        "other types beside an enum of consts cannot be expressed",
+                    ));
+                }
+                nullable = nullable && ts.iter().any(|t| t == "null");
+            }
+            let mut values: Vec<EnumValue> = Vec::new();
+            for (i, m) in &rest {
+                let o = m.as_object().expect("const member");
+                let mptr = format!("{}/{i}", kw.ptr);
+                let value = o["const"].as_str().expect("const member").to_owned();
+                let description = match o.get("description") {
+                    Some(Value::String(d)) => Some(Cow::Owned(d.clone())),
+                    Some(other) => {
+                        let msg = format!("is {}, not a string, and was dropped", describe(other));
+                        self.note(&child(&mptr, "description"), "description", msg);
+                        None
+                    }
+                    None => None,
+                };
+                for k in
+                    o.keys().filter(|k| !["const", "description", "type"].contains(&k.as_str()))
+                {
+                    self.note(
+                        &child(&mptr, k),
+                        k,
+                        "of an enum value has no place in the IR and was dropped",
+                    );
+                }
+                if !values.iter().any(|v| v.value == value.as_str()) {
+                    values.push(EnumValue { value: Cow::Owned(value), description });
+                }
+            }
+            let mut s =
+                Schema::of(SchemaKind::Enum(EnumSchema { values: EnumValues::owned(values) }));
+            s.nullable = nullable;
+            return Ok(s);
+        }
+        if rest.is_empty() {
+            return Ok(Schema::null());
+        }
+        let mut variants = Vec::with_capacity(rest.len());
+        for (i, m) in &rest {
+            variants.push(self.schema(m, &format!("{}/{i}", kw.ptr), depth + 1)?);
+        }
+        if keyword == "oneOf" {
+            if has_null && variants.iter().any(|v| v.nullable || matches!(v.kind, SchemaKind::Null))
+            {
+                return Err(unsupported(
+                    &kw.ptr,
+                    "oneOf",
+                    "`null` matches two variants, so it is invalid; this cannot be expressed",
+                ));
+            }
+            if rest.iter().any(|(i, m)| rest.iter().any(|(j, n)| j > i && m == n)) {
+                return Err(unsupported(
+                    &kw.ptr,
+                    "oneOf",
+                    "a value listed twice matches two variants, so it is invalid",
+                ));
+            }
+            if variants.len() > 1 {
+                let s = Schema::any_of_owned(variants.clone());
+                self.one_of_checks.push((kw.ptr.clone(), s));
+            }
+        }
+        if variants.len() == 1 && has_null {
+            let mut only = variants.pop().expect("one variant");
+            // Collapse `anyOf: [X, null]` onto X unless the outer annotations would overwrite X's.
+            if !annotations_clash(&only, view) {
+                only.nullable = true;
+                return Ok(only);
+            }
+            variants.push(only);
+        }
+        let mut s = Schema::any_of_owned(variants);
+        s.nullable = nullable;
+        Ok(s)
+    }
+
+    fn typed(&mut self, view: &View<'_>, depth: usize) -> Result<Schema, ImportError> {
+        let types = match self.types(view)? {
+            Some(t) => t,
+            None => {
+                let families: Vec<Family> = {
+                    let mut f: Vec<Family> = view.kws.keys().filter_map(|k| family_of(k)).collect();
+                    if view.props.is_some() || view.required.is_some() {
+                        f.push(Family::Object);
+                    }
+                    f.dedup();
+                    f.sort_by_key(|f| *f as u8);
+                    f.dedup();
+                    f
+                };
+                let t = match families.as_slice() {
+                    [Family::String] => "string",
+                    [Family::Number] => "number",
+                    [Family::Array] => "array",
+                    [Family::Object] => "object",
+                    [] => "any",
+                    _ => {
+                        return Err(unsupported(
+                            &view.ptr,
+                            "type",
+                            "a schema without `type` whose constraints belong to several types cannot be expressed",
+                        ));
+                    }
+                };
+                if t != "any" {
+                    let p = view.ptr.clone();
+                    self.note(&p, "type", format!("is absent; read as `{t}` from the constraints"));
+                }
+                vec![t.to_owned()]
+            }
+        };
+        let nullable = types.iter().any(|t| t == "null");
+        let non_null: Vec<&str> =
+            types.iter().map(String::as_str).filter(|t| *t != "null").collect();
+        let used: Vec<Family> = non_null.iter().filter_map(|t| type_family(t)).collect();
+        let mut foreign = Vec::new();
+        for (k, kw) in &view.kws {
+            if let Some(f) = family_of(k)
+                && !used.contains(&f)
+            {
+                foreign.push((kw.ptr.clone(), k.to_string()));
+            }
+        }
+        if !used.contains(&Family::Object) {
+            if view.props.is_some() {
+                foreign.push((child(&view.ptr, "properties"), "properties".into()));
+            }
+            if view.required.is_some() {
+                foreign.push((child(&view.ptr, "required"), "required".into()));
+            }
+        }
+        for (p, k) in foreign {
+            self.note(&p, &k, "does not apply to this type and was dropped");
+        }
+        let mut kinds = Vec::with_capacity(non_null.len());
+        for t in &non_null {
+            kinds.push(self.kind(view, t, depth)?);
+        }
+        let mut s = match kinds.len() {
+            0 => return Ok(Schema::null()),
+            1 => kinds.pop().expect("one kind"),
+            _ => Schema::any_of_owned(kinds),
+        };
+        s.nullable = nullable;
+        Ok(s)
+    }
+
+    fn kind(&mut self, view: &View<'_>, t: &str, depth: usize) -> Result<Schema, ImportError> {
+        Ok(match t {
+            "string" => Schema::of(SchemaKind::String(StringSchema {
+                format: text_kw(view, "format")?,
+                pattern: text_kw(view, "pattern")?,
+                min_length: count_kw(view, "minLength")?,
+                max_length: count_kw(view, "maxLength")?,
+            })),
+            "integer" => Schema::of(SchemaKind::Integer(number_kws(view, int_of)?)),
+            "number" => Schema::of(SchemaKind::Float(number_kws(view, |v| v.as_f64())?)),
+            "boolean" => Schema::boolean(),
+            "any" => Schema::any(),
+            "array" => {
+                let item = match view.get("items") {
+                    Some(items) => self.schema(&items.value, &items.ptr.clone(), depth + 1)?,
+                    None => Schema::any(),
+                };
+                let unique = match view.get("uniqueItems") {
+                    None => false,
+                    Some(kw) => kw
+                        .value
+                        .as_bool()
+                        .ok_or_else(|| wrong(&kw.ptr, "uniqueItems", "a boolean", &kw.value))?,
+                };
+                Schema::of(SchemaKind::List(ListSchema {
+                    items: item.into(),
+                    min_items: count_kw(view, "minItems")?,
+                    max_items: count_kw(view, "maxItems")?,
+                    unique,
+                }))
+            }
+            "object" => {
+                let (params, additional) = self.object(view, depth)?;
+                Schema::of(SchemaKind::Object(ObjectSchema {
+                    properties: Cow::Owned(params),
+                    additional,
+                }))
+            }
+            _ => unreachable!("type names are checked by `type_set`"),
+        })
+    }
+
+    fn object(
+        &mut self,
+        view: &View<'_>,
+        depth: usize,
+    ) -> Result<(Vec<Param>, Additional), ImportError> {
+        let mut params = Vec::new();
+        for (name, schema, ptr, _) in view.props.iter().flatten() {
+            let schema = self.schema(schema, ptr, depth + 1)?;
+            let required = view.required.iter().flatten().any(|(r, _)| r == name);
+            params.push(Param::named(name.to_string(), schema).with_required(required));
+        }
+        for (name, ptr) in view.required.iter().flatten() {
+            if !params.iter().any(|p| p.name == *name) {
+                return Err(unsupported(
+                    ptr,
+                    "required",
+                    format!(
+                        "`{name}` is required but not in `properties`; the IR cannot require a key it does not describe"
+                    ),
+                ));
+            }
+        }
+        let additional = match view.get("additionalProperties") {
+            None => Additional::Open,
+            Some(kw) => match &*kw.value {
+                Value::Bool(false) => Additional::Closed,
+                Value::Bool(true) => Additional::Open,
+                Value::Object(m) => {
+                    let inner = self.view(m, &kw.ptr.clone())?;
+                    if inner.has_validity() {
+                        let inner_schema = self.schema_of_view(&inner, depth + 1)?;
+                        Additional::Typed(inner_schema.into())
+                    } else {
+                        self.check_keywords(&inner)?;
+                        for k in inner.kws.keys().filter(|k| KEPT_ANNOTATIONS.contains(k)) {
+                            let p = child(&kw.ptr, k);
+                            self.note(
+                                &p,
+                                k,
+                                "of an unconstrained `additionalProperties` was dropped",
+                            );
+                        }
+                        Additional::Open
+                    }
+                }
+                other => {
+                    return Err(wrong(
+                        &kw.ptr,
+                        "additionalProperties",
+                        "a boolean or a schema",
+                        other,
+                    ));
+                }
+            },
+        };
+        Ok((params, additional))
+    }
+
+    /// Checks that the variants of every `oneOf` exclude each other, so that it equals `anyOf`.
+    fn check_one_of(&self, definitions: &[Definition]) -> Result<(), ImportError> {
+        for (ptr, s) in &self.one_of_checks {
+            let SchemaKind::AnyOf(a) = &s.kind else { continue };
+            for (i, x) in a.variants.iter().enumerate() {
+                for y in &a.variants[i + 1..] {
+                    if !disjoint(x, y, definitions) {
+                        return Err(unsupported(
+                            ptr,
+                            "oneOf",
+                            "its variants may overlap (a value matching two is invalid); only mutually exclusive variants can be read as anyOf",
+                        ));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+fn type_family(t: &str) -> Option<Family> {
+    Some(match t {
+        "string" => Family::String,
+        "integer" | "number" => Family::Number,
+        "array" => Family::Array,
+        "object" => Family::Object,
+        _ => return None,
+    })
+}
+
+fn type_set(v: &Value, ptr: &str) -> Result<Vec<String>, ImportError> {
+    let expected = "a type name or an array of type names";
+    let names: Vec<&Value> = match v {
+        Value::String(_) => vec![v],
+        Value::Array(items) if !items.is_empty() => items.iter().collect(),
+        other => return Err(wrong(ptr, "type", expected, other)),
+    };
+    let mut out: Vec<String> = Vec::new();
+    for n in names {
+        match n.as_str() {
+            Some(t) if TYPE_NAMES.contains(&t) => {
+                if !out.iter().any(|o| o == t) {
+                    out.push(t.to_owned());
+                }
+            }
+            _ => return Err(wrong(ptr, "type", expected, n)),
+        }
+    }
+    // `number` already accepts every integer.
+    if out.iter().any(|t| t == "number") {
+        out.retain(|t| t != "integer");
+    }
+    Ok(out)
+}
+
+fn json_type(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(n) if n.is_i64() || n.is_u64() => "integer",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
+
+/// `{"const": "v"}` with at most a description, a title, a comment or `type: string` beside it.
+fn const_member(m: &Value) -> bool {
+    let Some(o) = m.as_object() else { return false };
+    matches!(o.get("const"), Some(Value::String(_)))
+        && o.iter().all(|(k, v)| match k.as_str() {
+            "const" | "description" | "title" | "$comment" => true,
+            "type" => v == "string",
+            _ => false,
+        })
+}
+
+fn annotations_clash(inner: &Schema, outer: &View<'_>) -> bool {
+    (inner.title.is_some() && outer.get("title").is_some())
+        || (inner.description.is_some() && outer.get("description").is_some())
+        || (inner.default.is_some() && outer.get("default").is_some())
+        || (!inner.examples.is_empty() && outer.get("examples").is_some())
+}
+
+fn merge_annotations(s: &mut Schema, outer: Schema) {
+    if outer.title.is_some() {
+        s.title = outer.title;
+    }
+    if outer.description.is_some() {
+        s.description = outer.description;
+    }
+    if outer.default.is_some() {
+        s.default = outer.default;
+    }
+    if !outer.examples.is_empty() {
+        s.examples = outer.examples;
+    }
+}
+
+fn literal(v: &Value, ptr: &str, keyword: &str) -> Result<Literal, ImportError> {
+    // Literals are converted recursively: refuse absurd nesting first.
+    let mut stack = vec![(v, 0usize)];
+    while let Some((x, d)) = stack.pop() {
+        if d > 2 * MAX_DEPTH {
+            return Err(ImportError { pointer: ptr.to_owned(), kind: ImportErrorKind::TooDeep });
+        }
+        match x {
+            Value::Array(a) => stack.extend(a.iter().map(|y| (y, d + 1))),
+            Value::Object(o) => stack.extend(o.values().map(|y| (y, d + 1))),
+            _ => {}
+        }
+    }
+    Literal::from_json(v).map_err(|e| unsupported(ptr, keyword, e.to_string()))
+}
+
+fn text_kw(view: &View<'_>, key: &str) -> Result<Option<Cow<'static, str>>, ImportError> {
+    match view.get(key) {
+        None => Ok(None),
+        Some(kw) => match &*kw.value {
+            Value::String(s) => Ok(Some(Cow::Owned(s.clone()))),
+            other => Err(wrong(&kw.ptr, key, "a string", other)),
+        },
+    }
+}
+
+fn count_kw(view: &View<'_>, key: &str) -> Result<Option<u64>, ImportError> {
+    match view.get(key) {
+        None => Ok(None),
+        Some(kw) => {
+            let v = &*kw.value;
+            v.as_u64()
+                .or_else(|| {
+                    v.as_f64()
+                        .filter(|f| f.fract() == 0.0 && *f >= 0.0 && *f < 1.8e19)
+                        .map(|f| f as u64)
+                })
+                .map(Some)
+                .ok_or_else(|| wrong(&kw.ptr, key, "a non-negative integer", v))
+        }
+    }
+}
+
+fn int_of(v: &Value) -> Option<i64> {
+    v.as_i64().or_else(|| {
+        v.as_f64().filter(|f| f.fract() == 0.0 && *f >= -9.2e18 && *f <= 9.2e18).map(|f| f as i64)
+    })
+}
+
+fn number_kws<T: Copy>(
+    view: &View<'_>,
+    conv: impl Fn(&Value) -> Option<T>,
+) -> Result<NumberSchema<T>, ImportError> {
+    let expected = "a number (a whole number for integers)";
+    let get = |key: &str| -> Result<Option<T>, ImportError> {
+        match view.get(key) {
+            None => Ok(None),
+            Some(kw) => {
+                conv(&kw.value).map(Some).ok_or_else(|| wrong(&kw.ptr, key, expected, &kw.value))
+            }
+        }
+    };
+    let mut minimum = get("minimum")?;
+    let mut maximum = get("maximum")?;
+    let bound = |key: &str, plain: &mut Option<T>| -> Result<Option<T>, ImportError> {
+        match view.get(key) {
+            None => Ok(None),
+            // Draft-04: a boolean turns the plain bound exclusive.
+            Some(kw) if kw.value.is_boolean() => {
+                Ok(if *kw.value == Value::Bool(true) { plain.take() } else { None })
+            }
+            Some(kw) => {
+                conv(&kw.value).map(Some).ok_or_else(|| wrong(&kw.ptr, key, expected, &kw.value))
+            }
+        }
+    };
+    let exclusive_minimum = bound("exclusiveMinimum", &mut minimum)?;
+    let exclusive_maximum = bound("exclusiveMaximum", &mut maximum)?;
+    Ok(NumberSchema {
+        minimum,
+        maximum,
+        exclusive_minimum,
+        exclusive_maximum,
+        multiple_of: get("multipleOf")?,
+    })
+}
+
+fn percent_decode(s: &str) -> Option<String> {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = s.get(i + 1..i + 3)?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+/// Whether no value can match both `a` and `b` (conservative: `false` when unsure).
+fn disjoint(a: &Schema, b: &Schema, defs: &[Definition]) -> bool {
+    fn resolve<'s>(mut s: &'s Schema, defs: &'s [Definition]) -> &'s Schema {
+        for _ in 0..MAX_DEPTH {
+            match &s.kind {
+                SchemaKind::Ref(RefSchema { name }) => {
+                    match defs.iter().find(|d| d.name == *name) {
+                        Some(d) => s = &d.schema,
+                        None => return s,
+                    }
+                }
+                _ => return s,
+            }
+        }
+        s
+    }
+    fn class(s: &Schema) -> Option<u8> {
+        Some(match &s.kind {
+            SchemaKind::String(_) | SchemaKind::Enum(_) => 0,
+            SchemaKind::Integer(_) | SchemaKind::Float(_) => 1,
+            SchemaKind::Boolean => 2,
+            SchemaKind::Null => 3,
+            SchemaKind::Any => return None,
+            SchemaKind::List(_) => 4,
+            SchemaKind::Object(_) => 5,
+            SchemaKind::AnyOf(_) | SchemaKind::Ref(_) => return None,
+        })
+    }
+    let (a, b) = (resolve(a, defs), resolve(b, defs));
+    let nulls = |s: &Schema| s.nullable || matches!(s.kind, SchemaKind::Null);
+    if nulls(a) && nulls(b) {
+        return false;
+    }
+    match (&a.kind, &b.kind) {
+        (SchemaKind::AnyOf(x), _) => x.variants.iter().all(|v| disjoint(v, b, defs)),
+        (_, SchemaKind::AnyOf(y)) => y.variants.iter().all(|v| disjoint(a, v, defs)),
+        (SchemaKind::Enum(x), SchemaKind::Enum(y)) => {
+            !x.values.iter().any(|v| y.values.contains(v))
+        }
+        (SchemaKind::Object(x), SchemaKind::Object(y)) => x.properties.iter().any(|p| {
+            let Some(q) = y.properties.iter().find(|q| q.name == p.name) else { return false };
+            let (ps, qs) = (resolve(&p.schema, defs), resolve(&q.schema, defs));
+            p.required
+                && q.required
+                && !ps.nullable
+                && !qs.nullable
+                && matches!((&ps.kind, &qs.kind), (SchemaKind::Enum(_), SchemaKind::Enum(_)))
+                && disjoint(ps, qs, defs)
+        }),
+        _ => match (class(a), class(b)) {
+            (Some(x), Some(y)) => x != y,
+            _ => false,
+        },
+    }
+}

@@ -31,6 +31,14 @@ pub use tool::{Arguments, BoxFuture, Content, Executor, Tool, ToolCall, ToolErro
 pub use validate::{DescriptorError, Rule};
 
 // --- json_schema, spec ---
+pub use json_schema::{
+    ImportError, ImportErrorKind, ImportNote, Imported, ImportedSchema, InputSchema, export_input,
+    export_output, export_schema, import_input, import_schema,
+};
+pub use spec::{
+    Command, MAX_SPEC_BYTES, MAX_TIMEOUT_MS, Spec, SpecError, SpecErrorKind, load_spec_file,
+    parse_spec, spec_from_value, spec_to_json,
+};
 
 // --- tool_schema, macros ---
 
@@ -38,9 +46,26 @@ pub use validate::{DescriptorError, Rule};
 pub use dispatch::{DispatchError, DynamicTool, Toolbox, TypedTool, Validator};
 
 // --- render ---
+pub use render::{
+    Change, ChangeKind, JsonWriter, Keyword, Keywords, NameRule, NullStyle, Policy, RefStyle,
+    RenderCache, RenderCtx, RenderError, RenderRule, Rendered, Renderer, Report, SchemaOptions,
+    SchemaStats, Unsupported, write_input_schema, write_output_schema,
+};
 
 // --- overrides, registry ---
+pub use overrides::{
+    Constraint, OverriddenExecutor, Override, OverrideError, OverrideReport, Overrides,
+};
+pub use registry::{
+    Batch, Origin, Registered, RegistryEntry, RegistryError, Snapshot, ToolRegistry,
+};
 
 // --- workspace ---
 
 // --- assembly ---
+pub use assembly::{
+    Assembler, AssemblyContext, AssemblyError, Bundle, Contribution, Contributor, ContributorId,
+    DisclosureSearch, Interceptor, InterceptorId, Next, OrderKey, PatternError,
+    ProgressiveDisclosure, PromptAssembly, Section, SectionSource, SectionText, ToolFilter,
+    ToolPattern, interceptor_fn,
+};

@@ -1,1 +1,532 @@
-//! (in progress)
+//! Spec files: a tool described by a JSON file (`tools/*.json`, `tooldef render spec.json`).
+//!
+//! Owns reading a spec into a [`ToolDescriptor`] (schemas go through [`crate::json_schema`]),
+//! checking it, and writing a descriptor back as spec JSON. It does not scan directories or run
+//! commands (the workspace loader does both).
+//!
+//! ```json
+//! {
+//!   "name": "get_weather",
+//!   "title": "Weather",
+//!   "description": "Get the current weather for a city.",
+//!   "input_schema": { "type": "object", "properties": { "city": { "type": "string" } }, "required": ["city"] },
+//!   "output_schema": { "type": "object" },
+//!   "annotations": { "readOnlyHint": true },
+//!   "command": { "argv": ["python3", "weather.py"], "timeout_ms": 10000 }
+//! }
+//! ```
+//!
+//! Every key is optional. Defaults: `description` is `""`, `title` none, `input_schema` an empty
+//! closed object (no parameters, no other key accepted; note that a *written* `{"type": "object"}`
+//! is open, as JSON Schema says), no output schema, no annotations, no command. The name comes
+//! from, in order: the caller's override (a workspace file's stem; a `name` inside is then ignored
+//! with a note), the `name` key, and for [`load_spec_file`] only, the file stem. `$schema` is
+//! accepted and ignored (editors use it); any other unknown key is an error. `command` is an argv
+//! array of strings (`["python3", "weather.py"]`) or `{"argv": [..], "timeout_ms": n}`; it is
+//! checked here (non-empty, no empty program, no NUL byte, timeout 1 ms to 24 h) and run by the
+//! workspace loader, never by this module.
+//!
+//! Errors name the file (the `file` label the caller passes), then the line and column for
+//! malformed JSON, or the JSON pointer (`#/input_schema/properties/days/minimum`) for everything
+//! else.
+
+use std::borrow::Cow;
+use std::fmt;
+use std::io::Read;
+use std::path::Path;
+
+use serde_json::{Map, Value};
+
+use crate::descriptor::{Annotations, NameError, ToolDescriptor, ToolName};
+use crate::json_schema::{
+    ImportError, ImportNote, export_input, export_output, import_input, import_schema,
+    merge_definitions, pointer_token,
+};
+use crate::schema::SchemaRef;
+use crate::validate::DescriptorError;
+
+/// The largest spec file [`load_spec_file`] reads.
+pub const MAX_SPEC_BYTES: u64 = 4 * 1024 * 1024;
+
+/// The longest command timeout a spec may ask for (24 hours).
+pub const MAX_TIMEOUT_MS: u64 = 24 * 60 * 60 * 1000;
+
+/// The top-level keys of a spec file.
+pub const SPEC_KEYS: &[&str] = &[
+    "$schema",
+    "name",
+    "title",
+    "description",
+    "input_schema",
+    "output_schema",
+    "annotations",
+    "command",
+];
+
+const ANNOTATION_KEYS: &[&str] =
+    &["title", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"];
+
+/// The program an executable workspace tool runs (parsed and checked, never run here).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Command {
+    /// Program and arguments; never empty, the program never the empty string.
+    pub argv: Vec<String>,
+    /// How long a call may run, in milliseconds (1 to [`MAX_TIMEOUT_MS`]); `None` for the
+    /// runner's default.
+    pub timeout_ms: Option<u64>,
+}
+
+/// A parsed spec file.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Spec {
+    /// The tool, validated.
+    pub descriptor: ToolDescriptor,
+    /// What the schema import dropped or inferred, and an ignored `name`; pointers are relative
+    /// to the spec (`/input_schema/...`).
+    pub notes: Vec<ImportNote>,
+    /// The command of an executable tool.
+    pub command: Option<Command>,
+}
+
+/// A spec that cannot be read, naming the file and where in it.
+#[derive(Debug)]
+pub struct SpecError {
+    /// The file label the caller passed (usually its path).
+    pub file: String,
+    /// What is wrong.
+    pub kind: SpecErrorKind,
+}
+
+/// Why a spec cannot be read.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum SpecErrorKind {
+    /// The file cannot be read.
+    Io(std::io::Error),
+    /// The file is larger than [`MAX_SPEC_BYTES`].
+    TooLarge {
+        /// Its size in bytes (at least this much).
+        size: u64,
+    },
+    /// The file is not well-formed JSON.
+    Syntax {
+        /// 1-based line.
+        line: usize,
+        /// 1-based column.
+        column: usize,
+        /// What the parser says.
+        message: String,
+    },
+    /// A key that the format does not have.
+    UnknownKey {
+        /// JSON pointer of the object holding it.
+        pointer: String,
+        /// The key.
+        key: String,
+        /// The keys allowed there.
+        allowed: &'static [&'static str],
+    },
+    /// A field has the wrong JSON type or value.
+    WrongType {
+        /// JSON pointer of the field.
+        pointer: String,
+        /// What was expected.
+        expected: &'static str,
+        /// What was found.
+        found: String,
+    },
+    /// No name: no override, no `name` key and no usable file stem.
+    MissingName,
+    /// The name breaks the tool-name rule.
+    Name {
+        /// JSON pointer of the name (empty when it came from the override or the file stem).
+        pointer: String,
+        /// The rule it breaks.
+        error: NameError,
+    },
+    /// A schema cannot be imported (its pointer starts with `/input_schema` or `/output_schema`).
+    Schema(ImportError),
+    /// The output schema defines a name that the input schema defines differently.
+    DefinitionConflict {
+        /// JSON pointer of the output schema's definition.
+        pointer: String,
+        /// The definition's name.
+        name: String,
+    },
+    /// The imported descriptor breaks a rule of [`crate::validate`].
+    Invalid(DescriptorError),
+}
+
+impl fmt::Display for SpecError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let file = &self.file;
+        match &self.kind {
+            SpecErrorKind::Io(e) => write!(f, "{file}: cannot read the spec file: {e}"),
+            SpecErrorKind::TooLarge { size } => write!(
+                f,
+                "{file}: the spec file is {size} bytes; at most {MAX_SPEC_BYTES} are read"
+            ),
+            SpecErrorKind::Syntax { line, column, message } => {
+                write!(f, "{file}:{line}:{column}: malformed JSON: {message}")
+            }
+            SpecErrorKind::UnknownKey { pointer, key, allowed } => write!(
+                f,
+                "{file}: #{pointer}: unknown key `{key}`; expected one of {}",
+                allowed.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ")
+            ),
+            SpecErrorKind::WrongType { pointer, expected, found } => {
+                write!(f, "{file}: #{pointer}: expected {expected}, got {found}")
+            }
+            SpecErrorKind::MissingName => {
+                write!(f, "{file}: the spec has no `name` and none was given by its location")
+            }
+            SpecErrorKind::Name { pointer, error } => write!(f, "{file}: #{pointer}: {error}"),
+            SpecErrorKind::Schema(e) => write!(f, "{file}: {e}"),
+            SpecErrorKind::DefinitionConflict { pointer, name } => write!(
+                f,
+                "{file}: #{pointer}: definition `{name}` differs from the input schema's definition of the same name"
+            ),
+            SpecErrorKind::Invalid(e) => write!(f, "{file}: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for SpecError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match &self.kind {
+            SpecErrorKind::Io(e) => Some(e),
+            SpecErrorKind::Schema(e) => Some(e),
+            SpecErrorKind::Invalid(e) => Some(e),
+            SpecErrorKind::Name { error, .. } => Some(error),
+            _ => None,
+        }
+    }
+}
+
+fn err(file: &str, kind: SpecErrorKind) -> SpecError {
+    SpecError { file: file.to_owned(), kind }
+}
+
+fn describe(v: &Value) -> String {
+    match v {
+        Value::Null => "null".into(),
+        Value::Bool(b) => format!("the boolean {b}"),
+        Value::Number(n) => format!("the number {n}"),
+        Value::String(s) if s.chars().count() > 40 => "a string".into(),
+        Value::String(s) => format!("the string {s:?}"),
+        Value::Array(_) => "an array".into(),
+        Value::Object(_) => "an object".into(),
+    }
+}
+
+fn wrong(file: &str, pointer: String, expected: &'static str, found: &Value) -> SpecError {
+    err(file, SpecErrorKind::WrongType { pointer, expected, found: describe(found) })
+}
+
+/// Parses spec text; `file` labels errors, `name_override` (a workspace file's stem) wins over
+/// the `name` key.
+///
+/// # Errors
+///
+/// A [`SpecError`] naming `file` and the line and column or JSON pointer at fault.
+pub fn parse_spec(
+    file: &str,
+    text: &str,
+    name_override: Option<&ToolName>,
+) -> Result<Spec, SpecError> {
+    parse_bytes(file, text.as_bytes(), name_override, None)
+}
+
+fn parse_bytes(
+    file: &str,
+    bytes: &[u8],
+    name_override: Option<&ToolName>,
+    fallback_name: Option<&str>,
+) -> Result<Spec, SpecError> {
+    let value: Value = serde_json::from_slice(bytes).map_err(|e| {
+        let full = e.to_string();
+        let suffix = format!(" at line {} column {}", e.line(), e.column());
+        let message = full.strip_suffix(&suffix).unwrap_or(&full).to_owned();
+        err(file, SpecErrorKind::Syntax { line: e.line(), column: e.column(), message })
+    })?;
+    spec_value(file, &value, name_override, fallback_name)
+}
+
+/// Reads a spec already parsed as JSON (e.g. one tool of a provider's tool list).
+///
+/// # Errors
+///
+/// As [`parse_spec`], without line and column.
+pub fn spec_from_value(
+    file: &str,
+    value: &Value,
+    name_override: Option<&ToolName>,
+) -> Result<Spec, SpecError> {
+    spec_value(file, value, name_override, None)
+}
+
+/// Reads a spec file; without `name_override`, the `name` key names the tool, else the file stem.
+///
+/// # Errors
+///
+/// A [`SpecError`] labelled with the path: the file cannot be read or is larger than
+/// [`MAX_SPEC_BYTES`], or anything [`parse_spec`] reports.
+pub fn load_spec_file(
+    path: impl AsRef<Path>,
+    name_override: Option<&ToolName>,
+) -> Result<Spec, SpecError> {
+    let path = path.as_ref();
+    let file = path.display().to_string();
+    let io = |e| err(&file, SpecErrorKind::Io(e));
+    let handle = std::fs::File::open(path).map_err(io)?;
+    let size = handle.metadata().map_err(io)?.len();
+    if size > MAX_SPEC_BYTES {
+        return Err(err(&file, SpecErrorKind::TooLarge { size }));
+    }
+    let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
+    // The file may grow between `metadata` and `read`: never read more than the limit.
+    handle.take(MAX_SPEC_BYTES + 1).read_to_end(&mut bytes).map_err(io)?;
+    if bytes.len() as u64 > MAX_SPEC_BYTES {
+        return Err(err(&file, SpecErrorKind::TooLarge { size: bytes.len() as u64 }));
+    }
+    let stem = path.file_stem().and_then(|s| s.to_str());
+    parse_bytes(&file, &bytes, name_override, stem)
+}
+
+fn spec_value(
+    file: &str,
+    value: &Value,
+    name_override: Option<&ToolName>,
+    fallback_name: Option<&str>,
+) -> Result<Spec, SpecError> {
+    let Value::Object(obj) = value else {
+        return Err(wrong(file, String::new(), "an object", value));
+    };
+    if let Some(key) = obj.keys().find(|k| !SPEC_KEYS.contains(&k.as_str())) {
+        return Err(err(
+            file,
+            SpecErrorKind::UnknownKey {
+                pointer: String::new(),
+                key: key.clone(),
+                allowed: SPEC_KEYS,
+            },
+        ));
+    }
+    let mut notes = Vec::new();
+    let name = match (name_override, obj.get("name")) {
+        (Some(name), inner) => {
+            if let Some(inner) = inner
+                && inner.as_str() != Some(name.as_str())
+            {
+                notes.push(ImportNote {
+                    pointer: "/name".into(),
+                    keyword: "name".into(),
+                    message: format!("is ignored; the tool is named `{name}` by its location"),
+                });
+            }
+            name.clone()
+        }
+        (None, Some(Value::String(s))) => ToolName::parse(s.clone())
+            .map_err(|error| err(file, SpecErrorKind::Name { pointer: "/name".into(), error }))?,
+        (None, Some(other)) => return Err(wrong(file, "/name".into(), "a string", other)),
+        (None, None) => match fallback_name {
+            Some(stem) => ToolName::parse(stem.to_owned()).map_err(|error| {
+                err(file, SpecErrorKind::Name { pointer: String::new(), error })
+            })?,
+            None => return Err(err(file, SpecErrorKind::MissingName)),
+        },
+    };
+    let mut d = ToolDescriptor::with_name(name);
+    d.title = opt_string(file, obj, "title")?.map(Cow::Owned);
+    if let Some(description) = opt_string(file, obj, "description")? {
+        d.description = Cow::Owned(description);
+    }
+    if let Some(input) = obj.get("input_schema") {
+        let imported = import_input(input)
+            .map_err(|e| err(file, SpecErrorKind::Schema(e.prefixed("/input_schema"))))?;
+        notes.extend(imported.notes.into_iter().map(|n| n.prefixed("/input_schema")));
+        imported.value.apply_to(&mut d);
+    }
+    if let Some(output) = obj.get("output_schema") {
+        let imported = import_schema(output)
+            .map_err(|e| err(file, SpecErrorKind::Schema(e.prefixed("/output_schema"))))?;
+        notes.extend(imported.notes.into_iter().map(|n| n.prefixed("/output_schema")));
+        let mut definitions = d.definitions.to_vec();
+        merge_definitions(&mut definitions, imported.value.definitions).map_err(|name| {
+            let table = match output.get("$defs").and_then(|t| t.get(&name)) {
+                Some(_) => "$defs",
+                None => "definitions",
+            };
+            let pointer = format!("/output_schema/{table}/{}", pointer_token(&name));
+            err(file, SpecErrorKind::DefinitionConflict { pointer, name })
+        })?;
+        d.definitions = Cow::Owned(definitions);
+        d.output = Some(SchemaRef::new(imported.value.schema));
+    }
+    if let Some(annotations) = obj.get("annotations") {
+        d.annotations = parse_annotations(file, annotations)?;
+    }
+    let command = obj.get("command").map(|c| parse_command(file, c)).transpose()?;
+    d.validate().map_err(|e| err(file, SpecErrorKind::Invalid(e)))?;
+    Ok(Spec { descriptor: d, notes, command })
+}
+
+fn opt_string(
+    file: &str,
+    obj: &Map<String, Value>,
+    key: &str,
+) -> Result<Option<String>, SpecError> {
+    match obj.get(key) {
+        None => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s.clone())),
+        Some(other) => Err(wrong(file, format!("/{key}"), "a string", other)),
+    }
+}
+
+fn parse_annotations(file: &str, value: &Value) -> Result<Annotations, SpecError> {
+    let Value::Object(obj) = value else {
+        return Err(wrong(file, "/annotations".into(), "an object", value));
+    };
+    let mut a = Annotations::NONE;
+    for (key, v) in obj {
+        let pointer = format!("/annotations/{}", pointer_token(key));
+        let hint =
+            |v: &Value| v.as_bool().ok_or_else(|| wrong(file, pointer.clone(), "a boolean", v));
+        match key.as_str() {
+            "title" => match v {
+                Value::String(s) => a.title = Some(Cow::Owned(s.clone())),
+                other => return Err(wrong(file, pointer, "a string", other)),
+            },
+            "readOnlyHint" => a.read_only = Some(hint(v)?),
+            "destructiveHint" => a.destructive = Some(hint(v)?),
+            "idempotentHint" => a.idempotent = Some(hint(v)?),
+            "openWorldHint" => a.open_world = Some(hint(v)?),
+            _ => {
+                return Err(err(
+                    file,
+                    SpecErrorKind::UnknownKey {
+                        pointer: "/annotations".into(),
+                        key: key.clone(),
+                        allowed: ANNOTATION_KEYS,
+                    },
+                ));
+            }
+        }
+    }
+    Ok(a)
+}
+
+fn parse_command(file: &str, value: &Value) -> Result<Command, SpecError> {
+    let (argv_value, argv_ptr, timeout) = match value {
+        Value::Array(_) => (value, "/command".to_owned(), None),
+        Value::Object(obj) => {
+            if let Some(key) = obj.keys().find(|k| !["argv", "timeout_ms"].contains(&k.as_str())) {
+                return Err(err(
+                    file,
+                    SpecErrorKind::UnknownKey {
+                        pointer: "/command".into(),
+                        key: key.clone(),
+                        allowed: &["argv", "timeout_ms"],
+                    },
+                ));
+            }
+            let Some(argv) = obj.get("argv") else {
+                return Err(wrong(file, "/command".into(), "an object with `argv`", value));
+            };
+            (argv, "/command/argv".to_owned(), obj.get("timeout_ms"))
+        }
+        other => {
+            return Err(wrong(
+                file,
+                "/command".into(),
+                "an array of strings or an object with `argv`",
+                other,
+            ));
+        }
+    };
+    let Value::Array(items) = argv_value else {
+        return Err(wrong(file, argv_ptr, "an array of strings", argv_value));
+    };
+    if items.is_empty() {
+        return Err(wrong(file, argv_ptr, "a non-empty array (the program first)", argv_value));
+    }
+    let mut argv = Vec::with_capacity(items.len());
+    for (i, item) in items.iter().enumerate() {
+        let pointer = format!("{argv_ptr}/{i}");
+        match item {
+            Value::String(s) if i == 0 && s.is_empty() => {
+                return Err(wrong(file, pointer, "a program name", item));
+            }
+            Value::String(s) if s.contains('\0') => {
+                return Err(wrong(file, pointer, "a string without NUL bytes", item));
+            }
+            Value::String(s) => argv.push(s.clone()),
+            other => return Err(wrong(file, pointer, "a string", other)),
+        }
+    }
+    let timeout_ms = match timeout {
+        None => None,
+        Some(v) => match v.as_u64() {
+            Some(ms) if (1..=MAX_TIMEOUT_MS).contains(&ms) => Some(ms),
+            _ => {
+                return Err(wrong(
+                    file,
+                    "/command/timeout_ms".into(),
+                    "a whole number of milliseconds from 1 to 86400000",
+                    v,
+                ));
+            }
+        },
+    };
+    Ok(Command { argv, timeout_ms })
+}
+
+/// Writes a descriptor (and a command) as spec JSON, in the key order of the format; reading
+/// the result with [`spec_from_value`] gives the same descriptor back.
+pub fn spec_to_json(d: &ToolDescriptor, command: Option<&Command>) -> Value {
+    let mut m = Map::new();
+    m.insert("name".into(), d.name.as_str().into());
+    if let Some(title) = &d.title {
+        m.insert("title".into(), title.as_ref().into());
+    }
+    if !d.description.is_empty() {
+        m.insert("description".into(), d.description.as_ref().into());
+    }
+    m.insert("input_schema".into(), export_input(d));
+    if let Some(output) = export_output(d) {
+        m.insert("output_schema".into(), output);
+    }
+    if !d.annotations.is_empty() {
+        let a = &d.annotations;
+        let mut o = Map::new();
+        if let Some(title) = &a.title {
+            o.insert("title".into(), title.as_ref().into());
+        }
+        let hints = [
+            ("readOnlyHint", a.read_only),
+            ("destructiveHint", a.destructive),
+            ("idempotentHint", a.idempotent),
+            ("openWorldHint", a.open_world),
+        ];
+        for (key, hint) in hints {
+            if let Some(b) = hint {
+                o.insert(key.into(), b.into());
+            }
+        }
+        m.insert("annotations".into(), Value::Object(o));
+    }
+    if let Some(c) = command {
+        let argv = Value::from(c.argv.clone());
+        let value = match c.timeout_ms {
+            None => argv,
+            Some(ms) => {
+                let mut o = Map::new();
+                o.insert("argv".into(), argv);
+                o.insert("timeout_ms".into(), ms.into());
+                Value::Object(o)
+            }
+        };
+        m.insert("command".into(), value);
+    }
+    Value::Object(m)
+}

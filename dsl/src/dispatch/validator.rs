@@ -303,6 +303,7 @@ impl<'a> Walk<'a> {
                 self.check(r);
             }
             (SchemaKind::Boolean, Value::Bool(_)) | (SchemaKind::Null, Value::Null) => {}
+            (SchemaKind::Any, _) => {}
             (SchemaKind::Enum(e), Value::String(v)) => {
                 let r = checks::one_of(v, e.values.iter(), p);
                 self.check(r);
@@ -389,6 +390,7 @@ fn accepts_type(schema: &Schema, defs: &[Definition], value: &Value, depth: usiz
         | (SchemaKind::Float(_), Value::Number(_))
         | (SchemaKind::Boolean, Value::Bool(_))
         | (SchemaKind::Null, Value::Null)
+        | (SchemaKind::Any, _)
         | (SchemaKind::List(_), Value::Array(_))
         | (SchemaKind::Object(_), Value::Object(_)) => true,
         (SchemaKind::Integer(_), Value::Number(n)) => n.is_i64() || n.is_u64(),
@@ -427,6 +429,7 @@ fn phrases_of(schema: &Schema, defs: &[Definition], out: &mut Vec<String>, depth
         SchemaKind::Float(_) => "a number".to_owned(),
         SchemaKind::Boolean => "a boolean".to_owned(),
         SchemaKind::Null => "null".to_owned(),
+        SchemaKind::Any => "any JSON value".to_owned(),
         SchemaKind::Enum(e) => checks::one_of_phrase(e.values.iter()),
         SchemaKind::List(_) => "an array".to_owned(),
         SchemaKind::Object(_) => "an object".to_owned(),

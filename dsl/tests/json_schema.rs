@@ -1,0 +1,500 @@
+//! JSON Schema export (exact shape and key order) and import (every accepted spelling, every
+//! note, every error with its JSON pointer).
+
+use serde_json::{Value, json};
+use tooldef::json_schema::{
+    ImportErrorKind, export_input, export_schema, import_input, import_schema,
+};
+use tooldef::{
+    Additional, Definition, EnumValue, Literal, Param, Schema, SchemaKind, ToolDescriptor,
+};
+
+static CITY: Schema = Schema::string().description("City name");
+
+static WEATHER: ToolDescriptor = ToolDescriptor::new("get_weather").params(
+    const {
+        &[
+            Param::string("city").description("City name").length(1, 80),
+            Param::enumeration("unit", &["celsius", "fahrenheit"]).default_str("celsius"),
+            Param::integer("days").range(1, 10).default_int(3),
+            Param::list("tags", &CITY).length(0, 5).unique().optional(),
+            Param::float("ratio").range_f64(0.0, 1.5).nullable().optional(),
+        ]
+    },
+);
+
+fn input(v: Value) -> tooldef::json_schema::Imported<tooldef::json_schema::InputSchema> {
+    import_input(&v).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn schema(v: Value) -> Schema {
+    import_schema(&v).unwrap_or_else(|e| panic!("{e}")).value.schema
+}
+
+/// The pointer and the message of an import error.
+fn fails(v: Value) -> (String, String) {
+    let e = import_schema(&v).expect_err("must fail");
+    (e.pointer.clone(), e.to_string())
+}
+
+fn fails_input(v: Value) -> (String, String) {
+    let e = import_input(&v).expect_err("must fail");
+    (e.pointer.clone(), e.to_string())
+}
+
+#[test]
+fn export_has_the_documented_shape_and_key_order() {
+    let expected = r#"{"type":"object","properties":{"city":{"description":"City name","type":"string","minLength":1,"maxLength":80},"unit":{"type":"string","enum":["celsius","fahrenheit"],"default":"celsius"},"days":{"type":"integer","minimum":1,"maximum":10,"default":3},"tags":{"type":"array","items":{"description":"City name","type":"string"},"minItems":0,"maxItems":5,"uniqueItems":true},"ratio":{"type":["number","null"],"minimum":0.0,"maximum":1.5}},"required":["city"],"additionalProperties":false}"#;
+    assert_eq!(serde_json::to_string(&export_input(&WEATHER)).unwrap(), expected);
+}
+
+#[test]
+fn nullable_and_described_forms() {
+    let described = Schema::enumeration_described(
+        const { &[EnumValue::described("c", "Celsius"), EnumValue::new("f")] },
+    );
+    assert_eq!(
+        export_schema(&described, &[]),
+        json!({"type": "string", "anyOf": [{"const": "c", "description": "Celsius"}, {"const": "f"}]})
+    );
+    assert_eq!(
+        export_schema(&described.clone().nullable(), &[]),
+        json!({"type": ["string", "null"], "anyOf": [{"const": "c", "description": "Celsius"}, {"const": "f"}, {"type": "null"}]})
+    );
+    assert_eq!(
+        export_schema(&Schema::enumeration(&["a"]).nullable(), &[]),
+        json!({"type": ["string", "null"], "enum": ["a", null]})
+    );
+    let defs = [Definition::new("Node", Schema::string())];
+    assert_eq!(
+        export_schema(&Schema::reference("Node").nullable().description("d"), &defs),
+        json!({"description": "d", "anyOf": [{"$ref": "#/$defs/Node"}, {"type": "null"}], "$defs": {"Node": {"type": "string"}}})
+    );
+    let weird = [Definition::new("a/b~c d", Schema::boolean())];
+    assert_eq!(
+        export_schema(&Schema::reference("a/b~c d"), &weird)["$ref"],
+        json!("#/$defs/a~1b~0c%20d")
+    );
+    // Only the definitions the schema reaches are written.
+    let defs = [
+        Definition::new("A", Schema::reference("B")),
+        Definition::new("B", Schema::null()),
+        Definition::new("C", Schema::null()),
+    ];
+    let out = export_schema(&Schema::reference("A"), &defs);
+    assert_eq!(out["$defs"].as_object().unwrap().keys().collect::<Vec<_>>(), ["A", "B"]);
+}
+
+#[test]
+fn import_reads_type_arrays_unions_and_consts() {
+    let s = schema(json!({"type": ["integer", "null"], "minimum": 2}));
+    assert!(s.nullable);
+    assert!(matches!(s.kind, SchemaKind::Integer(ref n) if n.minimum == Some(2)));
+
+    let s = schema(
+        json!({"anyOf": [{"type": "string", "maxLength": 3}, {"type": "null"}], "description": "d"}),
+    );
+    assert!(s.nullable && matches!(s.kind, SchemaKind::String(_)));
+    assert_eq!(s.description.as_deref(), Some("d"));
+
+    let s = schema(json!({"oneOf": [{"type": "string"}, {"type": "integer"}]}));
+    assert!(matches!(s.kind, SchemaKind::AnyOf(ref a) if a.variants.len() == 2));
+
+    let s = schema(json!({"const": "only"}));
+    assert_eq!(s, Schema::enumeration_of(["only"]));
+
+    let s = schema(json!({"type": ["string", "integer"], "minLength": 1, "maximum": 5}));
+    let SchemaKind::AnyOf(a) = &s.kind else { panic!("{s:?}") };
+    assert!(matches!(a.variants[0].kind, SchemaKind::String(ref t) if t.min_length == Some(1)));
+    assert!(matches!(a.variants[1].kind, SchemaKind::Integer(ref n) if n.maximum == Some(5)));
+
+    // Integer vs number, whole-number bounds written as floats.
+    let s = schema(json!({"type": "integer", "minimum": 1.0}));
+    assert!(matches!(s.kind, SchemaKind::Integer(ref n) if n.minimum == Some(1)));
+    let s = schema(json!({"type": "number", "minimum": 1}));
+    assert!(matches!(s.kind, SchemaKind::Float(ref n) if n.minimum == Some(1.0)));
+
+    // An enum whose `null` makes it nullable; values the type excludes are never valid.
+    let s = schema(json!({"enum": ["a", null]}));
+    assert!(s.nullable && matches!(s.kind, SchemaKind::Enum(_)));
+    let s = schema(json!({"type": "string", "enum": ["a", 3, null]}));
+    assert_eq!(s, Schema::enumeration_of(["a"]));
+
+    // Tagged union: oneOf with a discriminating property reads as anyOf.
+    let tagged = json!({"oneOf": [
+        {"type": "object", "properties": {"kind": {"const": "a"}}, "required": ["kind"]},
+        {"type": "object", "properties": {"kind": {"const": "b"}, "x": {"type": "integer"}}, "required": ["kind"]}
+    ]});
+    assert!(matches!(schema(tagged).kind, SchemaKind::AnyOf(_)));
+}
+
+#[test]
+fn import_objects_required_and_additional_properties() {
+    let i = input(json!({
+        "type": "object",
+        "properties": {
+            "a": {"type": "string"},
+            "nested": {"type": "object", "properties": {"x": {"type": "integer"}}, "required": ["x"], "additionalProperties": false},
+            "map": {"type": "object", "additionalProperties": {"type": "integer"}},
+            "open": {"type": "object", "additionalProperties": true}
+        },
+        "required": ["nested"]
+    }));
+    let v = i.value;
+    assert_eq!(v.additional, Additional::Open, "absent additionalProperties is open");
+    assert_eq!(
+        v.params.iter().map(|p| (p.name.as_ref(), p.required)).collect::<Vec<_>>(),
+        [("a", false), ("nested", true), ("map", false), ("open", false)]
+    );
+    let SchemaKind::Object(nested) = &v.params[1].schema.kind else { panic!() };
+    assert_eq!(nested.additional, Additional::Closed);
+    assert!(nested.properties[0].required);
+    let SchemaKind::Object(map) = &v.params[2].schema.kind else { panic!() };
+    assert!(
+        matches!(map.additional, Additional::Typed(ref t) if matches!(t.kind, SchemaKind::Integer(_)))
+    );
+    let SchemaKind::Object(open) = &v.params[3].schema.kind else { panic!() };
+    assert_eq!(open.additional, Additional::Open);
+}
+
+#[test]
+fn import_merges_all_of_when_exact() {
+    let s = schema(json!({"allOf": [
+        {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]},
+        {"properties": {"b": {"type": "integer", "minimum": 0}}, "required": ["b"]},
+        {"description": "both"}
+    ]}));
+    let SchemaKind::Object(o) = &s.kind else { panic!("{s:?}") };
+    assert_eq!(
+        o.properties.iter().map(|p| (p.name.as_ref(), p.required)).collect::<Vec<_>>(),
+        [("a", true), ("b", true)]
+    );
+    assert_eq!(s.description.as_deref(), Some("both"));
+
+    // Bounds tighten; types intersect.
+    let s = schema(
+        json!({"type": "number", "allOf": [{"minimum": 1}, {"minimum": 3, "type": ["integer", "null"]}, {"maximum": 9}, {"maximum": 7}]}),
+    );
+    assert_eq!(
+        s,
+        Schema::of(SchemaKind::Integer(tooldef::NumberSchema {
+            minimum: Some(3),
+            maximum: Some(7),
+            ..tooldef::NumberSchema::NONE_I64
+        }))
+    );
+
+    // `allOf: [{$ref}]` with a description (pydantic's way to describe a reference).
+    let i = input(
+        json!({"type": "object", "properties": {"p": {"allOf": [{"$ref": "#/$defs/P"}], "description": "d"}}, "$defs": {"P": {"type": "string"}}}),
+    );
+    assert_eq!(i.value.params[0].schema, Schema::reference("P").description("d"));
+}
+
+#[test]
+fn import_reads_draft_07_spellings_and_root_recursion() {
+    let i = input(json!({
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "type": "object",
+        "properties": {
+            "node": {"$ref": "#/definitions/Node"},
+            "again": {"$ref": "#"},
+            "pct": {"type": "integer", "minimum": 0, "exclusiveMinimum": true, "maximum": 9, "exclusiveMaximum": false}
+        },
+        "definitions": {"Node": {"type": "object", "properties": {"next": {"$ref": "#/definitions/Node"}}}}
+    }));
+    let v = &i.value;
+    assert_eq!(v.params[0].schema, Schema::reference("Node"));
+    assert_eq!(v.params[1].schema, Schema::reference("Input"));
+    assert!(
+        matches!(v.params[2].schema.kind, SchemaKind::Integer(ref n) if n.exclusive_minimum == Some(0) && n.minimum.is_none() && n.maximum == Some(9))
+    );
+    assert_eq!(
+        v.definitions.iter().map(|d| d.name.as_ref()).collect::<Vec<_>>(),
+        ["Node", "Input"]
+    );
+    // The root copy is the input object itself.
+    let SchemaKind::Object(root) = &v.definitions[1].schema.kind else { panic!() };
+    assert_eq!(root.properties.to_vec(), v.params);
+    assert!(i.notes.iter().any(|n| n.pointer == "/properties/again/$ref"), "{:?}", i.notes);
+    assert!(i.notes.iter().any(|n| n.pointer == "/$schema"));
+
+    // The root copy's name avoids an existing definition.
+    let i = input(
+        json!({"type": "object", "properties": {"r": {"$ref": "#"}}, "$defs": {"Input": {"type": "null"}}}),
+    );
+    assert_eq!(i.value.params[0].schema, Schema::reference("Input_2"));
+
+    // A root that is a reference to an object definition.
+    let i = input(
+        json!({"$ref": "#/$defs/Args", "$defs": {"Args": {"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]}}}),
+    );
+    assert_eq!(i.value.params, [Param::string("q")]);
+}
+
+#[test]
+fn annotation_keywords_are_kept_or_dropped_with_a_note() {
+    let i = input(json!({
+        "type": "object",
+        "$id": "urn:x", "$comment": "c", "title": "Root title",
+        "properties": {
+            "a": {"type": "string", "title": "A", "examples": ["x"], "deprecated": true, "readOnly": true, "writeOnly": false, "x-vendor": 1, "frobnicate": 2},
+            "b": {"type": "integer", "format": "int32", "minLength": 3}
+        }
+    }));
+    let a = &i.value.params[0].schema;
+    assert_eq!(a.title.as_deref(), Some("A"));
+    assert_eq!(a.examples.to_vec(), [Literal::from("x")]);
+    let mut noted: Vec<(&str, &str)> =
+        i.notes.iter().map(|n| (n.pointer.as_str(), n.keyword.as_str())).collect();
+    noted.sort();
+    assert_eq!(
+        noted,
+        [
+            ("/$comment", "$comment"),
+            ("/$id", "$id"),
+            ("/properties/a/deprecated", "deprecated"),
+            ("/properties/a/frobnicate", "frobnicate"),
+            ("/properties/a/readOnly", "readOnly"),
+            ("/properties/a/writeOnly", "writeOnly"),
+            ("/properties/a/x-vendor", "x-vendor"),
+            ("/properties/b/format", "format"),
+            ("/properties/b/minLength", "minLength"),
+            ("/title", "title"),
+        ]
+    );
+    let note = i.notes.iter().find(|n| n.keyword == "deprecated").unwrap();
+    assert_eq!(
+        note.to_string(),
+        "#/properties/a/deprecated: `deprecated` has no place in the IR and was dropped"
+    );
+}
+
+#[test]
+fn keywords_the_ir_cannot_express_are_errors_naming_their_pointer() {
+    let cases = [
+        (
+            json!({"type": "object", "properties": {"a": {"type": "string", "not": {"const": "x"}}}}),
+            "/properties/a/not",
+        ),
+        (json!({"type": "object", "if": {}, "then": {}}), "/if"),
+        (
+            json!({"type": "object", "patternProperties": {"^x": {"type": "string"}}}),
+            "/patternProperties",
+        ),
+        (json!({"type": "object", "dependentRequired": {"a": ["b"]}}), "/dependentRequired"),
+        (
+            json!({"type": "array", "prefixItems": [{"type": "string"}], "items": {"type": "string"}}),
+            "/prefixItems",
+        ),
+        (json!({"type": "array", "items": [{"type": "string"}]}), "/items"),
+        (json!({"type": "object", "minProperties": 1}), "/minProperties"),
+        (json!({"type": "integer", "enum": [1, 2]}), "/enum/0"),
+        (json!({"const": 5}), "/const"),
+        (
+            json!({"allOf": [{"type": "string", "pattern": "a"}, {"pattern": "b"}]}),
+            "/allOf/1/pattern",
+        ),
+        (json!({"allOf": [{"type": "string"}, {"type": "integer"}]}), "/allOf/1/type"),
+        (
+            json!({"allOf": [{"type": "object", "properties": {"a": {"type": "string"}}, "additionalProperties": false}, {"properties": {"b": {"type": "string"}}}]}),
+            "/allOf/0/additionalProperties",
+        ),
+        (json!({"oneOf": [{"type": "string"}, {"type": "string", "maxLength": 3}]}), "/oneOf"),
+        (json!({"oneOf": [{"const": "a"}, {"const": "a"}]}), "/oneOf"),
+        (json!({"anyOf": [{"type": "string"}, {"type": "integer"}], "minLength": 2}), "/minLength"),
+        (
+            json!({"$ref": "#/$defs/A", "maxLength": 3, "$defs": {"A": {"type": "string"}}}),
+            "/maxLength",
+        ),
+        (json!({"$ref": "https://example.com/s.json"}), "/$ref"),
+        (json!({"$ref": "#/properties/a"}), "/$ref"),
+        (json!({"type": "object", "properties": {"a": false}}), "/properties/a"),
+        (json!({"type": "object", "properties": {}, "required": ["ghost"]}), "/required/0"),
+        (json!({"minimum": 1, "minLength": 1}), ""),
+        (json!({"type": "string", "enum": ["a"], "maxLength": 3}), "/maxLength"),
+        (
+            json!({"type": "object", "properties": {"a/b": {"type": "string", "default": 18446744073709551615u64}}}),
+            "/properties/a~1b/default",
+        ),
+    ];
+    for (value, pointer) in cases {
+        let (at, message) = fails(value.clone());
+        assert_eq!(at, pointer, "{message}\nfor {value}");
+        assert!(message.starts_with(&format!("#{pointer}: ")), "{message}");
+    }
+}
+
+#[test]
+fn wrong_keyword_types_are_errors() {
+    let cases = [
+        (
+            json!({"type": "integer", "minimum": "3"}),
+            "/minimum",
+            "`minimum` must be a number (a whole number for integers); got the string \"3\"",
+        ),
+        (
+            json!({"type": "integer", "maximum": 2.5}),
+            "/maximum",
+            "`maximum` must be a number (a whole number for integers); got the number 2.5",
+        ),
+        (
+            json!({"type": "string", "maxLength": -1}),
+            "/maxLength",
+            "`maxLength` must be a non-negative integer; got the number -1",
+        ),
+        (
+            json!({"type": "strin"}),
+            "/type",
+            "`type` must be a type name or an array of type names; got the string \"strin\"",
+        ),
+        (
+            json!({"type": "object", "properties": []}),
+            "/properties",
+            "`properties` must be an object; got an array",
+        ),
+        (
+            json!({"type": "object", "required": "a"}),
+            "/required",
+            "`required` must be an array of strings; got the string \"a\"",
+        ),
+        (
+            json!({"type": "string", "pattern": 5}),
+            "/pattern",
+            "`pattern` must be a string; got the number 5",
+        ),
+        (
+            json!({"type": "array", "items": {"type": "string"}, "uniqueItems": "yes"}),
+            "/uniqueItems",
+            "`uniqueItems` must be a boolean; got the string \"yes\"",
+        ),
+        (
+            json!({"type": "object", "additionalProperties": 1}),
+            "/additionalProperties",
+            "`additionalProperties` must be a boolean or a schema; got the number 1",
+        ),
+        (json!({"anyOf": {}}), "/anyOf", "`anyOf` must be an array of schemas; got an object"),
+        (json!({"$ref": 1}), "/$ref", "`$ref` must be a string; got the number 1"),
+        (
+            json!({"type": "string", "$defs": []}),
+            "/$defs",
+            "`$defs` must be an object; got an array",
+        ),
+        (json!("string"), "", "`schema` must be an object; got the string \"string\""),
+    ];
+    for (value, pointer, what) in cases {
+        let (at, message) = fails(value);
+        assert_eq!((at.as_str(), message), (pointer, format!("#{pointer}: {what}")));
+    }
+}
+
+#[test]
+fn dangling_references_and_bad_roots_are_errors() {
+    let (at, msg) =
+        fails_input(json!({"type": "object", "properties": {"a": {"$ref": "#/$defs/Missing"}}}));
+    assert_eq!(
+        (at.as_str(), msg.as_str()),
+        (
+            "/properties/a/$ref",
+            "#/properties/a/$ref: `$ref` `#/$defs/Missing` points at no definition"
+        )
+    );
+    // A `$defs` name is not found through `#/definitions/`.
+    let (at, _) = fails_input(
+        json!({"type": "object", "properties": {"a": {"$ref": "#/definitions/A"}}, "$defs": {"A": {"type": "null"}}}),
+    );
+    assert_eq!(at, "/properties/a/$ref");
+
+    for (root, pointer) in [
+        (json!([]), ""),
+        (json!(true), ""),
+        (json!({"type": "string"}), "/type"),
+        (json!({"type": ["object", "null"]}), "/type"),
+        (json!({"anyOf": [{"type": "object"}, {"type": "null"}]}), "/anyOf"),
+    ] {
+        let e = import_input(&root).expect_err("bad root");
+        assert_eq!(e.pointer, pointer, "{e}");
+        assert!(matches!(e.kind, ImportErrorKind::NotAnObject { .. }), "{e}");
+    }
+}
+
+#[test]
+fn deep_nesting_is_an_error_not_a_stack_overflow() {
+    let mut v = json!({"type": "string"});
+    for _ in 0..200 {
+        v = json!({"type": "array", "items": v});
+    }
+    let e = import_schema(&v).expect_err("too deep");
+    assert!(matches!(e.kind, ImportErrorKind::TooDeep), "{e}");
+    assert!(e.pointer.starts_with("/items/items/"));
+    // 60 levels are fine.
+    let mut v = json!({"type": "string"});
+    for _ in 0..60 {
+        v = json!({"type": "array", "items": v});
+    }
+    assert!(import_schema(&v).is_ok());
+}
+
+#[test]
+fn hand_written_descriptors_round_trip() {
+    let tree = ToolDescriptor::builder("tree__insert")
+        .definition(Definition::named(
+            "Node",
+            Schema::object_of(vec![
+                Param::string("label"),
+                Param::named("children", Schema::list_of(Schema::reference("Node")))
+                    .with_required(false),
+            ]),
+        ))
+        .definition(Definition::named(
+            "a/b~c d",
+            Schema::enumeration_described(const { &[EnumValue::described("x", "the x")] })
+                .nullable(),
+        ))
+        .param(Param::named("root", Schema::reference("Node")))
+        .param(
+            Param::named("odd", Schema::reference("a/b~c d").nullable())
+                .with_default(Literal::Null),
+        )
+        .param(Param::named(
+            "either",
+            Schema::any_of_owned(vec![Schema::string(), Schema::integer()]).nullable(),
+        ))
+        .additional(Additional::Typed(Schema::boolean().into()))
+        .output(Schema::reference("Node"))
+        .build()
+        .unwrap();
+    for d in [&WEATHER, &tree] {
+        let back = import_input(&export_input(d)).unwrap();
+        assert!(back.notes.is_empty(), "{:?}", back.notes);
+        let mut rebuilt = d.clone();
+        back.value.apply_to(&mut rebuilt);
+        assert_eq!(&rebuilt, d);
+    }
+}
+
+#[test]
+fn schemas_that_accept_any_value_import_as_any() {
+    use tooldef::SchemaKind;
+    let imported = tooldef::json_schema::import_input(&json!({
+        "type": "object",
+        "properties": {"a": {}, "b": true, "c": {"type": "array"}, "d": {"description": "free"}},
+        "required": ["a"]
+    }))
+    .unwrap();
+    let params = &imported.value.params;
+    assert_eq!(params[0].schema.kind, SchemaKind::Any);
+    assert_eq!(params[1].schema.kind, SchemaKind::Any);
+    let SchemaKind::List(list) = &params[2].schema.kind else { panic!("an array") };
+    assert_eq!(list.items.kind, SchemaKind::Any);
+    assert_eq!(params[3].schema.kind, SchemaKind::Any);
+    assert_eq!(params[3].schema.description.as_deref(), Some("free"));
+    assert!(imported.notes.is_empty(), "nothing was dropped: {:?}", imported.notes);
+    // And back: `{}` plus annotations, `items: {}`.
+    let mut d = tooldef::ToolDescriptor::builder("any_tool").build().unwrap();
+    imported.value.apply_to(&mut d);
+    let out = tooldef::json_schema::export_input(&d);
+    assert_eq!(out["properties"]["a"], json!({}));
+    assert_eq!(out["properties"]["c"], json!({"type": "array", "items": {}}));
+    assert_eq!(out["properties"]["d"], json!({"description": "free"}));
+}

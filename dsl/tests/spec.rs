@@ -1,0 +1,252 @@
+//! Spec files: defaults, name override, commands, and errors that name the file and the place.
+
+use serde_json::json;
+use tooldef::spec::{Command, MAX_SPEC_BYTES, SpecErrorKind};
+use tooldef::{
+    Additional, Literal, Param, ToolDescriptor, ToolName, load_spec_file, parse_spec,
+    spec_from_value, spec_to_json,
+};
+
+fn error(text: &str) -> String {
+    parse_spec("tools/t.json", text, None).expect_err("must fail").to_string()
+}
+
+#[test]
+fn the_design_example_parses() {
+    let text = r#"{
+      "name": "get_weather",
+      "title": "Weather",
+      "description": "Get the current weather for a city.",
+      "input_schema": { "type": "object", "properties": { "city": { "type": "string" } }, "required": ["city"] },
+      "output_schema": { "type": "object" },
+      "annotations": { "readOnlyHint": true }
+    }"#;
+    let spec = parse_spec("w.json", text, None).unwrap();
+    let d = &spec.descriptor;
+    assert_eq!(d.name, "get_weather");
+    assert_eq!(d.title.as_deref(), Some("Weather"));
+    assert_eq!(d.params.to_vec(), [Param::string("city")]);
+    assert_eq!(d.additional, Additional::Open);
+    assert_eq!(d.annotations.read_only, Some(true));
+    assert!(d.output.is_some() && spec.command.is_none() && spec.notes.is_empty());
+}
+
+#[test]
+fn omitted_fields_take_their_documented_defaults() {
+    let spec = parse_spec("x.json", "{}", Some(&ToolName::new("bare"))).unwrap();
+    assert_eq!(spec.descriptor, ToolDescriptor::new("bare"));
+    assert_eq!(spec.descriptor.additional, Additional::Closed);
+    assert_eq!(spec.descriptor.description, "");
+}
+
+#[test]
+fn a_name_override_wins_and_the_inner_name_is_noted() {
+    let spec = parse_spec("tools/stem.json", r#"{"name": "other"}"#, Some(&ToolName::new("stem")))
+        .unwrap();
+    assert_eq!(spec.descriptor.name, "stem");
+    assert_eq!(spec.notes.len(), 1);
+    assert_eq!(spec.notes[0].pointer, "/name");
+    // Even a bad inner name is ignored under an override.
+    assert!(parse_spec("s.json", r#"{"name": "bad name"}"#, Some(&ToolName::new("s"))).is_ok());
+    assert_eq!(
+        error("{}"),
+        "tools/t.json: the spec has no `name` and none was given by its location"
+    );
+    assert_eq!(
+        error(r#"{"name": "bad name"}"#),
+        "tools/t.json: #/name: tool name `bad name` has the character ' ' at byte 3; only a-z, A-Z, 0-9, `_` and `-` are allowed"
+    );
+}
+
+#[test]
+fn commands_are_parsed_and_checked() {
+    let spec =
+        parse_spec("c.json", r#"{"name": "c", "command": ["python3", "tool.py"]}"#, None).unwrap();
+    assert_eq!(
+        spec.command,
+        Some(Command { argv: vec!["python3".into(), "tool.py".into()], timeout_ms: None })
+    );
+    let spec = parse_spec(
+        "c.json",
+        r#"{"name": "c", "command": {"argv": ["run"], "timeout_ms": 5000}}"#,
+        None,
+    )
+    .unwrap();
+    assert_eq!(spec.command, Some(Command { argv: vec!["run".into()], timeout_ms: Some(5000) }));
+    let cases = [
+        (
+            r#"{"name":"c","command":[]}"#,
+            "#/command: expected a non-empty array (the program first), got an array",
+        ),
+        (
+            r#"{"name":"c","command":[""]}"#,
+            "#/command/0: expected a program name, got the string \"\"",
+        ),
+        (r#"{"name":"c","command":["a", 1]}"#, "#/command/1: expected a string, got the number 1"),
+        (
+            r#"{"name":"c","command":["a\u0000b"]}"#,
+            "#/command/0: expected a string without NUL bytes, got the string \"a\\0b\"",
+        ),
+        (
+            r#"{"name":"c","command":"ls -l"}"#,
+            "#/command: expected an array of strings or an object with `argv`, got the string \"ls -l\"",
+        ),
+        (
+            r#"{"name":"c","command":{"argv":["a"],"timeout_ms":0}}"#,
+            "#/command/timeout_ms: expected a whole number of milliseconds from 1 to 86400000, got the number 0",
+        ),
+        (
+            r#"{"name":"c","command":{"argv":["a"],"timeout_ms":86400001}}"#,
+            "#/command/timeout_ms: expected a whole number of milliseconds from 1 to 86400000, got the number 86400001",
+        ),
+        (
+            r#"{"name":"c","command":{"timeout_ms":5}}"#,
+            "#/command: expected an object with `argv`, got an object",
+        ),
+        (
+            r#"{"name":"c","command":{"argv":["a"],"env":{}}}"#,
+            "#/command: unknown key `env`; expected one of `argv`, `timeout_ms`",
+        ),
+    ];
+    for (text, what) in cases {
+        assert_eq!(error(text), format!("tools/t.json: {what}"));
+    }
+}
+
+#[test]
+fn errors_name_the_file_and_the_place() {
+    assert_eq!(
+        error("{\n  \"name\": \"x\",\n}"),
+        "tools/t.json:3:1: malformed JSON: trailing comma"
+    );
+    assert_eq!(error("[]"), "tools/t.json: #: expected an object, got an array");
+    assert_eq!(
+        error(r#"{"name": "x", "inputSchema": {}}"#),
+        "tools/t.json: #: unknown key `inputSchema`; expected one of `$schema`, `name`, `title`, `description`, `input_schema`, `output_schema`, `annotations`, `command`"
+    );
+    assert_eq!(
+        error(r#"{"name": 5}"#),
+        "tools/t.json: #/name: expected a string, got the number 5"
+    );
+    assert_eq!(
+        error(r#"{"name": "x", "description": 5}"#),
+        "tools/t.json: #/description: expected a string, got the number 5"
+    );
+    assert_eq!(
+        error(r#"{"name": "x", "title": false}"#),
+        "tools/t.json: #/title: expected a string, got the boolean false"
+    );
+    assert_eq!(
+        error(r#"{"name": "x", "annotations": []}"#),
+        "tools/t.json: #/annotations: expected an object, got an array"
+    );
+    assert_eq!(
+        error(r#"{"name": "x", "annotations": {"readOnlyHint": "yes"}}"#),
+        "tools/t.json: #/annotations/readOnlyHint: expected a boolean, got the string \"yes\""
+    );
+    assert_eq!(
+        error(r#"{"name": "x", "annotations": {"title": 1}}"#),
+        "tools/t.json: #/annotations/title: expected a string, got the number 1"
+    );
+    assert!(
+        error(r#"{"name": "x", "annotations": {"readonlyHint": true}}"#)
+            .starts_with("tools/t.json: #/annotations: unknown key `readonlyHint`")
+    );
+    assert_eq!(
+        error(
+            r#"{"name": "x", "input_schema": {"type": "object", "properties": {"days": {"type": "integer", "minimum": "3"}}}}"#
+        ),
+        "tools/t.json: #/input_schema/properties/days/minimum: `minimum` must be a number (a whole number for integers); got the string \"3\""
+    );
+    assert_eq!(
+        error(r#"{"name": "x", "output_schema": {"type": "object", "not": {}}}"#),
+        "tools/t.json: #/output_schema/not: `not` cannot be expressed by tooldef: the IR has no negation"
+    );
+    // Validation after import: a default outside its range.
+    assert_eq!(
+        error(
+            r#"{"name": "x", "input_schema": {"type": "object", "properties": {"days": {"type": "integer", "maximum": 10, "default": 11}}}}"#
+        ),
+        "tools/t.json: tool `x`: parameter `days`: default 11 is above the maximum 10"
+    );
+    // Input and output define one name differently.
+    assert_eq!(
+        error(
+            r##"{"name": "x", "input_schema": {"type": "object", "$defs": {"A": {"type": "string"}}}, "output_schema": {"$ref": "#/$defs/A", "$defs": {"A": {"type": "integer"}}}}"##
+        ),
+        "tools/t.json: #/output_schema/$defs/A: definition `A` differs from the input schema's definition of the same name"
+    );
+}
+
+#[test]
+fn notes_carry_the_spec_pointer() {
+    let spec = parse_spec(
+        "n.json",
+        r#"{"$schema": "x", "name": "n", "input_schema": {"type": "object", "properties": {"a": {"type": "string", "deprecated": true}}}}"#,
+        None,
+    )
+    .unwrap();
+    assert_eq!(spec.notes.len(), 1);
+    assert_eq!(
+        spec.notes[0].to_string(),
+        "#/input_schema/properties/a/deprecated: `deprecated` has no place in the IR and was dropped"
+    );
+}
+
+#[test]
+fn written_specs_read_back_identically() {
+    let d = ToolDescriptor::builder("w")
+        .title("T")
+        .description("D")
+        .param(Param::named("n", tooldef::Schema::integer()).with_default(Literal::Int(2)))
+        .annotations(tooldef::Annotations { idempotent: Some(false), ..Default::default() })
+        .build()
+        .unwrap();
+    let command = Command { argv: vec!["x".into()], timeout_ms: Some(10) };
+    let v = spec_to_json(&d, Some(&command));
+    assert_eq!(
+        v.as_object().unwrap().keys().collect::<Vec<_>>(),
+        ["name", "title", "description", "input_schema", "annotations", "command"]
+    );
+    assert_eq!(v["command"], json!({"argv": ["x"], "timeout_ms": 10}));
+    let back = spec_from_value("w.json", &v, None).unwrap();
+    assert_eq!((back.descriptor, back.command), (d, Some(command)));
+}
+
+#[test]
+fn files_are_loaded_with_their_path_in_errors() {
+    let dir = std::env::temp_dir().join(format!("tooldef-spec-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let stem = dir.join("from_stem.json");
+    std::fs::write(&stem, r#"{"description": "named by its file"}"#).unwrap();
+    let spec = load_spec_file(&stem, None).unwrap();
+    assert_eq!(spec.descriptor.name, "from_stem");
+    let spec = load_spec_file(&stem, Some(&ToolName::new("override"))).unwrap();
+    assert_eq!(spec.descriptor.name, "override");
+
+    let missing = dir.join("missing.json");
+    let e = load_spec_file(&missing, None).unwrap_err();
+    assert!(matches!(e.kind, SpecErrorKind::Io(_)));
+    assert!(
+        e.to_string().starts_with(&format!("{}: cannot read the spec file: ", missing.display())),
+        "{e}"
+    );
+
+    let big = dir.join("big.json");
+    std::fs::write(&big, vec![b' '; MAX_SPEC_BYTES as usize + 1]).unwrap();
+    let e = load_spec_file(&big, None).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "{}: the spec file is {} bytes; at most {MAX_SPEC_BYTES} are read",
+            big.display(),
+            MAX_SPEC_BYTES + 1
+        )
+    );
+
+    let bad = dir.join("bad stem.json");
+    std::fs::write(&bad, "{}").unwrap();
+    let e = load_spec_file(&bad, None).unwrap_err();
+    assert!(matches!(e.kind, SpecErrorKind::Name { .. }), "{e}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

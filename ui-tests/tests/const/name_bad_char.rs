@@ -1,0 +1,7 @@
+use tooldef::ToolDescriptor;
+
+const T: ToolDescriptor = ToolDescriptor::new("get weather");
+
+fn main() {
+    let _ = &T;
+}
