@@ -82,14 +82,7 @@ impl ToolName {
     pub const fn new(name: &'static str) -> Self {
         match name_rule(name) {
             Ok(()) => ToolName(Cow::Borrowed(name)),
-            Err(usize::MAX) => {
-                panic!(
-                    "invalid tool name: it must be 1 to 64 characters of a-z, A-Z, 0-9, `_`, `-`"
-                )
-            }
-            Err(_) => {
-                panic!("invalid tool name: it has a character outside a-z, A-Z, 0-9, `_`, `-`")
-            }
+            Err(at) => panic!("{}", validate::bad_name(name, at).message()),
         }
     }
 
@@ -380,8 +373,19 @@ impl Param {
     }
 
     /// Inclusive bounds of an integer or number parameter.
-    pub const fn range(self, min: i64, max: i64) -> Self {
-        self.min(min).max(max)
+    pub const fn range(mut self, min: i64, max: i64) -> Self {
+        match &mut self.schema.kind {
+            SchemaKind::Integer(n) => {
+                n.minimum = Some(min);
+                n.maximum = Some(max);
+            }
+            SchemaKind::Float(n) => {
+                n.minimum = Some(min as f64);
+                n.maximum = Some(max as f64);
+            }
+            _ => self.misuse = Some("`range` applies only to integer and number parameters"),
+        }
+        self
     }
 
     /// Inclusive lower bound of an integer or number parameter.
@@ -389,7 +393,7 @@ impl Param {
         match &mut self.schema.kind {
             SchemaKind::Integer(n) => n.minimum = Some(min),
             SchemaKind::Float(n) => n.minimum = Some(min as f64),
-            _ => self.misuse = Some("`min`/`range` apply only to integer and number parameters"),
+            _ => self.misuse = Some("`min` applies only to integer and number parameters"),
         }
         self
     }
@@ -399,7 +403,7 @@ impl Param {
         match &mut self.schema.kind {
             SchemaKind::Integer(n) => n.maximum = Some(max),
             SchemaKind::Float(n) => n.maximum = Some(max as f64),
-            _ => self.misuse = Some("`max`/`range` apply only to integer and number parameters"),
+            _ => self.misuse = Some("`max` applies only to integer and number parameters"),
         }
         self
     }

@@ -232,6 +232,8 @@ fn schema_map(s: &Schema) -> Map<String, Value> {
         SchemaKind::Null => {
             m.insert("type".into(), "null".into());
         }
+        // `{}` accepts every value, `null` included, so `nullable` adds nothing to write.
+        SchemaKind::Any => {}
         SchemaKind::Enum(e) => {
             m.insert("type".into(), type_value("string", s.nullable));
             let described = e.values.iter_described().any(|(_, d)| d.is_some());
@@ -1124,13 +1126,7 @@ impl Importer {
         }
         let map = match value {
             Value::Object(m) => m,
-            Value::Bool(true) => {
-                return Err(unsupported(
-                    ptr,
-                    "true",
-                    "a schema that accepts any value has no IR kind",
-                ));
-            }
+            Value::Bool(true) => return Ok(Schema::any()),
             Value::Bool(false) => {
                 return Err(unsupported(
                     ptr,
@@ -1464,13 +1460,7 @@ impl Importer {
                     [Family::Number] => "number",
                     [Family::Array] => "array",
                     [Family::Object] => "object",
-                    [] => {
-                        return Err(unsupported(
-                            &view.ptr,
-                            "type",
-                            "a schema without `type` or other constraint accepts any value; the IR has no such kind",
-                        ));
-                    }
+                    [] => "any",
                     _ => {
                         return Err(unsupported(
                             &view.ptr,
@@ -1479,8 +1469,10 @@ impl Importer {
                         ));
                     }
                 };
-                let p = view.ptr.clone();
-                self.note(&p, "type", format!("is absent; read as `{t}` from the constraints"));
+                if t != "any" {
+                    let p = view.ptr.clone();
+                    self.note(&p, "type", format!("is absent; read as `{t}` from the constraints"));
+                }
                 vec![t.to_owned()]
             }
         };
@@ -1531,15 +1523,12 @@ impl Importer {
             "integer" => Schema::of(SchemaKind::Integer(number_kws(view, int_of)?)),
             "number" => Schema::of(SchemaKind::Float(number_kws(view, |v| v.as_f64())?)),
             "boolean" => Schema::boolean(),
+            "any" => Schema::any(),
             "array" => {
-                let Some(items) = view.get("items") else {
-                    return Err(unsupported(
-                        &view.ptr,
-                        "items",
-                        "an array without `items` accepts any item; the IR has no such kind",
-                    ));
+                let item = match view.get("items") {
+                    Some(items) => self.schema(&items.value, &items.ptr.clone(), depth + 1)?,
+                    None => Schema::any(),
                 };
-                let item = self.schema(&items.value, &items.ptr.clone(), depth + 1)?;
                 let unique = match view.get("uniqueItems") {
                     None => false,
                     Some(kw) => kw
@@ -1849,6 +1838,7 @@ fn disjoint(a: &Schema, b: &Schema, defs: &[Definition]) -> bool {
             SchemaKind::Integer(_) | SchemaKind::Float(_) => 1,
             SchemaKind::Boolean => 2,
             SchemaKind::Null => 3,
+            SchemaKind::Any => return None,
             SchemaKind::List(_) => 4,
             SchemaKind::Object(_) => 5,
             SchemaKind::AnyOf(_) | SchemaKind::Ref(_) => return None,

@@ -820,6 +820,7 @@ fn hash_schema(s: &Schema, h: &mut impl Hasher) {
         }
         SchemaKind::Boolean => 3u8.hash(h),
         SchemaKind::Null => 4u8.hash(h),
+        SchemaKind::Any => 11u8.hash(h),
         SchemaKind::Enum(e) => {
             5u8.hash(h);
             e.values.len().hash(h);
@@ -1538,7 +1539,7 @@ impl<'a> SchemaWriter<'a> {
         {
             return self.object(out, &o.properties, &o.additional, Ann::of(schema), &defs);
         }
-        if defs.is_empty() {
+        if defs.is_empty() || self.opts.refs == RefStyle::Inline {
             return self.schema(out, schema);
         }
         // A non-object root with definitions: wrap so that `$defs` has a place.
@@ -1918,7 +1919,7 @@ impl<'a> SchemaWriter<'a> {
             }
             SchemaKind::Integer(n) => write_number(out, n, kept, |o, v| o.int(v)),
             SchemaKind::Float(n) => write_number(out, n, kept, |o, v| o.float(v)),
-            SchemaKind::Boolean | SchemaKind::Null => {}
+            SchemaKind::Boolean | SchemaKind::Null | SchemaKind::Any => {}
             SchemaKind::Enum(e) => {
                 self.stats.enum_values += e.values.len();
                 let mut chars = 0;
@@ -1928,8 +1929,9 @@ impl<'a> SchemaWriter<'a> {
                     chars += v.chars().count();
                     out.string(v);
                 }
-                // A nullable enum must list null, or null stays invalid.
-                if nullable && self.opts.null_style != NullStyle::AnyOf {
+                // A nullable enum must list null, or null stays invalid (OpenAPI's `nullable`
+                // admits null by itself, and its enums hold strings only).
+                if nullable && self.opts.null_style == NullStyle::TypeArray {
                     out.null();
                 }
                 out.end_array();
@@ -2227,10 +2229,7 @@ impl<'a> SchemaWriter<'a> {
             out.end_array();
         } else {
             out.key("$ref");
-            let mut t = String::with_capacity(target.len() + name.len());
-            t.push_str(target);
-            t.push_str(name);
-            out.string(&t);
+            out.string(&ref_target(target, name));
             if nullable {
                 out.key("nullable");
                 out.bool(true);
@@ -2248,11 +2247,29 @@ const REF_KIND: SchemaKind = SchemaKind::Null;
 fn write_ref(out: &mut JsonWriter, target: &str, name: &str) {
     out.begin_object();
     out.key("$ref");
-    let mut t = String::with_capacity(target.len() + name.len());
-    t.push_str(target);
-    t.push_str(name);
-    out.string(&t);
+    out.string(&ref_target(target, name));
     out.end_object();
+}
+
+/// `prefix` and `name` as a URI fragment: JSON-pointer escaped (`~0`, `~1`), then
+/// percent-encoded outside the characters a fragment may hold.
+pub fn ref_target(prefix: &str, name: &str) -> String {
+    let mut out = String::with_capacity(prefix.len() + name.len());
+    out.push_str(prefix);
+    for c in name.chars() {
+        match c {
+            '~' => out.push_str("~0"),
+            '/' => out.push_str("~1"),
+            c if c.is_ascii_alphanumeric() || "-._!$&'()*+,;=:@".contains(c) => out.push(c),
+            c => {
+                let mut buf = [0u8; 4];
+                for b in c.encode_utf8(&mut buf).bytes() {
+                    let _ = write!(out, "%{b:02X}");
+                }
+            }
+        }
+    }
+    out
 }
 
 fn kind_type(kind: &SchemaKind) -> Option<&'static str> {
@@ -2264,7 +2281,7 @@ fn kind_type(kind: &SchemaKind) -> Option<&'static str> {
         SchemaKind::Null => Some("null"),
         SchemaKind::List(_) => Some("array"),
         SchemaKind::Object(_) => Some("object"),
-        SchemaKind::AnyOf(_) | SchemaKind::Ref(_) => None,
+        SchemaKind::AnyOf(_) | SchemaKind::Ref(_) | SchemaKind::Any => None,
     }
 }
 
@@ -2426,6 +2443,13 @@ mod tests {
             assert_eq!(float_text(f), serde_json::to_string(&f).unwrap());
         }
         assert_eq!(float_text(f64::NAN), "null");
+    }
+
+    #[test]
+    fn reference_targets_are_escaped() {
+        assert_eq!(ref_target("#/$defs/", "Node"), "#/$defs/Node");
+        assert_eq!(ref_target("#/$defs/", "a/b~c d"), "#/$defs/a~1b~0c%20d");
+        assert_eq!(ref_target("#/$defs/", "é"), "#/$defs/%C3%A9");
     }
 
     #[test]

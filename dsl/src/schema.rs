@@ -54,6 +54,8 @@ pub enum SchemaKind {
     Boolean,
     /// Only `null`.
     Null,
+    /// Any JSON value (`{}` in JSON Schema): what `serde_json::Value` accepts.
+    Any,
     /// One of a fixed set of strings.
     Enum(EnumSchema),
     /// An array.
@@ -458,6 +460,11 @@ impl Schema {
         Schema::of(SchemaKind::Null)
     }
 
+    /// Any JSON value.
+    pub const fn any() -> Self {
+        Schema::of(SchemaKind::Any)
+    }
+
     /// One of the given strings.
     pub const fn enumeration(values: &'static [&'static str]) -> Self {
         Schema::of(SchemaKind::Enum(EnumSchema { values: EnumValues::plain(values) }))
@@ -577,6 +584,7 @@ impl SchemaKind {
             SchemaKind::Float(_) => "number",
             SchemaKind::Boolean => "boolean",
             SchemaKind::Null => "null",
+            SchemaKind::Any => "any value",
             SchemaKind::Enum(_) => "enum",
             SchemaKind::List(_) => "array",
             SchemaKind::Object(_) => "object",

@@ -56,6 +56,10 @@ pub enum Rule {
     DuplicateDefinition,
     /// Schemas nest deeper than [`MAX_DEPTH`].
     TooDeep,
+    /// A bound, step, default or example is NaN or infinite (JSON cannot carry it).
+    NotFinite,
+    /// The tool name breaks the [`ToolName`](crate::ToolName) rule.
+    BadName,
 }
 
 /// How deep schemas may nest before validation gives up (guards against runaway recursion).
@@ -142,6 +146,38 @@ impl ToolDescriptor {
     pub fn validate(&self) -> Result<(), DescriptorError> {
         check(self).map_err(|v| DescriptorError { tool: self.name.to_string(), ..v.into() })
     }
+}
+
+/// The violation for a tool name that breaks the rule; `at` is the offending byte offset, or
+/// `usize::MAX` for an empty or too long name (see `descriptor::name_rule`).
+pub(crate) const fn bad_name(name: &str, at: usize) -> Violation {
+    let mut m = Msg {
+        v: Violation {
+            rule: Rule::BadName,
+            buf: [0; MSG_CAP],
+            len: 0,
+            param_start: 0,
+            param_len: 0,
+        },
+    };
+    m.s("invalid tool name \"").s(name).s("\": ");
+    if name.is_empty() {
+        m.s("it is empty");
+    } else if at == usize::MAX {
+        m.s("it is ").uint(name.len() as u64).s(" bytes long");
+    } else {
+        let (_, rest) = name.as_bytes().split_at(at);
+        let width = match rest {
+            [b, ..] if *b >= 0xF0 => 4,
+            [b, ..] if *b >= 0xE0 => 3,
+            [b, ..] if *b >= 0x80 => 2,
+            _ => 1,
+        };
+        m.s("the character `").s(as_str(name.as_bytes(), at, at + width)).s("` at byte ");
+        m.int(at as i64).s(" is not allowed");
+    }
+    m.s("; a tool name must be 1 to 64 characters of a-z, A-Z, 0-9, `_` or `-`");
+    m.done()
 }
 
 /// Checks a descriptor (usable in `const`).
@@ -285,6 +321,9 @@ impl Msg {
         if f.is_nan() {
             return self.s("NaN");
         }
+        if f.is_infinite() {
+            return self.s(if f > 0.0 { "infinity" } else { "-infinity" });
+        }
         if f < 0.0 {
             self.s("-");
         }
@@ -425,7 +464,7 @@ impl<'a> Cx<'a> {
                     return Err(v);
                 }
             }
-            SchemaKind::Boolean | SchemaKind::Null => {}
+            SchemaKind::Boolean | SchemaKind::Null | SchemaKind::Any => {}
             SchemaKind::Enum(e) => {
                 let values = &e.values;
                 if values.is_empty() {
@@ -538,6 +577,18 @@ impl<'a> Cx<'a> {
     }
 
     const fn float_bounds(&self, n: &NumberSchema<f64>, path: &Path<'_>) -> Result<(), Violation> {
+        let all = [n.minimum, n.maximum, n.exclusive_minimum, n.exclusive_maximum, n.multiple_of];
+        let mut i = 0;
+        while i < all.len() {
+            if let Some(v) = all[i]
+                && !v.is_finite()
+            {
+                let mut m = self.start(Rule::NotFinite, path);
+                m.s("a bound or step is ").float(v).s("; JSON numbers must be finite");
+                return Err(m.done());
+            }
+            i += 1;
+        }
         let lo = match (n.minimum, n.exclusive_minimum) {
             (Some(a), Some(b)) => Some(if a > b { a } else { b }),
             (Some(a), None) | (None, Some(a)) => Some(a),
@@ -616,8 +667,14 @@ impl<'a> Cx<'a> {
             }
             (SchemaKind::Integer(n), Literal::Int(v)) => self.int_in(n, *v, l, path, what),
             (SchemaKind::Float(n), Literal::Int(v)) => self.float_in(n, *v as f64, l, path, what),
+            (SchemaKind::Float(_), Literal::Float(v)) if !v.is_finite() => {
+                let mut m = self.start(Rule::NotFinite, path);
+                m.s(what).lit(l).s(" is not a finite number; JSON cannot carry it");
+                Err(m)
+            }
             (SchemaKind::Float(n), Literal::Float(v)) => self.float_in(n, *v, l, path, what),
             (SchemaKind::Boolean, Literal::Bool(_)) => Ok(()),
+            (SchemaKind::Any, _) => Ok(()),
             (SchemaKind::Enum(e), Literal::Str(v)) => {
                 let v = text_str(v);
                 let mut i = 0;

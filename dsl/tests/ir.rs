@@ -245,7 +245,7 @@ fn examples_are_checked_like_defaults() {
 fn builder_misuse_is_reported() {
     let (rule, _, msg) = rule_of(vec![Param::string("s").range(1, 2)]);
     assert_eq!(rule, Rule::Misuse);
-    assert!(msg.contains("apply only to integer and number parameters, not to string"), "{msg}");
+    assert!(msg.contains("applies only to integer and number parameters, not to string"), "{msg}");
     assert_eq!(rule_of(vec![Param::integer("i").pattern("x")]).0, Rule::Misuse);
     assert_eq!(rule_of(vec![Param::boolean("b").unique()]).0, Rule::Misuse);
 }
@@ -277,4 +277,20 @@ fn annotations_and_display_name() {
     assert_eq!(T.annotations.destructive, Some(true));
     assert_eq!(T.display_name(), "wipe");
     assert_eq!(T.clone().title("Wipe").display_name(), "Wipe");
+}
+
+#[test]
+fn non_finite_numbers_are_rejected() {
+    let (rule, _, msg) = rule_of(vec![Param::float("f").range_f64(f64::NEG_INFINITY, 1.0)]);
+    assert_eq!(rule, Rule::NotFinite);
+    assert!(msg.ends_with("a bound or step is -infinity; JSON numbers must be finite"), "{msg}");
+    let (rule, _, msg) = rule_of(vec![Param::float("f").default_float(f64::NAN)]);
+    assert_eq!(rule, Rule::NotFinite);
+    assert!(msg.ends_with("default NaN is not a finite number; JSON cannot carry it"), "{msg}");
+}
+
+#[test]
+fn range_misuse_names_range() {
+    let (_, _, msg) = rule_of(vec![Param::string("s").range(1, 2)]);
+    assert!(msg.contains("`range` applies only to integer and number parameters"), "{msg}");
 }

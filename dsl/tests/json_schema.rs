@@ -309,10 +309,7 @@ fn keywords_the_ir_cannot_express_are_errors_naming_their_pointer() {
         ),
         (json!({"$ref": "https://example.com/s.json"}), "/$ref"),
         (json!({"$ref": "#/properties/a"}), "/$ref"),
-        (json!({"type": "object", "properties": {"a": {}}}), "/properties/a"),
-        (json!({"type": "object", "properties": {"a": true}}), "/properties/a"),
         (json!({"type": "object", "properties": {"a": false}}), "/properties/a"),
-        (json!({"type": "array"}), ""),
         (json!({"type": "object", "properties": {}, "required": ["ghost"]}), "/required/0"),
         (json!({"minimum": 1, "minLength": 1}), ""),
         (json!({"type": "string", "enum": ["a"], "maxLength": 3}), "/maxLength"),
@@ -474,4 +471,30 @@ fn hand_written_descriptors_round_trip() {
         back.value.apply_to(&mut rebuilt);
         assert_eq!(&rebuilt, d);
     }
+}
+
+#[test]
+fn schemas_that_accept_any_value_import_as_any() {
+    use tooldef::SchemaKind;
+    let imported = tooldef::json_schema::import_input(&json!({
+        "type": "object",
+        "properties": {"a": {}, "b": true, "c": {"type": "array"}, "d": {"description": "free"}},
+        "required": ["a"]
+    }))
+    .unwrap();
+    let params = &imported.value.params;
+    assert_eq!(params[0].schema.kind, SchemaKind::Any);
+    assert_eq!(params[1].schema.kind, SchemaKind::Any);
+    let SchemaKind::List(list) = &params[2].schema.kind else { panic!("an array") };
+    assert_eq!(list.items.kind, SchemaKind::Any);
+    assert_eq!(params[3].schema.kind, SchemaKind::Any);
+    assert_eq!(params[3].schema.description.as_deref(), Some("free"));
+    assert!(imported.notes.is_empty(), "nothing was dropped: {:?}", imported.notes);
+    // And back: `{}` plus annotations, `items: {}`.
+    let mut d = tooldef::ToolDescriptor::builder("any_tool").build().unwrap();
+    imported.value.apply_to(&mut d);
+    let out = tooldef::json_schema::export_input(&d);
+    assert_eq!(out["properties"]["a"], json!({}));
+    assert_eq!(out["properties"]["c"], json!({"type": "array", "items": {}}));
+    assert_eq!(out["properties"]["d"], json!({"description": "free"}));
 }

@@ -14,7 +14,8 @@ use crate::checks::{self, ArgError, ArgErrors};
 use crate::descriptor::{Definition, Param, ToolDescriptor};
 use crate::schema::{Additional, Schema, SchemaKind};
 
-/// How deep a value may nest (objects, lists, references) before validation stops descending.
+/// How many schema steps (object properties, list items, references, variants) validation
+/// follows before it reports the value as nested too deeply.
 pub const MAX_DEPTH: usize = 64;
 
 /// How many errors one validation reports at most (the model needs the first few, not all).
@@ -263,10 +264,7 @@ impl<'a> Walk<'a> {
 
     fn schema(&mut self, schema: &Schema, value: &Value, depth: usize) {
         if depth > MAX_DEPTH {
-            let e = ArgError::new(
-                &self.pointer,
-                format!("is nested too deeply (more than {MAX_DEPTH} levels)"),
-            );
+            let e = ArgError::new(&self.pointer, "is nested too deeply to be checked");
             self.push(e);
             return;
         }
@@ -305,6 +303,7 @@ impl<'a> Walk<'a> {
                 self.check(r);
             }
             (SchemaKind::Boolean, Value::Bool(_)) | (SchemaKind::Null, Value::Null) => {}
+            (SchemaKind::Any, _) => {}
             (SchemaKind::Enum(e), Value::String(v)) => {
                 let r = checks::one_of(v, e.values.iter(), p);
                 self.check(r);
@@ -391,6 +390,7 @@ fn accepts_type(schema: &Schema, defs: &[Definition], value: &Value, depth: usiz
         | (SchemaKind::Float(_), Value::Number(_))
         | (SchemaKind::Boolean, Value::Bool(_))
         | (SchemaKind::Null, Value::Null)
+        | (SchemaKind::Any, _)
         | (SchemaKind::List(_), Value::Array(_))
         | (SchemaKind::Object(_), Value::Object(_)) => true,
         (SchemaKind::Integer(_), Value::Number(n)) => n.is_i64() || n.is_u64(),
@@ -429,6 +429,7 @@ fn phrases_of(schema: &Schema, defs: &[Definition], out: &mut Vec<String>, depth
         SchemaKind::Float(_) => "a number".to_owned(),
         SchemaKind::Boolean => "a boolean".to_owned(),
         SchemaKind::Null => "null".to_owned(),
+        SchemaKind::Any => "any JSON value".to_owned(),
         SchemaKind::Enum(e) => checks::one_of_phrase(e.values.iter()),
         SchemaKind::List(_) => "an array".to_owned(),
         SchemaKind::Object(_) => "an object".to_owned(),
