@@ -255,7 +255,8 @@ impl RenderError {
 #[derive(Debug)]
 struct RenderedInner {
     name: String,
-    json: Box<str>,
+    // A `String`, not `Box<str>`: shrinking would copy the text once more.
+    json: String,
     report: Report,
 }
 
@@ -268,7 +269,7 @@ pub struct Rendered(Arc<RenderedInner>);
 impl Rendered {
     /// A rendering of the tool `name` from its JSON text and report.
     pub fn new(name: impl Into<String>, json: String, report: Report) -> Self {
-        Rendered(Arc::new(RenderedInner { name: name.into(), json: json.into_boxed_str(), report }))
+        Rendered(Arc::new(RenderedInner { name: name.into(), json, report }))
     }
 
     /// The tool's name.
@@ -579,9 +580,21 @@ impl Hasher for KeyHasher {
         self.0
     }
     fn write(&mut self, bytes: &[u8]) {
-        for b in bytes {
-            self.write_u64(u64::from(*b));
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            let mut word = [0u8; 8];
+            word.copy_from_slice(c);
+            self.write_u64(u64::from_le_bytes(word));
         }
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            let mut word = [0u8; 8];
+            word[..rest.len()].copy_from_slice(rest);
+            self.write_u64(u64::from_le_bytes(word) ^ ((rest.len() as u64) << 59));
+        }
+    }
+    fn write_u8(&mut self, n: u8) {
+        self.write_u64(u64::from(n));
     }
     fn write_u64(&mut self, n: u64) {
         self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x517c_c1b7_2722_0a95);
@@ -730,9 +743,10 @@ impl RenderCache {
     }
 }
 
-/// A 64-bit hash of a descriptor's content (what [`RenderCache::get`] keys by).
+/// A 64-bit hash of a descriptor's content (what [`RenderCache::get`] keys by). Fast, not
+/// collision-resistant: the cache compares descriptors on a hit.
 pub fn content_hash(tool: &ToolDescriptor) -> u64 {
-    let mut h = std::collections::hash_map::DefaultHasher::new();
+    let mut h = KeyHasher::default();
     tool.name.as_str().hash(&mut h);
     tool.title.hash(&mut h);
     tool.description.hash(&mut h);
@@ -861,7 +875,7 @@ pub struct JsonWriter {
 impl JsonWriter {
     /// An empty writer.
     pub fn new() -> Self {
-        JsonWriter { buf: String::with_capacity(512), comma: false }
+        JsonWriter { buf: String::with_capacity(1024), comma: false }
     }
 
     /// The text written so far.
