@@ -41,6 +41,13 @@ pub use spec::{
 };
 
 // --- tool_schema, macros ---
+#[doc(hidden)]
+pub use tool_schema::__private;
+pub use tool_schema::{
+    RunTool, SchemaGen, Shape, StringKey, ToolReturn, ToolSchema, ToolSet, ToolVisitor, schema_for,
+};
+#[cfg(feature = "macros")]
+pub use tooldef_macros::{Tool, ToolSchema, tool, tools};
 
 // --- dispatch ---
 pub use dispatch::{DispatchError, DynamicTool, Toolbox, TypedTool, Validator};

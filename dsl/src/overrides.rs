@@ -22,10 +22,10 @@ use std::sync::Arc;
 use indexmap::IndexMap;
 use serde_json::{Map, Value};
 
-use crate::checks::{self, ArgError, ArgErrors};
-use crate::descriptor::{Definition, NameError, Param, ToolDescriptor, ToolName};
+use crate::descriptor::{NameError, Param, ToolDescriptor, ToolName};
+use crate::json_schema;
 use crate::literal::{Literal, Text};
-use crate::schema::{Additional, EnumSchema, EnumValues, Schema, SchemaKind, SchemaRef};
+use crate::schema::{EnumSchema, EnumValues, Schema, SchemaKind, SchemaRef};
 use crate::tool::{Arguments, BoxFuture, Executor, Tool, ToolCall, ToolResult};
 use crate::validate::DescriptorError;
 
@@ -336,8 +336,9 @@ impl Override {
     }
 
     /// Replaces the input schema (parameters, additional properties, and definitions of the
-    /// same name) with raw JSON Schema, imported into the IR. Hidden and renamed parameters of
-    /// earlier steps stay in effect.
+    /// same name) with raw JSON Schema, imported by [`crate::json_schema::import_input`]; what
+    /// the import cannot express is an error naming its JSON pointer, and dropped annotation
+    /// keywords are logged. Hidden and renamed parameters of earlier steps stay in effect.
     pub fn input_schema(schema: Value) -> Self {
         Override::one(Step::InputSchema(schema))
     }
@@ -497,13 +498,19 @@ impl Patched {
                 self.calls.retire(&registered);
             }
             Step::InputSchema(raw) => {
-                let imported = import_input_schema(raw).map_err(|message| {
-                    OverrideError::InputSchema { tool: tool.clone(), message }
+                let imported = json_schema::import_input(raw).map_err(|e| {
+                    OverrideError::InputSchema { tool: tool.clone(), message: e.to_string() }
                 })?;
-                d.params = Cow::Owned(imported.params);
-                d.additional = imported.additional;
+                for note in &imported.notes {
+                    tracing::warn!(tool = %tool, %note, "replacement input schema: keyword dropped");
+                }
+                let input = imported.value;
+                d.params = Cow::Owned(input.params);
+                d.additional = input.additional;
+                // Definitions of the same name are replaced; the others stay, since the output
+                // schema may point at them.
                 let defs = d.definitions.to_mut();
-                for def in imported.definitions {
+                for def in input.definitions {
                     match defs.iter_mut().find(|x| x.name == def.name) {
                         Some(slot) => *slot = def,
                         None => defs.push(def),
@@ -657,24 +664,6 @@ fn augment_output(
     }
 }
 
-/// The input schema of a tool as imported from JSON Schema.
-#[derive(Debug, Clone)]
-pub(crate) struct ImportedInput {
-    pub(crate) params: Vec<Param>,
-    pub(crate) additional: Additional,
-    pub(crate) definitions: Vec<Definition>,
-}
-
-/// The seam to [`crate::json_schema`]: imports a JSON Schema object (the whole input schema of a
-/// tool) into parameters, additional properties and definitions; the error names the JSON pointer.
-///
-/// The JSON Schema importer is written in parallel; until it lands this returns an error, so
-/// [`Override::input_schema`] fails cleanly rather than guessing at the import rules.
-fn import_input_schema(raw: &Value) -> Result<ImportedInput, String> {
-    let _ = raw;
-    Err("JSON Schema import is not available in this build yet".to_owned())
-}
-
 /// An executor behind an override: exposes the patched descriptor and rewrites each call (tool
 /// name, renamed and hidden parameters) before handing it to the registered executor.
 #[derive(Clone)]
@@ -746,7 +735,12 @@ impl OverriddenExecutor {
             }
         }
         if calls.check {
-            check_args(&self.patched.descriptor, &args).map_err(|e| e.to_string())?;
+            let value = Value::Object(std::mem::take(&mut args));
+            crate::dispatch::check_args(&self.patched.descriptor, &value)
+                .map_err(|e| e.to_string())?;
+            if let Value::Object(checked) = value {
+                args = checked;
+            }
         }
         let mut renamed = Map::new();
         for (key, value) in args {
@@ -794,71 +788,6 @@ fn json_type(v: &Value) -> &'static str {
 /// The JSON pointer of a top-level argument.
 fn pointer(key: &str) -> String {
     format!("/{}", key.replace('~', "~0").replace('/', "~1"))
-}
-
-/// Checks the patched descriptor's constraints (presence, type of scalars, enum values, bounds,
-/// lengths, patterns, item counts) on the top-level arguments, with the messages of
-/// [`crate::checks`]; every problem is reported at once.
-// Interim: nested values are left to the registered executor. To be replaced by the schema value
-// validator of `crate::dispatch` once it lands.
-fn check_args(d: &ToolDescriptor, args: &Map<String, Value>) -> Result<(), ArgErrors> {
-    let mut errors = ArgErrors::default();
-    for p in d.params.iter() {
-        let pointer = pointer(&p.name);
-        let Some(value) = args.get(p.name.as_ref()) else {
-            if p.required {
-                errors.push(Err(ArgError::new(pointer, "is required")));
-            }
-            continue;
-        };
-        if value.is_null() && p.schema.nullable {
-            continue;
-        }
-        let mismatch = |expected: &str| {
-            Err(ArgError::new(
-                pointer.as_str(),
-                format!("must be {expected}; got {}", json_type(value)),
-            ))
-        };
-        let check = match (&p.schema.kind, value) {
-            (SchemaKind::Enum(e), Value::String(s)) => checks::one_of(s, e.values.iter(), &pointer),
-            (SchemaKind::Enum(_), _) => mismatch("a string"),
-            (SchemaKind::String(st), Value::String(s)) => {
-                checks::length(s, st.min_length, st.max_length, &pointer).and_then(|()| {
-                    match &st.pattern {
-                        Some(re) => checks::pattern(s, re, &pointer),
-                        None => Ok(()),
-                    }
-                })
-            }
-            (SchemaKind::String(_), _) => mismatch("a string"),
-            (SchemaKind::Integer(n), Value::Number(x)) => match x.as_i64() {
-                Some(v) => checks::int_range(v, n.minimum, n.maximum, &pointer)
-                    .and_then(|()| {
-                        checks::int_exclusive(v, n.exclusive_minimum, n.exclusive_maximum, &pointer)
-                    })
-                    .and_then(|()| match n.multiple_of {
-                        Some(step) => checks::int_multiple_of(v, step, &pointer),
-                        None => Ok(()),
-                    }),
-                None => mismatch("an integer"),
-            },
-            (SchemaKind::Integer(_), _) => mismatch("an integer"),
-            (SchemaKind::Float(n), Value::Number(x)) => {
-                checks::float_range(x.as_f64().unwrap_or(f64::NAN), n, &pointer)
-            }
-            (SchemaKind::Float(_), _) => mismatch("a number"),
-            (SchemaKind::Boolean, Value::Bool(_)) => Ok(()),
-            (SchemaKind::Boolean, _) => mismatch("a boolean"),
-            (SchemaKind::List(l), Value::Array(items)) => {
-                checks::items(items.len(), l.min_items, l.max_items, &pointer)
-            }
-            (SchemaKind::List(_), _) => mismatch("an array"),
-            _ => Ok(()),
-        };
-        errors.push(check);
-    }
-    errors.into_result()
 }
 
 /// A set of overrides keyed by tool: by name (tolerant of absent tools) or by [`Tool`] type

@@ -27,6 +27,38 @@
 //! Readers take a [`Snapshot`] (an `Arc`, cheap to clone) that never changes under them; each
 //! write builds a new snapshot and swaps it in. Listing order is **sorted by name** (byte order of
 //! the name the model sees), so it does not depend on registration or reconcile order.
+//!
+//! ```
+//! use std::sync::Arc;
+//! use tooldef::{
+//!     BoxFuture, Executor, Origin, Override, Overrides, ToolCall, ToolDescriptor, ToolRegistry,
+//!     ToolResult,
+//! };
+//!
+//! struct Search(ToolDescriptor);
+//! impl Executor for Search {
+//!     fn descriptor(&self) -> &ToolDescriptor { &self.0 }
+//!     fn execute<'a>(&'a self, call: &'a ToolCall) -> BoxFuture<'a, ToolResult> {
+//!         Box::pin(async move { ToolResult::success(call, "found".into()) })
+//!     }
+//! }
+//!
+//! let registry = ToolRegistry::new();
+//! let core = ToolDescriptor::builder("search").description("Search the web.").build().unwrap();
+//! registry.register(Arc::new(Search(core)), Origin::Core).unwrap();
+//! let report = registry.apply_overrides(
+//!     Overrides::new()
+//!         .for_name("search", Override::set_namespace("web"))
+//!         .for_name("not_installed", Override::title("Skipped, not an error")),
+//! );
+//! assert_eq!(report.applied, ["search"]);
+//! assert_eq!(report.skipped, ["not_installed"]);
+//!
+//! let snapshot = registry.snapshot();
+//! let names: Vec<_> = snapshot.entries().iter().map(|e| e.name().as_str()).collect();
+//! assert_eq!(names, ["web__search"]);
+//! assert_eq!(snapshot.get("web__search").unwrap().registered_name(), "search");
+//! ```
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;

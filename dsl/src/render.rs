@@ -2251,25 +2251,25 @@ fn write_ref(out: &mut JsonWriter, target: &str, name: &str) {
     out.end_object();
 }
 
-/// `target` followed by `name` as a JSON pointer token (`~` and `/` escaped) in a URI fragment
-/// (other bytes outside the fragment's characters percent-encoded), so that names such as
-/// `a/b c` resolve.
-fn ref_target(target: &str, name: &str) -> String {
-    let mut t = String::with_capacity(target.len() + name.len());
-    t.push_str(target);
-    for b in name.bytes() {
-        match b {
-            b'~' => t.push_str("~0"),
-            b'/' => t.push_str("~1"),
-            b if b.is_ascii_alphanumeric() || b"-._!$&'()*+,;=:@".contains(&b) => {
-                t.push(b as char);
-            }
-            b => {
-                let _ = write!(t, "%{b:02X}");
+/// `prefix` and `name` as a URI fragment: JSON-pointer escaped (`~0`, `~1`), then
+/// percent-encoded outside the characters a fragment may hold.
+pub fn ref_target(prefix: &str, name: &str) -> String {
+    let mut out = String::with_capacity(prefix.len() + name.len());
+    out.push_str(prefix);
+    for c in name.chars() {
+        match c {
+            '~' => out.push_str("~0"),
+            '/' => out.push_str("~1"),
+            c if c.is_ascii_alphanumeric() || "-._!$&'()*+,;=:@".contains(c) => out.push(c),
+            c => {
+                let mut buf = [0u8; 4];
+                for b in c.encode_utf8(&mut buf).bytes() {
+                    let _ = write!(out, "%{b:02X}");
+                }
             }
         }
     }
-    t
+    out
 }
 
 fn kind_type(kind: &SchemaKind) -> Option<&'static str> {
@@ -2443,6 +2443,13 @@ mod tests {
             assert_eq!(float_text(f), serde_json::to_string(&f).unwrap());
         }
         assert_eq!(float_text(f64::NAN), "null");
+    }
+
+    #[test]
+    fn reference_targets_are_escaped() {
+        assert_eq!(ref_target("#/$defs/", "Node"), "#/$defs/Node");
+        assert_eq!(ref_target("#/$defs/", "a/b~c d"), "#/$defs/a~1b~0c%20d");
+        assert_eq!(ref_target("#/$defs/", "é"), "#/$defs/%C3%A9");
     }
 
     #[test]

@@ -441,7 +441,7 @@ fn narrowed_range_and_new_requirement_are_checked_at_call_time() {
     let r = run(&exec, &call("remember", args(json!(4))));
     assert_eq!(r.text(), "/importance must be at most 3; got 4");
     let r = run(&exec, &call("remember", args(json!("high"))));
-    assert_eq!(r.text(), "/importance must be an integer; got a string");
+    assert_eq!(r.text(), "/importance must be an integer; got \"high\"");
     let r = run(
         &exec,
         &call("remember", json!({"fact": "f", "category": "memory:health", "user_id": "u"})),
@@ -605,6 +605,65 @@ fn every_argument_problem_is_reported_at_once() {
     assert!(r.is_error);
     assert_eq!(
         r.text(),
-        r#"/fact must be a string; got a number; /category must be one of "memory:health"; got "memory:other"; /importance must be at most 5; got 9; /user_id is required"#
+        r#"/fact must be a string; got 7; /category must be one of "memory:health"; got "memory:other"; /importance must be at most 5; got 9; /user_id is required"#
+    );
+}
+
+#[test]
+fn input_schema_is_replaced_from_raw_json_schema() {
+    let raw = json!({
+        "type": "object",
+        "properties": {
+            "fact": {"type": "string", "description": "The fact.", "maxLength": 200},
+            "tags": {"type": "array", "items": {"type": "string"}}
+        },
+        "required": ["fact"],
+        "additionalProperties": false
+    });
+    let exec = Override::input_schema(raw).wrap(echo(remember())).unwrap();
+    let d = exec.descriptor();
+    let names: Vec<_> = d.params.iter().map(|p| p.name.to_string()).collect();
+    assert_eq!(names, ["fact", "tags"]);
+    assert!(d.param("fact").unwrap().required);
+    assert!(!d.param("tags").unwrap().required);
+    assert_eq!(d.additional, tooldef::Additional::Closed);
+    assert_eq!(d.description, "Store a fact about the user.", "only the input schema changes");
+
+    // Calls are checked against the new schema.
+    let r = run(&exec, &call("remember", json!({"tags": []})));
+    assert_eq!(r.text(), "/fact is required");
+    let r = run(&exec, &call("remember", json!({"fact": "f", "tags": ["a"]})));
+    assert!(!r.is_error, "{}", r.text());
+}
+
+#[test]
+fn invalid_replacement_input_schema_is_an_error_naming_the_pointer() {
+    let err = Override::input_schema(json!({
+        "type": "object",
+        "properties": {"fact": {"not": {"type": "string"}}}
+    }))
+    .apply(&remember())
+    .unwrap_err();
+    match &err {
+        OverrideError::InputSchema { tool, message } => {
+            assert_eq!(tool, "remember");
+            assert!(message.starts_with("#/properties/fact/not: "), "{message}");
+        }
+        other => panic!("unexpected {other:?}"),
+    }
+
+    let err = Override::input_schema(json!("not a schema")).apply(&remember()).unwrap_err();
+    assert!(matches!(err, OverrideError::InputSchema { .. }), "{err:?}");
+
+    // Imported, but breaks a rule of the IR: re-validation catches it.
+    let err = Override::input_schema(json!({
+        "type": "object",
+        "properties": {"unit": {"type": "string", "enum": ["c", "f"], "default": "k"}}
+    }))
+    .apply(&remember())
+    .unwrap_err();
+    assert!(
+        matches!(err, OverrideError::Invalid { ref source, .. } if source.rule == Rule::NotInEnum),
+        "{err:?}"
     );
 }

@@ -1,4 +1,6 @@
 //! Test support shared by tooldef's crates (not published).
 
+pub mod corpus;
 pub mod specs;
 pub mod strategy;
+pub mod values;

@@ -1,1 +1,26 @@
-//! tooldef renderer for anthropic (in progress).
+//! Renders tooldef descriptors to Anthropic Messages tool JSON (plain and strict tool use),
+//! and maps the other half of the loop: `tool_use` blocks to [`tooldef::ToolCall`] and
+//! [`tooldef::ToolResult`] to `tool_result` blocks.
+//!
+//! ```
+//! use tooldef::{Param, Policy, Renderer, ToolDescriptor};
+//! use tooldef_anthropic::AnthropicRenderer;
+//!
+//! static WEATHER: ToolDescriptor = ToolDescriptor::new("get_weather")
+//!     .description("Get the weather.")
+//!     .params(const { &[Param::integer("days").description("Number of days").range(1, 10).default_int(3)] });
+//!
+//! let strict = AnthropicRenderer::new().strict(true).render(&WEATHER, Policy::Strict).unwrap();
+//! assert_eq!(
+//!     strict.json(),
+//!     r#"{"name":"get_weather","description":"Get the weather.","input_schema":{"type":"object","properties":{"days":{"type":"integer","description":"Number of days. Default: 3. Minimum: 1. Maximum: 10."}},"additionalProperties":false},"strict":true}"#
+//! );
+//! ```
+
+mod calls;
+mod render;
+mod rules;
+
+pub use calls::{CallError, tool_calls, tool_result_block, tool_result_message};
+pub use render::AnthropicRenderer;
+pub use rules::strict_violations;

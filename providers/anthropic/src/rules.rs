@@ -1,0 +1,136 @@
+//! An independent checker of Anthropic's strict tool use schema rules, over JSON (not the IR).
+
+use serde_json::Value;
+
+const UNSUPPORTED: &[&str] = &[
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
+    "minLength",
+    "maxLength",
+    "maxItems",
+    "uniqueItems",
+    "oneOf",
+    "not",
+    "if",
+    "then",
+    "else",
+    "patternProperties",
+    "dependentRequired",
+    "dependentSchemas",
+    "default",
+];
+
+const FORMATS: &[&str] =
+    &["date-time", "time", "date", "duration", "email", "hostname", "uri", "ipv4", "ipv6", "uuid"];
+
+/// Every way `input_schema` breaks Anthropic's strict tool use rules, as `pointer: problem`
+/// lines; empty when it is accepted.
+///
+/// Checked: the root is `"type": "object"`; every object has `additionalProperties: false`;
+/// no numeric or length bounds, `minItems` only 0 or 1; only supported formats; no lookaround
+/// in patterns; only local `$ref`s, and no definition that reaches itself.
+pub fn strict_violations(input_schema: &Value) -> Vec<String> {
+    let mut out = Vec::new();
+    if input_schema.get("type").and_then(Value::as_str) != Some("object") {
+        out.push(": the root must be `\"type\": \"object\"`".to_owned());
+    }
+    check(input_schema, "", &mut out);
+    for defs in ["$defs", "definitions"] {
+        if let Some(d) = input_schema.get(defs).and_then(Value::as_object) {
+            for name in d.keys() {
+                if reaches(input_schema, defs, name, name, &mut Vec::new()) {
+                    out.push(format!("/{defs}/{name}: recursive definition"));
+                }
+            }
+        }
+    }
+    out
+}
+
+fn check(schema: &Value, pointer: &str, out: &mut Vec<String>) {
+    let Some(map) = schema.as_object() else { return };
+    for key in map.keys() {
+        if UNSUPPORTED.contains(&key.as_str()) {
+            out.push(format!("{pointer}: keyword `{key}` is not supported in strict mode"));
+        }
+    }
+    if let Some(n) = map.get("minItems").and_then(Value::as_u64)
+        && n > 1
+    {
+        out.push(format!("{pointer}: minItems {n}; only 0 or 1 is supported"));
+    }
+    if let Some(f) = map.get("format").and_then(Value::as_str)
+        && !FORMATS.contains(&f)
+    {
+        out.push(format!("{pointer}: format `{f}` is not supported"));
+    }
+    if let Some(p) = map.get("pattern").and_then(Value::as_str)
+        && tooldef::render::has_lookaround(p)
+    {
+        out.push(format!("{pointer}: pattern uses lookaround or backreferences"));
+    }
+    if let Some(r) = map.get("$ref").and_then(Value::as_str)
+        && !r.starts_with("#/")
+    {
+        out.push(format!("{pointer}: external `$ref` {r}"));
+    }
+    let is_object = match map.get("type") {
+        Some(Value::String(t)) => t == "object",
+        Some(Value::Array(ts)) => ts.iter().any(|t| t == "object"),
+        _ => false,
+    };
+    if is_object && map.get("additionalProperties") != Some(&Value::Bool(false)) {
+        out.push(format!("{pointer}: an object needs `additionalProperties: false`"));
+    }
+    for (key, sub) in map {
+        match key.as_str() {
+            "properties" | "$defs" | "definitions" => {
+                if let Some(m) = sub.as_object() {
+                    for (name, s) in m {
+                        check(s, &format!("{pointer}/{key}/{name}"), out);
+                    }
+                }
+            }
+            "anyOf" | "allOf" => {
+                if let Some(vs) = sub.as_array() {
+                    for (i, s) in vs.iter().enumerate() {
+                        check(s, &format!("{pointer}/{key}/{i}"), out);
+                    }
+                }
+            }
+            "items" | "additionalProperties" => check(sub, &format!("{pointer}/{key}"), out),
+            _ => {}
+        }
+    }
+}
+
+/// Whether the definition `from` reaches `target` through `$ref`s.
+fn reaches(root: &Value, defs: &str, from: &str, target: &str, seen: &mut Vec<String>) -> bool {
+    if seen.iter().any(|s| s == from) {
+        return false;
+    }
+    seen.push(from.to_owned());
+    let Some(schema) = root.get(defs).and_then(|d| d.get(from)) else { return false };
+    let mut refs = Vec::new();
+    collect_refs(schema, &mut refs);
+    let prefix = format!("#/{defs}/");
+    refs.iter()
+        .filter_map(|r| r.strip_prefix(&prefix))
+        .any(|name| name == target || reaches(root, defs, name, target, seen))
+}
+
+fn collect_refs(v: &Value, out: &mut Vec<String>) {
+    match v {
+        Value::Object(m) => {
+            if let Some(Value::String(r)) = m.get("$ref") {
+                out.push(r.clone());
+            }
+            m.values().for_each(|x| collect_refs(x, out));
+        }
+        Value::Array(a) => a.iter().for_each(|x| collect_refs(x, out)),
+        _ => {}
+    }
+}

@@ -1,0 +1,387 @@
+//! The renderer: wire shapes of Chat Completions and Responses, strict-mode lowering and the
+//! limits OpenAI documents, and the differences of the OpenAI-compatible providers.
+
+use std::borrow::Cow;
+
+use tooldef::render::{
+    ChangeKind, JsonWriter, Keyword, Keywords, NameRule, NullStyle, Policy, RefStyle, RenderCtx,
+    RenderError, RenderRule, Rendered, Renderer, SchemaOptions, SchemaStats, Unsupported,
+    write_input_schema, write_output_schema,
+};
+use tooldef::{SchemaKind, ToolDescriptor};
+
+/// Which OpenAI API the tools are for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Api {
+    /// Chat Completions: `{"type":"function","function":{name, description, parameters, strict}}`.
+    Chat,
+    /// Responses: flat `{"type":"function", name, description, parameters, strict}`, with
+    /// `strict` always written (an omitted `strict` makes the API try strict mode).
+    Responses,
+}
+
+/// Which provider speaks the OpenAI shape.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Profile {
+    /// OpenAI itself.
+    OpenAi,
+    /// Mistral: Chat shape, `strict` per function, `parameters` always present.
+    Mistral,
+    /// DeepSeek: Chat shape, `strict` per function (beta base URL), fewer string formats.
+    DeepSeek,
+    /// Groq: Chat shape, treated as OpenAI.
+    Groq,
+    /// xAI: Chat and Responses shapes, treated as OpenAI.
+    XAi,
+    /// Cohere v2: Chat shape without a per-tool `strict`; strictness is the request's
+    /// `strict_tools: true`, which needs one required parameter per tool and at most 200 fields
+    /// over all tools.
+    Cohere,
+}
+
+impl Profile {
+    const fn slug(self) -> &'static str {
+        match self {
+            Profile::OpenAi => "openai",
+            Profile::Mistral => "mistral",
+            Profile::DeepSeek => "deepseek",
+            Profile::Groq => "groq",
+            Profile::XAi => "xai",
+            Profile::Cohere => "cohere",
+        }
+    }
+}
+
+/// Formats OpenAI strict mode accepts.
+const OPENAI_FORMATS: &[&str] =
+    &["date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"];
+/// Formats DeepSeek strict mode accepts.
+const DEEPSEEK_FORMATS: &[&str] = &["email", "hostname", "ipv4", "ipv6", "uuid"];
+
+/// Documented limits of OpenAI strict schemas.
+const MAX_PROPERTIES: usize = 5000;
+const MAX_DEPTH: usize = 10;
+const MAX_ENUM_VALUES: usize = 1000;
+const MAX_NAME_CHARS: usize = 120_000;
+const LARGE_ENUM: usize = 250;
+const LARGE_ENUM_CHARS: usize = 15_000;
+/// Cohere `strict_tools`: fields over all tools of a request.
+const COHERE_MAX_FIELDS: usize = 200;
+
+/// Renders tools for OpenAI or an OpenAI-compatible provider.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OpenAiRenderer {
+    api: Api,
+    profile: Profile,
+    strict: bool,
+    key: String,
+}
+
+impl Default for OpenAiRenderer {
+    fn default() -> Self {
+        OpenAiRenderer::chat()
+    }
+}
+
+impl OpenAiRenderer {
+    fn make(api: Api, profile: Profile, strict: bool) -> Self {
+        let api_name = match api {
+            Api::Chat => "chat",
+            Api::Responses => "responses",
+        };
+        let key = format!("{}-{api_name}{}", profile.slug(), if strict { "-strict" } else { "" });
+        OpenAiRenderer { api, profile, strict, key }
+    }
+
+    /// OpenAI Chat Completions, non-strict.
+    pub fn chat() -> Self {
+        OpenAiRenderer::make(Api::Chat, Profile::OpenAi, false)
+    }
+
+    /// OpenAI Responses, non-strict (`"strict": false` written).
+    pub fn responses() -> Self {
+        OpenAiRenderer::make(Api::Responses, Profile::OpenAi, false)
+    }
+
+    /// The same renderer for another provider.
+    #[must_use]
+    pub fn profile(self, profile: Profile) -> Self {
+        OpenAiRenderer::make(self.api, profile, self.strict)
+    }
+
+    /// Strict mode on or off (Structured Outputs for function calling).
+    #[must_use]
+    pub fn strict(self, strict: bool) -> Self {
+        OpenAiRenderer::make(self.api, self.profile, strict)
+    }
+
+    /// The API.
+    pub fn api(&self) -> Api {
+        self.api
+    }
+
+    /// The provider profile.
+    pub fn provider(&self) -> Profile {
+        self.profile
+    }
+
+    /// Whether strict mode is on.
+    pub fn is_strict(&self) -> bool {
+        self.strict
+    }
+
+    /// The JSON Schema dialect used for `parameters`.
+    pub fn schema_options(&self) -> SchemaOptions {
+        if !self.strict {
+            return SchemaOptions {
+                null_style: NullStyle::TypeArray,
+                empty_properties: true,
+                ..SchemaOptions::JSON_SCHEMA
+            };
+        }
+        let keywords = Keywords::ALL
+            .without(Keyword::Default)
+            .without(Keyword::Examples)
+            .without(Keyword::UniqueItems);
+        SchemaOptions {
+            keywords,
+            unsupported: Unsupported::Describe,
+            formats: Some(if self.profile == Profile::DeepSeek {
+                DEEPSEEK_FORMATS
+            } else {
+                OPENAI_FORMATS
+            }),
+            pattern_lookaround: false,
+            null_style: NullStyle::TypeArray,
+            refs: RefStyle::Defs,
+            recursion: true,
+            ref_siblings: false,
+            // Cohere's strict_tools keeps optional parameters; OpenAI's strict needs them all.
+            all_required: self.profile != Profile::Cohere,
+            close_objects: true,
+            additional_properties: true,
+            empty_properties: true,
+            empty_required: self.profile != Profile::Cohere,
+            max_min_items: None,
+            upper_case_types: false,
+        }
+    }
+
+    /// Renders one tool and returns the counts of its parameter schema too.
+    fn render_counted(
+        &self,
+        tool: &ToolDescriptor,
+        policy: Policy,
+    ) -> Result<(Rendered, SchemaStats), RenderError> {
+        let mut ctx = RenderCtx::new(tool, policy);
+        ctx.check_name(&NameRule::COMMON_64)?;
+        if self.api == Api::Responses && !matches!(self.profile, Profile::OpenAi | Profile::XAi) {
+            return Err(ctx.error(
+                "",
+                "",
+                RenderRule::Unsupported,
+                format_args!("{} has no Responses API; use the Chat shape", self.profile.slug()),
+            ));
+        }
+        if self.strict && self.profile == Profile::Cohere && !tool.params.iter().any(|p| p.required)
+        {
+            return Err(ctx.error(
+                "/function/parameters/required",
+                "",
+                RenderRule::Unsupported,
+                "Cohere's strict_tools needs at least one required parameter per tool",
+            ));
+        }
+        let opts = self.schema_options();
+        let mut out = JsonWriter::new();
+        out.begin_object();
+        out.key("type");
+        out.string("function");
+        let base = match self.api {
+            Api::Chat => {
+                out.key("function");
+                out.begin_object();
+                "/function"
+            }
+            Api::Responses => "",
+        };
+        out.key("name");
+        out.string(tool.name.as_str());
+        if !tool.description.is_empty() || self.profile == Profile::Cohere {
+            out.key("description");
+            out.string(&tool.description);
+        }
+        out.key("parameters");
+        let pointer = format!("{base}/parameters");
+        let stats = write_input_schema(&mut out, tool, &opts, &mut ctx, &pointer)?;
+        if self.strict {
+            self.check_limits(&ctx, &pointer, &stats)?;
+        }
+        match self.api {
+            Api::Chat => {
+                if self.strict && self.profile != Profile::Cohere {
+                    out.key("strict");
+                    out.bool(true);
+                }
+            }
+            Api::Responses => {
+                out.key("strict");
+                out.bool(self.strict);
+            }
+        }
+        self.omissions(tool, &mut ctx, &mut out, base)?;
+        if self.api == Api::Chat {
+            out.end_object();
+        }
+        out.end_object();
+        Ok((ctx.finish(out), stats))
+    }
+
+    /// Tool-level information: the Responses API keeps the output schema; the rest has no field.
+    fn omissions(
+        &self,
+        tool: &ToolDescriptor,
+        ctx: &mut RenderCtx,
+        out: &mut JsonWriter,
+        base: &str,
+    ) -> Result<(), RenderError> {
+        if let Some(title) = &tool.title {
+            ctx.change(
+                base,
+                "",
+                ChangeKind::Omitted,
+                "title",
+                format!("title `{title}` omitted: the function has no title field"),
+                false,
+            )?;
+        }
+        if !tool.annotations.is_empty() {
+            ctx.change(
+                base,
+                "",
+                ChangeKind::Omitted,
+                "annotations",
+                "behaviour hints omitted: the function has no annotations field",
+                false,
+            )?;
+        }
+        if tool.output.is_some() {
+            if self.api == Api::Responses {
+                out.key("output_schema");
+                let opts = SchemaOptions::JSON_SCHEMA;
+                write_output_schema(out, tool, &opts, ctx, "/output_schema")?;
+            } else {
+                ctx.change(
+                    base,
+                    "",
+                    ChangeKind::Omitted,
+                    "output_schema",
+                    "output schema omitted: Chat Completions functions have no output schema",
+                    false,
+                )?;
+            }
+        }
+        Ok(())
+    }
+
+    fn check_limits(
+        &self,
+        ctx: &RenderCtx,
+        pointer: &str,
+        stats: &SchemaStats,
+    ) -> Result<(), RenderError> {
+        if self.profile == Profile::Cohere {
+            return Ok(());
+        }
+        let limit = |detail: String| Err(ctx.error(pointer, "", RenderRule::Limit, detail));
+        if stats.properties > MAX_PROPERTIES {
+            return limit(format!(
+                "strict schemas allow at most {MAX_PROPERTIES} object properties; this one has {}",
+                stats.properties
+            ));
+        }
+        if stats.max_depth > MAX_DEPTH {
+            return limit(format!(
+                "strict schemas allow at most {MAX_DEPTH} levels of object nesting; this one has {}",
+                stats.max_depth
+            ));
+        }
+        if stats.enum_values > MAX_ENUM_VALUES {
+            return limit(format!(
+                "strict schemas allow at most {MAX_ENUM_VALUES} enum values in all; this one has {}",
+                stats.enum_values
+            ));
+        }
+        if stats.name_chars > MAX_NAME_CHARS {
+            return limit(format!(
+                "strict schemas allow at most {MAX_NAME_CHARS} characters of property names, definition names and enum values; this one has {}",
+                stats.name_chars
+            ));
+        }
+        if stats.largest_enum > LARGE_ENUM && stats.largest_enum_chars > LARGE_ENUM_CHARS {
+            return limit(format!(
+                "an enum of more than {LARGE_ENUM} values may have at most {LARGE_ENUM_CHARS} characters; one has {} values of {} characters",
+                stats.largest_enum, stats.largest_enum_chars
+            ));
+        }
+        Ok(())
+    }
+}
+
+impl Renderer for OpenAiRenderer {
+    fn name(&self) -> &str {
+        &self.key
+    }
+
+    fn cache_key(&self) -> Cow<'_, str> {
+        Cow::Borrowed(&self.key)
+    }
+
+    fn render(&self, tool: &ToolDescriptor, policy: Policy) -> Result<Rendered, RenderError> {
+        self.render_counted(tool, policy).map(|(r, _)| r)
+    }
+
+    fn check_set(&self, tools: &[&ToolDescriptor], policy: Policy) -> Result<(), RenderError> {
+        if !(self.strict && self.profile == Profile::Cohere) {
+            return Ok(());
+        }
+        let mut fields = 0;
+        for tool in tools {
+            fields += count_fields(tool);
+            if fields > COHERE_MAX_FIELDS {
+                return Err(RenderError::new(
+                    tool.name.as_str(),
+                    "",
+                    "",
+                    RenderRule::SetLimit,
+                    format_args!(
+                        "Cohere's strict_tools allows at most {COHERE_MAX_FIELDS} fields over all tools of a request; {fields} reached at this tool"
+                    ),
+                ));
+            }
+        }
+        let _ = policy;
+        Ok(())
+    }
+}
+
+/// Parameters and nested properties of a tool (Cohere counts every field).
+fn count_fields(tool: &ToolDescriptor) -> usize {
+    fn schema(s: &tooldef::Schema, depth: usize) -> usize {
+        if depth > 64 {
+            return 0;
+        }
+        match &s.kind {
+            SchemaKind::Object(o) => {
+                o.properties.iter().map(|p| 1 + schema(&p.schema, depth + 1)).sum()
+            }
+            SchemaKind::List(l) => schema(&l.items, depth + 1),
+            SchemaKind::AnyOf(a) => a.variants.iter().map(|v| schema(v, depth + 1)).sum(),
+            _ => 0,
+        }
+    }
+    let params: usize = tool.params.iter().map(|p| 1 + schema(&p.schema, 0)).sum();
+    let defs: usize = tool.definitions.iter().map(|d| schema(&d.schema, 0)).sum();
+    params + defs
+}

@@ -1,0 +1,137 @@
+//! An independent checker of OpenAI's strict-mode schema rules, over JSON (not the IR): usable on
+//! schemas from anywhere, and how the tests hold the renderer to the rules.
+
+use serde_json::Value;
+
+const ALLOWED: &[&str] = &[
+    "type",
+    "description",
+    "title",
+    "properties",
+    "required",
+    "additionalProperties",
+    "items",
+    "enum",
+    "const",
+    "anyOf",
+    "$ref",
+    "$defs",
+    "definitions",
+    "pattern",
+    "format",
+    "multipleOf",
+    "maximum",
+    "exclusiveMaximum",
+    "minimum",
+    "exclusiveMinimum",
+    "minItems",
+    "maxItems",
+    "minLength",
+    "maxLength",
+];
+
+const FORMATS: &[&str] =
+    &["date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"];
+
+const TYPES: &[&str] = &["string", "number", "boolean", "integer", "object", "array", "null"];
+
+/// Every way `parameters` breaks OpenAI's strict-mode rules, as `pointer: problem` lines; empty
+/// when the schema is accepted.
+///
+/// Checked: the root is an object and not `anyOf`; every object has `properties`, lists every
+/// property in `required` and has `additionalProperties: false`; only supported keywords and
+/// formats; arrays have `items`; a `$ref` has no sibling keywords; `pattern` has no lookaround.
+pub fn strict_violations(parameters: &Value) -> Vec<String> {
+    let mut out = Vec::new();
+    if parameters.get("type").and_then(Value::as_str) != Some("object") {
+        out.push(": the root must be `\"type\": \"object\"`".to_owned());
+    }
+    if parameters.get("anyOf").is_some() {
+        out.push(": the root must not be `anyOf`".to_owned());
+    }
+    check(parameters, "", &mut out);
+    out
+}
+
+fn check(schema: &Value, pointer: &str, out: &mut Vec<String>) {
+    let Some(map) = schema.as_object() else {
+        out.push(format!("{pointer}: a schema must be an object"));
+        return;
+    };
+    for key in map.keys() {
+        if !ALLOWED.contains(&key.as_str()) {
+            out.push(format!("{pointer}: keyword `{key}` is not supported in strict mode"));
+        }
+    }
+    if map.contains_key("$ref") && map.len() > 1 {
+        out.push(format!("{pointer}: `$ref` must not have sibling keywords"));
+    }
+    let types: Vec<&str> = match map.get("type") {
+        Some(Value::String(t)) => vec![t.as_str()],
+        Some(Value::Array(ts)) => ts.iter().filter_map(Value::as_str).collect(),
+        Some(_) => {
+            out.push(format!("{pointer}: `type` must be a string or an array of strings"));
+            Vec::new()
+        }
+        None => Vec::new(),
+    };
+    for t in &types {
+        if !TYPES.contains(t) {
+            out.push(format!("{pointer}: type `{t}` is not supported"));
+        }
+    }
+    if let Some(f) = map.get("format").and_then(Value::as_str)
+        && !FORMATS.contains(&f)
+    {
+        out.push(format!("{pointer}: format `{f}` is not supported"));
+    }
+    if let Some(p) = map.get("pattern").and_then(Value::as_str)
+        && tooldef::render::has_lookaround(p)
+    {
+        out.push(format!("{pointer}: pattern uses lookaround or backreferences"));
+    }
+    if types.contains(&"object") {
+        match map.get("properties").and_then(Value::as_object) {
+            None => out.push(format!("{pointer}: an object needs `properties`")),
+            Some(props) => {
+                let required: Vec<&str> = map
+                    .get("required")
+                    .and_then(Value::as_array)
+                    .map(|r| r.iter().filter_map(Value::as_str).collect())
+                    .unwrap_or_default();
+                for (name, sub) in props {
+                    if !required.contains(&name.as_str()) {
+                        out.push(format!("{pointer}/properties/{name}: not listed in `required`"));
+                    }
+                    check(sub, &format!("{pointer}/properties/{name}"), out);
+                }
+            }
+        }
+        if map.get("additionalProperties") != Some(&Value::Bool(false)) {
+            out.push(format!("{pointer}: an object needs `additionalProperties: false`"));
+        }
+    }
+    if types.contains(&"array") {
+        match map.get("items") {
+            Some(items) => check(items, &format!("{pointer}/items"), out),
+            None => out.push(format!("{pointer}: an array needs `items`")),
+        }
+    }
+    if let Some(variants) = map.get("anyOf") {
+        match variants.as_array() {
+            Some(vs) => {
+                for (i, v) in vs.iter().enumerate() {
+                    check(v, &format!("{pointer}/anyOf/{i}"), out);
+                }
+            }
+            None => out.push(format!("{pointer}: `anyOf` must be an array")),
+        }
+    }
+    for defs in ["$defs", "definitions"] {
+        if let Some(d) = map.get(defs).and_then(Value::as_object) {
+            for (name, sub) in d {
+                check(sub, &format!("{pointer}/{defs}/{name}"), out);
+            }
+        }
+    }
+}
