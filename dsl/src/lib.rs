@@ -6,6 +6,7 @@ pub mod builder;
 pub mod checks;
 pub mod descriptor;
 pub mod dispatch;
+pub mod export;
 pub mod json_schema;
 pub mod literal;
 pub mod overrides;
@@ -68,6 +69,10 @@ pub use registry::{
 };
 
 // --- workspace ---
+pub use workspace::{
+    CommandFailure, ReconcileReport, SkipReason, Skipped, ToolChange, Workspace, WorkspaceError,
+    WorkspaceOp, WorkspaceOptions, WorkspaceStats, WorkspaceTarget, WorkspaceTool, parse_spec_file,
+};
 
 // --- assembly ---
 pub use assembly::{
@@ -75,4 +80,10 @@ pub use assembly::{
     DisclosureSearch, Interceptor, InterceptorId, Next, OrderKey, PatternError,
     ProgressiveDisclosure, PromptAssembly, Section, SectionSource, SectionText, ToolFilter,
     ToolPattern, interceptor_fn,
+};
+
+// --- export ---
+pub use export::{
+    ExportError, Exported, LoadedSpec, Specs, Target, export_to_out_dir, load_spec_dir, load_specs,
+    render_json,
 };
