@@ -10,6 +10,7 @@ use serde_json::{Value, json};
 use tooldef::ToolDescriptor;
 use tooldef::render::{ChangeKind, Policy, RenderRule, Renderer};
 use tooldef_bedrock::{BedrockRenderer, strict_violations, tool_config};
+use tooldef_testkit::corpus::{assert_snapshot, snapshot};
 use tooldef_testkit::specs::{assert_conforms, bedrock};
 
 const DIR: &str = env!("CARGO_MANIFEST_DIR");
@@ -22,28 +23,29 @@ fn corpus_tool(name: &str) -> ToolDescriptor {
     corpus::corpus().into_iter().find(|t| t.name == name).unwrap()
 }
 
+/// One golden file per mode over the shared corpus (`tests/snapshots/<mode>.json`), compared
+/// byte for byte; `TOOLDEF_BLESS=1` rewrites them.
 #[test]
-fn snapshots_of_the_corpus() {
-    let corpus = corpus::corpus();
-    for tool in &corpus {
-        let mut snap = serde_json::Map::new();
-        for (label, r) in renderers() {
-            snap.insert(label.to_owned(), harness::both_policies(&r, tool));
-        }
-        harness::snapshot(DIR, tool.name.as_str(), &Value::Object(snap));
+fn snapshots_match_golden_files() {
+    for (mode, renderer) in renderers() {
+        let path =
+            std::path::PathBuf::from(DIR).join("tests/snapshots").join(format!("{mode}.json"));
+        assert_snapshot(&path, &snapshot(&renderer, Policy::Lenient));
     }
-    let mut names: Vec<String> = corpus.iter().map(|t| t.name.to_string()).collect();
-    names.sort();
-    assert_eq!(harness::snapshot_names(DIR), names);
 }
 
 #[test]
 fn every_rendering_conforms_to_the_service_model() {
     for (label, r) in renderers() {
-        let corpus = corpus::corpus();
+        let corpus = corpus::all();
         let mut rendered = Vec::new();
         for tool in &corpus {
-            let Ok(one) = r.render(tool, Policy::Lenient) else { continue };
+            let one = match r.render(tool, Policy::Lenient) {
+                Ok(one) => one,
+                // Only strict mode refuses, and only recursive schemas.
+                Err(e) if r.is_strict() && e.rule == RenderRule::Recursion => continue,
+                Err(e) => panic!("{label} `{}`: {e}", tool.name),
+            };
             let what = format!("{label} `{}`", tool.name);
             let value = one.to_value();
             assert_conforms(&what, bedrock::validate_tool(&value));
@@ -57,7 +59,7 @@ fn every_rendering_conforms_to_the_service_model() {
             }
             rendered.push(one);
         }
-        assert!(rendered.len() >= corpus.len() - 1, "{label}: {} rendered", rendered.len());
+        assert!(rendered.len() * 4 >= corpus.len() * 3, "{label}: {} rendered", rendered.len());
         let config: Value = serde_json::from_str(&tool_config(&rendered).unwrap()).unwrap();
         assert_conforms(label, bedrock::validate_tool_configuration(&config));
         assert_conforms(
@@ -73,7 +75,7 @@ fn every_rendering_conforms_to_the_service_model() {
 
 #[test]
 fn nothing_is_dropped_without_a_report_entry() {
-    for tool in corpus::corpus() {
+    for tool in corpus::all() {
         for (_, r) in renderers() {
             let Ok(rendered) = r.render(&tool, Policy::Lenient) else { continue };
             let schema = rendered.to_value()["toolSpec"]["inputSchema"]["json"].clone();
@@ -84,7 +86,7 @@ fn nothing_is_dropped_without_a_report_entry() {
 
 #[test]
 fn strict_policy_refuses_exactly_the_lossy_renderings() {
-    for tool in corpus::corpus() {
+    for tool in corpus::all() {
         for (_, r) in renderers() {
             harness::strict_agrees(&r, &tool);
             harness::deterministic(&r, &tool);

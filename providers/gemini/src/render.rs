@@ -375,10 +375,23 @@ fn openapi_fixup(v: &mut Value, at: &mut String, ctx: &mut RenderCtx) -> Result<
         }
         let type_name = first.unwrap_or("STRING").to_owned();
         let Some(Value::Array(variants)) = map.remove("anyOf") else { return Ok(()) };
-        let kept: Vec<Value> = variants
-            .into_iter()
-            .filter(|v| v.get("type").and_then(Value::as_str) != Some("NULL"))
-            .collect();
+        let mut kept: Vec<Value> = Vec::new();
+        for v in variants {
+            // Null variants become `nullable`; identical variants are one.
+            if v.get("type").and_then(Value::as_str) != Some("NULL") && !kept.contains(&v) {
+                kept.push(v);
+            }
+        }
+        if kept.len() > 1 && matches!(type_name.as_str(), "ARRAY" | "OBJECT") {
+            return Err(ctx.error(
+                at,
+                "",
+                RenderRule::Unsupported,
+                format_args!(
+                    "a union of different {type_name} schemas cannot be written in Gemini's OpenAPI `parameters`, where an {type_name} needs its own items or properties; use parametersJsonSchema"
+                ),
+            ));
+        }
         if kept.len() == 1 {
             // One typed variant left: its keywords replace the union.
             let Some(Value::Object(only)) = kept.into_iter().next() else { return Ok(()) };

@@ -11,6 +11,7 @@ use serde_json::{Value, json};
 use tooldef::render::{ChangeKind, Policy, RenderCache, RenderRule, Renderer};
 use tooldef::{Param, ToolDescriptor};
 use tooldef_gemini::{Form, GeminiRenderer, parameters_violations, tools_json};
+use tooldef_testkit::corpus::{assert_snapshot, snapshot};
 use tooldef_testkit::specs::{assert_conforms, gemini, vertex};
 
 const DIR: &str = env!("CARGO_MANIFEST_DIR");
@@ -19,26 +20,21 @@ fn renderers() -> [(&'static str, GeminiRenderer); 2] {
     [("json_schema", GeminiRenderer::new()), ("openapi", GeminiRenderer::openapi())]
 }
 
+/// One golden file per mode over the shared corpus (`tests/snapshots/<mode>.json`), compared
+/// byte for byte; `TOOLDEF_BLESS=1` rewrites them.
 #[test]
-fn snapshots_of_the_corpus() {
-    let corpus = corpus::corpus();
-    for tool in &corpus {
-        let mut snap = serde_json::Map::new();
-        for (label, r) in renderers() {
-            snap.insert(label.to_owned(), harness::both_policies(&r, tool));
-        }
-        harness::snapshot(DIR, tool.name.as_str(), &Value::Object(snap));
+fn snapshots_match_golden_files() {
+    for (mode, renderer) in renderers() {
+        let path =
+            std::path::PathBuf::from(DIR).join("tests/snapshots").join(format!("{mode}.json"));
+        assert_snapshot(&path, &snapshot(&renderer, Policy::Lenient));
     }
-    // No stale snapshot files for tools that left the corpus.
-    let mut names: Vec<String> = corpus.iter().map(|t| t.name.to_string()).collect();
-    names.sort();
-    assert_eq!(harness::snapshot_names(DIR), names);
 }
 
 #[test]
 fn every_rendering_conforms_to_the_official_specs() {
     let mut rendered_any = [0usize; 2];
-    for tool in corpus::corpus() {
+    for tool in corpus::all() {
         for (i, (label, r)) in renderers().into_iter().enumerate() {
             let Ok(rendered) = r.render(&tool, Policy::Lenient) else { continue };
             rendered_any[i] += 1;
@@ -73,7 +69,7 @@ fn every_rendering_conforms_to_the_official_specs() {
 
 #[test]
 fn nothing_is_dropped_without_a_report_entry() {
-    for tool in corpus::corpus() {
+    for tool in corpus::all() {
         for (_, r) in renderers() {
             let Ok(rendered) = r.render(&tool, Policy::Lenient) else { continue };
             let decl = rendered.to_value();
@@ -86,7 +82,7 @@ fn nothing_is_dropped_without_a_report_entry() {
 
 #[test]
 fn strict_policy_refuses_exactly_the_lossy_renderings() {
-    for tool in corpus::corpus() {
+    for tool in corpus::all() {
         for (_, r) in renderers() {
             harness::strict_agrees(&r, &tool);
         }
@@ -96,7 +92,7 @@ fn strict_policy_refuses_exactly_the_lossy_renderings() {
 #[test]
 fn rendering_is_deterministic_and_cached() {
     let cache = RenderCache::new();
-    for tool in corpus::corpus() {
+    for tool in corpus::all() {
         for (_, r) in renderers() {
             harness::deterministic(&r, &tool);
             if let Ok(first) = cache.get(&r, &tool, Policy::Lenient) {

@@ -1,4 +1,5 @@
-//! A small local corpus used until the shared `tooldef_testkit::corpus` lands on main.
+//! Extra descriptors for this crate's targeted tests (unusual names, unions of one type, lookaround
+//! patterns, list bounds...), run alongside the shared `tooldef_testkit::corpus`.
 #![allow(dead_code, unreachable_pub)]
 
 use tooldef::{
@@ -192,7 +193,7 @@ static LIST_BOUNDS: ToolDescriptor = ToolDescriptor::new("pick")
 const CITY_PARAM: Schema =
     Schema::string().description("A city name").default(Literal::str("Paris"));
 
-/// The local corpus, by tool name.
+/// The extra descriptors.
 pub fn corpus() -> Vec<ToolDescriptor> {
     let all = [
         &WEATHER,
@@ -217,4 +218,11 @@ pub fn corpus() -> Vec<ToolDescriptor> {
     }
     let _ = Additional::Closed;
     out
+}
+
+/// The shared corpus followed by the extra descriptors.
+pub fn all() -> Vec<ToolDescriptor> {
+    let mut all = tooldef_testkit::corpus::corpus();
+    all.extend(corpus());
+    all
 }

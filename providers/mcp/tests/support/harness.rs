@@ -1,73 +1,10 @@
-//! Test support shared by this crate's tests: golden snapshots, the "nothing dropped without a
-//! report entry" check, and strict/lenient agreement.
+//! Test support shared by this crate's tests: the "nothing dropped without a report entry"
+//! check, strict/lenient agreement and determinism.
 #![allow(dead_code, unreachable_pub)]
 
-use std::path::PathBuf;
-
-use serde_json::{Value, json};
-use tooldef::render::{Policy, RenderError, RenderRule, Rendered, Renderer};
+use serde_json::Value;
+use tooldef::render::{Policy, RenderRule, Rendered, Renderer};
 use tooldef::{Param, Schema, SchemaKind, ToolDescriptor};
-
-/// Set to rewrite the snapshot files instead of comparing with them.
-pub const BLESS_ENV: &str = "TOOLDEF_BLESS";
-
-/// A rendering outcome as snapshot JSON: the wire JSON and report lines, or the error.
-pub fn outcome(result: &Result<Rendered, RenderError>) -> Value {
-    match result {
-        Ok(r) => json!({
-            "wire": r.to_value(),
-            "report": r.report().iter().map(ToString::to_string).collect::<Vec<_>>(),
-        }),
-        Err(e) => json!({ "error": e.message }),
-    }
-}
-
-/// The lenient and strict outcomes of one renderer; the strict one is written as
-/// `"= lenient"` when identical, to keep snapshots short.
-pub fn both_policies<R: Renderer>(renderer: &R, tool: &ToolDescriptor) -> Value {
-    let lenient = outcome(&renderer.render(tool, Policy::Lenient));
-    let strict = outcome(&renderer.render(tool, Policy::Strict));
-    let strict = if strict == lenient { json!("= lenient") } else { strict };
-    json!({ "lenient": lenient, "strict": strict })
-}
-
-/// Compares `value` with `tests/snapshots/<name>.json` byte for byte, or rewrites the file when
-/// `TOOLDEF_BLESS` is set.
-#[track_caller]
-pub fn snapshot(manifest_dir: &str, name: &str, value: &Value) {
-    let path = PathBuf::from(manifest_dir).join("tests/snapshots").join(format!("{name}.json"));
-    let text = serde_json::to_string_pretty(value).expect("snapshot JSON") + "\n";
-    if std::env::var_os(BLESS_ENV).is_some() {
-        std::fs::create_dir_all(path.parent().expect("snapshot dir")).expect("create snapshot dir");
-        std::fs::write(&path, text).expect("write snapshot");
-        return;
-    }
-    let stored = std::fs::read_to_string(&path).unwrap_or_else(|e| {
-        panic!(
-            "snapshot `{}` unreadable ({e}); run with {BLESS_ENV}=1 to create it",
-            path.display()
-        )
-    });
-    assert!(
-        stored == text,
-        "snapshot `{}` differs; run with {BLESS_ENV}=1 to accept.\n--- stored\n{stored}\n--- now\n{text}",
-        path.display()
-    );
-}
-
-/// Every snapshot file name in `tests/snapshots` (without `.json`), sorted.
-pub fn snapshot_names(manifest_dir: &str) -> Vec<String> {
-    let dir = PathBuf::from(manifest_dir).join("tests/snapshots");
-    let mut names: Vec<String> = std::fs::read_dir(&dir)
-        .map(|rd| {
-            rd.filter_map(|e| e.ok())
-                .filter_map(|e| e.file_name().to_str()?.strip_suffix(".json").map(str::to_owned))
-                .collect()
-        })
-        .unwrap_or_default();
-    names.sort();
-    names
-}
 
 /// Lossless renderings are identical under both policies; a lossy one is a `Lossy` error under
 /// the strict policy.
