@@ -1,6 +1,8 @@
 //! Test support shared by tooldef's crates (not published).
 
 pub mod corpus;
+pub mod extras;
+pub mod harness;
 pub mod specs;
 pub mod strategy;
 pub mod values;

@@ -1,10 +1,7 @@
 //! Bedrock renderer: golden snapshots over the corpus, validation against botocore's service
 //! model, the strict rules, report completeness, policies and determinism.
 
-#[path = "support/corpus.rs"]
-mod corpus;
-#[path = "support/harness.rs"]
-mod harness;
+use tooldef_testkit::{extras as corpus, harness};
 
 use serde_json::{Value, json};
 use tooldef::ToolDescriptor;

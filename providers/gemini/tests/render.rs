@@ -2,10 +2,7 @@
 //! v1beta protobuf descriptor and the Vertex discovery document, the OpenAPI-subset rules, report
 //! completeness, policies and determinism.
 
-#[path = "support/corpus.rs"]
-mod corpus;
-#[path = "support/harness.rs"]
-mod harness;
+use tooldef_testkit::{extras as corpus, harness};
 
 use serde_json::{Value, json};
 use tooldef::render::{ChangeKind, Policy, RenderCache, RenderRule, Renderer};

@@ -2,10 +2,7 @@
 //! every version, `tools/list` results, the import back into the IR, and interop with the
 //! official Rust SDK (`rmcp`).
 
-#[path = "support/corpus.rs"]
-mod corpus;
-#[path = "support/harness.rs"]
-mod harness;
+use tooldef_testkit::{extras as corpus, harness};
 
 use proptest::prelude::*;
 use serde_json::{Value, json};

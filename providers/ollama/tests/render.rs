@@ -1,10 +1,7 @@
 //! Ollama renderer: golden snapshots over the corpus, validation against Ollama's OpenAPI
 //! document, the keys its server keeps, report completeness, policies and determinism.
 
-#[path = "support/corpus.rs"]
-mod corpus;
-#[path = "support/harness.rs"]
-mod harness;
+use tooldef_testkit::{extras as corpus, harness};
 
 use proptest::prelude::*;
 use serde_json::json;

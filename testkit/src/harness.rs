@@ -1,6 +1,5 @@
-//! Test support shared by this crate's tests: the "nothing dropped without a report entry"
+//! Checks shared by the renderers' tests: the "nothing dropped without a report entry"
 //! check, strict/lenient agreement and determinism.
-#![allow(dead_code, unreachable_pub)]
 
 use serde_json::Value;
 use tooldef::render::{Policy, RenderRule, Rendered, Renderer};

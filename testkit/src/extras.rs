@@ -1,6 +1,5 @@
-//! Extra descriptors for this crate's targeted tests (unusual names, unions of one type, lookaround
+//! Extra descriptors for the renderers' targeted tests (unusual names, unions of one type, lookaround
 //! patterns, list bounds...), run alongside the shared `tooldef_testkit::corpus`.
-#![allow(dead_code, unreachable_pub)]
 
 use tooldef::{
     Additional, Annotations, Definition, EnumValue, Literal, Param, Schema, ToolDescriptor,
