@@ -84,6 +84,6 @@ pub use assembly::{
 
 // --- export ---
 pub use export::{
-    ExportError, Exported, LoadedSpec, SkipReason, Skipped, Specs, Target, export_to_out_dir,
-    load_spec_dir, load_specs, render_json,
+    ExportError, Exported, LoadedSpec, Specs, Target, export_to_out_dir, load_spec_dir, load_specs,
+    render_json,
 };
