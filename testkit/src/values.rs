@@ -133,6 +133,10 @@ fn gen_kind(schema: &Schema, defs: &Defs, budget: u32) -> BoxedStrategy<Value> {
         }
         SchemaKind::Boolean => any::<bool>().prop_map(Value::Bool).boxed(),
         SchemaKind::Null => Just(Value::Null).boxed(),
+        SchemaKind::Any => {
+            proptest::sample::select(vec![json!(1), json!("x"), json!(true), json!([]), json!({})])
+                .boxed()
+        }
         SchemaKind::Enum(e) => {
             let values: Vec<Value> = e.values.iter().map(|v| json!(v)).collect();
             proptest::sample::select(values).boxed()
@@ -381,7 +385,7 @@ impl Sites<'_> {
             }
             return;
         }
-        if !nullable && !matches!(schema.kind, SchemaKind::Null) {
+        if !nullable && !matches!(schema.kind, SchemaKind::Null | SchemaKind::Any) {
             self.replace(at, "nullable", Value::Null);
         }
         if let Some(bad) = wrong_type_value(schema, self.defs, nullable) {
@@ -494,6 +498,7 @@ fn accepts_type(schema: &Schema, defs: &[Definition], value: &Value, depth: u32)
         | (SchemaKind::Float(_), Value::Number(_))
         | (SchemaKind::Boolean, Value::Bool(_))
         | (SchemaKind::Null, Value::Null)
+        | (SchemaKind::Any, _)
         | (SchemaKind::List(_), Value::Array(_))
         | (SchemaKind::Object(_), Value::Object(_)) => true,
         (SchemaKind::Integer(_), Value::Number(n)) => n.is_i64() || n.is_u64(),
