@@ -129,7 +129,7 @@ fn refusal(specs: &Specs, provider: &str, e: &RenderError) -> String {
 fn render(a: RenderArgs) -> Result<(), Failure> {
     let specs = load(&a.paths)?;
     let tools = specs.descriptors();
-    let renderer = a.provider.renderer(a.strict).map_err(Failure::Input)?;
+    let renderer = a.provider.renderer(a.strict);
     let name = a.provider.name();
     let (text, report) = render_json(&*renderer, &tools, policy(a.strict), a.pretty)
         .map_err(|e| Failure::Refused(refusal(&specs, name, &e)))?;
@@ -151,7 +151,7 @@ fn check(a: CheckArgs) -> Result<(), Failure> {
     let mut text = String::new();
     let mut refused_any = false;
     for provider in &a.providers {
-        let renderer = provider.renderer(a.strict).map_err(Failure::Input)?;
+        let renderer = provider.renderer(a.strict);
         let lines = check_one(&specs, &tools, &*renderer, policy(a.strict));
         refused_any |= lines.refused > 0;
         let lossy = lines.changes.iter().filter(|(_, lossy)| *lossy).count();

@@ -5,6 +5,10 @@
 
 use tooldef::Renderer;
 use tooldef_anthropic::AnthropicRenderer;
+use tooldef_bedrock::BedrockRenderer;
+use tooldef_gemini::GeminiRenderer;
+use tooldef_mcp::McpRenderer;
+use tooldef_ollama::OllamaRenderer;
 use tooldef_openai::OpenAiRenderer;
 
 /// A provider target of `render` and `check`.
@@ -53,13 +57,20 @@ impl Provider {
     }
 
     /// The renderer; `strict` turns on the provider's strict mode where it has one.
-    pub(crate) fn renderer(self, strict: bool) -> Result<Box<dyn Renderer>, String> {
-        Ok(match self {
+    pub(crate) fn renderer(self, strict: bool) -> Box<dyn Renderer> {
+        match self {
             Provider::OpenAiChat => Box::new(OpenAiRenderer::chat().strict(strict)),
             Provider::OpenAiResponses => Box::new(OpenAiRenderer::responses().strict(strict)),
             Provider::Anthropic => Box::new(AnthropicRenderer::new().strict(strict)),
-            other => return Err(format!("provider `{}` is not built in yet", other.name())),
-        })
+            // Gemini's strictness is per request (`VALIDATED` mode); per tool, only the policy.
+            Provider::Gemini => Box::new(GeminiRenderer::new()),
+            Provider::GeminiOpenApi => Box::new(GeminiRenderer::openapi()),
+            // Ollama and MCP have no strict mode.
+            Provider::Ollama => Box::new(OllamaRenderer::new()),
+            Provider::Mcp => Box::new(McpRenderer::new()),
+            Provider::Bedrock if strict => Box::new(BedrockRenderer::strict()),
+            Provider::Bedrock => Box::new(BedrockRenderer::new()),
+        }
     }
 }
 
