@@ -857,6 +857,8 @@ pub(crate) mod rt {
         pub annotations: Annotations,
         /// The parameters, in order.
         pub params: &'static [ParamSpec],
+        /// The descriptor, built on first use.
+        pub built: std::sync::OnceLock<ToolDescriptor>,
     }
 
     /// One parameter (or field) with its `#[param(...)]` keys.
@@ -989,6 +991,11 @@ pub(crate) mod rt {
     }
 
     impl ToolSpec {
+        /// The descriptor, built on first use (what `Tool::descriptor` returns).
+        pub fn descriptor(&'static self, output: Option<SchemaFn>) -> &'static ToolDescriptor {
+            self.built.get_or_init(|| self.describe(output))
+        }
+
         /// Builds the descriptor (generated code calls this once, in a `OnceLock`); `output` is
         /// the output type's schema function when it has one.
         pub fn describe(&self, output: Option<SchemaFn>) -> ToolDescriptor {
@@ -1120,6 +1127,23 @@ pub(crate) mod rt {
         fn output_schema(&self) -> Option<SchemaFn> {
             None
         }
+    }
+
+    /// The future of an `async` tool function, with its return value made a tool result
+    /// (one generic function instead of an `async` block per tool keeps expansions small).
+    pub async fn finish<F, R>(future: F) -> Result<R::Ok, crate::tool::ToolError>
+    where
+        F: std::future::Future<Output = R>,
+        R: super::ToolReturn,
+    {
+        future.await.into_tool_result()
+    }
+
+    /// The result of a synchronous tool function, as a ready future.
+    pub fn ready<R: super::ToolReturn>(
+        value: R,
+    ) -> std::future::Ready<Result<R::Ok, crate::tool::ToolError>> {
+        std::future::ready(value.into_tool_result())
     }
 
     /// Compiles only for string parameters (what `format` asserts).

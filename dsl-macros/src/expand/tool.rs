@@ -34,7 +34,7 @@ pub(crate) fn type_decl(ir: &ToolIr<'_>, kind: &Kind<'_>, krate: &TokenStream) -
     match kind {
         Kind::Free => quote! {
             #[doc = #doc]
-            #[derive(::core::clone::Clone, ::core::marker::Copy, ::core::fmt::Debug, ::core::default::Default)]
+            // No derives: a unit struct is built by naming it, and every impl costs compile time.
             #vis struct #ident;
         },
         Kind::Method(self_ty) => quote! {
@@ -229,7 +229,7 @@ pub(crate) fn tool_impl(ir: &ToolIr<'_>, kind: &Kind<'_>, krate: &TokenStream) -
                 Kind::Method(_) => quote!(self.0.#fn_ident),
                 _ => quote!(#fn_ident),
             };
-            let awaited = if f.sig.asyncness.is_some() { quote!(.await) } else { quote!() };
+            let wrap = if f.sig.asyncness.is_some() { quote!(finish) } else { quote!(ready) };
             let ret = &f.ret;
             let vis = ir.vis;
             items.extend(quote! {
@@ -243,11 +243,7 @@ pub(crate) fn tool_impl(ir: &ToolIr<'_>, kind: &Kind<'_>, krate: &TokenStream) -
             (
                 quote!(__Args),
                 quote_spanned!(span_of(ret)=> <#ret as __p::ToolReturn>::Ok),
-                quote! {
-                    __p::Box::pin(async move {
-                        __p::ToolReturn::into_tool_result(#target(#(#call_args),*) #awaited)
-                    })
-                },
+                quote!(__p::Box::pin(__p::#wrap(#target(#(#call_args),*)))),
             )
         }
     };
@@ -282,6 +278,7 @@ pub(crate) fn tool_impl(ir: &ToolIr<'_>, kind: &Kind<'_>, krate: &TokenStream) -
                     open_world: #open_world,
                 },
                 params: &[#(#specs),*],
+                built: __p::OnceLock::new(),
             };
 
             #[automatically_derived]
@@ -291,11 +288,8 @@ pub(crate) fn tool_impl(ir: &ToolIr<'_>, kind: &Kind<'_>, krate: &TokenStream) -
                 type Output = #output_ty;
 
                 fn descriptor() -> &'static __p::ToolDescriptor {
-                    static __DESCRIPTOR: __p::OnceLock<__p::ToolDescriptor> = __p::OnceLock::new();
-                    __DESCRIPTOR.get_or_init(|| {
-                        use __p::{HasSchema as _, NoSchema as _};
-                        __SPEC.describe((&__p::Probe::<<Self as __p::Tool>::Output>::NEW).output_schema())
-                    })
+                    use __p::{HasSchema as _, NoSchema as _};
+                    __SPEC.descriptor((&__p::Probe::<<Self as __p::Tool>::Output>::NEW).output_schema())
                 }
 
                 #check_fn
