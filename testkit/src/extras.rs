@@ -1,11 +1,8 @@
 //! Extra descriptors for the renderers' targeted tests (unusual names, unions of one type, lookaround
 //! patterns, list bounds...), run alongside the shared `tooldef_testkit::corpus`.
 
-use tooldef::{
-    Additional, Annotations, Definition, EnumValue, Literal, Param, Schema, ToolDescriptor,
-};
+use tooldef::{Annotations, Definition, EnumValue, Literal, Param, Schema, ToolDescriptor};
 
-static CITY: Schema = Schema::string().description("A city name");
 static TAG: Schema = Schema::string();
 static POINT: [Param; 2] = [Param::float("x"), Param::float("y")];
 static POINT_SCHEMA: Schema = Schema::object(&POINT);
@@ -215,13 +212,12 @@ pub fn corpus() -> Vec<ToolDescriptor> {
     for d in &out {
         d.validate().unwrap_or_else(|e| panic!("corpus entry `{}` is invalid: {e}", d.name));
     }
-    let _ = Additional::Closed;
     out
 }
 
 /// The shared corpus followed by the extra descriptors.
 pub fn all() -> Vec<ToolDescriptor> {
-    let mut all = tooldef_testkit::corpus::corpus();
+    let mut all = crate::corpus::corpus();
     all.extend(corpus());
     all
 }
