@@ -50,9 +50,10 @@ use std::time::Duration;
 use serde_json::Value;
 
 use crate::descriptor::{NameError, ToolDescriptor, ToolName};
+use crate::dispatch::{Validator, prepare_arguments};
 use crate::registry::{Batch, Origin, ToolRegistry};
 use crate::spec::Spec;
-use crate::tool::{Arguments, BoxFuture, Content, Executor, ToolCall, ToolResult};
+use crate::tool::{BoxFuture, Content, Executor, ToolCall, ToolResult};
 
 pub use command::CommandFailure;
 use scan::{Entry, FileKey, Kind};
@@ -372,17 +373,10 @@ impl WorkspaceTool {
         let Some(cmd) = &self.command else {
             return ToolResult::error(call, format!("workspace tool {name} has no implementation"));
         };
-        let input = match &call.arguments {
-            Arguments::Json(v) => v.to_string().into_bytes(),
-            Arguments::Text(t) => match serde_json::from_str::<serde::de::IgnoredAny>(t) {
-                Ok(_) => t.clone().into_bytes(),
-                Err(e) => {
-                    return ToolResult::error(
-                        call,
-                        format!("the arguments for {name} are not valid JSON: {e}"),
-                    );
-                }
-            },
+        // The command gets the arguments as the schema promises them: checked, defaults filled.
+        let input = match prepare_arguments(&self.descriptor, &Validator::new(), &call.arguments) {
+            Ok(value) => value.to_string().into_bytes(),
+            Err(err) => return err.to_result(call),
         };
         match cmd.run(&input) {
             Ok(stdout) => {

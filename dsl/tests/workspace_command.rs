@@ -16,7 +16,10 @@ fn call_with(
     argv: &[&str],
     args: Arguments,
 ) -> (ToolResult, Duration) {
-    dir.write("cmd.json", &json!({ "description": "runs", "command": argv }).to_string());
+    // An open object: these tests are about the process, not the arguments' schema.
+    let spec =
+        json!({ "description": "runs", "input_schema": {"type": "object"}, "command": argv });
+    dir.write("cmd.json", &spec.to_string());
     let reg = Reg::with_core(&[]);
     let ws = Workspace::with_options(dir.path(), opts);
     let r = ws.reconcile(&reg).unwrap();
@@ -54,15 +57,15 @@ fn the_arguments_go_to_stdin_and_stdout_is_the_result() {
 }
 
 #[test]
-fn text_arguments_pass_through_and_plain_stdout_is_text() {
+fn text_arguments_arrive_as_compact_json_and_plain_stdout_is_text() {
     let dir = TempDir::new();
     let argv = ["sh", "-c", "read line; echo \"got $line\""];
     let (r, _) = call_with(&dir, short(), &argv, Arguments::Text("{\"a\": 1}".into()));
-    assert_eq!((r.is_error, r.text().as_str()), (false, "got {\"a\": 1}"));
+    assert_eq!((r.is_error, r.text().as_str()), (false, "got {\"a\":1}"));
     assert_eq!(r.structured, None);
     let (r, _) = call_with(&dir, short(), &argv, Arguments::Text("{not json".into()));
     assert!(r.is_error);
-    assert!(r.text().starts_with("the arguments for cmd are not valid JSON"), "{}", r.text());
+    assert!(r.text().starts_with("the arguments of cmd are not valid JSON"), "{}", r.text());
 }
 
 #[test]
@@ -140,4 +143,36 @@ fn a_spec_may_set_its_own_timeout() {
     let r = block_on(reg.get("slow").unwrap().execute(&ToolCall::new("c", "slow", json!({}))));
     assert_eq!(r.text(), "workspace tool slow timed out after 200 ms and was killed");
     assert!(t.elapsed() < Duration::from_secs(5));
+}
+
+#[test]
+fn arguments_are_checked_and_completed_before_the_command_runs() {
+    let dir = TempDir::new();
+    let spec = json!({
+        "description": "echoes",
+        "input_schema": {
+            "type": "object",
+            "properties": {
+                "city": {"type": "string"},
+                "days": {"type": "integer", "minimum": 1, "maximum": 10, "default": 3}
+            },
+            "required": ["city"],
+            "additionalProperties": false
+        },
+        "command": ["cat"]
+    });
+    dir.write("echo.json", &spec.to_string());
+    let reg = Reg::with_core(&[]);
+    Workspace::with_options(dir.path(), short()).reconcile(&reg).unwrap();
+    let tool = reg.get("echo").unwrap();
+    let call =
+        |args| ToolCall { id: "c".into(), name: "echo".into(), arguments: Arguments::Json(args) };
+
+    let ok = block_on(tool.execute(&call(json!({"city": "Paris"}))));
+    assert!(!ok.is_error, "{ok:?}");
+    assert_eq!(ok.structured, Some(json!({"city": "Paris", "days": 3})), "default filled in");
+
+    let bad = block_on(tool.execute(&call(json!({"city": "Paris", "days": 11}))));
+    assert!(bad.is_error);
+    assert!(bad.text().contains("/days must be at most 10; got 11"), "{}", bad.text());
 }

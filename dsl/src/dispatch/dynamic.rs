@@ -79,19 +79,7 @@ impl DynamicTool {
     ///
     /// [`DispatchError::MalformedJson`] or [`DispatchError::InvalidArguments`].
     pub fn prepare(&self, arguments: &Arguments) -> Result<Value, DispatchError> {
-        let tool = || self.descriptor.name.to_string();
-        let mut value = match arguments {
-            Arguments::Json(v) => v.clone(),
-            Arguments::Text(t) if t.trim().is_empty() => Value::Object(serde_json::Map::new()),
-            Arguments::Text(t) => serde_json::from_str(t).map_err(|e| {
-                DispatchError::MalformedJson { tool: tool(), message: e.to_string() }
-            })?,
-        };
-        self.validator
-            .check_args(&self.descriptor, &value)
-            .map_err(|errors| DispatchError::InvalidArguments { tool: tool(), errors })?;
-        apply_defaults(&self.descriptor, &mut value);
-        Ok(value)
+        prepare_arguments(&self.descriptor, &self.validator, arguments)
     }
 
     async fn run(&self, call: &ToolCall) -> Result<Value, DispatchError> {
@@ -134,4 +122,30 @@ impl fmt::Debug for DynamicTool {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("DynamicTool").field("name", &self.descriptor.name).finish_non_exhaustive()
     }
+}
+
+/// Parses `arguments`, checks them against `descriptor` and fills in defaults: what every tool
+/// that works on a JSON value (rather than a typed struct) needs before it runs.
+///
+/// # Errors
+///
+/// [`DispatchError::MalformedJson`] or [`DispatchError::InvalidArguments`], whose texts tell the
+/// model what to fix.
+pub fn prepare_arguments(
+    descriptor: &ToolDescriptor,
+    validator: &Validator,
+    arguments: &Arguments,
+) -> Result<Value, DispatchError> {
+    let tool = || descriptor.name.to_string();
+    let mut value = match arguments {
+        Arguments::Json(v) => v.clone(),
+        Arguments::Text(t) if t.trim().is_empty() => Value::Object(serde_json::Map::new()),
+        Arguments::Text(t) => serde_json::from_str(t)
+            .map_err(|e| DispatchError::MalformedJson { tool: tool(), message: e.to_string() })?,
+    };
+    validator
+        .check_args(descriptor, &value)
+        .map_err(|errors| DispatchError::InvalidArguments { tool: tool(), errors })?;
+    apply_defaults(descriptor, &mut value);
+    Ok(value)
 }

@@ -37,7 +37,7 @@ mod toolbox;
 mod typed;
 mod validator;
 
-pub use dynamic::DynamicTool;
+pub use dynamic::{DynamicTool, prepare_arguments};
 pub use error::DispatchError;
 pub use runtime::{CatchUnwind, block_on};
 pub use toolbox::Toolbox;
