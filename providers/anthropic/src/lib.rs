@@ -19,8 +19,10 @@
 
 mod calls;
 mod render;
+mod request;
 mod rules;
 
 pub use calls::{CallError, tool_calls, tool_result_block, tool_result_message};
 pub use render::AnthropicRenderer;
+pub use request::{RequestFragment, request_fragment};
 pub use rules::strict_violations;

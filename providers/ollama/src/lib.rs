@@ -21,6 +21,8 @@
 
 mod calls;
 mod render;
+mod request;
 
 pub use calls::{CallError, tool_calls, tool_message};
 pub use render::{OllamaRenderer, dropped_keys};
+pub use request::{RequestFragment, request_fragment};

@@ -22,6 +22,7 @@
 
 mod calls;
 mod render;
+mod request;
 mod rules;
 
 pub use calls::{
@@ -29,4 +30,5 @@ pub use calls::{
     responses_tool_calls,
 };
 pub use render::{Api, OpenAiRenderer, Profile};
+pub use request::{RequestFragment, request_fragment};
 pub use rules::strict_violations;

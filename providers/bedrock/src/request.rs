@@ -1,0 +1,70 @@
+//! Request fragments: the part of a Converse request body that a [`PromptAssembly`] decides,
+//! `{"system":[{"text":…}],"toolConfig":{"tools":[…]}}`. `system` is left out when the
+//! assembly's system text is empty. Converse rejects a `toolConfig` without tools, so an assembly
+//! with no tool gives no `toolConfig` (rather than the renderer's empty-set error); any other
+//! set-level check of the renderer applies.
+//!
+//! ```
+//! use tooldef::{Policy, PromptAssembly, Section, ToolDescriptor};
+//! use tooldef_bedrock::{BedrockRenderer, request_fragment};
+//!
+//! const SEARCH: ToolDescriptor = ToolDescriptor::new("search").description("Search the web.");
+//!
+//! let mut assembly = PromptAssembly::new();
+//! assembly.push_section(Section::new("persona", 0, "Be brief."));
+//! assembly.put_tool(SEARCH);
+//!
+//! let fragment = request_fragment(&assembly, &BedrockRenderer::new(), Policy::Strict, None).unwrap();
+//! assert_eq!(fragment.body["system"], serde_json::json!([{"text": "Be brief."}]));
+//! assert_eq!(fragment.body["toolConfig"]["tools"][0]["toolSpec"]["name"], "search");
+//!
+//! assembly.tools.clear();
+//! let fragment = request_fragment(&assembly, &BedrockRenderer::new(), Policy::Strict, None).unwrap();
+//! assert_eq!(fragment.body.get("toolConfig"), None);
+//! ```
+
+use serde_json::{Map, Value, json};
+use tooldef::{Policy, PromptAssembly, RenderCache, RenderError, Report};
+
+use crate::render::BedrockRenderer;
+
+/// The request keys an assembly decides, with the merged report of its tools' renderings.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RequestFragment {
+    /// A JSON object holding only the keys the assembly fills.
+    pub body: Value,
+    /// Every change made while rendering the tools, tool by tool in assembly order.
+    pub report: Report,
+}
+
+/// The request fragment of `assembly`; tool specifications come from `cache` when given.
+///
+/// # Errors
+///
+/// The renderer's set-level error, or the first tool that cannot be rendered.
+pub fn request_fragment(
+    assembly: &PromptAssembly,
+    renderer: &BedrockRenderer,
+    policy: Policy,
+    cache: Option<&RenderCache>,
+) -> Result<RequestFragment, RenderError> {
+    let mut body = Map::new();
+    let system = assembly.system_text();
+    if !system.is_empty() {
+        body.insert("system".into(), json!([{"text": system}]));
+    }
+    let mut report = Report::default();
+    if !assembly.tools.is_empty() {
+        let rendered = match cache {
+            Some(cache) => assembly.render_tools_cached(renderer, policy, cache)?,
+            None => assembly.render_tools(renderer, policy)?,
+        };
+        let mut tools = Vec::with_capacity(rendered.len());
+        for r in &rendered {
+            report.extend(r.report().clone());
+            tools.push(r.to_value());
+        }
+        body.insert("toolConfig".into(), json!({"tools": tools}));
+    }
+    Ok(RequestFragment { body: Value::Object(body), report })
+}

@@ -1,0 +1,66 @@
+//! Request fragments: the part of a `generateContent` body (Gemini API or Vertex AI) that a
+//! [`PromptAssembly`] decides,
+//! `{"systemInstruction":{"parts":[{"text":…}]},"tools":[{"functionDeclarations":[…]}]}`.
+//! `systemInstruction` is left out when the assembly's system text is empty, and `tools` when it
+//! has no tool.
+//!
+//! ```
+//! use tooldef::{Policy, PromptAssembly, Section, ToolDescriptor};
+//! use tooldef_gemini::{GeminiRenderer, request_fragment};
+//!
+//! const SEARCH: ToolDescriptor = ToolDescriptor::new("search").description("Search the web.");
+//!
+//! let mut assembly = PromptAssembly::new();
+//! assembly.push_section(Section::new("persona", 0, "Be brief."));
+//! assembly.put_tool(SEARCH);
+//!
+//! let fragment = request_fragment(&assembly, &GeminiRenderer::new(), Policy::Strict, None).unwrap();
+//! assert_eq!(fragment.body["systemInstruction"]["parts"][0]["text"], "Be brief.");
+//! assert_eq!(fragment.body["tools"][0]["functionDeclarations"][0]["name"], "search");
+//! ```
+
+use serde_json::{Map, Value, json};
+use tooldef::{Policy, PromptAssembly, RenderCache, RenderError, Report};
+
+use crate::render::GeminiRenderer;
+
+/// The request keys an assembly decides, with the merged report of its tools' renderings.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RequestFragment {
+    /// A JSON object holding only the keys the assembly fills.
+    pub body: Value,
+    /// Every change made while rendering the tools, tool by tool in assembly order.
+    pub report: Report,
+}
+
+/// The request fragment of `assembly`; declarations come from `cache` when given.
+///
+/// # Errors
+///
+/// The renderer's set-level error, or the first tool that cannot be rendered.
+pub fn request_fragment(
+    assembly: &PromptAssembly,
+    renderer: &GeminiRenderer,
+    policy: Policy,
+    cache: Option<&RenderCache>,
+) -> Result<RequestFragment, RenderError> {
+    let rendered = match cache {
+        Some(cache) => assembly.render_tools_cached(renderer, policy, cache)?,
+        None => assembly.render_tools(renderer, policy)?,
+    };
+    let mut report = Report::default();
+    let mut declarations = Vec::with_capacity(rendered.len());
+    for r in &rendered {
+        report.extend(r.report().clone());
+        declarations.push(r.to_value());
+    }
+    let system = assembly.system_text();
+    let mut body = Map::new();
+    if !system.is_empty() {
+        body.insert("systemInstruction".into(), json!({"parts": [{"text": system}]}));
+    }
+    if !declarations.is_empty() {
+        body.insert("tools".into(), json!([{"functionDeclarations": declarations}]));
+    }
+    Ok(RequestFragment { body: Value::Object(body), report })
+}

@@ -1,0 +1,80 @@
+//! Ollama request fragments: built from an assembly, completed and checked against Ollama's
+//! official `/api/chat` schema; empty parts left out.
+
+use serde_json::json;
+use tooldef::{
+    Assembler, AssemblyContext, Bundle, Param, Policy, PromptAssembly, RenderCache, SectionSource,
+    ToolDescriptor,
+};
+
+const SEARCH: ToolDescriptor = ToolDescriptor::new("search")
+    .description("Search the web.")
+    .params(const { &[Param::string("query"), Param::integer("limit").range(1, 50).optional()] });
+const WEATHER: ToolDescriptor = ToolDescriptor::new("get_weather")
+    .description("Get the weather.")
+    .params(const { &[Param::string("city")] });
+const CLOCK: ToolDescriptor = ToolDescriptor::new("clock").description("Tell the time.");
+
+const SYSTEM: &str = "You are a careful assistant.\n\nToday is Monday.";
+
+fn assembly() -> PromptAssembly {
+    let assembler = Assembler::new();
+    assembler.add_contributor(
+        Bundle::new()
+            .section(SectionSource::fixed("date", 20, "Today is Monday."))
+            .section(SectionSource::fixed("persona", 10, "You are a careful assistant."))
+            .tool(WEATHER)
+            .tool(SEARCH)
+            .tool(CLOCK),
+    );
+    assembler.assemble(&AssemblyContext::new()).unwrap()
+}
+
+use tooldef_ollama::{OllamaRenderer, request_fragment};
+use tooldef_testkit::specs::{assert_conforms, ollama as spec};
+
+#[test]
+fn fragment_holds_system_message_and_tools_and_conforms() {
+    let fragment = request_fragment(&assembly(), &OllamaRenderer, Policy::Lenient, None).unwrap();
+    let body = &fragment.body;
+    assert_eq!(body["messages"], json!([{"role": "system", "content": SYSTEM}]));
+    let names: Vec<&str> = body["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["function"]["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["clock", "get_weather", "search"]);
+    // The `limit` bounds go into its description.
+    assert_eq!(fragment.report.len(), 2);
+    let mut whole = body.clone();
+    whole["messages"].as_array_mut().unwrap().push(json!({"role": "user", "content": "hi"}));
+    assert_conforms("ollama fragment", spec::validate_chat_fragment(&whole));
+}
+
+#[test]
+fn empty_system_and_no_tools_are_left_out() {
+    let mut no_system = assembly();
+    no_system.sections.clear();
+    let fragment = request_fragment(&no_system, &OllamaRenderer, Policy::Lenient, None).unwrap();
+    assert_eq!(fragment.body.get("messages"), None);
+    assert_conforms("ollama without system", spec::validate_chat_fragment(&fragment.body));
+
+    let mut no_tools = assembly();
+    no_tools.tools.clear();
+    let fragment = request_fragment(&no_tools, &OllamaRenderer, Policy::Strict, None).unwrap();
+    assert_eq!(fragment.body, json!({"messages": [{"role": "system", "content": SYSTEM}]}));
+}
+
+#[test]
+fn cached_fragment_equals_uncached() {
+    let cache = RenderCache::new();
+    let plain = request_fragment(&assembly(), &OllamaRenderer, Policy::Lenient, None).unwrap();
+    let a = assembly();
+    for _ in 0..2 {
+        assert_eq!(
+            request_fragment(&a, &OllamaRenderer, Policy::Lenient, Some(&cache)).unwrap(),
+            plain
+        );
+    }
+}

@@ -1,0 +1,79 @@
+//! Request fragments: the part of a Chat Completions or Responses body that a
+//! [`PromptAssembly`] decides, its system text and its tools.
+//!
+//! Chat gives `{"messages":[{"role":"system","content":…}],"tools":[…]}`, Responses gives
+//! `{"instructions":…,"tools":[…]}`, following the renderer's [`Api`]. The system message (or
+//! `instructions`) is left out when the assembly's system text is empty, and `tools` when it has
+//! no tool. The caller merges the fragment into its body and appends the conversation.
+//!
+//! ```
+//! use tooldef::{Policy, PromptAssembly, Section, ToolDescriptor};
+//! use tooldef_openai::{OpenAiRenderer, request_fragment};
+//!
+//! const SEARCH: ToolDescriptor = ToolDescriptor::new("search").description("Search the web.");
+//!
+//! let mut assembly = PromptAssembly::new();
+//! assembly.push_section(Section::new("persona", 0, "Be brief."));
+//! assembly.put_tool(SEARCH);
+//!
+//! let chat = request_fragment(&assembly, &OpenAiRenderer::chat(), Policy::Strict, None).unwrap();
+//! assert_eq!(chat.body["messages"][0], serde_json::json!({"role": "system", "content": "Be brief."}));
+//! assert_eq!(chat.body["tools"][0]["function"]["name"], "search");
+//!
+//! let responses = request_fragment(&assembly, &OpenAiRenderer::responses(), Policy::Strict, None).unwrap();
+//! assert_eq!(responses.body["instructions"], "Be brief.");
+//! assert_eq!(responses.body["tools"][0]["name"], "search");
+//! ```
+
+use serde_json::{Map, Value, json};
+use tooldef::{Policy, PromptAssembly, RenderCache, RenderError, Report};
+
+use crate::render::{Api, OpenAiRenderer};
+
+/// The request keys an assembly decides, with the merged report of its tools' renderings.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RequestFragment {
+    /// A JSON object holding only the keys the assembly fills.
+    pub body: Value,
+    /// Every change made while rendering the tools, tool by tool in assembly order.
+    pub report: Report,
+}
+
+/// The request fragment of `assembly` for `renderer`'s API; tools come from `cache` when given.
+///
+/// # Errors
+///
+/// The renderer's set-level error, or the first tool that cannot be rendered.
+pub fn request_fragment(
+    assembly: &PromptAssembly,
+    renderer: &OpenAiRenderer,
+    policy: Policy,
+    cache: Option<&RenderCache>,
+) -> Result<RequestFragment, RenderError> {
+    let rendered = match cache {
+        Some(cache) => assembly.render_tools_cached(renderer, policy, cache)?,
+        None => assembly.render_tools(renderer, policy)?,
+    };
+    let mut report = Report::default();
+    let mut tools = Vec::with_capacity(rendered.len());
+    for r in &rendered {
+        report.extend(r.report().clone());
+        tools.push(r.to_value());
+    }
+    let system = assembly.system_text();
+    let mut body = Map::new();
+    if !system.is_empty() {
+        match renderer.api() {
+            Api::Chat => {
+                body.insert("messages".into(), json!([{"role": "system", "content": system}]));
+            }
+            Api::Responses => {
+                body.insert("instructions".into(), Value::String(system));
+            }
+        }
+    }
+    if !tools.is_empty() {
+        body.insert("tools".into(), Value::Array(tools));
+    }
+    Ok(RequestFragment { body: Value::Object(body), report })
+}

@@ -1,0 +1,146 @@
+//! Request fragments for Chat Completions and Responses: built from an assembly, completed with
+//! the other required keys and checked against OpenAI's official request schemas.
+
+use serde_json::{Value, json};
+use tooldef::{
+    Assembler, AssemblyContext, Bundle, Param, Policy, PromptAssembly, RenderCache, RenderRule,
+    SectionSource, ToolDescriptor,
+};
+use tooldef_openai::{OpenAiRenderer, Profile, request_fragment};
+use tooldef_testkit::specs::{assert_conforms, complete_fragment, openai as spec};
+
+const SEARCH: ToolDescriptor = ToolDescriptor::new("search")
+    .description("Search the web.")
+    .params(const { &[Param::string("query"), Param::integer("limit").range(1, 50).optional()] });
+const WEATHER: ToolDescriptor = ToolDescriptor::new("get_weather")
+    .description("Get the weather.")
+    .params(const { &[Param::string("city")] });
+const CLOCK: ToolDescriptor = ToolDescriptor::new("clock").description("Tell the time.");
+
+fn assembly() -> PromptAssembly {
+    let assembler = Assembler::new();
+    assembler.add_contributor(
+        Bundle::new()
+            .section(SectionSource::fixed("date", 20, "Today is Monday."))
+            .section(SectionSource::fixed("persona", 10, "You are a careful assistant."))
+            .tool(WEATHER)
+            .tool(SEARCH)
+            .tool(CLOCK),
+    );
+    assembler.assemble(&AssemblyContext::new()).unwrap()
+}
+
+const SYSTEM: &str = "You are a careful assistant.\n\nToday is Monday.";
+
+fn response_body(fragment: &Value) -> Value {
+    complete_fragment(fragment, &json!({"model": "gpt-4.1", "input": "hi"}))
+}
+
+#[test]
+fn chat_fragment_holds_system_message_and_tools_and_conforms() {
+    for renderer in [OpenAiRenderer::chat(), OpenAiRenderer::chat().strict(true)] {
+        let fragment = request_fragment(&assembly(), &renderer, Policy::Lenient, None).unwrap();
+        let body = &fragment.body;
+        assert_eq!(body["messages"], json!([{"role": "system", "content": SYSTEM}]));
+        let names: Vec<&str> = body["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["function"]["name"].as_str().unwrap())
+            .collect();
+        assert_eq!(names, ["clock", "get_weather", "search"]);
+        assert_eq!(body.as_object().unwrap().len(), 2);
+        // The conversation goes after the system message.
+        let mut whole = body.clone();
+        whole["messages"].as_array_mut().unwrap().push(json!({"role": "user", "content": "hi"}));
+        assert_conforms("chat fragment", spec::validate_chat_completion_fragment(&whole));
+    }
+}
+
+#[test]
+fn strict_report_is_merged_over_tools() {
+    let renderer = OpenAiRenderer::chat().strict(true);
+    let fragment = request_fragment(&assembly(), &renderer, Policy::Lenient, None).unwrap();
+    let expected: usize = assembly()
+        .render_tools(&renderer, Policy::Lenient)
+        .unwrap()
+        .iter()
+        .map(|r| r.report().len())
+        .sum();
+    assert!(expected > 0, "strict mode moves the bounds and makes `limit` required");
+    assert_eq!(fragment.report.len(), expected);
+}
+
+#[test]
+fn responses_fragment_holds_instructions_and_tools_and_conforms() {
+    for renderer in [OpenAiRenderer::responses(), OpenAiRenderer::responses().strict(true)] {
+        let fragment = request_fragment(&assembly(), &renderer, Policy::Lenient, None).unwrap();
+        let body = &fragment.body;
+        assert_eq!(body["instructions"], SYSTEM);
+        assert_eq!(body["tools"][1]["name"], "get_weather");
+        assert_eq!(body["tools"].as_array().unwrap().len(), 3);
+        assert_conforms("responses fragment", spec::validate_create_response(&response_body(body)));
+    }
+}
+
+#[test]
+fn empty_system_and_no_tools_are_left_out() {
+    let mut no_system = assembly();
+    no_system.sections.clear();
+    let chat = request_fragment(&no_system, &OpenAiRenderer::chat(), Policy::Strict, None).unwrap();
+    assert_eq!(chat.body.get("messages"), None);
+    assert_eq!(chat.body["tools"].as_array().unwrap().len(), 3);
+    assert_conforms("chat without system", spec::validate_chat_completion_fragment(&chat.body));
+
+    let mut no_tools = assembly();
+    no_tools.tools.clear();
+    let chat = request_fragment(&no_tools, &OpenAiRenderer::chat(), Policy::Strict, None).unwrap();
+    assert_eq!(chat.body, json!({"messages": [{"role": "system", "content": SYSTEM}]}));
+    let responses =
+        request_fragment(&no_tools, &OpenAiRenderer::responses(), Policy::Strict, None).unwrap();
+    assert_eq!(responses.body, json!({"instructions": SYSTEM}));
+    assert_conforms(
+        "responses without tools",
+        spec::validate_create_response(&response_body(&responses.body)),
+    );
+
+    let empty = PromptAssembly::new();
+    let chat = request_fragment(&empty, &OpenAiRenderer::chat(), Policy::Strict, None).unwrap();
+    assert_eq!(chat.body, json!({}));
+}
+
+#[test]
+fn cached_fragment_equals_uncached() {
+    let cache = RenderCache::new();
+    let renderer = OpenAiRenderer::responses().strict(true);
+    let plain = request_fragment(&assembly(), &renderer, Policy::Lenient, None).unwrap();
+    let a = assembly();
+    let first = request_fragment(&a, &renderer, Policy::Lenient, Some(&cache)).unwrap();
+    let second = request_fragment(&a, &renderer, Policy::Lenient, Some(&cache)).unwrap();
+    assert_eq!(first, plain);
+    assert_eq!(second, plain);
+}
+
+#[test]
+fn set_level_check_runs() {
+    // Cohere's strict_tools allows at most 200 fields over a request: 70 tools of 3 fields.
+    let params = const { &[Param::string("a"), Param::string("b"), Param::string("c")] };
+    let mut big = PromptAssembly::new();
+    for i in 0..70 {
+        big.put_tool(
+            ToolDescriptor::builder(format!("tool_{i:02}"))
+                .params(params.iter().cloned())
+                .build()
+                .unwrap(),
+        );
+    }
+    let renderer = OpenAiRenderer::chat().profile(Profile::Cohere).strict(true);
+    let err = request_fragment(&big, &renderer, Policy::Lenient, None).unwrap_err();
+    assert_eq!(err.rule, RenderRule::SetLimit);
+    let err =
+        request_fragment(&big, &renderer, Policy::Lenient, Some(&RenderCache::new())).unwrap_err();
+    assert_eq!(err.rule, RenderRule::SetLimit);
+    // Without strict there is no such limit.
+    let renderer = OpenAiRenderer::chat().profile(Profile::Cohere);
+    assert!(request_fragment(&big, &renderer, Policy::Lenient, None).is_ok());
+}
