@@ -58,7 +58,7 @@ use std::sync::{Arc, PoisonError, RwLock};
 
 use crate::descriptor::ToolDescriptor;
 use crate::literal::Text;
-use crate::render::{Policy, RenderCache, RenderError, Rendered, Renderer};
+use crate::render::{Policy, RenderCache, RenderError, Rendered, Renderer, Report};
 
 pub use disclosure::{DisclosureSearch, ProgressiveDisclosure};
 pub use filter::{PatternError, ToolFilter, ToolPattern};
@@ -151,6 +151,31 @@ impl PromptAssembly {
         let tools: Vec<&ToolDescriptor> = self.tools.iter().map(|t| &**t).collect();
         renderer.check_set(&tools, policy)?;
         self.tools.iter().map(|t| cache.get_shared(renderer, t, policy)).collect()
+    }
+
+    /// The tools as wire JSON values with the merged report of every change made, through
+    /// `cache` when given: the `tools` half of every provider's request fragment.
+    ///
+    /// # Errors
+    ///
+    /// The renderer refuses the set or a tool.
+    pub fn tool_values<R: Renderer + ?Sized>(
+        &self,
+        renderer: &R,
+        policy: Policy,
+        cache: Option<&RenderCache>,
+    ) -> Result<(Vec<serde_json::Value>, Report), RenderError> {
+        let rendered = match cache {
+            Some(cache) => self.render_tools_cached(renderer, policy, cache)?,
+            None => self.render_tools(renderer, policy)?,
+        };
+        let mut report = Report::default();
+        let mut tools = Vec::with_capacity(rendered.len());
+        for r in &rendered {
+            report.extend(r.report().clone());
+            tools.push(r.to_value());
+        }
+        Ok((tools, report))
     }
 
     /// The tool named `name`, if present.
@@ -729,4 +754,15 @@ impl Assembler {
     fn write(&self) -> std::sync::RwLockWriteGuard<'_, Registrations> {
         self.inner.write().unwrap_or_else(PoisonError::into_inner)
     }
+}
+
+/// The part of one provider's request body that an assembly decides (system slot and tools),
+/// with the merged report of the tools' renderings. Each provider crate's `request_fragment`
+/// returns one.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RequestFragment {
+    /// A JSON object holding only the keys the assembly fills.
+    pub body: serde_json::Value,
+    /// Every change made while rendering the tools, tool by tool in assembly order.
+    pub report: Report,
 }

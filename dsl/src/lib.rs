@@ -78,8 +78,8 @@ pub use workspace::{
 pub use assembly::{
     Assembler, AssemblyContext, AssemblyError, Bundle, Contribution, Contributor, ContributorId,
     DisclosureSearch, Interceptor, InterceptorId, Next, OrderKey, PatternError,
-    ProgressiveDisclosure, PromptAssembly, Section, SectionSource, SectionText, ToolFilter,
-    ToolPattern, interceptor_fn,
+    ProgressiveDisclosure, PromptAssembly, RequestFragment, Section, SectionSource, SectionText,
+    ToolFilter, ToolPattern, interceptor_fn,
 };
 
 // --- export ---

@@ -24,5 +24,6 @@ mod rules;
 
 pub use calls::{CallError, tool_calls, tool_result_block, tool_result_message};
 pub use render::AnthropicRenderer;
-pub use request::{RequestFragment, request_fragment};
+pub use request::request_fragment;
 pub use rules::strict_violations;
+pub use tooldef::RequestFragment;

@@ -26,5 +26,6 @@ mod rules;
 
 pub use calls::{CallError, tool_result_block, tool_result_message, tool_uses};
 pub use render::{BedrockRenderer, tool_config};
-pub use request::{RequestFragment, request_fragment};
+pub use request::request_fragment;
 pub use rules::strict_violations;
+pub use tooldef::RequestFragment;

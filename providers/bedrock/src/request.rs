@@ -24,18 +24,9 @@
 //! ```
 
 use serde_json::{Map, Value, json};
-use tooldef::{Policy, PromptAssembly, RenderCache, RenderError, Report};
+use tooldef::{Policy, PromptAssembly, RenderCache, RenderError, Report, RequestFragment};
 
 use crate::render::BedrockRenderer;
-
-/// The request keys an assembly decides, with the merged report of its tools' renderings.
-#[derive(Clone, Debug, PartialEq)]
-pub struct RequestFragment {
-    /// A JSON object holding only the keys the assembly fills.
-    pub body: Value,
-    /// Every change made while rendering the tools, tool by tool in assembly order.
-    pub report: Report,
-}
 
 /// The request fragment of `assembly`; tool specifications come from `cache` when given.
 ///
@@ -54,16 +45,10 @@ pub fn request_fragment(
         body.insert("system".into(), json!([{"text": system}]));
     }
     let mut report = Report::default();
+    // Bedrock requires at least one tool in a `toolConfig`: with none, the key is left out.
     if !assembly.tools.is_empty() {
-        let rendered = match cache {
-            Some(cache) => assembly.render_tools_cached(renderer, policy, cache)?,
-            None => assembly.render_tools(renderer, policy)?,
-        };
-        let mut tools = Vec::with_capacity(rendered.len());
-        for r in &rendered {
-            report.extend(r.report().clone());
-            tools.push(r.to_value());
-        }
+        let (tools, tool_report) = assembly.tool_values(renderer, policy, cache)?;
+        report = tool_report;
         body.insert("toolConfig".into(), json!({"tools": tools}));
     }
     Ok(RequestFragment { body: Value::Object(body), report })

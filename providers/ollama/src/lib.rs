@@ -25,4 +25,5 @@ mod request;
 
 pub use calls::{CallError, tool_calls, tool_message};
 pub use render::{OllamaRenderer, dropped_keys};
-pub use request::{RequestFragment, request_fragment};
+pub use request::request_fragment;
+pub use tooldef::RequestFragment;

@@ -30,5 +30,6 @@ pub use calls::{
     responses_tool_calls,
 };
 pub use render::{Api, OpenAiRenderer, Profile};
-pub use request::{RequestFragment, request_fragment};
+pub use request::request_fragment;
 pub use rules::strict_violations;
+pub use tooldef::RequestFragment;

@@ -26,18 +26,9 @@
 //! ```
 
 use serde_json::{Map, Value, json};
-use tooldef::{Policy, PromptAssembly, RenderCache, RenderError, Report};
+use tooldef::{Policy, PromptAssembly, RenderCache, RenderError, RequestFragment};
 
 use crate::render::{Api, OpenAiRenderer};
-
-/// The request keys an assembly decides, with the merged report of its tools' renderings.
-#[derive(Clone, Debug, PartialEq)]
-pub struct RequestFragment {
-    /// A JSON object holding only the keys the assembly fills.
-    pub body: Value,
-    /// Every change made while rendering the tools, tool by tool in assembly order.
-    pub report: Report,
-}
 
 /// The request fragment of `assembly` for `renderer`'s API; tools come from `cache` when given.
 ///
@@ -50,16 +41,7 @@ pub fn request_fragment(
     policy: Policy,
     cache: Option<&RenderCache>,
 ) -> Result<RequestFragment, RenderError> {
-    let rendered = match cache {
-        Some(cache) => assembly.render_tools_cached(renderer, policy, cache)?,
-        None => assembly.render_tools(renderer, policy)?,
-    };
-    let mut report = Report::default();
-    let mut tools = Vec::with_capacity(rendered.len());
-    for r in &rendered {
-        report.extend(r.report().clone());
-        tools.push(r.to_value());
-    }
+    let (tools, report) = assembly.tool_values(renderer, policy, cache)?;
     let system = assembly.system_text();
     let mut body = Map::new();
     if !system.is_empty() {
