@@ -1,2 +1,263 @@
-//! The `tooldef` command (in progress).
-fn main() {}
+//! The `tooldef` command: render spec files to a provider's wire JSON, check what each provider
+//! would change or refuse, and import provider tool lists as spec files.
+//!
+//! ```text
+//! tooldef render --provider P [--strict] [--report] [--pretty] PATH...
+//! tooldef check  [--provider P]... [--strict] PATH...
+//! tooldef import --from mcp|openai|anthropic|gemini FILE [--out DIR] [--force]
+//! ```
+//!
+//! Exit status: 0 success, 1 a provider refuses a tool, 2 bad usage or bad input.
+
+mod args;
+mod import;
+mod providers;
+
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use tooldef::{Policy, RenderError, Renderer, Specs, ToolDescriptor, load_specs, render_json};
+
+use crate::args::{CheckArgs, Command, ImportArgs, RenderArgs, UsageError, usage_line};
+
+/// How a command failed; each maps to an exit status.
+enum Failure {
+    /// Bad arguments (status 2).
+    Usage(UsageError),
+    /// Bad input: a file that cannot be read or is invalid (status 2).
+    Input(String),
+    /// A provider refuses a tool (status 1); the message was already printed when empty.
+    Refused(String),
+    /// stdout was closed (e.g. piped into `head`): stop quietly.
+    Closed,
+}
+
+impl From<UsageError> for Failure {
+    fn from(e: UsageError) -> Self {
+        Failure::Usage(e)
+    }
+}
+
+fn main() -> ExitCode {
+    let argv: Vec<_> = std::env::args_os().skip(1).collect();
+    let result = args::parse(argv).map_err(Failure::from).and_then(run);
+    let mut err = io::stderr().lock();
+    match result {
+        Ok(()) | Err(Failure::Closed) => ExitCode::SUCCESS,
+        Err(Failure::Usage(e)) => {
+            let _ = writeln!(
+                err,
+                "error: {}\n\n{}\n\nFor more information, try `--help`.",
+                e.message,
+                usage_line(e.usage)
+            );
+            ExitCode::from(2)
+        }
+        Err(Failure::Input(message)) => {
+            let _ = writeln!(err, "error: {message}");
+            ExitCode::from(2)
+        }
+        Err(Failure::Refused(message)) => {
+            if !message.is_empty() {
+                let _ = writeln!(err, "error: {message}");
+            }
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn run(command: Command) -> Result<(), Failure> {
+    match command {
+        Command::Help(text) => out(text.as_bytes()),
+        Command::Version => out(format!("tooldef {}\n", env!("CARGO_PKG_VERSION")).as_bytes()),
+        Command::Render(a) => render(a),
+        Command::Check(a) => check(a),
+        Command::Import(a) => import_cmd(a),
+    }
+}
+
+/// Writes to stdout; a closed pipe ends the command quietly.
+fn out(bytes: &[u8]) -> Result<(), Failure> {
+    let mut stdout = io::stdout().lock();
+    match stdout.write_all(bytes).and_then(|()| stdout.flush()) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Err(Failure::Closed),
+        Err(e) => Err(Failure::Input(format!("cannot write to stdout: {e}"))),
+    }
+}
+
+/// Writes one line to stderr (warnings, notes, reports).
+fn warn(line: impl std::fmt::Display) {
+    let _ = writeln!(io::stderr().lock(), "{line}");
+}
+
+/// Loads the specs of `paths`, printing skipped files and import notes to stderr.
+fn load(paths: &[PathBuf]) -> Result<Specs, Failure> {
+    let specs = load_specs(paths).map_err(|e| Failure::Input(e.to_string()))?;
+    for skipped in &specs.skipped {
+        warn(format_args!("warning: {skipped}"));
+    }
+    for l in &specs.loaded {
+        for note in &l.spec.notes {
+            warn(format_args!("note: {}: {note}", l.path.display()));
+        }
+    }
+    Ok(specs)
+}
+
+fn policy(strict: bool) -> Policy {
+    if strict { Policy::Strict } else { Policy::Lenient }
+}
+
+/// The file that defines the tool a render error names.
+fn file_of<'s>(specs: &'s Specs, e: &RenderError) -> Option<&'s Path> {
+    specs
+        .loaded
+        .iter()
+        .find(|l| l.spec.descriptor.name.as_str() == e.tool)
+        .map(|l| l.path.as_path())
+}
+
+fn refusal(specs: &Specs, provider: &str, e: &RenderError) -> String {
+    match file_of(specs, e) {
+        Some(file) => format!("{}: {provider}: {}", file.display(), e.message),
+        None => format!("{provider}: {}", e.message),
+    }
+}
+
+fn render(a: RenderArgs) -> Result<(), Failure> {
+    let specs = load(&a.paths)?;
+    let tools = specs.descriptors();
+    let renderer = a.provider.renderer(a.strict).map_err(Failure::Input)?;
+    let name = a.provider.name();
+    let (text, report) = render_json(&*renderer, &tools, policy(a.strict), a.pretty)
+        .map_err(|e| Failure::Refused(refusal(&specs, name, &e)))?;
+    if a.report {
+        if report.is_empty() {
+            warn(format_args!("{name}: no changes"));
+        }
+        for change in &report {
+            warn(format_args!("{name}: {change}"));
+        }
+    }
+    out(text.as_bytes())?;
+    if a.pretty { Ok(()) } else { out(b"\n") }
+}
+
+fn check(a: CheckArgs) -> Result<(), Failure> {
+    let specs = load(&a.paths)?;
+    let tools = specs.descriptors();
+    let mut text = String::new();
+    let mut refused_any = false;
+    for provider in &a.providers {
+        let renderer = provider.renderer(a.strict).map_err(Failure::Input)?;
+        let lines = check_one(&specs, &tools, &*renderer, policy(a.strict));
+        refused_any |= lines.refused > 0;
+        let lossy = lines.changes.iter().filter(|(_, lossy)| *lossy).count();
+        text.push_str(&format!(
+            "{}: {} tools, {} changes ({lossy} lossy), {} refused\n",
+            provider.name(),
+            tools.len(),
+            lines.changes.len(),
+            lines.refused
+        ));
+        for (line, _) in &lines.changes {
+            text.push_str(&format!("  changed  {line}\n"));
+        }
+        for line in &lines.refusals {
+            text.push_str(&format!("  refused  {line}\n"));
+        }
+    }
+    out(text.as_bytes())?;
+    if refused_any { Err(Failure::Refused(String::new())) } else { Ok(()) }
+}
+
+/// What one provider would change and refuse.
+struct CheckLines {
+    changes: Vec<(String, bool)>,
+    refusals: Vec<String>,
+    refused: usize,
+}
+
+fn check_one(
+    specs: &Specs,
+    tools: &[&ToolDescriptor],
+    renderer: &dyn Renderer,
+    policy: Policy,
+) -> CheckLines {
+    let mut lines = CheckLines { changes: Vec::new(), refusals: Vec::new(), refused: 0 };
+    let name = renderer.name().to_owned();
+    // Each tool on its own, so that every refusal is listed, then the limits over the set.
+    for tool in tools {
+        match renderer.render(tool, policy) {
+            Ok(r) => lines.changes.extend(r.report().iter().map(|c| (c.to_string(), c.lossy))),
+            Err(e) => {
+                lines.refused += 1;
+                lines.refusals.push(refusal(specs, &name, &e));
+            }
+        }
+    }
+    if let Err(e) = renderer.check_set(tools, policy) {
+        lines.refused += 1;
+        lines.refusals.push(format!("{name}: {}", e.message));
+    }
+    lines
+}
+
+/// The largest provider tool list `import` reads.
+const MAX_IMPORT_BYTES: u64 = 64 * 1024 * 1024;
+
+fn import_cmd(a: ImportArgs) -> Result<(), Failure> {
+    let label = a.file.display().to_string();
+    let size =
+        std::fs::metadata(&a.file).map_err(|e| Failure::Input(format!("{label}: {e}")))?.len();
+    if size > MAX_IMPORT_BYTES {
+        return Err(Failure::Input(format!(
+            "{label}: the file is {size} bytes; at most {MAX_IMPORT_BYTES} are read"
+        )));
+    }
+    let text =
+        std::fs::read_to_string(&a.file).map_err(|e| Failure::Input(format!("{label}: {e}")))?;
+    let imported = import::import(&label, &text, a.from).map_err(Failure::Input)?;
+    for w in &imported.warnings {
+        warn(format_args!("warning: {label}: {w}"));
+    }
+    // Check everything before writing anything.
+    let mut files: Vec<(PathBuf, String)> = Vec::with_capacity(imported.tools.len());
+    for (i, tool) in imported.tools.iter().enumerate() {
+        let name = tool.spec.descriptor.name.as_str();
+        if let Some(first) =
+            imported.tools[..i].iter().find(|t| t.spec.descriptor.name.as_str() == name)
+        {
+            return Err(Failure::Input(format!(
+                "{label}: #{}: tool `{name}` is already defined at #{}",
+                tool.pointer, first.pointer
+            )));
+        }
+        let path = a.out.join(format!("{name}.json"));
+        if !a.force && path.exists() {
+            return Err(Failure::Input(format!(
+                "{}: already exists; pass `--force` to overwrite",
+                path.display()
+            )));
+        }
+        let spec = tooldef::spec_to_json(&tool.spec.descriptor, None);
+        let mut json = serde_json::to_string_pretty(&spec)
+            .map_err(|e| Failure::Input(format!("{label}: #{}: {e}", tool.pointer)))?;
+        json.push('\n');
+        files.push((path, json));
+    }
+    if imported.tools.is_empty() {
+        warn(format_args!("warning: {label}: no tools found"));
+    }
+    std::fs::create_dir_all(&a.out)
+        .map_err(|e| Failure::Input(format!("{}: {e}", a.out.display())))?;
+    let mut listing = String::new();
+    for (path, json) in files {
+        std::fs::write(&path, json)
+            .map_err(|e| Failure::Input(format!("{}: {e}", path.display())))?;
+        listing.push_str(&format!("{}\n", path.display()));
+    }
+    out(listing.as_bytes())
+}

@@ -256,17 +256,24 @@ pub fn one_of<'a>(
     allowed: impl IntoIterator<Item = &'a str>,
     pointer: &str,
 ) -> Result<(), ArgError> {
-    let mut listed = String::new();
-    for (i, a) in allowed.into_iter().enumerate() {
+    // This runs on the fast path: remember the values without allocating (beyond 16 of them)
+    // and build the message only on failure.
+    let mut first: [&str; 16] = [""; 16];
+    let mut n = 0;
+    let mut rest = Vec::new();
+    for a in allowed {
         if a == value {
             return Ok(());
         }
-        if i > 0 {
-            listed.push_str(", ");
+        if n < first.len() {
+            first[n] = a;
+            n += 1;
+        } else {
+            rest.push(a);
         }
-        listed.push_str(&quote(a));
     }
-    Err(ArgError::new(pointer, format!("must be one of {listed}; got {}", quote(value))))
+    let listed = one_of_phrase(first[..n].iter().copied().chain(rest));
+    Err(ArgError::new(pointer, format!("must be {listed}; got {}", quote(value))))
 }
 
 /// The error for a value that is not one of `allowed` and not even a string

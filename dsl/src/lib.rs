@@ -6,6 +6,7 @@ pub mod builder;
 pub mod checks;
 pub mod descriptor;
 pub mod dispatch;
+pub mod export;
 pub mod json_schema;
 pub mod literal;
 pub mod overrides;
@@ -41,6 +42,13 @@ pub use spec::{
 };
 
 // --- tool_schema, macros ---
+#[doc(hidden)]
+pub use tool_schema::__private;
+pub use tool_schema::{
+    RunTool, SchemaGen, Shape, StringKey, ToolReturn, ToolSchema, ToolSet, ToolVisitor, schema_for,
+};
+#[cfg(feature = "macros")]
+pub use tooldef_macros::{Tool, ToolSchema, tool, tools};
 
 // --- dispatch ---
 pub use dispatch::{DispatchError, DynamicTool, Toolbox, TypedTool, Validator};
@@ -61,6 +69,10 @@ pub use registry::{
 };
 
 // --- workspace ---
+pub use workspace::{
+    CommandFailure, ReconcileReport, SkipReason, Skipped, ToolChange, Workspace, WorkspaceError,
+    WorkspaceOp, WorkspaceOptions, WorkspaceStats, WorkspaceTarget, WorkspaceTool, parse_spec_file,
+};
 
 // --- assembly ---
 pub use assembly::{
@@ -68,4 +80,10 @@ pub use assembly::{
     DisclosureSearch, Interceptor, InterceptorId, Next, OrderKey, PatternError,
     ProgressiveDisclosure, PromptAssembly, Section, SectionSource, SectionText, ToolFilter,
     ToolPattern, interceptor_fn,
+};
+
+// --- export ---
+pub use export::{
+    ExportError, Exported, LoadedSpec, Specs, Target, export_to_out_dir, load_spec_dir, load_specs,
+    render_json,
 };

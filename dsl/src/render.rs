@@ -1539,7 +1539,7 @@ impl<'a> SchemaWriter<'a> {
         {
             return self.object(out, &o.properties, &o.additional, Ann::of(schema), &defs);
         }
-        if defs.is_empty() {
+        if defs.is_empty() || self.opts.refs == RefStyle::Inline {
             return self.schema(out, schema);
         }
         // A non-object root with definitions: wrap so that `$defs` has a place.
@@ -1929,8 +1929,9 @@ impl<'a> SchemaWriter<'a> {
                     chars += v.chars().count();
                     out.string(v);
                 }
-                // A nullable enum must list null, or null stays invalid.
-                if nullable && self.opts.null_style != NullStyle::AnyOf {
+                // A nullable enum must list null, or null stays invalid (OpenAPI's `nullable`
+                // admits null by itself, and its enums hold strings only).
+                if nullable && self.opts.null_style == NullStyle::TypeArray {
                     out.null();
                 }
                 out.end_array();

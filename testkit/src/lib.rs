@@ -3,3 +3,4 @@
 pub mod corpus;
 pub mod specs;
 pub mod strategy;
+pub mod values;

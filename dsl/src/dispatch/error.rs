@@ -63,7 +63,7 @@ pub enum DispatchError {
 fn unknown_tool(name: &str, available: &[String], suggestion: Option<&str>) -> String {
     let mut out = format!("there is no tool named {}", crate::checks::quote(name));
     if let Some(s) = suggestion {
-        out.push_str(&format!("; did you mean {}?", crate::checks::quote(s)));
+        out.push_str(&format!(" (did you mean {}?)", crate::checks::quote(s)));
     }
     if available.is_empty() {
         out.push_str("; no tools are available");

@@ -112,7 +112,10 @@ impl<T: Tool> TypedTool<T> {
             Err(errors) => self.invalid(errors),
             // The descriptor accepts what serde refuses (a hand-written `Tool` whose descriptor
             // says less than its type): serde's message is all there is.
-            Ok(()) => self.invalid(crate::checks::ArgError::new("", without_position(err)).into()),
+            Ok(()) => {
+                let message = format!("could not be decoded: {}", without_position(err));
+                self.invalid(crate::checks::ArgError::new("", message).into())
+            }
         }
     }
 

@@ -1,1 +1,28 @@
-//! tooldef renderer for bedrock (in progress).
+//! Renders tooldef descriptors to Amazon Bedrock Converse tool specifications (plain and
+//! strict), builds the request's `toolConfig`, and maps the other half of the loop: `toolUse`
+//! blocks to [`tooldef::ToolCall`], [`tooldef::ToolResult`] to `toolResult` blocks.
+//!
+//! ```
+//! use tooldef::{Param, Policy, Renderer, ToolDescriptor};
+//! use tooldef_bedrock::{BedrockRenderer, tool_config};
+//!
+//! static WEATHER: ToolDescriptor = ToolDescriptor::new("get_weather")
+//!     .description("Get the weather.")
+//!     .params(const { &[Param::integer("days").range(1, 10)] });
+//!
+//! let strict = BedrockRenderer::strict().render(&WEATHER, Policy::Strict).unwrap();
+//! assert_eq!(
+//!     strict.json(),
+//!     r#"{"toolSpec":{"name":"get_weather","description":"Get the weather.","inputSchema":{"json":{"type":"object","properties":{"days":{"type":"integer","description":"Minimum: 1. Maximum: 10."}},"required":["days"],"additionalProperties":false}},"strict":true}}"#
+//! );
+//! assert_eq!(strict.report().len(), 2); // the two bounds, moved into the description
+//! assert!(tool_config([&strict]).unwrap().starts_with(r#"{"tools":[{"toolSpec""#));
+//! ```
+
+mod calls;
+mod render;
+mod rules;
+
+pub use calls::{CallError, tool_result_block, tool_result_message, tool_uses};
+pub use render::{BedrockRenderer, tool_config};
+pub use rules::strict_violations;

@@ -1,1 +1,31 @@
-//! tooldef renderer for gemini (in progress).
+//! Renders tooldef descriptors to Gemini `FunctionDeclaration`s (Gemini API and Vertex AI), in
+//! the `parametersJsonSchema` form (default) or the OpenAPI-subset `parameters` form for the Live
+//! API and older models, and maps the other half of the loop: `functionCall` parts to
+//! [`tooldef::ToolCall`], [`tooldef::ToolResult`] to `functionResponse` parts.
+//!
+//! ```
+//! use tooldef::{Param, Policy, Renderer, ToolDescriptor};
+//! use tooldef_gemini::{GeminiRenderer, tools_json};
+//!
+//! static WEATHER: ToolDescriptor = ToolDescriptor::new("get_weather")
+//!     .description("Get the weather.")
+//!     .params(const { &[
+//!         Param::string("city"),
+//!         Param::integer("days").range(1, 10).default_int(3).optional(),
+//!     ] });
+//!
+//! let live = GeminiRenderer::openapi().render(&WEATHER, Policy::Strict).unwrap();
+//! assert_eq!(
+//!     live.json(),
+//!     r#"{"name":"get_weather","description":"Get the weather.","parameters":{"type":"OBJECT","properties":{"city":{"type":"STRING"},"days":{"type":"INTEGER","minimum":1,"maximum":10,"default":3}},"required":["city"],"propertyOrdering":["city","days"]}}"#
+//! );
+//! assert_eq!(tools_json([&live]), format!(r#"[{{"functionDeclarations":[{}]}}]"#, live.json()));
+//! ```
+
+mod calls;
+mod render;
+mod rules;
+
+pub use calls::{CallError, function_calls, function_response, function_response_content};
+pub use render::{FUNCTION_NAME, Form, GeminiRenderer, PROPERTY_NAME, tools_json};
+pub use rules::parameters_violations;

@@ -1,1 +1,31 @@
-//! tooldef renderer for mcp (in progress).
+//! Renders tooldef descriptors to Model Context Protocol `Tool` definitions (2026-07-28 by
+//! default, 2025-06-18 and 2025-11-25 on request), builds `tools/list` results, imports them
+//! back into descriptors, and maps the call half: `tools/call` requests to
+//! [`tooldef::ToolCall`], [`tooldef::ToolResult`] to `CallToolResult`.
+//!
+//! ```
+//! use tooldef::{Param, Policy, Renderer, ToolDescriptor};
+//! use tooldef_mcp::{ListOptions, McpRenderer, McpVersion, import_tools, list_tools_result};
+//!
+//! static PING: ToolDescriptor = ToolDescriptor::new("ping").description("Check the service.");
+//! let tool = McpRenderer::new().render(&PING, Policy::Strict).unwrap();
+//! assert_eq!(
+//!     tool.json(),
+//!     r#"{"name":"ping","description":"Check the service.","inputSchema":{"type":"object","additionalProperties":false}}"#
+//! );
+//! let list = list_tools_result([&tool], McpVersion::V2026_07_28, &ListOptions::default());
+//! assert_eq!(
+//!     list,
+//!     format!(r#"{{"tools":[{}],"resultType":"complete","cacheScope":"private","ttlMs":0}}"#, tool.json())
+//! );
+//! let back = import_tools(&serde_json::from_str(&list).unwrap()).unwrap();
+//! assert_eq!(back.tools, [PING.clone()]);
+//! ```
+
+mod calls;
+mod import;
+mod render;
+
+pub use calls::{CallError, call_tool_result, tool_call};
+pub use import::{ImportError, ImportedTools, import_tools};
+pub use render::{CacheScope, ListOptions, McpRenderer, McpVersion, TOOL_NAME, list_tools_result};

@@ -1,1 +1,26 @@
-//! tooldef renderer for ollama (in progress).
+//! Renders tooldef descriptors to Ollama's native `/api/chat` tool definitions, keeping only
+//! the JSON Schema keys Ollama's server decodes (everything else goes into descriptions, with a
+//! report entry), and maps the other half of the loop: `message.tool_calls` to
+//! [`tooldef::ToolCall`], [`tooldef::ToolResult`] to `tool` messages.
+//!
+//! ```
+//! use tooldef::{Param, Policy, Renderer, ToolDescriptor};
+//! use tooldef_ollama::OllamaRenderer;
+//!
+//! static WEATHER: ToolDescriptor = ToolDescriptor::new("get_weather")
+//!     .description("Get the weather.")
+//!     .params(const { &[Param::integer("days").range(1, 10).default_int(3)] });
+//!
+//! let tool = OllamaRenderer.render(&WEATHER, Policy::Strict).unwrap();
+//! assert_eq!(
+//!     tool.json(),
+//!     r#"{"type":"function","function":{"name":"get_weather","description":"Get the weather.","parameters":{"type":"object","properties":{"days":{"type":"integer","description":"Default: 3. Minimum: 1. Maximum: 10."}}}}}"#
+//! );
+//! assert_eq!(tool.report().len(), 3);
+//! ```
+
+mod calls;
+mod render;
+
+pub use calls::{CallError, tool_calls, tool_message};
+pub use render::{OllamaRenderer, dropped_keys};

@@ -1,0 +1,518 @@
+//! `tooldef import`: a provider's tool list (MCP, OpenAI, Anthropic, Gemini) into specs.
+//!
+//! Owns finding the tools in each provider's shapes, turning each into spec JSON (Gemini's
+//! OpenAPI-subset schemas into JSON Schema on the way), and mapping every error and note back to
+//! the JSON pointer of the input file. Reading and writing files is the caller's.
+
+use serde_json::{Map, Value};
+use tooldef::json_schema::ImportNote;
+use tooldef::{Spec, SpecError, SpecErrorKind, spec_from_value};
+
+use crate::providers::ImportFormat;
+
+/// One tool read from the input.
+#[derive(Debug)]
+pub(crate) struct ImportedTool {
+    /// JSON pointer of the tool in the input.
+    pub(crate) pointer: String,
+    /// The tool as a spec.
+    pub(crate) spec: Spec,
+}
+
+/// What an import read: the tools, and warnings (skipped tools, dropped fields, notes), each
+/// starting with its JSON pointer in the input (the caller adds the file).
+#[derive(Debug, Default)]
+pub(crate) struct Imported {
+    pub(crate) tools: Vec<ImportedTool>,
+    pub(crate) warnings: Vec<String>,
+}
+
+/// Reads `text` (the file labelled `file`) as a tool list in `format`.
+///
+/// # Errors
+///
+/// A message naming the file and the line and column or the JSON pointer at fault.
+pub(crate) fn import(file: &str, text: &str, format: ImportFormat) -> Result<Imported, String> {
+    let root: Value = serde_json::from_str(text).map_err(|e| {
+        let full = e.to_string();
+        let suffix = format!(" at line {} column {}", e.line(), e.column());
+        let message = full.strip_suffix(&suffix).unwrap_or(&full);
+        format!("{file}:{}:{}: malformed JSON: {message}", e.line(), e.column())
+    })?;
+    let mut out = Imported::default();
+    let tools = match format {
+        ImportFormat::Mcp => list(file, &root, &[&["tools"], &["result", "tools"]])?,
+        ImportFormat::OpenAi | ImportFormat::Anthropic => list(file, &root, &[&["tools"]])?,
+        ImportFormat::Gemini => gemini_declarations(file, &root, &mut out.warnings)?,
+    };
+    for (pointer, tool) in tools {
+        let Value::Object(obj) = tool else {
+            return Err(format!("{file}: #{pointer}: expected a tool object, got {}", kind(tool)));
+        };
+        let converted = match format {
+            ImportFormat::Mcp => Some(from_mcp(obj, &pointer, &mut out.warnings)),
+            ImportFormat::OpenAi => from_openai(file, obj, &pointer, &mut out.warnings)?,
+            ImportFormat::Anthropic => from_anthropic(obj, &pointer, &mut out.warnings),
+            ImportFormat::Gemini => Some(from_gemini(obj, &pointer, &mut out.warnings)),
+        };
+        let Some(Converted { spec, map }) = converted else { continue };
+        let parsed = spec_from_value(file, &Value::Object(spec), None)
+            .map_err(|e| relocated(e, &map).to_string())?;
+        for note in &parsed.notes {
+            out.warnings.push(relocate_note(note, &map).to_string());
+        }
+        out.tools.push(ImportedTool { pointer, spec: parsed });
+    }
+    Ok(out)
+}
+
+fn kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+fn token(key: &str) -> String {
+    key.replace('~', "~0").replace('/', "~1")
+}
+
+/// The tools of a list: the root array, or the array at one of `paths` (first found).
+fn list<'v>(
+    file: &str,
+    root: &'v Value,
+    paths: &[&[&str]],
+) -> Result<Vec<(String, &'v Value)>, String> {
+    if let Value::Array(items) = root {
+        return Ok(items.iter().enumerate().map(|(i, v)| (format!("/{i}"), v)).collect());
+    }
+    for path in paths {
+        let mut at = root;
+        let mut pointer = String::new();
+        let found = path.iter().all(|key| match at.get(key) {
+            Some(v) => {
+                at = v;
+                pointer.push('/');
+                pointer.push_str(key);
+                true
+            }
+            None => false,
+        });
+        if found {
+            let Value::Array(items) = at else {
+                return Err(format!(
+                    "{file}: #{pointer}: expected an array of tools, got {}",
+                    kind(at)
+                ));
+            };
+            return Ok(items
+                .iter()
+                .enumerate()
+                .map(|(i, v)| (format!("{pointer}/{i}"), v))
+                .collect());
+        }
+    }
+    let expected: Vec<String> = paths.iter().map(|p| format!("`{}`", p.join("."))).collect();
+    Err(format!(
+        "{file}: #: expected an array of tools or an object with {}",
+        expected.join(" or ")
+    ))
+}
+
+/// Gemini: a declarations array, `{"functionDeclarations": [...]}`, or tools holding them.
+fn gemini_declarations<'v>(
+    file: &str,
+    root: &'v Value,
+    warnings: &mut Vec<String>,
+) -> Result<Vec<(String, &'v Value)>, String> {
+    let holders: Vec<(String, &Value)> = match root {
+        Value::Array(items) if items.iter().any(|t| t.get("name").is_none()) => {
+            items.iter().enumerate().map(|(i, v)| (format!("/{i}"), v)).collect()
+        }
+        Value::Array(_) => return list(file, root, &[]),
+        Value::Object(o) if o.contains_key("functionDeclarations") => vec![(String::new(), root)],
+        Value::Object(o) if o.contains_key("tools") => list(file, root, &[&["tools"]])?,
+        other => {
+            return Err(format!(
+                "{file}: #: expected `functionDeclarations`, a `tools` array or an array of declarations, got {}",
+                kind(other)
+            ));
+        }
+    };
+    let mut out = Vec::new();
+    for (pointer, holder) in holders {
+        match holder.get("functionDeclarations") {
+            Some(Value::Array(decls)) => out.extend(
+                decls
+                    .iter()
+                    .enumerate()
+                    .map(|(i, v)| (format!("{pointer}/functionDeclarations/{i}"), v)),
+            ),
+            Some(other) => {
+                return Err(format!(
+                    "{file}: #{pointer}/functionDeclarations: expected an array, got {}",
+                    kind(other)
+                ));
+            }
+            None => warnings.push(format!(
+                "#{pointer}: skipped: a tool without `functionDeclarations` (a built-in tool)"
+            )),
+        }
+    }
+    Ok(out)
+}
+
+/// A tool as spec JSON, with where each spec key came from in the input.
+struct Converted {
+    spec: Map<String, Value>,
+    /// (spec pointer prefix, input pointer), the tool itself under `""`.
+    map: Vec<(&'static str, String)>,
+}
+
+impl Converted {
+    fn new(tool_pointer: &str) -> Self {
+        Converted { spec: Map::new(), map: vec![("", tool_pointer.to_owned())] }
+    }
+
+    /// Copies `obj[from]` to the spec key `to` (keeping its source pointer).
+    fn copy(&mut self, obj: &Map<String, Value>, base: &str, from: &str, to: &'static str) {
+        if let Some(v) = obj.get(from) {
+            self.put(to, v.clone(), format!("{base}/{}", token(from)));
+        }
+    }
+
+    fn put(&mut self, to: &'static str, value: Value, source: String) {
+        self.spec.insert(to.into(), value);
+        self.map.push((to_pointer(to), source));
+    }
+}
+
+fn to_pointer(key: &'static str) -> &'static str {
+    match key {
+        "name" => "/name",
+        "title" => "/title",
+        "description" => "/description",
+        "input_schema" => "/input_schema",
+        "output_schema" => "/output_schema",
+        _ => "/annotations",
+    }
+}
+
+fn dropped(warnings: &mut Vec<String>, pointer: &str, key: &str, why: &str) {
+    warnings.push(format!("#{pointer}/{}: `{key}` dropped: {why}", token(key)));
+}
+
+fn from_mcp(obj: &Map<String, Value>, pointer: &str, warnings: &mut Vec<String>) -> Converted {
+    let mut c = Converted::new(pointer);
+    c.copy(obj, pointer, "name", "name");
+    c.copy(obj, pointer, "title", "title");
+    c.copy(obj, pointer, "description", "description");
+    c.copy(obj, pointer, "inputSchema", "input_schema");
+    c.copy(obj, pointer, "outputSchema", "output_schema");
+    c.copy(obj, pointer, "annotations", "annotations");
+    for key in obj.keys() {
+        let known = ["name", "title", "description", "inputSchema", "outputSchema", "annotations"];
+        if !known.contains(&key.as_str()) {
+            dropped(warnings, pointer, key, "a spec file has no place for it");
+        }
+    }
+    c
+}
+
+fn from_openai(
+    file: &str,
+    obj: &Map<String, Value>,
+    pointer: &str,
+    warnings: &mut Vec<String>,
+) -> Result<Option<Converted>, String> {
+    match obj.get("type") {
+        Some(Value::String(t)) if t == "function" => {}
+        None if obj.contains_key("function") => {}
+        Some(Value::String(t)) => {
+            warnings.push(format!("#{pointer}: skipped: a `{t}` tool is not a function"));
+            return Ok(None);
+        }
+        _ => {
+            return Err(format!("{file}: #{pointer}/type: expected the string \"function\""));
+        }
+    }
+    // Chat Completions nests the function; Responses is flat.
+    let (body, base) = match obj.get("function") {
+        Some(Value::Object(f)) => (f, format!("{pointer}/function")),
+        Some(other) => {
+            return Err(format!(
+                "{file}: #{pointer}/function: expected an object, got {}",
+                kind(other)
+            ));
+        }
+        None => (obj, pointer.to_owned()),
+    };
+    let mut c = Converted::new(&base);
+    c.copy(body, &base, "name", "name");
+    c.copy(body, &base, "description", "description");
+    if !matches!(body.get("parameters"), None | Some(Value::Null)) {
+        c.copy(body, &base, "parameters", "input_schema");
+    }
+    // Responses function tools may carry the output's schema.
+    c.copy(body, &base, "output_schema", "output_schema");
+    for key in body.keys() {
+        match key.as_str() {
+            "name" | "description" | "parameters" | "output_schema" | "type" | "function" => {}
+            "strict" => dropped(warnings, &base, key, "strict mode is chosen when rendering"),
+            _ => dropped(warnings, &base, key, "a spec file has no place for it"),
+        }
+    }
+    Ok(Some(c))
+}
+
+fn from_anthropic(
+    obj: &Map<String, Value>,
+    pointer: &str,
+    warnings: &mut Vec<String>,
+) -> Option<Converted> {
+    if let Some(Value::String(t)) = obj.get("type")
+        && t != "custom"
+    {
+        warnings.push(format!("#{pointer}: skipped: `{t}` is a server tool, not a custom tool"));
+        return None;
+    }
+    let mut c = Converted::new(pointer);
+    c.copy(obj, pointer, "name", "name");
+    c.copy(obj, pointer, "description", "description");
+    c.copy(obj, pointer, "input_schema", "input_schema");
+    for key in obj.keys() {
+        match key.as_str() {
+            "name" | "description" | "input_schema" | "type" => {}
+            "strict" => dropped(warnings, pointer, key, "strict mode is chosen when rendering"),
+            _ => dropped(warnings, pointer, key, "a spec file has no place for it"),
+        }
+    }
+    Some(c)
+}
+
+fn from_gemini(obj: &Map<String, Value>, pointer: &str, warnings: &mut Vec<String>) -> Converted {
+    let mut c = Converted::new(pointer);
+    c.copy(obj, pointer, "name", "name");
+    c.copy(obj, pointer, "description", "description");
+    for (json, openapi, to) in [
+        ("parametersJsonSchema", "parameters", "input_schema"),
+        ("responseJsonSchema", "response", "output_schema"),
+    ] {
+        if obj.contains_key(json) {
+            c.copy(obj, pointer, json, to);
+            if obj.contains_key(openapi) {
+                dropped(warnings, pointer, openapi, &format!("`{json}` is used instead"));
+            }
+        } else if let Some(schema) = obj.get(openapi) {
+            c.put(to, openapi_to_json_schema(schema), format!("{pointer}/{openapi}"));
+        }
+    }
+    for key in obj.keys() {
+        let known = [
+            "name",
+            "description",
+            "parameters",
+            "parametersJsonSchema",
+            "response",
+            "responseJsonSchema",
+        ];
+        if !known.contains(&key.as_str()) {
+            dropped(warnings, pointer, key, "a spec file has no place for it");
+        }
+    }
+    c
+}
+
+/// Gemini's OpenAPI-subset `Schema` as JSON Schema, keeping the structure (so that pointers
+/// into the result are pointers into the input): upper-case types lowered, `nullable` folded
+/// into the type, integer bounds written as strings read as numbers, `example` as `examples`,
+/// `propertyOrdering` applied to `properties`.
+pub(crate) fn openapi_to_json_schema(schema: &Value) -> Value {
+    let Value::Object(obj) = schema else { return schema.clone() };
+    let mut out = Map::new();
+    for (key, v) in obj {
+        let converted = match key.as_str() {
+            "type" => match v.as_str() {
+                Some(t) if t.eq_ignore_ascii_case("type_unspecified") => continue,
+                Some(t) => Value::String(t.to_ascii_lowercase()),
+                None => v.clone(),
+            },
+            "nullable" | "propertyOrdering" => continue,
+            "format" if v == "enum" && obj.contains_key("enum") => continue,
+            "properties" => match v {
+                Value::Object(props) => Value::Object(ordered(props, obj.get("propertyOrdering"))),
+                _ => v.clone(),
+            },
+            "items" => openapi_to_json_schema(v),
+            "anyOf" => match v {
+                Value::Array(vs) => Value::Array(vs.iter().map(openapi_to_json_schema).collect()),
+                _ => v.clone(),
+            },
+            "minItems" | "maxItems" | "minLength" | "maxLength" | "minProperties"
+            | "maxProperties" => match v.as_str().and_then(|s| s.parse::<u64>().ok()) {
+                Some(n) => Value::from(n),
+                None => v.clone(),
+            },
+            "example" => {
+                out.insert("examples".into(), Value::Array(vec![v.clone()]));
+                continue;
+            }
+            _ => v.clone(),
+        };
+        out.insert(key.clone(), converted);
+    }
+    if obj.get("nullable") == Some(&Value::Bool(true)) {
+        match out.get_mut("type") {
+            Some(Value::String(t)) => {
+                let t = std::mem::take(t);
+                out.insert("type".into(), Value::Array(vec![t.into(), "null".into()]));
+            }
+            _ => {
+                if let Some(Value::Array(variants)) = out.get_mut("anyOf") {
+                    variants.push(serde_json::json!({ "type": "null" }));
+                }
+                // Without a type or variants, the schema already accepts null.
+            }
+        }
+        if let Some(Value::Array(values)) = out.get_mut("enum")
+            && !values.contains(&Value::Null)
+        {
+            values.push(Value::Null);
+        }
+    }
+    Value::Object(out)
+}
+
+fn ordered(props: &Map<String, Value>, order: Option<&Value>) -> Map<String, Value> {
+    let mut out = Map::new();
+    if let Some(Value::Array(order)) = order {
+        for name in order.iter().filter_map(Value::as_str) {
+            if let Some(v) = props.get(name) {
+                out.insert(name.to_owned(), openapi_to_json_schema(v));
+            }
+        }
+    }
+    for (name, v) in props {
+        if !out.contains_key(name) {
+            out.insert(name.clone(), openapi_to_json_schema(v));
+        }
+    }
+    out
+}
+
+/// `pointer` (relative to the spec) as a pointer into the input.
+fn relocate(pointer: &str, map: &[(&'static str, String)]) -> String {
+    let best = map
+        .iter()
+        .filter(|(prefix, _)| {
+            pointer == *prefix
+                || (pointer.starts_with(prefix) && pointer[prefix.len()..].starts_with('/'))
+        })
+        .max_by_key(|(prefix, _)| prefix.len());
+    match best {
+        Some((prefix, source)) => format!("{source}{}", &pointer[prefix.len()..]),
+        None => pointer.to_owned(),
+    }
+}
+
+fn relocate_note(note: &ImportNote, map: &[(&'static str, String)]) -> ImportNote {
+    ImportNote { pointer: relocate(&note.pointer, map), ..note.clone() }
+}
+
+fn relocated(mut e: SpecError, map: &[(&'static str, String)]) -> SpecError {
+    let pointer = match &mut e.kind {
+        SpecErrorKind::UnknownKey { pointer, .. }
+        | SpecErrorKind::WrongType { pointer, .. }
+        | SpecErrorKind::Name { pointer, .. }
+        | SpecErrorKind::DefinitionConflict { pointer, .. } => Some(pointer),
+        SpecErrorKind::Schema(inner) => Some(&mut inner.pointer),
+        _ => None,
+    };
+    if let Some(p) = pointer {
+        *p = relocate(p, map);
+    }
+    e
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn openapi_schema_becomes_json_schema_with_the_same_shape() {
+        let gemini = json!({
+            "type": "OBJECT",
+            "properties": {
+                "b": { "type": "INTEGER", "minimum": 1, "nullable": true },
+                "a": { "type": "STRING", "format": "enum", "enum": ["x", "y"], "example": "x" },
+                "c": { "type": "ARRAY", "items": { "type": "NUMBER" }, "maxItems": "3" }
+            },
+            "propertyOrdering": ["a", "b"],
+            "required": ["a"]
+        });
+        assert_eq!(
+            openapi_to_json_schema(&gemini),
+            json!({
+                "type": "object",
+                "properties": {
+                    "a": { "type": "string", "enum": ["x", "y"], "examples": ["x"] },
+                    "b": { "type": ["integer", "null"], "minimum": 1 },
+                    "c": { "type": "array", "items": { "type": "number" }, "maxItems": 3 }
+                },
+                "required": ["a"]
+            })
+        );
+    }
+
+    #[test]
+    fn spec_pointers_map_back_to_the_input() {
+        let map = vec![
+            ("", "/tools/2/function".to_owned()),
+            ("/input_schema", "/tools/2/function/parameters".to_owned()),
+        ];
+        assert_eq!(
+            relocate("/input_schema/properties/x", &map),
+            "/tools/2/function/parameters/properties/x"
+        );
+        assert_eq!(relocate("/input_schema", &map), "/tools/2/function/parameters");
+        assert_eq!(relocate("/input_schemata", &map), "/tools/2/function/input_schemata");
+        assert_eq!(relocate("", &map), "/tools/2/function");
+    }
+
+    #[test]
+    fn errors_name_the_file_and_the_input_pointer() {
+        let text = r#"{"tools": [{"type": "function", "function": {"name": "ok"}},
+            {"type": "function", "function": {"name": "bad", "parameters":
+              {"type": "object", "properties": {"x": {"not": {"type": "string"}}}}}}]}"#;
+        let err = import("tools.json", text, ImportFormat::OpenAi).unwrap_err();
+        assert!(
+            err.starts_with("tools.json: #/tools/1/function/parameters/properties/x/not: "),
+            "{err}"
+        );
+        let err = import("tools.json", "[{]", ImportFormat::Mcp).unwrap_err();
+        assert!(err.starts_with("tools.json:1:3: malformed JSON"), "{err}");
+    }
+
+    #[test]
+    fn server_tools_are_skipped_with_a_warning() {
+        let text = r#"[{"type": "web_search_20250305", "name": "web_search"},
+                       {"name": "echo", "input_schema": {"type": "object"}, "cache_control": {"type": "ephemeral"}}]"#;
+        let imported = import("a.json", text, ImportFormat::Anthropic).unwrap();
+        assert_eq!(imported.tools.len(), 1);
+        assert_eq!(imported.tools[0].pointer, "/1");
+        assert_eq!(
+            imported.warnings,
+            vec![
+                "#/0: skipped: `web_search_20250305` is a server tool, not a custom tool"
+                    .to_owned(),
+                "#/1/cache_control: `cache_control` dropped: a spec file has no place for it"
+                    .to_owned()
+            ]
+        );
+    }
+}

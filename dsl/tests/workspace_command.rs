@@ -1,0 +1,143 @@
+//! Executable workspace specs: stdin/stdout, and commands that hang, crash or flood.
+#![cfg(unix)]
+
+mod workspace_support;
+
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+use tooldef::{Arguments, ToolCall, ToolResult, Workspace, WorkspaceOptions};
+use workspace_support::{Reg, TempDir, block_on};
+
+/// Writes `NAME.json` with the given argv, reconciles, and calls the tool.
+fn call_with(
+    dir: &TempDir,
+    opts: WorkspaceOptions,
+    argv: &[&str],
+    args: Arguments,
+) -> (ToolResult, Duration) {
+    dir.write("cmd.json", &json!({ "description": "runs", "command": argv }).to_string());
+    let reg = Reg::with_core(&[]);
+    let ws = Workspace::with_options(dir.path(), opts);
+    let r = ws.reconcile(&reg).unwrap();
+    assert_eq!(r.registered.len(), 1, "{r:?}");
+    let tool = reg.get("cmd").unwrap();
+    let call = ToolCall { id: "c1".into(), name: "cmd".into(), arguments: args };
+    let t = Instant::now();
+    let result = block_on(tool.execute(&call));
+    (result, t.elapsed())
+}
+
+fn short() -> WorkspaceOptions {
+    WorkspaceOptions::default().command_timeout(Duration::from_millis(500)).max_output(64 * 1024)
+}
+
+/// Whether a process still runs (a zombie awaiting its reaper does not).
+fn running(pid: u32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Ok(stat) => {
+            let state = stat.rsplit(')').next().unwrap_or("").trim_start().chars().next();
+            !matches!(state, Some('Z' | 'X'))
+        }
+        Err(_) => false,
+    }
+}
+
+#[test]
+fn the_arguments_go_to_stdin_and_stdout_is_the_result() {
+    let dir = TempDir::new();
+    let (r, _) = call_with(&dir, short(), &["cat"], Arguments::Json(json!({"city": "Paris"})));
+    assert!(!r.is_error, "{r:?}");
+    assert_eq!(r.text(), r#"{"city":"Paris"}"#);
+    assert_eq!(r.structured, Some(json!({"city": "Paris"})));
+    assert_eq!(r.call_id, "c1");
+}
+
+#[test]
+fn text_arguments_pass_through_and_plain_stdout_is_text() {
+    let dir = TempDir::new();
+    let argv = ["sh", "-c", "read line; echo \"got $line\""];
+    let (r, _) = call_with(&dir, short(), &argv, Arguments::Text("{\"a\": 1}".into()));
+    assert_eq!((r.is_error, r.text().as_str()), (false, "got {\"a\": 1}"));
+    assert_eq!(r.structured, None);
+    let (r, _) = call_with(&dir, short(), &argv, Arguments::Text("{not json".into()));
+    assert!(r.is_error);
+    assert!(r.text().starts_with("the arguments for cmd are not valid JSON"), "{}", r.text());
+}
+
+#[test]
+fn a_command_that_hangs_is_killed_with_its_children_and_reaped() {
+    let dir = TempDir::new();
+    let pidfile = dir.path().join("sleeper.pid");
+    let script = format!("sleep 30 & echo $! > '{}'; wait", pidfile.display());
+    let (r, elapsed) = call_with(&dir, short(), &["sh", "-c", &script], Arguments::default());
+    assert!(r.is_error);
+    assert_eq!(r.text(), "workspace tool cmd timed out after 500 ms and was killed");
+    assert!(elapsed < Duration::from_secs(5), "{elapsed:?}");
+    let pid: u32 = std::fs::read_to_string(&pidfile).unwrap().trim().parse().unwrap();
+    std::thread::sleep(Duration::from_millis(100));
+    assert!(!running(pid), "the grandchild {pid} survived");
+
+    let (r, elapsed) = call_with(&dir, short(), &["sh", "-c", "sleep 30"], Arguments::default());
+    assert!(r.is_error && r.text().contains("timed out"), "{r:?}");
+    assert!(elapsed < Duration::from_secs(5), "{elapsed:?}");
+}
+
+#[test]
+fn a_command_that_crashes_is_an_error_result_with_its_stderr() {
+    let dir = TempDir::new();
+    let argv = ["sh", "-c", "echo 'no such city' >&2; exit 3"];
+    let (r, _) = call_with(&dir, short(), &argv, Arguments::default());
+    assert!(r.is_error);
+    assert_eq!(r.text(), "workspace tool cmd exited with status 3; stderr: no such city");
+    let (r, _) = call_with(&dir, short(), &["sh", "-c", "kill -9 $$"], Arguments::default());
+    assert_eq!(r.text(), "workspace tool cmd was killed by signal 9");
+    let (r, _) = call_with(&dir, short(), &["/nonexistent/program"], Arguments::default());
+    assert!(r.is_error);
+    assert!(r.text().starts_with("workspace tool cmd could not start `/nonexistent/program`"));
+}
+
+#[test]
+fn a_command_that_floods_stdout_is_killed_at_the_cap() {
+    let dir = TempDir::new();
+    let (r, elapsed) = call_with(&dir, short(), &["yes"], Arguments::default());
+    assert!(r.is_error);
+    assert_eq!(r.text(), "workspace tool cmd wrote more than 65536 bytes to stdout and was killed");
+    assert!(elapsed < Duration::from_secs(5), "{elapsed:?}");
+}
+
+#[test]
+fn a_command_that_never_reads_stdin_still_completes() {
+    let dir = TempDir::new();
+    let big = json!({ "blob": "x".repeat(1 << 20) });
+    let (r, _) = call_with(&dir, short(), &["echo", "done"], Arguments::Json(big));
+    assert_eq!((r.is_error, r.text().as_str()), (false, "done"));
+}
+
+#[test]
+fn an_invalid_command_member_is_reported_with_its_pointer() {
+    let dir = TempDir::new();
+    dir.write("a.json", r#"{"command": []}"#);
+    dir.write("b.json", r#"{"command": "ls -l"}"#);
+    dir.write("c.json", r#"{"command": ["ls", 3]}"#);
+    let reg = Reg::with_core(&[]);
+    let r = Workspace::new(dir.path()).reconcile(&reg).unwrap();
+    let msgs: Vec<String> = r.skipped.iter().map(|s| s.reason.to_string()).collect();
+    assert_eq!(msgs.len(), 3, "{msgs:?}");
+    assert!(msgs[0].contains("/command"), "{}", msgs[0]);
+    assert!(msgs[1].contains("/command"), "{}", msgs[1]);
+    assert!(msgs[2].contains("/command/1"), "{}", msgs[2]);
+}
+
+#[test]
+fn a_spec_may_set_its_own_timeout() {
+    let dir = TempDir::new();
+    dir.write("slow.json", r#"{"command": {"argv": ["sh", "-c", "sleep 30"], "timeout_ms": 200}}"#);
+    let reg = Reg::with_core(&[]);
+    let opts = WorkspaceOptions::default().command_timeout(Duration::from_secs(60));
+    Workspace::with_options(dir.path(), opts).reconcile(&reg).unwrap();
+    let t = Instant::now();
+    let r = block_on(reg.get("slow").unwrap().execute(&ToolCall::new("c", "slow", json!({}))));
+    assert_eq!(r.text(), "workspace tool slow timed out after 200 ms and was killed");
+    assert!(t.elapsed() < Duration::from_secs(5));
+}

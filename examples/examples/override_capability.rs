@@ -1,0 +1,134 @@
+//! Overriding a capability's tools without touching its code: an issue-tracker capability
+//! registers its tools; the application hides the `repo` parameter (injecting its own value at
+//! call time), narrows `priority`, puts the tools under the `tracker` namespace and adds a
+//! sentence to a description. The model sees only the patched tools; dispatch still reaches the
+//! capability's executor, with the call rewritten back.
+//!
+//! Run: `cargo run -p tooldef-examples --example override_capability`
+#![allow(clippy::print_stdout)] // an example prints what it does
+
+use std::sync::Arc;
+
+use serde_json::{Value, json};
+use tooldef::assembly::{Assembler, AssemblyContext, Contribution};
+use tooldef::dispatch::block_on;
+use tooldef::{
+    Constraint, DynamicTool, Origin, Override, Overrides, Param, Policy, Renderer, ToolDescriptor,
+    ToolRegistry,
+};
+use tooldef_examples::agent::{Transcript, run_openai_chat};
+use tooldef_examples::fake_model::{FakeModel, Script};
+use tooldef_openai::OpenAiRenderer;
+
+static CREATE_ISSUE: ToolDescriptor =
+    ToolDescriptor::new("create_issue").description("Open an issue.").params(
+        const {
+            &[
+                Param::string("repo").description("owner/name of the repository."),
+                Param::string("title"),
+                Param::string("body"),
+                Param::enumeration("priority", &["low", "normal", "high", "urgent"])
+                    .default_str("normal"),
+            ]
+        },
+    );
+
+static SEARCH_ISSUES: ToolDescriptor = ToolDescriptor::new("search_issues")
+    .description("Search issues.")
+    .params(const { &[Param::string("repo"), Param::string("query")] });
+
+/// The capability: it knows nothing of the application's overrides.
+fn register_capability(registry: &ToolRegistry) -> Result<(), tooldef::RegistryError> {
+    let create = DynamicTool::new_sync(CREATE_ISSUE.clone(), |args: Value| {
+        Ok(
+            json!({ "created": format!("{}#42", args["repo"].as_str().unwrap_or("?")), "echo": args }),
+        )
+    });
+    let search = DynamicTool::new_sync(SEARCH_ISSUES.clone(), |_| Ok(json!({ "issues": [] })));
+    registry.register(Arc::new(create), Origin::Plugin)?;
+    registry.register(Arc::new(search), Origin::Plugin)?;
+    Ok(())
+}
+
+/// The application's patches.
+fn overrides() -> Overrides {
+    let repo = "acme/widgets";
+    Overrides::new()
+        .for_name(
+            "create_issue",
+            Override::hide("repo", repo)
+                .then(Override::constrain("priority", Constraint::one_of(["low", "normal"])))
+                .then(Override::append_description(" Issues go to the widgets tracker."))
+                .then(Override::set_namespace("tracker")),
+        )
+        .for_name(
+            "search_issues",
+            Override::hide("repo", repo).then(Override::set_namespace("tracker")),
+        )
+}
+
+fn run() -> Result<(Transcript, Vec<Value>), Box<dyn std::error::Error>> {
+    let registry = Arc::new(ToolRegistry::new());
+    register_capability(&registry)?;
+    let report = registry.apply_overrides(overrides());
+    assert!(report.is_ok(), "{report:?}");
+
+    let assembler = Assembler::new();
+    let tools = Arc::clone(&registry);
+    // The registry contributes its current tools to every assembly.
+    assembler.add_contributor(move |_: &AssemblyContext, out: &mut Contribution| {
+        for entry in tools.snapshot().entries() {
+            out.tool(entry.descriptor().clone());
+        }
+    });
+    let model = FakeModel::openai_chat(Script {
+        tool: "tracker__create_issue".into(),
+        arguments: json!({ "title": "Crash on start", "body": "Steps: ...", "priority": "normal" }),
+    })?;
+    let dispatch = |call: &tooldef::ToolCall| block_on(registry.snapshot().call(call));
+    let transcript =
+        run_openai_chat(model.addr(), &assembler, &dispatch, "File the crash report.")?;
+    Ok((transcript, model.requests()))
+}
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let before = OpenAiRenderer::chat().render(&CREATE_ISSUE, Policy::Lenient)?;
+    println!(
+        "as the capability defines it:\n{}",
+        serde_json::to_string_pretty(&before.to_value())?
+    );
+    let (transcript, requests) = run()?;
+    println!("as the model sees it:\n{}", serde_json::to_string_pretty(&requests[0]["tools"])?);
+    for r in &transcript.results {
+        println!("`{}` returned {}", r.name, r.text());
+    }
+    println!("answer: {}", transcript.answer);
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_model_sees_the_patched_tools_and_the_capability_gets_the_injected_value() {
+        let (transcript, requests) = run().unwrap();
+        let tools = requests[0]["tools"].as_array().unwrap();
+        let names: Vec<&str> =
+            tools.iter().map(|t| t["function"]["name"].as_str().unwrap()).collect();
+        assert_eq!(names, ["tracker__create_issue", "tracker__search_issues"]);
+        let create = &tools[0]["function"];
+        assert_eq!(create["description"], "Open an issue. Issues go to the widgets tracker.");
+        let props = create["parameters"]["properties"].as_object().unwrap();
+        assert_eq!(props.keys().collect::<Vec<_>>(), ["title", "body", "priority"]);
+        assert_eq!(props["priority"]["enum"], json!(["low", "normal"]));
+
+        let result = &transcript.results[0];
+        assert!(!result.is_error, "{}", result.text());
+        assert_eq!(result.name, "tracker__create_issue");
+        let out = result.structured.as_ref().unwrap();
+        assert_eq!(out["created"], "acme/widgets#42");
+        assert_eq!(out["echo"]["repo"], "acme/widgets");
+        assert_eq!(transcript.turns, 2);
+    }
+}

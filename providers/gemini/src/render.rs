@@ -1,0 +1,434 @@
+//! The renderer: `FunctionDeclaration`s with `parametersJsonSchema` (JSON Schema subset) or with
+//! the OpenAPI-subset `parameters` (Live API and older models), and the `tools` wrapper.
+
+use serde_json::{Map, Value};
+use tooldef::render::{
+    ChangeKind, JsonWriter, Keyword, Keywords, NameRule, NullStyle, Policy, RefStyle, RenderCtx,
+    RenderError, RenderRule, Rendered, Renderer, SchemaOptions, Unsupported, write_input_schema,
+    write_output_schema,
+};
+use tooldef::{Additional, ToolDescriptor};
+
+/// Which schema field a declaration carries.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Form {
+    /// `parametersJsonSchema` / `responseJsonSchema`: the JSON Schema subset Gemini 2.5+ and
+    /// Vertex accept (`$defs` and recursion kept).
+    #[default]
+    JsonSchema,
+    /// `parameters` / `response`: the OpenAPI 3.0 subset (`Schema` message) the Live API and
+    /// older models need: one upper-case `type` per schema, `nullable: true`, definitions inlined
+    /// (recursion is an error), `propertyOrdering` on objects with more than one property, no
+    /// `additionalProperties`, and zero-argument tools without `parameters`.
+    OpenApi,
+}
+
+fn letter_or_underscore(b: u8) -> bool {
+    b.is_ascii_alphabetic() || b == b'_'
+}
+
+fn word(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
+fn word_or_dash(b: u8) -> bool {
+    word(b) || b == b'-'
+}
+
+/// Gemini's function-name rule, read conservatively (Vertex docs, 64-character API errors):
+/// `^[A-Za-z_][A-Za-z0-9_-]{0,63}$`.
+pub const FUNCTION_NAME: NameRule = NameRule {
+    pattern: "^[A-Za-z_][A-Za-z0-9_-]{0,63}$",
+    max_len: 64,
+    allowed: word_or_dash,
+    first: letter_or_underscore,
+};
+
+/// Gemini's parameter (property) name rule: `^[A-Za-z_][A-Za-z0-9_]{0,63}$`.
+pub const PROPERTY_NAME: NameRule = NameRule {
+    pattern: "^[A-Za-z_][A-Za-z0-9_]{0,63}$",
+    max_len: 64,
+    allowed: word,
+    first: letter_or_underscore,
+};
+
+/// String formats the `Schema` message documents (`enum` and `date-time` for STRING).
+const OPENAPI_FORMATS: &[&str] = &["date-time", "enum"];
+
+/// Renders tools as Gemini `FunctionDeclaration`s.
+///
+/// Gemini has no per-tool strict flag (schema enforcement is the request's
+/// `functionCallingConfig.mode: VALIDATED`), no field for a tool's title or annotations (both
+/// reported as omitted), and requires `description`: an empty one is replaced by the tool's
+/// title when it has one, else sent as `""`, and either way reported.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct GeminiRenderer {
+    form: Form,
+}
+
+impl GeminiRenderer {
+    /// `parametersJsonSchema` (the default).
+    pub const fn new() -> Self {
+        GeminiRenderer { form: Form::JsonSchema }
+    }
+
+    /// The OpenAPI-subset `parameters` form, for the Live API and models before 2.5.
+    pub const fn openapi() -> Self {
+        GeminiRenderer { form: Form::OpenApi }
+    }
+
+    /// The form rendered.
+    pub const fn form(&self) -> Form {
+        self.form
+    }
+
+    /// The lowering used for the parameter and response schemas.
+    pub const fn schema_options(&self) -> SchemaOptions {
+        match self.form {
+            Form::JsonSchema => SchemaOptions {
+                // The documented subset; the rest is written into descriptions.
+                keywords: Keywords::NONE
+                    .with(Keyword::Title)
+                    .with(Keyword::Format)
+                    .with(Keyword::Minimum)
+                    .with(Keyword::Maximum)
+                    .with(Keyword::MinItems)
+                    .with(Keyword::MaxItems),
+                unsupported: Unsupported::Describe,
+                ..SchemaOptions::JSON_SCHEMA
+            },
+            Form::OpenApi => SchemaOptions {
+                keywords: Keywords::NONE
+                    .with(Keyword::Title)
+                    .with(Keyword::Default)
+                    .with(Keyword::Format)
+                    .with(Keyword::Pattern)
+                    .with(Keyword::MinLength)
+                    .with(Keyword::MaxLength)
+                    .with(Keyword::Minimum)
+                    .with(Keyword::Maximum)
+                    .with(Keyword::MinItems)
+                    .with(Keyword::MaxItems),
+                unsupported: Unsupported::Describe,
+                formats: Some(OPENAPI_FORMATS),
+                pattern_lookaround: true,
+                null_style: NullStyle::OpenApi,
+                refs: RefStyle::Inline,
+                recursion: false,
+                ref_siblings: true,
+                all_required: false,
+                close_objects: false,
+                additional_properties: false,
+                empty_properties: false,
+                empty_required: false,
+                max_min_items: None,
+                upper_case_types: true,
+            },
+        }
+    }
+
+    fn schema_keys(&self) -> (&'static str, &'static str) {
+        match self.form {
+            Form::JsonSchema => ("parametersJsonSchema", "responseJsonSchema"),
+            Form::OpenApi => ("parameters", "response"),
+        }
+    }
+
+    /// Writes one schema (input when `output` is false) at `pointer` into `out`.
+    fn schema(
+        &self,
+        out: &mut JsonWriter,
+        tool: &ToolDescriptor,
+        ctx: &mut RenderCtx,
+        pointer: &str,
+        output: bool,
+    ) -> Result<(), RenderError> {
+        let opts = self.schema_options();
+        let mut buf = JsonWriter::new();
+        if output {
+            write_output_schema(&mut buf, tool, &opts, ctx, pointer)?;
+        } else {
+            write_input_schema(&mut buf, tool, &opts, ctx, pointer)?;
+        }
+        // Property names are checked on the written schema so nested objects and inlined
+        // definitions are covered too.
+        let mut value: Value = serde_json::from_str(buf.as_str()).map_err(|e| {
+            ctx.error(pointer, "", RenderRule::Unsupported, format_args!("internal JSON: {e}"))
+        })?;
+        check_property_names(&value, pointer, ctx)?;
+        if self.form == Form::OpenApi {
+            let mut at = pointer.to_owned();
+            openapi_fixup(&mut value, &mut at, ctx)?;
+            out.value(&value);
+        } else {
+            out.raw(buf.as_str());
+        }
+        Ok(())
+    }
+}
+
+impl Renderer for GeminiRenderer {
+    fn name(&self) -> &str {
+        match self.form {
+            Form::JsonSchema => "gemini",
+            Form::OpenApi => "gemini-openapi",
+        }
+    }
+
+    fn render(&self, tool: &ToolDescriptor, policy: Policy) -> Result<Rendered, RenderError> {
+        let mut ctx = RenderCtx::new(tool, policy);
+        ctx.check_name(&FUNCTION_NAME)?;
+        let (params_key, response_key) = self.schema_keys();
+        let mut out = JsonWriter::new();
+        out.begin_object();
+        out.key("name");
+        out.string(tool.name.as_str());
+        out.key("description");
+        let mut title_used = false;
+        if !tool.description.trim().is_empty() {
+            out.string(&tool.description);
+        } else if let Some(title) = tool.title.as_deref().filter(|t| !t.trim().is_empty()) {
+            ctx.change(
+                "/description",
+                "",
+                ChangeKind::Rewritten,
+                "description",
+                "the tool has no description, which FunctionDeclaration requires; its title is sent instead",
+                false,
+            )?;
+            out.string(title);
+            title_used = true;
+        } else {
+            ctx.change(
+                "/description",
+                "",
+                ChangeKind::Rewritten,
+                "description",
+                "the tool has no description, which FunctionDeclaration requires; an empty string is sent",
+                false,
+            )?;
+            out.string("");
+        }
+        if tool.params.is_empty() {
+            if !matches!(tool.additional, Additional::Closed) {
+                ctx.change(
+                    &format!("/{params_key}"),
+                    "",
+                    ChangeKind::Dropped,
+                    "additionalProperties",
+                    "the tool takes no named parameters but accepts other keys; Gemini needs declared properties, so no schema is sent",
+                    true,
+                )?;
+            }
+        } else {
+            out.key(params_key);
+            self.schema(&mut out, tool, &mut ctx, &format!("/{params_key}"), false)?;
+        }
+        if tool.output.is_some() {
+            out.key(response_key);
+            self.schema(&mut out, tool, &mut ctx, &format!("/{response_key}"), true)?;
+        }
+        out.end_object();
+        if !title_used && tool.title.is_some() {
+            ctx.change(
+                "",
+                "",
+                ChangeKind::Omitted,
+                "title",
+                "FunctionDeclaration has no title field",
+                false,
+            )?;
+        }
+        if !tool.annotations.is_empty() {
+            ctx.change(
+                "",
+                "",
+                ChangeKind::Omitted,
+                "annotations",
+                "FunctionDeclaration has no annotations field",
+                false,
+            )?;
+        }
+        Ok(ctx.finish(out))
+    }
+}
+
+/// The value of a request's `tools` field for a set of declarations:
+/// `[{"functionDeclarations":[…]}]`, or `[]` when there are none.
+pub fn tools_json<'a>(declarations: impl IntoIterator<Item = &'a Rendered>) -> String {
+    let mut out = String::from("[{\"functionDeclarations\":[");
+    let mut any = false;
+    for (i, d) in declarations.into_iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str(d.json());
+        any = true;
+    }
+    if !any {
+        return "[]".to_owned();
+    }
+    out.push_str("]}]");
+    out
+}
+
+fn push_segment(at: &mut String, seg: &str) -> usize {
+    let len = at.len();
+    at.push('/');
+    for c in seg.chars() {
+        match c {
+            '~' => at.push_str("~0"),
+            '/' => at.push_str("~1"),
+            c => at.push(c),
+        }
+    }
+    len
+}
+
+/// Every schema directly under `node` with its pointer segment(s).
+fn for_each_child(
+    node: &mut Map<String, Value>,
+    at: &mut String,
+    f: &mut dyn FnMut(&mut Value, &mut String) -> Result<(), RenderError>,
+) -> Result<(), RenderError> {
+    for key in ["properties", "$defs", "definitions"] {
+        if let Some(Value::Object(props)) = node.get_mut(key) {
+            let p = push_segment(at, key);
+            for (name, child) in props.iter_mut() {
+                let q = push_segment(at, name);
+                f(child, at)?;
+                at.truncate(q);
+            }
+            at.truncate(p);
+        }
+    }
+    for key in ["items", "additionalProperties"] {
+        if let Some(child @ Value::Object(_)) = node.get_mut(key) {
+            let p = push_segment(at, key);
+            f(child, at)?;
+            at.truncate(p);
+        }
+    }
+    if let Some(Value::Array(variants)) = node.get_mut("anyOf") {
+        let p = push_segment(at, "anyOf");
+        for (i, child) in variants.iter_mut().enumerate() {
+            let q = push_segment(at, &i.to_string());
+            f(child, at)?;
+            at.truncate(q);
+        }
+        at.truncate(p);
+    }
+    Ok(())
+}
+
+fn check_property_names(value: &Value, pointer: &str, ctx: &RenderCtx) -> Result<(), RenderError> {
+    let mut copy = value.clone();
+    let mut at = pointer.to_owned();
+    fn walk(v: &mut Value, at: &mut String, ctx: &RenderCtx) -> Result<(), RenderError> {
+        let Value::Object(map) = v else { return Ok(()) };
+        if let Some(Value::Object(props)) = map.get("properties") {
+            for name in props.keys() {
+                if let Err(why) = PROPERTY_NAME.check(name) {
+                    return Err(ctx.error(
+                        at,
+                        name,
+                        RenderRule::Name,
+                        format_args!("property name `{name}` is not accepted by Gemini: {why}"),
+                    ));
+                }
+            }
+        }
+        for_each_child(map, at, &mut |c, at| walk(c, at, ctx))
+    }
+    walk(&mut copy, &mut at, ctx)
+}
+
+/// The upper-case type names of a schema's `anyOf` variants, null variants aside.
+fn variant_types(variants: &[Value]) -> Vec<Option<&str>> {
+    variants
+        .iter()
+        .filter(|v| v.get("type").and_then(Value::as_str) != Some("NULL"))
+        .map(|v| v.get("type").and_then(Value::as_str))
+        .collect()
+}
+
+/// Completes the OpenAPI form: `propertyOrdering`, unions made expressible with one `type`.
+fn openapi_fixup(v: &mut Value, at: &mut String, ctx: &mut RenderCtx) -> Result<(), RenderError> {
+    let Value::Object(map) = v else { return Ok(()) };
+    if let Some(Value::Array(variants)) = map.get("anyOf") {
+        let had_null =
+            variants.iter().any(|v| v.get("type").and_then(Value::as_str) == Some("NULL"));
+        let types = variant_types(variants);
+        let first = types.first().copied().flatten();
+        let uniform = first.is_some() && types.iter().all(|t| *t == first);
+        if !uniform {
+            let listed: Vec<&str> = types.iter().map(|t| t.unwrap_or("untyped")).collect();
+            return Err(ctx.error(
+                at,
+                "",
+                RenderRule::Unsupported,
+                format_args!(
+                    "a union of {} cannot be written in Gemini's OpenAPI `parameters`, where every schema has exactly one `type`; use parametersJsonSchema",
+                    listed.join(", ")
+                ),
+            ));
+        }
+        let type_name = first.unwrap_or("STRING").to_owned();
+        let Some(Value::Array(variants)) = map.remove("anyOf") else { return Ok(()) };
+        let kept: Vec<Value> = variants
+            .into_iter()
+            .filter(|v| v.get("type").and_then(Value::as_str) != Some("NULL"))
+            .collect();
+        if kept.len() == 1 {
+            // One typed variant left: its keywords replace the union.
+            let Some(Value::Object(only)) = kept.into_iter().next() else { return Ok(()) };
+            let mut merged = only;
+            for (k, val) in std::mem::take(map) {
+                match k.as_str() {
+                    "description" if merged.contains_key("description") => {
+                        let inner = merged.get("description").and_then(Value::as_str).unwrap_or("");
+                        let outer = val.as_str().unwrap_or("");
+                        let text = format!("{outer} {inner}");
+                        merged.insert(k, Value::String(text.trim().to_owned()));
+                    }
+                    _ => {
+                        merged.insert(k, val);
+                    }
+                }
+            }
+            *map = merged;
+        } else {
+            map.shift_insert(0, "type".to_owned(), Value::String(type_name.clone()));
+            map.insert("anyOf".to_owned(), Value::Array(kept));
+        }
+        if had_null {
+            map.insert("nullable".to_owned(), Value::Bool(true));
+        }
+        ctx.change(
+            at,
+            "",
+            ChangeKind::Rewritten,
+            "anyOf",
+            format!(
+                "union written with the single type {type_name}{}",
+                if had_null { " and nullable: true" } else { "" }
+            ),
+            false,
+        )?;
+    }
+    if !map.contains_key("type") {
+        return Err(ctx.error(
+            at,
+            "",
+            RenderRule::Unsupported,
+            "a schema that accepts any value has no single `type`, which Gemini's OpenAPI `parameters` requires; use parametersJsonSchema",
+        ));
+    }
+    if let Some(Value::Object(props)) = map.get("properties")
+        && props.len() > 1
+    {
+        let order: Vec<Value> = props.keys().map(|k| Value::String(k.clone())).collect();
+        map.insert("propertyOrdering".to_owned(), Value::Array(order));
+    }
+    for_each_child(map, at, &mut |c, at| openapi_fixup(c, at, ctx))
+}

@@ -1,0 +1,137 @@
+//! An independent checker of the rules of Gemini's OpenAPI-subset `parameters` (the `Schema`
+//! message), over JSON rather than the IR: how the tests hold the renderer to them, and usable
+//! on schemas from anywhere.
+
+use serde_json::Value;
+
+const ALLOWED: &[&str] = &[
+    "type",
+    "format",
+    "title",
+    "description",
+    "nullable",
+    "enum",
+    "items",
+    "maxItems",
+    "minItems",
+    "properties",
+    "required",
+    "minProperties",
+    "maxProperties",
+    "minimum",
+    "maximum",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "example",
+    "anyOf",
+    "propertyOrdering",
+    "default",
+];
+
+const TYPES: &[&str] = &["STRING", "NUMBER", "INTEGER", "BOOLEAN", "ARRAY", "OBJECT", "NULL"];
+
+/// Every way a `parameters` (or `response`) schema breaks Gemini's OpenAPI-subset rules, as
+/// `pointer: problem` lines; empty when the schema is accepted.
+///
+/// Checked: every schema has exactly one upper-case `type`; only `Schema` fields (so no
+/// `additionalProperties`, `$ref`, `$defs`, `const`, `oneOf`, `allOf`, `exclusiveMinimum`,
+/// `multipleOf`, `uniqueItems`, `examples`); `enum` only on STRING and only strings; objects
+/// with `properties` have at least one, names matching `^[A-Za-z_][A-Za-z0-9_]{0,63}$`,
+/// `required` among them, and a `propertyOrdering` listing them in order when there are two or
+/// more; arrays have `items`.
+pub fn parameters_violations(schema: &Value) -> Vec<String> {
+    let mut out = Vec::new();
+    check(schema, "", &mut out);
+    out
+}
+
+fn check(schema: &Value, pointer: &str, out: &mut Vec<String>) {
+    let Some(map) = schema.as_object() else {
+        out.push(format!("{pointer}: a schema must be an object"));
+        return;
+    };
+    for key in map.keys() {
+        if !ALLOWED.contains(&key.as_str()) {
+            out.push(format!("{pointer}: `{key}` is not a field of Gemini's Schema"));
+        }
+    }
+    let ty = map.get("type").and_then(Value::as_str);
+    match ty {
+        Some(t) if TYPES.contains(&t) => {}
+        Some(t) => out.push(format!("{pointer}: `type` {t:?} is not an upper-case Gemini type")),
+        None => out.push(format!("{pointer}: `type` must be one upper-case type name")),
+    }
+    if let Some(values) = map.get("enum") {
+        if ty != Some("STRING") {
+            out.push(format!("{pointer}: `enum` is only accepted on STRING"));
+        }
+        if !values.as_array().is_some_and(|a| a.iter().all(Value::is_string)) {
+            out.push(format!("{pointer}: `enum` must be an array of strings"));
+        }
+    }
+    if ty == Some("ARRAY") {
+        match map.get("items") {
+            Some(items) => check(items, &format!("{pointer}/items"), out),
+            None => out.push(format!("{pointer}: an ARRAY needs `items`")),
+        }
+    }
+    if let Some(props) = map.get("properties") {
+        let Some(props) = props.as_object() else {
+            out.push(format!("{pointer}/properties: must be an object"));
+            return;
+        };
+        if props.is_empty() {
+            out.push(format!("{pointer}/properties: must not be empty for OBJECT"));
+        }
+        for (name, sub) in props {
+            if !valid_property_name(name) {
+                out.push(format!(
+                    "{pointer}/properties: `{name}` does not match ^[A-Za-z_][A-Za-z0-9_]{{0,63}}$"
+                ));
+            }
+            check(sub, &format!("{pointer}/properties/{}", escape(name)), out);
+        }
+        if let Some(required) = map.get("required").and_then(Value::as_array) {
+            for r in required {
+                if !r.as_str().is_some_and(|r| props.contains_key(r)) {
+                    out.push(format!("{pointer}/required: {r} is not a property"));
+                }
+            }
+        }
+        if props.len() > 1 {
+            let expected: Vec<&str> = props.keys().map(String::as_str).collect();
+            let given: Option<Vec<&str>> = map
+                .get("propertyOrdering")
+                .and_then(Value::as_array)
+                .map(|a| a.iter().filter_map(Value::as_str).collect());
+            if given.as_deref() != Some(expected.as_slice()) {
+                out.push(format!(
+                    "{pointer}: `propertyOrdering` must list the properties in order"
+                ));
+            }
+        }
+    }
+    if let Some(variants) = map.get("anyOf") {
+        match variants.as_array() {
+            Some(vs) => {
+                for (i, v) in vs.iter().enumerate() {
+                    check(v, &format!("{pointer}/anyOf/{i}"), out);
+                }
+            }
+            None => out.push(format!("{pointer}/anyOf: must be an array")),
+        }
+    }
+}
+
+fn valid_property_name(name: &str) -> bool {
+    let b = name.as_bytes();
+    !b.is_empty()
+        && b.len() <= 64
+        && (b[0].is_ascii_alphabetic() || b[0] == b'_')
+        && b.iter().all(|c| c.is_ascii_alphanumeric() || *c == b'_')
+}
+
+fn escape(seg: &str) -> String {
+    seg.replace('~', "~0").replace('/', "~1")
+}

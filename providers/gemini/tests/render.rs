@@ -1,0 +1,222 @@
+//! Gemini renderer: golden snapshots over the corpus, validation of every rendering against the
+//! v1beta protobuf descriptor and the Vertex discovery document, the OpenAPI-subset rules, report
+//! completeness, policies and determinism.
+
+#[path = "support/corpus.rs"]
+mod corpus;
+#[path = "support/harness.rs"]
+mod harness;
+
+use serde_json::{Value, json};
+use tooldef::render::{ChangeKind, Policy, RenderCache, RenderRule, Renderer};
+use tooldef::{Param, ToolDescriptor};
+use tooldef_gemini::{Form, GeminiRenderer, parameters_violations, tools_json};
+use tooldef_testkit::specs::{assert_conforms, gemini, vertex};
+
+const DIR: &str = env!("CARGO_MANIFEST_DIR");
+
+fn renderers() -> [(&'static str, GeminiRenderer); 2] {
+    [("json_schema", GeminiRenderer::new()), ("openapi", GeminiRenderer::openapi())]
+}
+
+#[test]
+fn snapshots_of_the_corpus() {
+    let corpus = corpus::corpus();
+    for tool in &corpus {
+        let mut snap = serde_json::Map::new();
+        for (label, r) in renderers() {
+            snap.insert(label.to_owned(), harness::both_policies(&r, tool));
+        }
+        harness::snapshot(DIR, tool.name.as_str(), &Value::Object(snap));
+    }
+    // No stale snapshot files for tools that left the corpus.
+    let mut names: Vec<String> = corpus.iter().map(|t| t.name.to_string()).collect();
+    names.sort();
+    assert_eq!(harness::snapshot_names(DIR), names);
+}
+
+#[test]
+fn every_rendering_conforms_to_the_official_specs() {
+    let mut rendered_any = [0usize; 2];
+    for tool in corpus::corpus() {
+        for (i, (label, r)) in renderers().into_iter().enumerate() {
+            let Ok(rendered) = r.render(&tool, Policy::Lenient) else { continue };
+            rendered_any[i] += 1;
+            let what = format!("{label} `{}`", tool.name);
+            let decl = rendered.to_value();
+            assert_conforms(&what, gemini::validate_function_declaration(&decl));
+            assert_conforms(&what, vertex::validate_function_declaration(&decl));
+            let tools: Value = serde_json::from_str(&tools_json([&rendered])).unwrap();
+            assert_conforms(&what, gemini::validate_tool(&tools[0]));
+            assert_conforms(&what, vertex::validate_tool(&tools[0]));
+            assert_conforms(
+                &what,
+                gemini::validate_generate_content_fragment(&json!({ "tools": tools })),
+            );
+            if r.form() == Form::OpenApi {
+                for key in ["parameters", "response"] {
+                    if let Some(schema) = decl.get(key) {
+                        assert_conforms(&what, gemini::validate_schema(schema));
+                        assert_conforms(&what, vertex::validate_schema(schema));
+                        assert_eq!(parameters_violations(schema), Vec::<String>::new(), "{what}");
+                    }
+                }
+                assert!(decl.get("parametersJsonSchema").is_none());
+            } else {
+                assert!(decl.get("parameters").is_none());
+            }
+        }
+    }
+    // Most of the corpus renders in both forms.
+    assert!(rendered_any.iter().all(|n| *n >= 10), "{rendered_any:?}");
+}
+
+#[test]
+fn nothing_is_dropped_without_a_report_entry() {
+    for tool in corpus::corpus() {
+        for (_, r) in renderers() {
+            let Ok(rendered) = r.render(&tool, Policy::Lenient) else { continue };
+            let decl = rendered.to_value();
+            let key = if r.form() == Form::OpenApi { "parameters" } else { "parametersJsonSchema" };
+            let schema = decl.get(key).cloned().unwrap_or(Value::Null);
+            harness::nothing_dropped_silently(&tool, &rendered, &schema);
+        }
+    }
+}
+
+#[test]
+fn strict_policy_refuses_exactly_the_lossy_renderings() {
+    for tool in corpus::corpus() {
+        for (_, r) in renderers() {
+            harness::strict_agrees(&r, &tool);
+        }
+    }
+}
+
+#[test]
+fn rendering_is_deterministic_and_cached() {
+    let cache = RenderCache::new();
+    for tool in corpus::corpus() {
+        for (_, r) in renderers() {
+            harness::deterministic(&r, &tool);
+            if let Ok(first) = cache.get(&r, &tool, Policy::Lenient) {
+                let second = cache.get(&r, &tool, Policy::Lenient).unwrap();
+                assert_eq!(first.json(), second.json());
+            }
+        }
+    }
+    // Two forms, distinct cache keys.
+    assert_ne!(GeminiRenderer::new().cache_key(), GeminiRenderer::openapi().cache_key());
+}
+
+fn corpus_tool(name: &str) -> ToolDescriptor {
+    corpus::corpus().into_iter().find(|t| t.name == name).unwrap()
+}
+
+#[test]
+fn openapi_form_follows_the_live_api_rules() {
+    let r = GeminiRenderer::openapi();
+    // Zero-argument tools omit `parameters`.
+    let ping = r.render(&corpus_tool("ping"), Policy::Strict).unwrap().to_value();
+    assert_eq!(ping, json!({"name": "ping", "description": "Check the service."}));
+
+    // Definitions inlined, recursion refused.
+    let tree = r.render(&corpus_tool("tree__insert"), Policy::Lenient).unwrap_err();
+    assert_eq!(tree.rule, RenderRule::Recursion);
+    let draw = r.render(&corpus_tool("draw"), Policy::Strict).unwrap().to_value();
+    assert_eq!(draw.pointer("/parameters/properties/start/type"), Some(&json!("OBJECT")));
+    assert_eq!(draw.pointer("/parameters/properties/end/nullable"), Some(&json!(true)));
+
+    // A union of different types cannot be written with one `type`.
+    let lookup = r.render(&corpus_tool("lookup"), Policy::Lenient).unwrap_err();
+    assert_eq!(lookup.rule, RenderRule::Unsupported);
+    assert_eq!(lookup.pointer, "/parameters/properties/key");
+    // A union of one type gets that type.
+    let schedule = r.render(&corpus_tool("schedule"), Policy::Strict).unwrap().to_value();
+    let when = schedule.pointer("/parameters/properties/when").unwrap();
+    assert_eq!(when["type"], "STRING");
+    assert_eq!(when["nullable"], true);
+
+    // Maps lose their value schema: lossy, so an error under the strict policy.
+    let maps = corpus_tool("set_labels");
+    let lenient = r.render(&maps, Policy::Lenient).unwrap();
+    assert!(lenient.report().lossy().any(|c| c.keyword == "additionalProperties"));
+    assert_eq!(r.render(&maps, Policy::Strict).unwrap_err().rule, RenderRule::Lossy);
+    // The JSON Schema form keeps them.
+    let json_form = GeminiRenderer::new().render(&maps, Policy::Strict).unwrap().to_value();
+    assert_eq!(
+        json_form.pointer("/parametersJsonSchema/properties/labels/additionalProperties"),
+        Some(&json!({"type": "string"}))
+    );
+}
+
+#[test]
+fn unsupported_keywords_move_into_descriptions() {
+    let numbers = corpus_tool("set_thermostat");
+    let r = GeminiRenderer::openapi().render(&numbers, Policy::Strict).unwrap();
+    let step = r.to_value()["parameters"]["properties"]["step"].clone();
+    assert_eq!(
+        step,
+        json!({"type": "INTEGER", "description": "Greater than: 0. Less than: 10. Multiple of: 2."})
+    );
+    let keywords: Vec<&str> =
+        r.report().iter().filter(|c| c.param == "step").map(|c| c.keyword.as_ref()).collect();
+    assert_eq!(keywords, ["exclusiveMinimum", "exclusiveMaximum", "multipleOf"]);
+    assert!(
+        r.report().iter().all(|c| c.kind == ChangeKind::MovedToDescription || c.param.is_empty())
+    );
+}
+
+#[test]
+fn empty_description_and_title_are_reported() {
+    let r = GeminiRenderer::new().render(&corpus_tool("list_files"), Policy::Strict).unwrap();
+    assert_eq!(r.to_value()["description"], "");
+    assert_eq!(r.report().len(), 1);
+    assert_eq!(r.report().changes[0].keyword, "description");
+
+    static TITLED: ToolDescriptor = ToolDescriptor::new("titled").title("Does things");
+    let r = GeminiRenderer::new().render(&TITLED, Policy::Strict).unwrap();
+    assert_eq!(r.to_value()["description"], "Does things");
+    assert!(r.report().iter().all(|c| c.keyword != "title"));
+
+    let weather =
+        GeminiRenderer::new().render(&corpus_tool("get_weather"), Policy::Strict).unwrap();
+    let omitted: Vec<&str> = weather
+        .report()
+        .iter()
+        .filter(|c| c.kind == ChangeKind::Omitted)
+        .map(|c| c.keyword.as_ref())
+        .collect();
+    assert_eq!(omitted, ["title", "annotations"]);
+}
+
+#[test]
+fn names_follow_gemini_rules() {
+    let bad = GeminiRenderer::new().render(&corpus_tool("http_get"), Policy::Lenient).unwrap_err();
+    assert_eq!(bad.rule, RenderRule::Name);
+    assert_eq!(bad.param, "x-request-id");
+
+    static DIGIT: ToolDescriptor = ToolDescriptor::new("3d_render");
+    let e = GeminiRenderer::new().render(&DIGIT, Policy::Lenient).unwrap_err();
+    assert_eq!((e.rule, e.pointer.as_str()), (RenderRule::Name, "/name"));
+
+    static NESTED: ToolDescriptor = ToolDescriptor::new("nested")
+        .description("x")
+        .params(const { &[Param::object("opts", const { &[Param::string("dry-run")] })] });
+    let e = GeminiRenderer::openapi().render(&NESTED, Policy::Lenient).unwrap_err();
+    assert_eq!(e.pointer, "/parameters/properties/opts");
+}
+
+#[test]
+fn tools_wrapper_of_a_set() {
+    let tools: Vec<ToolDescriptor> = ["get_weather", "ping"].map(corpus_tool).to_vec();
+    let refs: Vec<&ToolDescriptor> = tools.iter().collect();
+    let rendered = GeminiRenderer::new().render_set(&refs, Policy::Lenient).unwrap();
+    let wrapper: Value = serde_json::from_str(&tools_json(&rendered)).unwrap();
+    assert_eq!(wrapper[0]["functionDeclarations"].as_array().unwrap().len(), 2);
+    assert_conforms(
+        "wrapper",
+        gemini::validate_generate_content_fragment(&json!({"tools": wrapper})),
+    );
+    assert_eq!(tools_json([]), "[]");
+}

@@ -1,0 +1,91 @@
+//! The reverse direction: MCP `tools/list` results imported into [`ToolDescriptor`]s, through
+//! the spec-file reader (so the JSON Schema import and every descriptor check are the ones
+//! `tooldef import` uses).
+
+use serde_json::{Map, Value};
+use tooldef::ToolDescriptor;
+use tooldef::json_schema::ImportNote;
+use tooldef::spec::spec_from_value;
+
+/// A `tools/list` result that cannot be imported.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{pointer}: {message}")]
+pub struct ImportError {
+    /// JSON pointer of the tool (or part) at fault, within the value given.
+    pub pointer: String,
+    /// What is wrong, naming the tool and the JSON pointer inside its schema.
+    pub message: String,
+}
+
+/// The imported tools, in list order, with what the import dropped or inferred.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ImportedTools {
+    /// The descriptors.
+    pub tools: Vec<ToolDescriptor>,
+    /// Notes, with pointers from the list (`/tools/0/inputSchema/...`).
+    pub notes: Vec<ImportNote>,
+}
+
+/// Imports the tools of a `tools/list` result (`{"tools":[…]}`), a JSON-RPC response carrying
+/// one (`{"result":{"tools":[…]}}`), or a bare array of `Tool`s.
+///
+/// `icons`, `_meta` and `execution` have no place in the IR and are dropped with a note.
+///
+/// # Errors
+///
+/// The first tool that cannot be imported: a name outside `^[a-zA-Z0-9_-]{1,64}$` (MCP also
+/// allows dots and 128 characters), or a schema the IR cannot express.
+pub fn import_tools(list: &Value) -> Result<ImportedTools, ImportError> {
+    let (tools, base) = if let Some(t) = list.pointer("/result/tools") {
+        (t, "/result/tools")
+    } else if let Some(t) = list.get("tools") {
+        (t, "/tools")
+    } else {
+        (list, "")
+    };
+    let Some(tools) = tools.as_array() else {
+        return Err(ImportError {
+            pointer: base.to_owned(),
+            message: "expected an array of tools".to_owned(),
+        });
+    };
+    let mut out = ImportedTools { tools: Vec::with_capacity(tools.len()), notes: Vec::new() };
+    for (i, tool) in tools.iter().enumerate() {
+        let at = format!("{base}/{i}");
+        let Some(map) = tool.as_object() else {
+            return Err(ImportError { pointer: at, message: "a tool must be an object".into() });
+        };
+        let mut spec = Map::new();
+        for (key, value) in map {
+            let spec_key = match key.as_str() {
+                "name" | "title" | "description" | "annotations" => key.as_str(),
+                "inputSchema" => "input_schema",
+                "outputSchema" => "output_schema",
+                _ => {
+                    out.notes.push(ImportNote {
+                        pointer: format!("{at}/{key}"),
+                        keyword: key.clone(),
+                        message: "has no place in a tooldef descriptor and is dropped".into(),
+                    });
+                    continue;
+                }
+            };
+            spec.insert(spec_key.to_owned(), value.clone());
+        }
+        let label = map.get("name").and_then(Value::as_str).unwrap_or("?");
+        let parsed = spec_from_value(&format!("MCP tool `{label}`"), &Value::Object(spec), None)
+            .map_err(|e| ImportError { pointer: at.clone(), message: e.to_string() })?;
+        out.notes.extend(parsed.notes.into_iter().map(|n| {
+            // The spec reader names `input_schema`; point at the MCP spelling instead.
+            let mut n = n.prefixed(&at);
+            n.pointer = n.pointer.replacen("/input_schema", "/inputSchema", 1).replacen(
+                "/output_schema",
+                "/outputSchema",
+                1,
+            );
+            n
+        }));
+        out.tools.push(parsed.descriptor);
+    }
+    Ok(out)
+}

@@ -1,0 +1,219 @@
+//! The renderer: MCP `Tool` definitions per protocol version, and the `tools/list` result of a
+//! set.
+
+use tooldef::render::{
+    ChangeKind, JsonWriter, NameRule, Policy, RenderCtx, RenderError, Rendered, Renderer,
+    SchemaOptions, write_input_schema, write_output_schema,
+};
+use tooldef::{SchemaKind, ToolDescriptor};
+
+/// A dated MCP protocol version whose `Tool` and results differ from the others.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum McpVersion {
+    /// `2025-06-18`: `outputSchema` and `structuredContent` must be objects; results have no
+    /// `resultType`.
+    V2025_06_18,
+    /// `2025-11-25`: as 2025-06-18 for everything rendered here.
+    V2025_11_25,
+    /// `2026-07-28` (latest): `outputSchema` may be any schema, `structuredContent` any value;
+    /// every result carries `resultType`, and `tools/list` results `cacheScope` and `ttlMs`.
+    #[default]
+    V2026_07_28,
+}
+
+impl McpVersion {
+    /// The version's date, as the protocol spells it.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            McpVersion::V2025_06_18 => "2025-06-18",
+            McpVersion::V2025_11_25 => "2025-11-25",
+            McpVersion::V2026_07_28 => "2026-07-28",
+        }
+    }
+
+    /// Whether `outputSchema` must have `type: "object"` at its root and `structuredContent`
+    /// must be an object.
+    pub const fn object_output_only(self) -> bool {
+        !matches!(self, McpVersion::V2026_07_28)
+    }
+
+    /// Whether results carry `resultType` (and `tools/list` results the caching fields).
+    pub const fn has_result_type(self) -> bool {
+        matches!(self, McpVersion::V2026_07_28)
+    }
+}
+
+fn mcp_name_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.')
+}
+
+/// MCP's tool-name rule: 1 to 128 characters of `A-Za-z0-9_.-`.
+pub const TOOL_NAME: NameRule = NameRule {
+    pattern: "^[A-Za-z0-9_.-]{1,128}$",
+    max_len: 128,
+    allowed: mcp_name_byte,
+    first: mcp_name_byte,
+};
+
+/// Renders tools as MCP `Tool` objects: `{name, title?, description?, inputSchema,
+/// outputSchema?, annotations?}`.
+///
+/// The schemas are JSON Schema 2020-12 with nothing lowered (`$defs`, recursion, bounds,
+/// formats, patterns, defaults, open and typed objects all kept); a zero-argument tool gets
+/// `{"type":"object","additionalProperties":false}`. Before 2026-07-28 an `outputSchema` must
+/// be an object schema: another output schema is left out and reported.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct McpRenderer {
+    version: McpVersion,
+}
+
+impl McpRenderer {
+    /// For the latest version, 2026-07-28.
+    pub const fn new() -> Self {
+        McpRenderer { version: McpVersion::V2026_07_28 }
+    }
+
+    /// For the given protocol version.
+    pub const fn version(version: McpVersion) -> Self {
+        McpRenderer { version }
+    }
+
+    /// The protocol version.
+    pub const fn protocol(&self) -> McpVersion {
+        self.version
+    }
+
+    /// The lowering used for `inputSchema` and `outputSchema` (none: plain 2020-12).
+    pub const fn schema_options(&self) -> SchemaOptions {
+        SchemaOptions { empty_properties: false, ..SchemaOptions::JSON_SCHEMA }
+    }
+}
+
+impl Renderer for McpRenderer {
+    fn name(&self) -> &str {
+        "mcp"
+    }
+
+    fn cache_key(&self) -> std::borrow::Cow<'_, str> {
+        std::borrow::Cow::Owned(format!("mcp-{}", self.version.as_str()))
+    }
+
+    fn render(&self, tool: &ToolDescriptor, policy: Policy) -> Result<Rendered, RenderError> {
+        let mut ctx = RenderCtx::new(tool, policy);
+        ctx.check_name(&TOOL_NAME)?;
+        let opts = self.schema_options();
+        let mut out = JsonWriter::new();
+        out.begin_object();
+        out.key("name");
+        out.string(tool.name.as_str());
+        if let Some(title) = &tool.title {
+            out.key("title");
+            out.string(title);
+        }
+        if !tool.description.is_empty() {
+            out.key("description");
+            out.string(&tool.description);
+        }
+        out.key("inputSchema");
+        write_input_schema(&mut out, tool, &opts, &mut ctx, "/inputSchema")?;
+        if let Some(output) = &tool.output {
+            let object_root = matches!(output.kind, SchemaKind::Object(_)) && !output.nullable;
+            if self.version.object_output_only() && !object_root {
+                ctx.change(
+                    "/outputSchema",
+                    "$output",
+                    ChangeKind::Omitted,
+                    "outputSchema",
+                    format!(
+                        "MCP {} accepts only object output schemas; this {} one is left out",
+                        self.version.as_str(),
+                        output.type_name()
+                    ),
+                    false,
+                )?;
+            } else {
+                out.key("outputSchema");
+                write_output_schema(&mut out, tool, &opts, &mut ctx, "/outputSchema")?;
+            }
+        }
+        let a = &tool.annotations;
+        if !a.is_empty() {
+            out.key("annotations");
+            out.begin_object();
+            if let Some(t) = &a.title {
+                out.key("title");
+                out.string(t);
+            }
+            let hints = [
+                ("readOnlyHint", a.read_only),
+                ("destructiveHint", a.destructive),
+                ("idempotentHint", a.idempotent),
+                ("openWorldHint", a.open_world),
+            ];
+            for (key, value) in hints {
+                if let Some(v) = value {
+                    out.key(key);
+                    out.bool(v);
+                }
+            }
+            out.end_object();
+        }
+        out.end_object();
+        Ok(ctx.finish(out))
+    }
+}
+
+/// Who may reuse a cached `tools/list` result (2026-07-28 `cacheScope`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum CacheScope {
+    /// Only within the same authorization context.
+    #[default]
+    Private,
+    /// Any client or intermediary.
+    Public,
+}
+
+/// The fields of a `tools/list` result besides the tools.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ListOptions {
+    /// `cacheScope` (2026-07-28).
+    pub cache_scope: CacheScope,
+    /// `ttlMs`: how long the client may cache the list (2026-07-28); 0 means stale at once.
+    pub ttl_ms: u64,
+    /// `nextCursor`, when there are more pages.
+    pub next_cursor: Option<String>,
+}
+
+/// The `tools/list` result (`ListToolsResult`) for rendered tools, in the given version's shape.
+pub fn list_tools_result<'a>(
+    tools: impl IntoIterator<Item = &'a Rendered>,
+    version: McpVersion,
+    options: &ListOptions,
+) -> String {
+    let mut out = JsonWriter::new();
+    out.begin_object();
+    out.key("tools");
+    out.begin_array();
+    for t in tools {
+        out.raw(t.json());
+    }
+    out.end_array();
+    if let Some(cursor) = &options.next_cursor {
+        out.key("nextCursor");
+        out.string(cursor);
+    }
+    if version.has_result_type() {
+        out.key("resultType");
+        out.string("complete");
+        out.key("cacheScope");
+        out.string(match options.cache_scope {
+            CacheScope::Private => "private",
+            CacheScope::Public => "public",
+        });
+        out.key("ttlMs");
+        out.uint(options.ttl_ms);
+    }
+    out.end_object();
+    out.finish()
+}

@@ -1,0 +1,215 @@
+//! MCP renderer: golden snapshots over the corpus, validation against the official schemas of
+//! every version, `tools/list` results, the import back into the IR, and interop with the
+//! official Rust SDK (`rmcp`).
+
+#[path = "support/corpus.rs"]
+mod corpus;
+#[path = "support/harness.rs"]
+mod harness;
+
+use proptest::prelude::*;
+use serde_json::{Value, json};
+use tooldef::ToolDescriptor;
+use tooldef::render::{ChangeKind, Policy, Renderer};
+use tooldef_mcp::{
+    CacheScope, ListOptions, McpRenderer, McpVersion, import_tools, list_tools_result,
+};
+use tooldef_testkit::specs::{assert_conforms, mcp};
+use tooldef_testkit::strategy::arb_descriptor;
+
+const DIR: &str = env!("CARGO_MANIFEST_DIR");
+
+const VERSIONS: [(McpVersion, mcp::McpVersion); 3] = [
+    (McpVersion::V2025_06_18, mcp::McpVersion::V2025_06_18),
+    (McpVersion::V2025_11_25, mcp::McpVersion::V2025_11_25),
+    (McpVersion::V2026_07_28, mcp::McpVersion::V2026_07_28),
+];
+
+fn corpus_tool(name: &str) -> ToolDescriptor {
+    corpus::corpus().into_iter().find(|t| t.name == name).unwrap()
+}
+
+#[test]
+fn snapshots_of_the_corpus() {
+    let corpus = corpus::corpus();
+    for tool in &corpus {
+        let mut snap = serde_json::Map::new();
+        for version in [McpVersion::V2026_07_28, McpVersion::V2025_06_18] {
+            let r = McpRenderer::version(version);
+            snap.insert(version.as_str().to_owned(), harness::both_policies(&r, tool));
+        }
+        harness::snapshot(DIR, tool.name.as_str(), &Value::Object(snap));
+    }
+    let mut names: Vec<String> = corpus.iter().map(|t| t.name.to_string()).collect();
+    names.sort();
+    assert_eq!(harness::snapshot_names(DIR), names);
+}
+
+#[test]
+fn every_rendering_conforms_to_its_version() {
+    for (ours, theirs) in VERSIONS {
+        let r = McpRenderer::version(ours);
+        let rendered: Vec<_> = corpus::corpus()
+            .iter()
+            .map(|t| r.render(t, Policy::Lenient).expect("MCP renders every corpus tool"))
+            .collect();
+        for one in &rendered {
+            let v = one.to_value();
+            assert_conforms(&format!("{ours:?} `{}`", one.name()), mcp::validate_tool(theirs, &v));
+            assert_eq!(v["inputSchema"]["type"], "object");
+            harness::nothing_dropped_silently(&corpus_tool(one.name()), one, &v["inputSchema"]);
+        }
+        let options = ListOptions {
+            cache_scope: CacheScope::Public,
+            ttl_ms: 60_000,
+            next_cursor: Some("page-2".into()),
+        };
+        let list: Value =
+            serde_json::from_str(&list_tools_result(&rendered, ours, &options)).unwrap();
+        assert_conforms(&format!("{ours:?} list"), mcp::validate_list_tools_result(theirs, &list));
+    }
+}
+
+#[test]
+fn policies_and_determinism() {
+    for tool in corpus::corpus() {
+        for (v, _) in VERSIONS {
+            harness::strict_agrees(&McpRenderer::version(v), &tool);
+            harness::deterministic(&McpRenderer::version(v), &tool);
+        }
+    }
+    assert_ne!(
+        McpRenderer::version(McpVersion::V2025_06_18).cache_key(),
+        McpRenderer::new().cache_key()
+    );
+}
+
+#[test]
+fn everything_is_kept_and_versions_differ_on_output_schemas() {
+    let weather = McpRenderer::new().render(&corpus_tool("get_weather"), Policy::Strict).unwrap();
+    let v = weather.to_value();
+    assert_eq!(v["title"], "Weather");
+    assert_eq!(
+        v["annotations"],
+        json!({"readOnlyHint": true, "idempotentHint": true, "openWorldHint": true})
+    );
+    assert_eq!(
+        v["inputSchema"]["properties"]["days"],
+        json!({"type": "integer", "description": "Number of days", "minimum": 1, "maximum": 10, "default": 3})
+    );
+    // Only enum value descriptions, which JSON Schema has no keyword for, move.
+    let kinds: Vec<_> = weather.report().iter().map(|c| (c.kind, c.keyword.as_ref())).collect();
+    assert_eq!(kinds, [(ChangeKind::MovedToDescription, "enum")]);
+
+    let tree = McpRenderer::new().render(&corpus_tool("tree__insert"), Policy::Strict).unwrap();
+    assert_eq!(tree.to_value()["inputSchema"]["$defs"]["Node"]["type"], "object");
+
+    let scalar = corpus_tool("count_words");
+    let latest = McpRenderer::new().render(&scalar, Policy::Strict).unwrap().to_value();
+    assert_eq!(latest["outputSchema"], json!({"type": "integer"}));
+    let old =
+        McpRenderer::version(McpVersion::V2025_06_18).render(&scalar, Policy::Strict).unwrap();
+    assert!(old.to_value().get("outputSchema").is_none());
+    assert_eq!(old.report().changes[0].kind, ChangeKind::Omitted);
+}
+
+#[test]
+fn old_list_results_have_no_caching_fields() {
+    let ping = McpRenderer::new().render(&corpus_tool("ping"), Policy::Strict).unwrap();
+    let list = list_tools_result([&ping], McpVersion::V2025_06_18, &ListOptions::default());
+    assert_eq!(list, format!(r#"{{"tools":[{}]}}"#, ping.json()));
+    // And a 2025-style list fails the 2026-07-28 schema, so the version matters.
+    let value: Value = serde_json::from_str(&list).unwrap();
+    assert!(mcp::validate_list_tools_result(mcp::McpVersion::V2026_07_28, &value).is_err());
+}
+
+/// Tools whose rendering is lossless and whose JSON Schema has one spelling come back equal.
+#[test]
+fn rendered_tools_import_back() {
+    let r = McpRenderer::new();
+    let corpus = corpus::corpus();
+    let rendered: Vec<_> = corpus.iter().map(|t| r.render(t, Policy::Strict).unwrap()).collect();
+    let list: Value = serde_json::from_str(&list_tools_result(
+        &rendered,
+        McpVersion::V2026_07_28,
+        &ListOptions::default(),
+    ))
+    .unwrap();
+    let imported = import_tools(&list).unwrap();
+    assert_eq!(imported.tools.len(), corpus.len());
+    for (tool, (back, one)) in corpus.iter().zip(imported.tools.iter().zip(&rendered)) {
+        if one.report().is_empty() {
+            assert_eq!(back, tool, "`{}` did not come back equal", tool.name);
+        } else {
+            // Re-rendering what came back gives the same wire JSON.
+            assert_eq!(r.render(back, Policy::Strict).unwrap().json(), one.json());
+        }
+    }
+}
+
+#[test]
+fn import_errors_and_notes_name_the_place() {
+    let list = json!({"tools": [
+        {"name": "ok", "inputSchema": {"type": "object"}, "icons": []},
+        {"name": "fs.read", "inputSchema": {"type": "object"}},
+    ]});
+    let e = import_tools(&list).unwrap_err();
+    assert_eq!(e.pointer, "/tools/1");
+    let first = json!({"result": {"tools": [list["tools"][0].clone()]}});
+    let imported = import_tools(&first).unwrap();
+    assert_eq!(imported.tools[0].name, "ok");
+    assert_eq!(imported.notes[0].pointer, "/result/tools/0/icons");
+    let bad =
+        json!([{"name": "x", "inputSchema": {"type": "object", "properties": {"a": {"not": {}}}}}]);
+    let e = import_tools(&bad).unwrap_err();
+    assert_eq!(e.pointer, "/0");
+    assert!(
+        e.message.contains("/input_schema/properties/a/not")
+            || e.message.contains("/properties/a/not"),
+        "{e}"
+    );
+}
+
+#[test]
+fn rendered_tools_deserialize_into_rmcp_and_rmcp_lists_import_back() {
+    let r = McpRenderer::new();
+    let mut sdk_tools = Vec::new();
+    for tool in corpus::corpus() {
+        let one = r.render(&tool, Policy::Lenient).unwrap();
+        let sdk: rmcp::model::Tool = serde_json::from_str(one.json())
+            .unwrap_or_else(|e| panic!("`{}` is not an rmcp Tool: {e}", tool.name));
+        assert_eq!(sdk.name, tool.name.as_str());
+        assert_eq!(serde_json::to_value(&sdk).unwrap(), one.to_value(), "`{}`", tool.name);
+        sdk_tools.push(sdk);
+    }
+    // A list as the SDK writes it imports back into the same descriptors as our own list.
+    let sdk_list = json!({"tools": serde_json::to_value(&sdk_tools).unwrap()});
+    let from_sdk = import_tools(&sdk_list).unwrap();
+    let ours: Vec<_> =
+        corpus::corpus().iter().map(|t| r.render(t, Policy::Lenient).unwrap()).collect();
+    let own: Value = serde_json::from_str(&list_tools_result(
+        &ours,
+        McpVersion::V2026_07_28,
+        &ListOptions::default(),
+    ))
+    .unwrap();
+    assert_eq!(from_sdk.tools, import_tools(&own).unwrap().tools);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    #[test]
+    fn generated_descriptors_conform_and_round_trip(d in arb_descriptor()) {
+        for (ours, theirs) in VERSIONS {
+            let one = McpRenderer::version(ours).render(&d, Policy::Lenient).unwrap();
+            let v = one.to_value();
+            prop_assert!(mcp::validate_tool(theirs, &v).is_ok(), "{:?}", mcp::validate_tool(theirs, &v));
+            prop_assert!(serde_json::from_value::<rmcp::model::Tool>(v.clone()).is_ok());
+        }
+        let one = McpRenderer::new().render(&d, Policy::Lenient).unwrap();
+        let back = import_tools(&json!([one.to_value()])).unwrap();
+        let again = McpRenderer::new().render(&back.tools[0], Policy::Lenient).unwrap();
+        prop_assert_eq!(again.json(), one.json());
+    }
+}

@@ -1,0 +1,155 @@
+//! The renderer: `/api/chat` tool definitions limited to the JSON Schema keys Ollama's server
+//! keeps, and a checker of those keys.
+
+use serde_json::Value;
+use tooldef::ToolDescriptor;
+use tooldef::render::{
+    ChangeKind, JsonWriter, Keywords, NullStyle, Policy, RefStyle, RenderCtx, RenderError,
+    Rendered, Renderer, SchemaOptions, Unsupported, write_input_schema,
+};
+
+/// Renders tools for Ollama's native `/api/chat`:
+/// `{"type":"function","function":{name, description?, parameters}}`.
+///
+/// Ollama's server decodes a fixed subset of JSON Schema and drops every other key, so the
+/// parameters use only those keys: at the root `type`, `$defs`, `items`, `required`,
+/// `properties`; in a property `anyOf`, `type` (a string or an array, which is how null is
+/// admitted), `items`, `description`, `enum`, `properties`, `required`. Defaults, titles,
+/// examples, bounds, lengths, formats, patterns, item counts and uniqueness are written into the
+/// description (reported); definitions are inlined because a property-level `$ref` is dropped
+/// (recursion is an error); the value schema of a map is dropped (lossy). The tool's title,
+/// annotations and output schema have no field and are reported as omitted.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct OllamaRenderer;
+
+impl OllamaRenderer {
+    /// The renderer.
+    pub const fn new() -> Self {
+        OllamaRenderer
+    }
+
+    /// The lowering used for `parameters`.
+    pub const fn schema_options(&self) -> SchemaOptions {
+        SchemaOptions {
+            keywords: Keywords::NONE,
+            unsupported: Unsupported::Describe,
+            formats: None,
+            pattern_lookaround: true,
+            null_style: NullStyle::TypeArray,
+            refs: RefStyle::Inline,
+            recursion: false,
+            ref_siblings: true,
+            all_required: false,
+            close_objects: false,
+            additional_properties: false,
+            empty_properties: true,
+            empty_required: false,
+            max_min_items: None,
+            upper_case_types: false,
+        }
+    }
+}
+
+impl Renderer for OllamaRenderer {
+    fn name(&self) -> &str {
+        "ollama"
+    }
+
+    fn render(&self, tool: &ToolDescriptor, policy: Policy) -> Result<Rendered, RenderError> {
+        let mut ctx = RenderCtx::new(tool, policy);
+        let mut out = JsonWriter::new();
+        out.begin_object();
+        out.key("type");
+        out.string("function");
+        out.key("function");
+        out.begin_object();
+        out.key("name");
+        out.string(tool.name.as_str());
+        if !tool.description.is_empty() {
+            out.key("description");
+            out.string(&tool.description);
+        }
+        out.key("parameters");
+        write_input_schema(
+            &mut out,
+            tool,
+            &self.schema_options(),
+            &mut ctx,
+            "/function/parameters",
+        )?;
+        out.end_object();
+        out.end_object();
+        let omitted = [
+            ("title", tool.title.is_some(), "Ollama's tool function has no title field"),
+            (
+                "annotations",
+                !tool.annotations.is_empty(),
+                "Ollama's tool function has no annotations field",
+            ),
+            (
+                "outputSchema",
+                tool.output.is_some(),
+                "Ollama's tool function has no output schema field",
+            ),
+        ];
+        for (keyword, present, detail) in omitted {
+            if present {
+                ctx.change("/function", "", ChangeKind::Omitted, keyword, detail, false)?;
+            }
+        }
+        Ok(ctx.finish(out))
+    }
+}
+
+const ROOT_KEYS: &[&str] = &["type", "$defs", "items", "required", "properties"];
+const PROPERTY_KEYS: &[&str] =
+    &["anyOf", "type", "items", "description", "enum", "properties", "required"];
+
+/// The keys of a `parameters` schema that Ollama's server would discard, as JSON pointers
+/// (`/properties/days/minimum`); empty when every key is kept.
+///
+/// `items` holds any JSON on the server side and is not descended into.
+pub fn dropped_keys(parameters: &Value) -> Vec<String> {
+    let mut out = Vec::new();
+    if let Some(map) = parameters.as_object() {
+        for (k, v) in map {
+            if !ROOT_KEYS.contains(&k.as_str()) {
+                out.push(format!("/{}", escape(k)));
+            }
+            if k == "properties" {
+                properties(v, &format!("/{k}"), &mut out);
+            }
+        }
+    }
+    out
+}
+
+fn properties(props: &Value, pointer: &str, out: &mut Vec<String>) {
+    for (name, schema) in props.as_object().into_iter().flatten() {
+        property(schema, &format!("{pointer}/{}", escape(name)), out);
+    }
+}
+
+fn property(schema: &Value, pointer: &str, out: &mut Vec<String>) {
+    let Some(map) = schema.as_object() else { return };
+    for (k, v) in map {
+        let here = format!("{pointer}/{}", escape(k));
+        if !PROPERTY_KEYS.contains(&k.as_str()) {
+            out.push(here);
+            continue;
+        }
+        match k.as_str() {
+            "properties" => properties(v, &here, out),
+            "anyOf" => {
+                for (i, variant) in v.as_array().into_iter().flatten().enumerate() {
+                    property(variant, &format!("{here}/{i}"), out);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+fn escape(seg: &str) -> String {
+    seg.replace('~', "~0").replace('/', "~1")
+}

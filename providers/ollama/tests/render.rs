@@ -1,0 +1,113 @@
+//! Ollama renderer: golden snapshots over the corpus, validation against Ollama's OpenAPI
+//! document, the keys its server keeps, report completeness, policies and determinism.
+
+#[path = "support/corpus.rs"]
+mod corpus;
+#[path = "support/harness.rs"]
+mod harness;
+
+use proptest::prelude::*;
+use serde_json::json;
+use tooldef::ToolDescriptor;
+use tooldef::render::{ChangeKind, Policy, RenderRule, Renderer};
+use tooldef_ollama::{OllamaRenderer, dropped_keys};
+use tooldef_testkit::specs::{assert_conforms, ollama};
+use tooldef_testkit::strategy::arb_descriptor;
+
+const DIR: &str = env!("CARGO_MANIFEST_DIR");
+
+fn corpus_tool(name: &str) -> ToolDescriptor {
+    corpus::corpus().into_iter().find(|t| t.name == name).unwrap()
+}
+
+#[test]
+fn snapshots_of_the_corpus() {
+    let corpus = corpus::corpus();
+    for tool in &corpus {
+        harness::snapshot(DIR, tool.name.as_str(), &harness::both_policies(&OllamaRenderer, tool));
+    }
+    let mut names: Vec<String> = corpus.iter().map(|t| t.name.to_string()).collect();
+    names.sort();
+    assert_eq!(harness::snapshot_names(DIR), names);
+}
+
+#[test]
+fn every_rendering_conforms_and_keeps_only_kept_keys() {
+    let mut tools = Vec::new();
+    for tool in corpus::corpus() {
+        let Ok(r) = OllamaRenderer.render(&tool, Policy::Lenient) else { continue };
+        let value = r.to_value();
+        let what = format!("`{}`", tool.name);
+        assert_conforms(&what, ollama::validate_tool_definition(&value));
+        assert_eq!(dropped_keys(&value["function"]["parameters"]), Vec::<String>::new(), "{what}");
+        harness::nothing_dropped_silently(&tool, &r, &value["function"]["parameters"]);
+        tools.push(value);
+    }
+    assert!(tools.len() >= 13, "{} rendered", tools.len());
+    assert_conforms(
+        "chat",
+        ollama::validate_chat_fragment(&json!({ "model": "llama3.2", "tools": tools })),
+    );
+}
+
+#[test]
+fn strict_policy_and_determinism() {
+    for tool in corpus::corpus() {
+        harness::strict_agrees(&OllamaRenderer, &tool);
+        harness::deterministic(&OllamaRenderer, &tool);
+    }
+}
+
+#[test]
+fn constraints_move_into_descriptions() {
+    let r = OllamaRenderer.render(&corpus_tool("create_user"), Policy::Strict).unwrap();
+    let props = r.to_value()["function"]["parameters"]["properties"].clone();
+    assert_eq!(props["email"], json!({"type": "string", "description": "Format: email."}));
+    assert_eq!(
+        props["handle"]["description"],
+        "Pattern: ^[a-z][a-z0-9_]{2,15}$. Minimum length: 3. Maximum length: 16."
+    );
+    assert_eq!(props["nickname"], json!({"type": ["string", "null"]}));
+    assert!(r.report().iter().all(|c| c.kind == ChangeKind::MovedToDescription && !c.lossy));
+
+    // Definitions are inlined; recursion cannot be.
+    let draw = OllamaRenderer.render(&corpus_tool("draw"), Policy::Strict).unwrap().to_value();
+    assert_eq!(draw["function"]["parameters"]["properties"]["start"]["type"], "object");
+    let tree = OllamaRenderer.render(&corpus_tool("tree__insert"), Policy::Lenient);
+    assert_eq!(tree.unwrap_err().rule, RenderRule::Recursion);
+
+    // A map's value schema has no kept key: lossy.
+    let maps = corpus_tool("set_labels");
+    assert_eq!(OllamaRenderer.render(&maps, Policy::Strict).unwrap_err().rule, RenderRule::Lossy);
+
+    // Zero-argument tools still send an object schema (`parameters` is required).
+    let ping = OllamaRenderer.render(&corpus_tool("ping"), Policy::Strict).unwrap().to_value();
+    assert_eq!(ping["function"]["parameters"], json!({"type": "object", "properties": {}}));
+}
+
+#[test]
+fn dropped_keys_names_what_the_server_discards() {
+    let schema = json!({"type": "object", "additionalProperties": false, "properties": {
+        "a": {"type": "integer", "minimum": 1, "anyOf": [{"type": "string", "format": "date"}]},
+    }});
+    assert_eq!(
+        dropped_keys(&schema),
+        ["/additionalProperties", "/properties/a/minimum", "/properties/a/anyOf/0/format"]
+    );
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    #[test]
+    fn generated_descriptors_render_to_kept_keys(d in arb_descriptor()) {
+        match OllamaRenderer.render(&d, Policy::Lenient) {
+            Ok(r) => {
+                let v = r.to_value();
+                prop_assert!(ollama::validate_tool_definition(&v).is_ok());
+                prop_assert_eq!(dropped_keys(&v["function"]["parameters"]), Vec::<String>::new());
+            }
+            Err(e) => prop_assert_eq!(e.rule, RenderRule::Recursion, "{}", e),
+        }
+    }
+}

@@ -1,0 +1,511 @@
+//! Argument values generated from a schema: valid ones ([`arb_value_for`], [`arb_args_for`])
+//! and ones that break exactly one constraint at a known JSON pointer ([`arb_broken_args`]).
+//!
+//! Valid values stay small: strings of a few characters, at most three items beyond a list's
+//! minimum, numbers within a thousand of zero when unbounded, recursion cut after a few levels.
+
+use std::sync::Arc;
+
+use proptest::prelude::*;
+use serde_json::{Map, Value, json};
+use tooldef::{Additional, Definition, Param, Schema, SchemaKind, ToolDescriptor};
+
+/// How many nested objects, lists and references a generated value goes through before it
+/// sticks to what is required.
+const BUDGET: u32 = 4;
+/// Half-width of the range used for unbounded numbers.
+const SPAN: i64 = 1000;
+
+type Defs = Arc<Vec<Definition>>;
+
+/// Values valid for `schema`, resolving references in `definitions`.
+pub fn arb_value_for(schema: &Schema, definitions: &[Definition]) -> BoxedStrategy<Value> {
+    gen_schema(schema, &Arc::new(definitions.to_vec()), BUDGET)
+}
+
+/// Argument objects valid for `descriptor`.
+pub fn arb_args_for(descriptor: &ToolDescriptor) -> BoxedStrategy<Value> {
+    let defs: Defs = Arc::new(descriptor.definitions.to_vec());
+    gen_object(&descriptor.params, &descriptor.additional, &defs, BUDGET)
+}
+
+/// Which constraint a broken value breaks, and where.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Breach {
+    /// The JSON pointer at which a validator must report the error.
+    pub pointer: String,
+    /// The constraint broken (`"required"`, `"type"`, `"minimum"`, `"unique"`...).
+    pub constraint: &'static str,
+}
+
+/// Argument objects for `descriptor` that break exactly one constraint, with where the error
+/// must be reported. Starts from a valid value of [`arb_args_for`] and picks one of the
+/// constraints that value can be made to break.
+pub fn arb_broken_args(descriptor: &ToolDescriptor) -> BoxedStrategy<(Value, Breach)> {
+    let d = Arc::new(descriptor.clone());
+    arb_args_for(descriptor)
+        .prop_flat_map(move |valid| {
+            let mut sites = Vec::new();
+            let mut walk = Sites { defs: &d.definitions, out: &mut sites };
+            walk.root(&d, &valid);
+            let sites = Arc::new(sites);
+            (Just(valid), 0..sites.len()).prop_map(move |(valid, i)| sites[i].apply(valid))
+        })
+        .boxed()
+}
+
+fn find_def<'d>(defs: &'d [Definition], name: &str) -> Option<&'d Schema> {
+    defs.iter().find(|d| d.name == name).map(|d| &d.schema)
+}
+
+fn gen_schema(schema: &Schema, defs: &Defs, budget: u32) -> BoxedStrategy<Value> {
+    thread_local!(static NESTING: std::cell::Cell<u32> = const { std::cell::Cell::new(0) });
+    // A definition that requires itself has no finite value; stop instead of overflowing.
+    if NESTING.get() > 64 {
+        return Just(Value::Null).boxed();
+    }
+    NESTING.set(NESTING.get() + 1);
+    let out = gen_nullable(schema, defs, budget);
+    NESTING.set(NESTING.get() - 1);
+    out
+}
+
+fn gen_nullable(schema: &Schema, defs: &Defs, budget: u32) -> BoxedStrategy<Value> {
+    let base = gen_kind(schema, defs, budget);
+    if schema.nullable { prop_oneof![1 => Just(Value::Null), 4 => base].boxed() } else { base }
+}
+
+fn gen_kind(schema: &Schema, defs: &Defs, budget: u32) -> BoxedStrategy<Value> {
+    match &schema.kind {
+        SchemaKind::String(s) => {
+            let min = s.min_length.unwrap_or(0);
+            let max = s.max_length.unwrap_or(min + 8).min(min + 8);
+            match &s.pattern {
+                // The generator produces whole matches and knows no anchors.
+                Some(p) => match proptest::string::string_regex(unanchored(p)) {
+                    Ok(strategy) => strategy
+                        .prop_filter("length bounds", move |v| {
+                            let n = v.chars().count() as u64;
+                            n >= min && n <= max
+                        })
+                        .prop_map(Value::String)
+                        .boxed(),
+                    Err(_) => Just(Value::String("a".repeat(min as usize))).boxed(),
+                },
+                None => proptest::string::string_regex(&format!("[a-zA-Z0-9 _é]{{{min},{max}}}"))
+                    .map(|s| s.prop_map(Value::String).boxed())
+                    .unwrap_or_else(|_| Just(Value::String(String::new())).boxed()),
+            }
+        }
+        SchemaKind::Integer(n) => {
+            let mut lo = n.minimum.unwrap_or(i64::MIN);
+            let mut hi = n.maximum.unwrap_or(i64::MAX);
+            if let Some(x) = n.exclusive_minimum {
+                lo = lo.max(x.saturating_add(1));
+            }
+            if let Some(x) = n.exclusive_maximum {
+                hi = hi.min(x.saturating_sub(1));
+            }
+            let (lo, hi) = clamp_span(lo, hi);
+            let step = n.multiple_of.filter(|s| *s > 0).unwrap_or(1);
+            let (klo, khi) = (div_ceil(lo, step), lo.max(hi).div_euclid(step));
+            if klo > khi {
+                return Just(json!(lo)).boxed();
+            }
+            (klo..=khi).prop_map(move |k| json!(k * step)).boxed()
+        }
+        SchemaKind::Float(n) => {
+            let step = n.multiple_of.filter(|s| *s > 0.0).unwrap_or(0.25);
+            let lo = n.minimum.unwrap_or(-(SPAN as f64));
+            let hi = n.maximum.unwrap_or(lo.max(0.0) + SPAN as f64);
+            let mut klo = (lo / step).ceil() as i64;
+            let mut khi = (hi / step).floor() as i64;
+            if n.exclusive_minimum.is_some_and(|x| klo as f64 * step <= x) {
+                klo = n.exclusive_minimum.map_or(klo, |x| (x / step).floor() as i64 + 1);
+            }
+            if n.exclusive_maximum.is_some_and(|x| khi as f64 * step >= x) {
+                khi = n.exclusive_maximum.map_or(khi, |x| (x / step).ceil() as i64 - 1);
+            }
+            if klo > khi {
+                return Just(json!(lo)).boxed();
+            }
+            (klo..=khi).prop_map(move |k| json!(k as f64 * step)).boxed()
+        }
+        SchemaKind::Boolean => any::<bool>().prop_map(Value::Bool).boxed(),
+        SchemaKind::Null => Just(Value::Null).boxed(),
+        SchemaKind::Any => {
+            proptest::sample::select(vec![json!(1), json!("x"), json!(true), json!([]), json!({})])
+                .boxed()
+        }
+        SchemaKind::Enum(e) => {
+            let values: Vec<Value> = e.values.iter().map(|v| json!(v)).collect();
+            proptest::sample::select(values).boxed()
+        }
+        SchemaKind::List(l) => {
+            let min = l.min_items.unwrap_or(0) as usize;
+            let extra = if budget == 0 { 0 } else { 3 };
+            let max = l.max_items.map_or(min + extra, |m| (m as usize).min(min + extra));
+            if max == 0 {
+                return Just(json!([])).boxed();
+            }
+            let item = gen_schema(&l.items, defs, budget.saturating_sub(1));
+            let unique = l.unique;
+            proptest::collection::vec(item, min..=max.max(min))
+                .prop_map(move |mut items| {
+                    if unique {
+                        let mut seen: Vec<Value> = Vec::new();
+                        items.retain(|v| {
+                            let fresh = !seen.contains(v);
+                            if fresh {
+                                seen.push(v.clone());
+                            }
+                            fresh
+                        });
+                    }
+                    items
+                })
+                .prop_filter("enough distinct items", move |items| items.len() >= min)
+                .prop_map(Value::Array)
+                .boxed()
+        }
+        SchemaKind::Object(o) => gen_object(&o.properties, &o.additional, defs, budget),
+        SchemaKind::AnyOf(a) => {
+            let variants: Vec<_> = a.variants.iter().map(|v| gen_schema(v, defs, budget)).collect();
+            proptest::strategy::Union::new(variants).boxed()
+        }
+        SchemaKind::Ref(r) => match find_def(defs, &r.name) {
+            Some(target) => {
+                let target = target.clone();
+                gen_schema(&target, defs, budget.saturating_sub(1))
+            }
+            None => Just(Value::Null).boxed(),
+        },
+    }
+}
+
+fn unanchored(pattern: &str) -> &str {
+    let body = pattern.strip_prefix('^').unwrap_or(pattern);
+    body.strip_suffix('$').unwrap_or(body)
+}
+
+fn clamp_span(lo: i64, hi: i64) -> (i64, i64) {
+    match (lo == i64::MIN, hi == i64::MAX) {
+        (true, true) => (-SPAN, SPAN),
+        (true, false) => (hi.saturating_sub(2 * SPAN), hi),
+        (false, true) => (lo, lo.saturating_add(2 * SPAN)),
+        (false, false) => (lo, hi),
+    }
+}
+
+fn div_ceil(a: i64, b: i64) -> i64 {
+    let q = a.div_euclid(b);
+    if q * b < a { q + 1 } else { q }
+}
+
+fn gen_object(
+    params: &[Param],
+    additional: &Additional,
+    defs: &Defs,
+    budget: u32,
+) -> BoxedStrategy<Value> {
+    let inner = budget.saturating_sub(1);
+    let mut fields: Vec<BoxedStrategy<Option<(String, Value)>>> = Vec::new();
+    for p in params {
+        let name = p.name().to_owned();
+        if p.required {
+            let value = gen_schema(&p.schema, defs, inner);
+            fields.push(value.prop_map(move |v| Some((name.clone(), v))).boxed());
+        } else if budget > 0 {
+            let value = gen_schema(&p.schema, defs, inner);
+            fields.push(
+                proptest::option::of(value).prop_map(move |v| v.map(|v| (name.clone(), v))).boxed(),
+            );
+        }
+    }
+    match additional {
+        Additional::Typed(schema) if budget > 0 => {
+            for i in 0..2 {
+                let key = fresh_key(params, &format!("extra_{i}"));
+                let value = gen_schema(schema, defs, inner);
+                fields.push(
+                    proptest::option::of(value)
+                        .prop_map(move |v| v.map(|v| (key.clone(), v)))
+                        .boxed(),
+                );
+            }
+        }
+        Additional::Open if budget > 0 => {
+            let key = fresh_key(params, "extra_open");
+            fields
+                .push(any::<bool>().prop_map(move |b| b.then(|| (key.clone(), json!(1)))).boxed());
+        }
+        _ => {}
+    }
+    fields
+        .prop_map(|fields| Value::Object(fields.into_iter().flatten().collect::<Map<_, _>>()))
+        .boxed()
+}
+
+fn fresh_key(params: &[Param], base: &str) -> String {
+    let mut key = base.to_owned();
+    while params.iter().any(|p| p.name() == key) {
+        key.push('_');
+    }
+    key
+}
+
+/// One way to break a valid value.
+#[derive(Debug, Clone)]
+struct Site {
+    breach: Breach,
+    edit: Edit,
+}
+
+#[derive(Debug, Clone)]
+enum Edit {
+    /// Replace the value at the pointer.
+    Replace(String, Value),
+    /// Remove the key at the end of the pointer.
+    Remove(String),
+    /// Insert `key: value` into the object at the pointer.
+    Insert(String, String, Value),
+}
+
+impl Site {
+    fn apply(&self, mut value: Value) -> (Value, Breach) {
+        match &self.edit {
+            Edit::Replace(at, v) => {
+                if let Some(slot) = value.pointer_mut(at) {
+                    *slot = v.clone();
+                }
+            }
+            Edit::Remove(at) => {
+                let (parent, key) = at.rsplit_once('/').unwrap_or(("", at));
+                if let Some(Value::Object(map)) = value.pointer_mut(parent) {
+                    map.remove(&unescape(key));
+                }
+            }
+            Edit::Insert(at, key, v) => {
+                if let Some(Value::Object(map)) = value.pointer_mut(at) {
+                    map.insert(key.clone(), v.clone());
+                }
+            }
+        }
+        (value, self.breach.clone())
+    }
+}
+
+fn escape(key: &str) -> String {
+    key.replace('~', "~0").replace('/', "~1")
+}
+
+fn unescape(key: &str) -> String {
+    key.replace("~1", "/").replace("~0", "~")
+}
+
+struct Sites<'a> {
+    defs: &'a [Definition],
+    out: &'a mut Vec<Site>,
+}
+
+impl Sites<'_> {
+    fn add(&mut self, pointer: &str, constraint: &'static str, edit: Edit) {
+        self.out.push(Site { breach: Breach { pointer: pointer.to_owned(), constraint }, edit });
+    }
+
+    fn replace(&mut self, pointer: &str, constraint: &'static str, value: Value) {
+        self.add(pointer, constraint, Edit::Replace(pointer.to_owned(), value));
+    }
+
+    fn root(&mut self, d: &ToolDescriptor, valid: &Value) {
+        self.replace("", "type", json!([]));
+        if let Value::Object(map) = valid {
+            self.object(&d.params, &d.additional, map, "", 0);
+        }
+    }
+
+    fn object(
+        &mut self,
+        params: &[Param],
+        additional: &Additional,
+        map: &Map<String, Value>,
+        at: &str,
+        depth: u32,
+    ) {
+        for p in params {
+            let pointer = format!("{at}/{}", escape(p.name()));
+            if let Some(v) = map.get(p.name()) {
+                self.schema(&p.schema, v, &pointer, false, depth + 1);
+                if p.required {
+                    self.add(&pointer, "required", Edit::Remove(pointer.clone()));
+                }
+            }
+        }
+        match additional {
+            Additional::Closed => {
+                let key = fresh_key(params, "zz_unknown");
+                let pointer = format!("{at}/{}", escape(&key));
+                self.add(&pointer, "closed", Edit::Insert(at.to_owned(), key, json!(1)));
+            }
+            Additional::Typed(schema) => {
+                if let Some(bad) = wrong_type_value(schema, self.defs, false) {
+                    let key = fresh_key(params, "zz_extra");
+                    let taken = map.contains_key(&key);
+                    let pointer = format!("{at}/{}", escape(&key));
+                    if !taken {
+                        self.add(&pointer, "additional", Edit::Insert(at.to_owned(), key, bad));
+                    }
+                }
+            }
+            Additional::Open => {}
+        }
+    }
+
+    fn schema(&mut self, schema: &Schema, value: &Value, at: &str, nullable: bool, depth: u32) {
+        if depth > 16 {
+            return;
+        }
+        let nullable = nullable || schema.nullable;
+        if let SchemaKind::Ref(r) = &schema.kind {
+            if let Some(target) = find_def(self.defs, &r.name) {
+                self.schema(target, value, at, nullable, depth + 1);
+            }
+            return;
+        }
+        if let SchemaKind::AnyOf(_) = &schema.kind {
+            if let Some(bad) = wrong_type_value(schema, self.defs, nullable) {
+                self.replace(at, "anyOf", bad);
+            }
+            return;
+        }
+        if value.is_null() {
+            // A null accepted by a nullable schema has no constraints left to break but its type.
+            if let Some(bad) = wrong_type_value(schema, self.defs, nullable) {
+                self.replace(at, "type", bad);
+            }
+            return;
+        }
+        if !nullable && !matches!(schema.kind, SchemaKind::Null | SchemaKind::Any) {
+            self.replace(at, "nullable", Value::Null);
+        }
+        if let Some(bad) = wrong_type_value(schema, self.defs, nullable) {
+            self.replace(at, "type", bad);
+        }
+        match (&schema.kind, value) {
+            (SchemaKind::String(s), Value::String(_)) => {
+                if let Some(min) = s.min_length.filter(|m| *m > 0) {
+                    self.replace(at, "minLength", json!("a".repeat(min as usize - 1)));
+                }
+                if let Some(max) = s.max_length {
+                    self.replace(at, "maxLength", json!("a".repeat(max as usize + 1)));
+                }
+                if let Some(p) = &s.pattern
+                    && let Ok(re) = regex::Regex::new(p)
+                    && let Some(bad) =
+                        ["", "!", "~~~~", "0", "A", "zz"].into_iter().find(|c| !re.is_match(c))
+                {
+                    self.replace(at, "pattern", json!(bad));
+                }
+            }
+            (SchemaKind::Integer(n), Value::Number(_)) => {
+                if let Some(v) = n.minimum.and_then(|m| m.checked_sub(1)) {
+                    self.replace(at, "minimum", json!(v));
+                }
+                if let Some(v) = n.maximum.and_then(|m| m.checked_add(1)) {
+                    self.replace(at, "maximum", json!(v));
+                }
+                if let Some(v) = n.exclusive_minimum {
+                    self.replace(at, "exclusiveMinimum", json!(v));
+                }
+                if let Some(v) = n.exclusive_maximum {
+                    self.replace(at, "exclusiveMaximum", json!(v));
+                }
+                if let (true, Some(v)) = (n.multiple_of.is_some_and(|s| s > 1), value.as_i64()) {
+                    self.replace(at, "multipleOf", json!(v + 1));
+                }
+            }
+            (SchemaKind::Float(n), Value::Number(num)) => {
+                if let Some(m) = n.minimum {
+                    self.replace(at, "minimum", json!(m - 1.0));
+                }
+                if let Some(m) = n.maximum {
+                    self.replace(at, "maximum", json!(m + 1.0));
+                }
+                if let Some(m) = n.exclusive_minimum {
+                    self.replace(at, "exclusiveMinimum", json!(m));
+                }
+                if let Some(m) = n.exclusive_maximum {
+                    self.replace(at, "exclusiveMaximum", json!(m));
+                }
+                if let (Some(step), Some(v)) = (n.multiple_of, num.as_f64()) {
+                    self.replace(at, "multipleOf", json!(v + step / 2.0));
+                }
+            }
+            (SchemaKind::Enum(e), Value::String(_)) => {
+                let mut bad = String::from("zz_not_a_value");
+                while e.values.contains(&bad) {
+                    bad.push('_');
+                }
+                self.replace(at, "enum", json!(bad));
+            }
+            (SchemaKind::List(l), Value::Array(items)) => {
+                if let Some(min) = l.min_items.filter(|m| *m > 0) {
+                    let fewer: Vec<Value> = items.iter().take(min as usize - 1).cloned().collect();
+                    self.replace(at, "minItems", Value::Array(fewer));
+                }
+                if let (Some(max), Some(first)) = (l.max_items, items.first()) {
+                    let mut more = items.clone();
+                    more.resize(max as usize + 1, first.clone());
+                    self.replace(at, "maxItems", Value::Array(more));
+                }
+                if let (true, Some(first)) = (l.unique, items.first())
+                    && l.max_items.is_none_or(|m| items.len() < m as usize)
+                {
+                    let mut dup = items.clone();
+                    dup.push(first.clone());
+                    self.replace(at, "uniqueItems", Value::Array(dup));
+                }
+                for (i, item) in items.iter().enumerate() {
+                    self.schema(&l.items, item, &format!("{at}/{i}"), false, depth + 1);
+                }
+            }
+            (SchemaKind::Object(o), Value::Object(map)) => {
+                self.object(&o.properties, &o.additional, map, at, depth + 1);
+            }
+            _ => {}
+        }
+    }
+}
+
+/// A value whose JSON type `schema` does not accept (nor `null` when `nullable`).
+fn wrong_type_value(schema: &Schema, defs: &[Definition], nullable: bool) -> Option<Value> {
+    let candidates =
+        [json!(true), json!("s"), json!(1), json!(1.5), json!([]), json!({}), json!(null)];
+    candidates
+        .into_iter()
+        .find(|c| !(accepts_type(schema, defs, c, 0) || (c.is_null() && nullable)))
+}
+
+fn accepts_type(schema: &Schema, defs: &[Definition], value: &Value, depth: u32) -> bool {
+    if depth > 32 {
+        return true;
+    }
+    if value.is_null() && schema.nullable {
+        return true;
+    }
+    match (&schema.kind, value) {
+        (SchemaKind::String(_) | SchemaKind::Enum(_), Value::String(_))
+        | (SchemaKind::Float(_), Value::Number(_))
+        | (SchemaKind::Boolean, Value::Bool(_))
+        | (SchemaKind::Null, Value::Null)
+        | (SchemaKind::Any, _)
+        | (SchemaKind::List(_), Value::Array(_))
+        | (SchemaKind::Object(_), Value::Object(_)) => true,
+        (SchemaKind::Integer(_), Value::Number(n)) => n.is_i64() || n.is_u64(),
+        (SchemaKind::AnyOf(a), v) => a.variants.iter().any(|s| accepts_type(s, defs, v, depth + 1)),
+        (SchemaKind::Ref(r), v) => {
+            find_def(defs, &r.name).is_none_or(|s| accepts_type(s, defs, v, depth + 1))
+        }
+        _ => false,
+    }
+}

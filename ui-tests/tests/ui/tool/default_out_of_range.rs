@@ -1,0 +1,6 @@
+#![allow(unused_variables)]
+
+#[tooldef::tool]
+fn days(#[param(range = 1..=10, default = 11)] n: u8) {}
+
+fn main() {}

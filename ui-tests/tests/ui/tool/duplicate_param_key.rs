@@ -1,0 +1,6 @@
+#![allow(unused_variables)]
+
+#[tooldef::tool]
+fn search(#[param(min = 1, min = 2)] n: u8) {}
+
+fn main() {}

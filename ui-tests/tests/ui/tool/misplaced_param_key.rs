@@ -1,0 +1,4 @@
+#[tooldef::tool(range = 1..=2)]
+fn search() {}
+
+fn main() {}

@@ -1,0 +1,6 @@
+#![allow(unused_variables)]
+
+#[tooldef::tool]
+fn search(#[param(read_only)] q: String) {}
+
+fn main() {}

@@ -1,0 +1,4 @@
+#[tooldef::tool(name = "get weather")]
+fn get_weather() {}
+
+fn main() {}

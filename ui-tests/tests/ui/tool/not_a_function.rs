@@ -1,0 +1,4 @@
+#[tooldef::tool]
+struct Search;
+
+fn main() {}

@@ -1,0 +1,8 @@
+struct S;
+
+#[tooldef::tool]
+impl S {
+    fn f(&self) {}
+}
+
+fn main() {}

@@ -1,0 +1,6 @@
+#![allow(unused_variables)]
+
+#[tooldef::tool]
+fn search(#[param(descripton = "what")] q: String) {}
+
+fn main() {}

@@ -1,0 +1,8 @@
+struct S;
+
+impl S {
+    #[tooldef::tool]
+    fn f(&self) {}
+}
+
+fn main() {}

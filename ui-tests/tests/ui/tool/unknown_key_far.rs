@@ -1,0 +1,4 @@
+#[tooldef::tool(colour = "red")]
+fn search() {}
+
+fn main() {}

@@ -1,0 +1,4 @@
+#[tooldef::tool(nmae = "search")]
+fn search() {}
+
+fn main() {}

@@ -1,0 +1,12 @@
+struct S;
+
+#[tooldef::tools]
+impl S {
+    #[tool(name = "same")]
+    fn f(&self) {}
+
+    #[tool(name = "same")]
+    fn g(&self) {}
+}
+
+fn main() {}

@@ -1,0 +1,6 @@
+struct S;
+
+#[tooldef::tools(crat = tooldef)]
+impl S {}
+
+fn main() {}
