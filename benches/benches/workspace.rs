@@ -7,8 +7,12 @@ use std::hint::black_box;
 use std::path::{Path, PathBuf};
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use tooldef::ToolRegistry;
+use tooldef::workspace::Workspace;
 
 const FILES: usize = 1000;
+const SPEC_A: &str = r#"{"description":"Changed.","input_schema":{"type":"object"}}"#;
+const SPEC_B: &str = r#"{"description":"Changed again.","input_schema":{"type":"object"}}"#;
 
 /// A fresh directory of `FILES` small spec files, removed on drop.
 struct Dir(PathBuf);
@@ -53,9 +57,33 @@ fn workspace(c: &mut Criterion) {
     let dir = Dir::new();
     let tools = dir.tools();
     assert_eq!(dir_read_and_stats(&tools), FILES);
+    let registry = ToolRegistry::new();
+    let ws = Workspace::new(&tools);
+    let first = ws.reconcile(&registry).expect("reconciles");
+    assert!(first.skipped.is_empty(), "every generated spec loads");
+    assert_eq!(registry.len(), FILES);
+    let before = ws.stats();
+    ws.reconcile(&registry).expect("reconciles");
+    assert_eq!(ws.stats().files_read, before.files_read, "a no-op reconcile reads no file");
+
     let mut group = c.benchmark_group("workspace_1000_files");
     group.bench_function("dir_read_and_1000_stats", |b| {
         b.iter(|| dir_read_and_stats(black_box(&tools)))
+    });
+    group.bench_function("reconcile_noop", |b| {
+        b.iter(|| ws.reconcile(black_box(&registry)).expect("reconciles"))
+    });
+    // One file rewritten per iteration (alternating sizes, so the change is always visible);
+    // the write is part of the measured time.
+    let changed = tools.join("tool_0500.json");
+    let mut flip = false;
+    group.bench_function("reconcile_one_change", |b| {
+        b.iter(|| {
+            flip = !flip;
+            let text = if flip { SPEC_A } else { SPEC_B };
+            std::fs::write(&changed, text).expect("rewrite");
+            ws.reconcile(black_box(&registry)).expect("reconciles")
+        })
     });
     group.finish();
 }

@@ -153,7 +153,7 @@ fn emit_args_struct(out: &mut String, tool: &ToolSpec, derives: &str, schemars: 
 // tooldef: #[tool] functions
 // ---------------------------------------------------------------------------------------------
 
-/// The corpus as `#[tool]` functions (the form users write once `tooldef-macros` lands).
+/// The corpus as `#[tool]` functions (the form users write).
 pub fn tooldef_macro(corpus: &Corpus, target: Target) -> String {
     let mut out = String::new();
     header(&mut out, "The benchmark corpus as tooldef `#[tool]` functions.", target);
@@ -163,8 +163,8 @@ pub fn tooldef_macro(corpus: &Corpus, target: Target) -> String {
         let _ = writeln!(out, "/// {}\n#[tool]", tool.description);
         let _ = writeln!(out, "pub fn {}(", tool.name);
         for p in &tool.params {
-            let _ = writeln!(out, "    /// {}", p.doc);
-            let mut keys = Vec::new();
+            // rustc rejects doc comments on parameters, so the description is a key.
+            let mut keys = vec![format!("description = {}", lit(&p.doc))];
             if let Some((lo, hi)) = p.range {
                 keys.push(format!("range = {lo}..={hi}"));
             }
@@ -174,9 +174,7 @@ pub fn tooldef_macro(corpus: &Corpus, target: Target) -> String {
             if let Some(d) = p.default {
                 keys.push(format!("default = {}", default_text(d)));
             }
-            if !keys.is_empty() {
-                let _ = writeln!(out, "    #[param({})]", keys.join(", "));
-            }
+            let _ = writeln!(out, "    #[param({})]", keys.join(", "));
             let _ = writeln!(out, "    {}: {},", p.name, rust_ty(tool, &p.ty));
         }
         let names: Vec<_> = tool.params.iter().map(|p| format!("&{}", p.name)).collect();

@@ -16,6 +16,9 @@ pub mod schemars_corpus;
 
 /// The corpus as checked-in Rust source (written by the `gen_corpus` binary).
 pub mod generated {
+    /// The tooldef form as users write it: `#[tool]` functions.
+    #[rustfmt::skip]
+    pub mod tooldef_macro;
     /// The tooldef form: const-DSL descriptors and hand-written `Tool` impls.
     #[rustfmt::skip]
     pub mod tooldef_const;

@@ -4,6 +4,10 @@
 use serde_json::{Value, json};
 use tooldef::Renderer;
 use tooldef_anthropic::AnthropicRenderer;
+use tooldef_bedrock::BedrockRenderer;
+use tooldef_gemini::GeminiRenderer;
+use tooldef_mcp::McpRenderer;
+use tooldef_ollama::OllamaRenderer;
 use tooldef_openai::OpenAiRenderer;
 
 /// How a provider wraps a tool's name, description and parameter schema.
@@ -16,6 +20,14 @@ pub enum Envelope {
     OpenAiResponses,
     /// `{name, description, input_schema}`.
     Anthropic,
+    /// Gemini function declaration: `{name, description, parametersJsonSchema}`.
+    Gemini,
+    /// Ollama: the OpenAI Chat shape.
+    Ollama,
+    /// MCP `Tool`: `{name, description, inputSchema}` (what rmcp lists).
+    Mcp,
+    /// Bedrock Converse: `{"toolSpec": {name, description, "inputSchema": {"json": ...}}}`.
+    Bedrock,
 }
 
 impl Envelope {
@@ -36,6 +48,28 @@ impl Envelope {
             Envelope::Anthropic => {
                 json!({"name": name, "description": description, "input_schema": schema})
             }
+            Envelope::Gemini => {
+                json!({"name": name, "description": description, "parametersJsonSchema": schema})
+            }
+            Envelope::Ollama => Envelope::OpenAiChat.wrap(name, description, schema),
+            Envelope::Mcp => {
+                json!({"name": name, "description": description, "inputSchema": schema})
+            }
+            Envelope::Bedrock => json!({
+                "toolSpec": {"name": name, "description": description, "inputSchema": {"json": schema}},
+            }),
+        }
+    }
+
+    /// The parameter schema inside one wire object of this envelope.
+    pub fn parameters(self, tool: &Value) -> Option<&Value> {
+        match self {
+            Envelope::OpenAiChat | Envelope::Ollama => tool.pointer("/function/parameters"),
+            Envelope::OpenAiResponses => tool.get("parameters"),
+            Envelope::Anthropic => tool.get("input_schema"),
+            Envelope::Gemini => tool.get("parametersJsonSchema"),
+            Envelope::Mcp => tool.get("inputSchema"),
+            Envelope::Bedrock => tool.pointer("/toolSpec/inputSchema/json"),
         }
     }
 }
@@ -50,7 +84,7 @@ pub struct Provider {
     pub envelope: Envelope,
 }
 
-/// Every provider with a renderer on this branch.
+/// Every provider tooldef renders for (non-strict; Gemini in its `parametersJsonSchema` form).
 pub fn providers() -> Vec<Provider> {
     vec![
         Provider {
@@ -67,6 +101,22 @@ pub fn providers() -> Vec<Provider> {
             id: "anthropic",
             renderer: Box::new(AnthropicRenderer::new()),
             envelope: Envelope::Anthropic,
+        },
+        Provider {
+            id: "gemini",
+            renderer: Box::new(GeminiRenderer::new()),
+            envelope: Envelope::Gemini,
+        },
+        Provider {
+            id: "ollama",
+            renderer: Box::new(OllamaRenderer::new()),
+            envelope: Envelope::Ollama,
+        },
+        Provider { id: "mcp", renderer: Box::new(McpRenderer::new()), envelope: Envelope::Mcp },
+        Provider {
+            id: "bedrock",
+            renderer: Box::new(BedrockRenderer::new()),
+            envelope: Envelope::Bedrock,
         },
     ]
 }

@@ -64,6 +64,18 @@ pub fn comparisons(providers: &[&str]) -> Vec<Comparison> {
         alternative: "decode_100_calls/value_jsonschema_from_value".into(),
         target: Target::FasterBy(3.0),
     });
+    out.push(Comparison {
+        what: "workspace reconcile, 1,000 files, no-op".into(),
+        tooldef: "workspace_1000_files/reconcile_noop".into(),
+        alternative: "workspace_1000_files/dir_read_and_1000_stats".into(),
+        target: Target::Within(1.5),
+    });
+    out.push(Comparison {
+        what: "workspace reconcile, 1,000 files, one change".into(),
+        tooldef: "workspace_1000_files/reconcile_one_change".into(),
+        alternative: "workspace_1000_files/dir_read_and_1000_stats".into(),
+        target: Target::Reference,
+    });
     out
 }
 

@@ -12,16 +12,8 @@ use tooldef::render::json_array;
 use tooldef::{Policy, Renderer};
 use tooldef_benches::corpus::{Corpus, SEED};
 use tooldef_benches::generated::tooldef_const::DESCRIPTORS;
-use tooldef_benches::providers::{Envelope, providers};
+use tooldef_benches::providers::providers;
 use tooldef_benches::schemars_corpus::schemars_tools;
-
-fn parameters(envelope: Envelope, tool: &Value) -> Option<&Value> {
-    match envelope {
-        Envelope::OpenAiChat => tool.pointer("/function/parameters"),
-        Envelope::OpenAiResponses => tool.get("parameters"),
-        Envelope::Anthropic => tool.get("input_schema"),
-    }
-}
 
 fn main() {
     let corpus = Corpus::standard();
@@ -55,7 +47,7 @@ fn main() {
                 .iter()
                 .zip(&samples)
                 .filter(|(tool, sample)| {
-                    let schema = parameters(p.envelope, tool).expect("parameters");
+                    let schema = p.envelope.parameters(tool).expect("parameters");
                     jsonschema::validator_for(schema).map(|v| v.is_valid(sample)).unwrap_or(false)
                 })
                 .count()

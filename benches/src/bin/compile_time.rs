@@ -42,9 +42,15 @@ fn crates(corpus: &Corpus, tooldef_dir: &Path, rmcp: bool) -> Vec<Krate> {
         },
         Krate {
             name: "ct_tooldef",
-            label: TOOLDEF_LABEL,
+            label: "tooldef #[tool] functions",
+            deps: tooldef.clone(),
+            files: vec![("lib.rs", emit::tooldef_macro(corpus, Target::Standalone))],
+        },
+        Krate {
+            name: "ct_tooldef_const",
+            label: "tooldef const DSL + hand-written Tool impls",
             deps: tooldef,
-            files: vec![("lib.rs", tooldef_source(corpus))],
+            files: vec![("lib.rs", emit::tooldef_const(corpus, Target::Standalone))],
         },
         Krate {
             name: "ct_schemars",
@@ -69,14 +75,6 @@ fn crates(corpus: &Corpus, tooldef_dir: &Path, rmcp: bool) -> Vec<Krate> {
         });
     }
     out
-}
-
-/// Until `#[tool]` lands on this branch, the tooldef crate is the const-DSL form with
-/// hand-written `Tool` impls (what the macro expands to).
-const TOOLDEF_LABEL: &str = "tooldef const DSL + hand-written Tool impls";
-
-fn tooldef_source(corpus: &Corpus) -> String {
-    emit::tooldef_const(corpus, Target::Standalone)
 }
 
 fn write_workspace(root: &Path, crates: &[Krate], lock: Option<&Path>) -> std::io::Result<()> {

@@ -28,21 +28,19 @@ pub struct ExportContactsPagination {
 /// Export contacts to a downloadable file.
 #[tool]
 pub fn export_contacts(
-    /// Report what would change without changing anything.
+    #[param(description = "Report what would change without changing anything.")]
     dry_run: bool,
-    /// Send a notification to the owner.
+    #[param(description = "Send a notification to the owner.")]
     notify: bool,
-    /// Only items in this state.
+    #[param(description = "Only items in this state.")]
     status: ExportContactsStatus,
-    /// Match letter case exactly.
-    #[param(default = false)]
+    #[param(description = "Match letter case exactly.", default = false)]
     case_sensitive: bool,
-    /// Also return archived items.
+    #[param(description = "Also return archived items.")]
     include_archived: bool,
-    /// How to page through results.
+    #[param(description = "How to page through results.")]
     pagination: ExportContactsPagination,
-    /// Priority from low to high.
-    #[param(range = 0..=3972)]
+    #[param(description = "Priority from low to high.", range = 0..=3972)]
     priority_level: u32,
 ) -> Result<u32, String> {
     let _ = (&dry_run, &notify, &status, &case_sensitive, &include_archived, &pagination, &priority_level);
@@ -61,22 +59,19 @@ pub struct GetMessagesWindow {
 /// Get the current messages for the given criteria.
 #[tool]
 pub fn get_messages(
-    /// Page number, starting at 1.
-    #[param(range = 0..=62)]
+    #[param(description = "Page number, starting at 1.", range = 0..=62)]
     page: Option<u8>,
-    /// Number of days to cover.
-    #[param(range = -18..=944)]
+    #[param(description = "Number of days to cover.", range = -18..=944)]
     days: Option<i64>,
-    /// Time window to consider.
+    #[param(description = "Time window to consider.")]
     window: Option<GetMessagesWindow>,
-    /// Free-text search query.
+    #[param(description = "Free-text search query.")]
     query: String,
-    /// Identifier of the customer.
+    #[param(description = "Identifier of the customer.")]
     customer_id: Option<String>,
-    /// Cloud region, e.g. "eu-west-1".
-    #[param(length = ..=64)]
+    #[param(description = "Cloud region, e.g. \"eu-west-1\".", length = ..=64)]
     region: String,
-    /// Latitude in decimal degrees.
+    #[param(description = "Latitude in decimal degrees.")]
     latitude: f64,
 ) -> Result<u32, String> {
     let _ = (&page, &days, &window, &query, &customer_id, &region, &latitude);
@@ -86,16 +81,13 @@ pub fn get_messages(
 /// Count users matching the filter.
 #[tool]
 pub fn count_users(
-    /// Timeout in seconds.
-    #[param(range = 0..=67)]
+    #[param(description = "Timeout in seconds.", range = 0..=67)]
     timeout_secs: u8,
-    /// Cloud region, e.g. "eu-west-1".
+    #[param(description = "Cloud region, e.g. \"eu-west-1\".")]
     region: String,
-    /// Full text body in Markdown.
-    #[param(length = ..=500)]
+    #[param(description = "Full text body in Markdown.", length = ..=500)]
     body: String,
-    /// BCP 47 language tag of the answer.
-    #[param(length = ..=64)]
+    #[param(description = "BCP 47 language tag of the answer.", length = ..=64)]
     language: String,
 ) -> Result<u32, String> {
     let _ = (&timeout_secs, &region, &body, &language);
@@ -105,13 +97,13 @@ pub fn count_users(
 /// Count documents matching the filter.
 #[tool]
 pub fn count_documents(
-    /// Email address of the account owner.
+    #[param(description = "Email address of the account owner.")]
     email: Option<String>,
-    /// Send a notification to the owner.
+    #[param(description = "Send a notification to the owner.")]
     notify: bool,
-    /// Search radius in kilometres.
+    #[param(description = "Search radius in kilometres.")]
     radius_km: Option<f64>,
-    /// Fields to include in each result.
+    #[param(description = "Fields to include in each result.")]
     fields: Vec<String>,
 ) -> Result<u32, String> {
     let _ = (&email, &notify, &radius_km, &fields);
@@ -129,13 +121,13 @@ pub enum SearchUsersSort {
 /// Search users matching a free-text query and return the best matches.
 #[tool]
 pub fn search_users(
-    /// Full text body in Markdown.
+    #[param(description = "Full text body in Markdown.")]
     body: String,
-    /// Latitude in decimal degrees.
+    #[param(description = "Latitude in decimal degrees.")]
     latitude: f64,
-    /// Sort order of the results.
+    #[param(description = "Sort order of the results.")]
     sort: SearchUsersSort,
-    /// Tags to attach.
+    #[param(description = "Tags to attach.")]
     tags: Option<Vec<String>>,
 ) -> Result<u32, String> {
     let _ = (&body, &latitude, &sort, &tags);
@@ -145,14 +137,13 @@ pub fn search_users(
 /// Update an existing weather; fields left out stay unchanged.
 #[tool]
 pub fn update_weather(
-    /// Longitude in decimal degrees.
+    #[param(description = "Longitude in decimal degrees.")]
     longitude: f64,
-    /// BCP 47 language tag of the answer.
+    #[param(description = "BCP 47 language tag of the answer.")]
     language: Option<String>,
-    /// Page number, starting at 1.
-    #[param(range = 0..=5, default = 5)]
+    #[param(description = "Page number, starting at 1.", range = 0..=5, default = 5)]
     page: u8,
-    /// Internal notes, never shown to customers.
+    #[param(description = "Internal notes, never shown to customers.")]
     notes: String,
 ) -> Result<u32, String> {
     let _ = (&longitude, &language, &page, &notes);
@@ -162,15 +153,13 @@ pub fn update_weather(
 /// Export products to a downloadable file.
 #[tool]
 pub fn export_products(
-    /// Login of the author.
-    #[param(length = ..=500)]
+    #[param(description = "Login of the author.", length = ..=500)]
     author: String,
-    /// Budget ceiling in euros.
+    #[param(description = "Budget ceiling in euros.")]
     budget: f64,
-    /// Identifier of the customer.
+    #[param(description = "Identifier of the customer.")]
     customer_id: Option<String>,
-    /// Priority from low to high.
-    #[param(range = -74..=553)]
+    #[param(description = "Priority from low to high.", range = -74..=553)]
     priority_level: Option<i64>,
 ) -> Result<u32, String> {
     let _ = (&author, &budget, &customer_id, &priority_level);
@@ -187,18 +176,15 @@ pub enum ArchiveTasksMode {
 /// Archive old tasks so they no longer appear in lists.
 #[tool]
 pub fn archive_tasks(
-    /// How to match.
+    #[param(description = "How to match.")]
     mode: ArchiveTasksMode,
-    /// Login of the author.
+    #[param(description = "Login of the author.")]
     author: Option<String>,
-    /// Timeout in seconds.
-    #[param(range = 0..=73, default = 18)]
+    #[param(description = "Timeout in seconds.", range = 0..=73, default = 18)]
     timeout_secs: u8,
-    /// Number of results to skip.
-    #[param(range = -78..=795)]
+    #[param(description = "Number of results to skip.", range = -78..=795)]
     offset: i64,
-    /// Free-text search query.
-    #[param(length = ..=256)]
+    #[param(description = "Free-text search query.", length = ..=256)]
     query: String,
 ) -> Result<u32, String> {
     let _ = (&mode, &author, &timeout_secs, &offset, &query);
@@ -217,16 +203,15 @@ pub enum DeleteShipmentsStatus {
 /// Delete a shipments permanently. This cannot be undone.
 #[tool]
 pub fn delete_shipments(
-    /// Include every detail in the answer.
+    #[param(description = "Include every detail in the answer.")]
     verbose: bool,
-    /// Only items in this state.
+    #[param(description = "Only items in this state.")]
     status: Option<DeleteShipmentsStatus>,
-    /// IANA time zone name, e.g. "Europe/Paris".
+    #[param(description = "IANA time zone name, e.g. \"Europe/Paris\".")]
     timezone: Option<String>,
-    /// Timeout in seconds.
-    #[param(range = -60..=474)]
+    #[param(description = "Timeout in seconds.", range = -60..=474)]
     timeout_secs: Option<i64>,
-    /// Amount in the account currency.
+    #[param(description = "Amount in the account currency.")]
     amount: f64,
 ) -> Result<u32, String> {
     let _ = (&verbose, &status, &timezone, &timeout_secs, &amount);
@@ -245,23 +230,21 @@ pub struct ArchiveWeatherAddress {
 /// Archive old weather so they no longer appear in lists.
 #[tool]
 pub fn archive_weather(
-    /// Number of days to cover.
-    #[param(range = 0..=528)]
+    #[param(description = "Number of days to cover.", range = 0..=528)]
     days: u32,
-    /// Budget ceiling in euros.
+    #[param(description = "Budget ceiling in euros.")]
     budget: f64,
-    /// City name, e.g. "Paris".
+    #[param(description = "City name, e.g. \"Paris\".")]
     city: String,
-    /// Postal address.
+    #[param(description = "Postal address.")]
     address: Option<ArchiveWeatherAddress>,
-    /// Fields to include in each result.
+    #[param(description = "Fields to include in each result.")]
     fields: Option<Vec<String>>,
-    /// Who receives the message.
+    #[param(description = "Who receives the message.")]
     recipients: Vec<i64>,
-    /// Full text body in Markdown.
+    #[param(description = "Full text body in Markdown.")]
     body: String,
-    /// Send a notification to the owner.
-    #[param(default = false)]
+    #[param(description = "Send a notification to the owner.", default = false)]
     notify: bool,
 ) -> Result<u32, String> {
     let _ = (&days, &budget, &city, &address, &fields, &recipients, &body, &notify);
@@ -279,12 +262,11 @@ pub enum ArchivePaymentsPriority {
 /// Archive old payments so they no longer appear in lists.
 #[tool]
 pub fn archive_payments(
-    /// How deep to follow links.
-    #[param(range = 0..=22)]
+    #[param(description = "How deep to follow links.", range = 0..=22)]
     max_depth: Option<u8>,
-    /// How urgent the item is.
+    #[param(description = "How urgent the item is.")]
     priority: Option<ArchivePaymentsPriority>,
-    /// Longitude in decimal degrees.
+    #[param(description = "Longitude in decimal degrees.")]
     longitude: f64,
 ) -> Result<u32, String> {
     let _ = (&max_depth, &priority, &longitude);
@@ -302,17 +284,17 @@ pub enum CreateAlertsFormat {
 /// Create a new alerts and return its identifier.
 #[tool]
 pub fn create_alerts(
-    /// Minimum similarity score.
+    #[param(description = "Minimum similarity score.")]
     threshold: f64,
-    /// Fields to include in each result.
+    #[param(description = "Fields to include in each result.")]
     fields: Vec<String>,
-    /// Report what would change without changing anything.
+    #[param(description = "Report what would change without changing anything.")]
     dry_run: bool,
-    /// Who receives the message.
+    #[param(description = "Who receives the message.")]
     recipients: Vec<String>,
-    /// Internal notes, never shown to customers.
+    #[param(description = "Internal notes, never shown to customers.")]
     notes: Option<String>,
-    /// Output format.
+    #[param(description = "Output format.")]
     format: CreateAlertsFormat,
 ) -> Result<u32, String> {
     let _ = (&threshold, &fields, &dry_run, &recipients, &notes, &format);
@@ -330,22 +312,21 @@ pub enum SearchDeploymentsSort {
 /// Search deployments matching a free-text query and return the best matches.
 #[tool]
 pub fn search_deployments(
-    /// City name, e.g. "Paris".
+    #[param(description = "City name, e.g. \"Paris\".")]
     city: String,
-    /// Internal notes, never shown to customers.
+    #[param(description = "Internal notes, never shown to customers.")]
     notes: String,
-    /// Free-text search query.
-    #[param(length = ..=500)]
+    #[param(description = "Free-text search query.", length = ..=500)]
     query: String,
-    /// IANA time zone name, e.g. "Europe/Paris".
+    #[param(description = "IANA time zone name, e.g. \"Europe/Paris\".")]
     timezone: Option<String>,
-    /// Email address of the account owner.
+    #[param(description = "Email address of the account owner.")]
     email: Option<String>,
-    /// Search radius in kilometres.
+    #[param(description = "Search radius in kilometres.")]
     radius_km: f64,
-    /// Sort order of the results.
+    #[param(description = "Sort order of the results.")]
     sort: SearchDeploymentsSort,
-    /// Minimum similarity score.
+    #[param(description = "Minimum similarity score.")]
     threshold: f64,
 ) -> Result<u32, String> {
     let _ = (&city, &notes, &query, &timezone, &email, &radius_km, &sort, &threshold);
@@ -355,13 +336,11 @@ pub fn search_deployments(
 /// Delete a products permanently. This cannot be undone.
 #[tool]
 pub fn delete_products(
-    /// Calendar year.
-    #[param(range = 0..=4164, default = 59)]
+    #[param(description = "Calendar year.", range = 0..=4164, default = 59)]
     year: u32,
-    /// City name, e.g. "Paris".
+    #[param(description = "City name, e.g. \"Paris\".")]
     city: Option<String>,
-    /// Timeout in seconds.
-    #[param(range = 1..=13)]
+    #[param(description = "Timeout in seconds.", range = 1..=13)]
     timeout_secs: u8,
 ) -> Result<u32, String> {
     let _ = (&year, &city, &timeout_secs);
@@ -371,21 +350,21 @@ pub fn delete_products(
 /// List documents visible to the caller, newest first.
 #[tool]
 pub fn list_documents(
-    /// Send a notification to the owner.
+    #[param(description = "Send a notification to the owner.")]
     notify: bool,
-    /// Email address of the account owner.
+    #[param(description = "Email address of the account owner.")]
     email: String,
-    /// Match letter case exactly.
+    #[param(description = "Match letter case exactly.")]
     case_sensitive: bool,
-    /// Login of the author.
+    #[param(description = "Login of the author.")]
     author: String,
-    /// IANA time zone name, e.g. "Europe/Paris".
+    #[param(description = "IANA time zone name, e.g. \"Europe/Paris\".")]
     timezone: String,
-    /// Tags to attach.
+    #[param(description = "Tags to attach.")]
     tags: Vec<String>,
-    /// Descend into sub-folders.
+    #[param(description = "Descend into sub-folders.")]
     recursive: Option<bool>,
-    /// Longitude in decimal degrees.
+    #[param(description = "Longitude in decimal degrees.")]
     longitude: f64,
 ) -> Result<u32, String> {
     let _ = (&notify, &email, &case_sensitive, &author, &timezone, &tags, &recursive, &longitude);
@@ -420,21 +399,19 @@ pub struct SummarizeEventsOptions {
 /// Summarize recent events in a few sentences.
 #[tool]
 pub fn summarize_events(
-    /// Internal notes, never shown to customers.
-    #[param(length = ..=64)]
+    #[param(description = "Internal notes, never shown to customers.", length = ..=64)]
     notes: String,
-    /// Output format.
+    #[param(description = "Output format.")]
     format: SummarizeEventsFormat,
-    /// Fields to include in each result.
+    #[param(description = "Fields to include in each result.")]
     fields: Vec<String>,
-    /// Short title shown in lists.
-    #[param(length = ..=500)]
+    #[param(description = "Short title shown in lists.", length = ..=500)]
     title: Option<String>,
-    /// Sort order of the results.
+    #[param(description = "Sort order of the results.")]
     sort: SummarizeEventsSort,
-    /// Report what would change without changing anything.
+    #[param(description = "Report what would change without changing anything.")]
     dry_run: bool,
-    /// Advanced options.
+    #[param(description = "Advanced options.")]
     options: SummarizeEventsOptions,
 ) -> Result<u32, String> {
     let _ = (&notes, &format, &fields, &title, &sort, &dry_run, &options);
@@ -444,20 +421,17 @@ pub fn summarize_events(
 /// Summarize recent tickets in a few sentences.
 #[tool]
 pub fn summarize_tickets(
-    /// Report what would change without changing anything.
+    #[param(description = "Report what would change without changing anything.")]
     dry_run: bool,
-    /// Labels that must all be present.
+    #[param(description = "Labels that must all be present.")]
     labels: Vec<String>,
-    /// Full text body in Markdown.
-    #[param(length = ..=64)]
+    #[param(description = "Full text body in Markdown.", length = ..=64)]
     body: String,
-    /// How deep to follow links.
-    #[param(range = -73..=29, default = -55)]
+    #[param(description = "How deep to follow links.", range = -73..=29, default = -55)]
     max_depth: i64,
-    /// Cloud region, e.g. "eu-west-1".
+    #[param(description = "Cloud region, e.g. \"eu-west-1\".")]
     region: String,
-    /// Number of days to cover.
-    #[param(range = 0..=59)]
+    #[param(description = "Number of days to cover.", range = 0..=59)]
     days: Option<u8>,
 ) -> Result<u32, String> {
     let _ = (&dry_run, &labels, &body, &max_depth, &region, &days);
@@ -467,24 +441,21 @@ pub fn summarize_tickets(
 /// Summarize recent contacts in a few sentences.
 #[tool]
 pub fn summarize_contacts(
-    /// Number of results to skip.
-    #[param(range = 0..=8227)]
+    #[param(description = "Number of results to skip.", range = 0..=8227)]
     offset: Option<u32>,
-    /// Minimum similarity score.
+    #[param(description = "Minimum similarity score.")]
     threshold: Option<f64>,
-    /// Also return archived items.
+    #[param(description = "Also return archived items.")]
     include_archived: bool,
-    /// BCP 47 language tag of the answer.
+    #[param(description = "BCP 47 language tag of the answer.")]
     language: Option<String>,
-    /// How many units.
-    #[param(range = 0..=91, default = 54)]
+    #[param(description = "How many units.", range = 0..=91, default = 54)]
     quantity: u8,
-    /// Number of days to cover.
-    #[param(range = 1..=79)]
+    #[param(description = "Number of days to cover.", range = 1..=79)]
     days: u8,
-    /// Priority from low to high.
+    #[param(description = "Priority from low to high.")]
     priority_level: i64,
-    /// Free-text search query.
+    #[param(description = "Free-text search query.")]
     query: String,
 ) -> Result<u32, String> {
     let _ = (&offset, &threshold, &include_archived, &language, &quantity, &days, &priority_level, &query);
@@ -494,12 +465,11 @@ pub fn summarize_contacts(
 /// Update an existing shipments; fields left out stay unchanged.
 #[tool]
 pub fn update_shipments(
-    /// City name, e.g. "Paris".
+    #[param(description = "City name, e.g. \"Paris\".")]
     city: String,
-    /// Match letter case exactly.
-    #[param(default = false)]
+    #[param(description = "Match letter case exactly.", default = false)]
     case_sensitive: bool,
-    /// Free-text search query.
+    #[param(description = "Free-text search query.")]
     query: String,
 ) -> Result<u32, String> {
     let _ = (&city, &case_sensitive, &query);
@@ -520,11 +490,11 @@ pub struct SummarizeWeatherPagination {
 /// Summarize recent weather in a few sentences.
 #[tool]
 pub fn summarize_weather(
-    /// How to page through results.
+    #[param(description = "How to page through results.")]
     pagination: SummarizeWeatherPagination,
-    /// Amount in the account currency.
+    #[param(description = "Amount in the account currency.")]
     amount: Option<f64>,
-    /// Latitude in decimal degrees.
+    #[param(description = "Latitude in decimal degrees.")]
     latitude: Option<f64>,
 ) -> Result<u32, String> {
     let _ = (&pagination, &amount, &latitude);
@@ -542,19 +512,17 @@ pub enum ValidateMessagesUnit {
 /// Check that a messages is well formed before it is saved.
 #[tool]
 pub fn validate_messages(
-    /// Labels that must all be present.
+    #[param(description = "Labels that must all be present.")]
     labels: Vec<String>,
-    /// Internal notes, never shown to customers.
-    #[param(length = ..=256)]
+    #[param(description = "Internal notes, never shown to customers.", length = ..=256)]
     notes: String,
-    /// Keywords that boost matching results.
+    #[param(description = "Keywords that boost matching results.")]
     keywords: Option<Vec<i64>>,
-    /// Short title shown in lists.
+    #[param(description = "Short title shown in lists.")]
     title: String,
-    /// How deep to follow links.
-    #[param(range = -53..=477)]
+    #[param(description = "How deep to follow links.", range = -53..=477)]
     max_depth: i64,
-    /// Unit of the returned values.
+    #[param(description = "Unit of the returned values.")]
     unit: ValidateMessagesUnit,
 ) -> Result<u32, String> {
     let _ = (&labels, &notes, &keywords, &title, &max_depth, &unit);
@@ -591,22 +559,21 @@ pub struct ScheduleContactsOptions {
 /// Schedule a contacts for later delivery.
 #[tool]
 pub fn schedule_contacts(
-    /// Unit of the returned values.
+    #[param(description = "Unit of the returned values.")]
     unit: ScheduleContactsUnit,
-    /// How urgent the item is.
+    #[param(description = "How urgent the item is.")]
     priority: ScheduleContactsPriority,
-    /// How many times to retry on failure.
-    #[param(range = 1..=5, default = 3)]
+    #[param(description = "How many times to retry on failure.", range = 1..=5, default = 3)]
     retries: u8,
-    /// IANA time zone name, e.g. "Europe/Paris".
+    #[param(description = "IANA time zone name, e.g. \"Europe/Paris\".")]
     timezone: String,
-    /// Advanced options.
+    #[param(description = "Advanced options.")]
     options: ScheduleContactsOptions,
-    /// Report what would change without changing anything.
+    #[param(description = "Report what would change without changing anything.")]
     dry_run: bool,
-    /// Path of the file relative to the project root.
+    #[param(description = "Path of the file relative to the project root.")]
     path: String,
-    /// Tags to attach.
+    #[param(description = "Tags to attach.")]
     tags: Option<Vec<String>>,
 ) -> Result<u32, String> {
     let _ = (&unit, &priority, &retries, &timezone, &options, &dry_run, &path, &tags);
@@ -616,25 +583,21 @@ pub fn schedule_contacts(
 /// Create a new payments and return its identifier.
 #[tool]
 pub fn create_payments(
-    /// Match letter case exactly.
-    #[param(default = true)]
+    #[param(description = "Match letter case exactly.", default = true)]
     case_sensitive: bool,
-    /// Include every detail in the answer.
+    #[param(description = "Include every detail in the answer.")]
     verbose: Option<bool>,
-    /// Email address of the account owner.
-    #[param(length = ..=500)]
+    #[param(description = "Email address of the account owner.", length = ..=500)]
     email: Option<String>,
-    /// Identifier of the customer.
+    #[param(description = "Identifier of the customer.")]
     customer_id: String,
-    /// Internal notes, never shown to customers.
+    #[param(description = "Internal notes, never shown to customers.")]
     notes: String,
-    /// Free-text search query.
-    #[param(length = ..=64)]
+    #[param(description = "Free-text search query.", length = ..=64)]
     query: String,
-    /// Number of days to cover.
-    #[param(range = 0..=3228)]
+    #[param(description = "Number of days to cover.", range = 0..=3228)]
     days: u32,
-    /// Minimum similarity score.
+    #[param(description = "Minimum similarity score.")]
     threshold: Option<f64>,
 ) -> Result<u32, String> {
     let _ = (&case_sensitive, &verbose, &email, &customer_id, &notes, &query, &days, &threshold);
@@ -655,16 +618,15 @@ pub struct SummarizeMessagesAddress {
 /// Summarize recent messages in a few sentences.
 #[tool]
 pub fn summarize_messages(
-    /// Postal address.
+    #[param(description = "Postal address.")]
     address: SummarizeMessagesAddress,
-    /// Timeout in seconds.
-    #[param(range = 0..=1590, default = 1086)]
+    #[param(description = "Timeout in seconds.", range = 0..=1590, default = 1086)]
     timeout_secs: u32,
-    /// IANA time zone name, e.g. "Europe/Paris".
+    #[param(description = "IANA time zone name, e.g. \"Europe/Paris\".")]
     timezone: String,
-    /// Email address of the account owner.
+    #[param(description = "Email address of the account owner.")]
     email: String,
-    /// Short title shown in lists.
+    #[param(description = "Short title shown in lists.")]
     title: String,
 ) -> Result<u32, String> {
     let _ = (&address, &timeout_secs, &timezone, &email, &title);
@@ -691,16 +653,15 @@ pub struct GetDocumentsPagination {
 /// Get the current documents for the given criteria.
 #[tool]
 pub fn get_documents(
-    /// Sort order of the results.
+    #[param(description = "Sort order of the results.")]
     sort: Option<GetDocumentsSort>,
-    /// How deep to follow links.
-    #[param(range = 0..=863, default = 788)]
+    #[param(description = "How deep to follow links.", range = 0..=863, default = 788)]
     max_depth: u32,
-    /// How to page through results.
+    #[param(description = "How to page through results.")]
     pagination: GetDocumentsPagination,
-    /// Internal notes, never shown to customers.
+    #[param(description = "Internal notes, never shown to customers.")]
     notes: String,
-    /// Latitude in decimal degrees.
+    #[param(description = "Latitude in decimal degrees.")]
     latitude: f64,
 ) -> Result<u32, String> {
     let _ = (&sort, &max_depth, &pagination, &notes, &latitude);
@@ -719,23 +680,21 @@ pub struct ScheduleUsersFilter {
 /// Schedule a users for later delivery.
 #[tool]
 pub fn schedule_users(
-    /// Amount in the account currency.
+    #[param(description = "Amount in the account currency.")]
     amount: f64,
-    /// Restricts which items are considered.
+    #[param(description = "Restricts which items are considered.")]
     filter: ScheduleUsersFilter,
-    /// Match letter case exactly.
-    #[param(default = false)]
+    #[param(description = "Match letter case exactly.", default = false)]
     case_sensitive: bool,
-    /// Labels that must all be present.
+    #[param(description = "Labels that must all be present.")]
     labels: Vec<String>,
-    /// Send a notification to the owner.
-    #[param(default = false)]
+    #[param(description = "Send a notification to the owner.", default = false)]
     notify: bool,
-    /// Free-text search query.
+    #[param(description = "Free-text search query.")]
     query: Option<String>,
-    /// Report what would change without changing anything.
+    #[param(description = "Report what would change without changing anything.")]
     dry_run: bool,
-    /// Path of the file relative to the project root.
+    #[param(description = "Path of the file relative to the project root.")]
     path: Option<String>,
 ) -> Result<u32, String> {
     let _ = (&amount, &filter, &case_sensitive, &labels, &notify, &query, &dry_run, &path);
@@ -745,11 +704,11 @@ pub fn schedule_users(
 /// Check that a tickets is well formed before it is saved.
 #[tool]
 pub fn validate_tickets(
-    /// IANA time zone name, e.g. "Europe/Paris".
+    #[param(description = "IANA time zone name, e.g. \"Europe/Paris\".")]
     timezone: String,
-    /// Free-text search query.
+    #[param(description = "Free-text search query.")]
     query: String,
-    /// Send a notification to the owner.
+    #[param(description = "Send a notification to the owner.")]
     notify: Option<bool>,
 ) -> Result<u32, String> {
     let _ = (&timezone, &query, &notify);
@@ -770,16 +729,15 @@ pub struct ScheduleNotesWindow {
 /// Schedule a notes for later delivery.
 #[tool]
 pub fn schedule_notes(
-    /// Minimum similarity score.
+    #[param(description = "Minimum similarity score.")]
     threshold: f64,
-    /// Report what would change without changing anything.
-    #[param(default = true)]
+    #[param(description = "Report what would change without changing anything.", default = true)]
     dry_run: bool,
-    /// City name, e.g. "Paris".
+    #[param(description = "City name, e.g. \"Paris\".")]
     city: Option<String>,
-    /// Time window to consider.
+    #[param(description = "Time window to consider.")]
     window: ScheduleNotesWindow,
-    /// IANA time zone name, e.g. "Europe/Paris".
+    #[param(description = "IANA time zone name, e.g. \"Europe/Paris\".")]
     timezone: String,
 ) -> Result<u32, String> {
     let _ = (&threshold, &dry_run, &city, &window, &timezone);
@@ -796,15 +754,13 @@ pub enum SummarizeTicketsV2Mode {
 /// Summarize recent tickets in a few sentences.
 #[tool]
 pub fn summarize_tickets_v2(
-    /// Number of days to cover.
-    #[param(range = 0..=40)]
+    #[param(description = "Number of days to cover.", range = 0..=40)]
     days: u8,
-    /// Search radius in kilometres.
+    #[param(description = "Search radius in kilometres.")]
     radius_km: f64,
-    /// Short title shown in lists.
-    #[param(length = ..=256)]
+    #[param(description = "Short title shown in lists.", length = ..=256)]
     title: String,
-    /// How to match.
+    #[param(description = "How to match.")]
     mode: SummarizeTicketsV2Mode,
 ) -> Result<u32, String> {
     let _ = (&days, &radius_km, &title, &mode);
@@ -830,16 +786,15 @@ pub enum ScheduleReviewsMode {
 /// Schedule a reviews for later delivery.
 #[tool]
 pub fn schedule_reviews(
-    /// Descend into sub-folders.
+    #[param(description = "Descend into sub-folders.")]
     recursive: bool,
-    /// Only items in this state.
+    #[param(description = "Only items in this state.")]
     status: Option<ScheduleReviewsStatus>,
-    /// Also return archived items.
+    #[param(description = "Also return archived items.")]
     include_archived: bool,
-    /// Full text body in Markdown.
-    #[param(length = ..=500)]
+    #[param(description = "Full text body in Markdown.", length = ..=500)]
     body: String,
-    /// How to match.
+    #[param(description = "How to match.")]
     mode: ScheduleReviewsMode,
 ) -> Result<u32, String> {
     let _ = (&recursive, &status, &include_archived, &body, &mode);
@@ -849,15 +804,13 @@ pub fn schedule_reviews(
 /// Update an existing payments; fields left out stay unchanged.
 #[tool]
 pub fn update_payments(
-    /// Number of results to skip.
-    #[param(range = 1..=33)]
+    #[param(description = "Number of results to skip.", range = 1..=33)]
     offset: Option<u8>,
-    /// Full text body in Markdown.
+    #[param(description = "Full text body in Markdown.")]
     body: String,
-    /// Match letter case exactly.
+    #[param(description = "Match letter case exactly.")]
     case_sensitive: bool,
-    /// Calendar year.
-    #[param(range = 0..=5691, default = 406)]
+    #[param(description = "Calendar year.", range = 0..=5691, default = 406)]
     year: u32,
 ) -> Result<u32, String> {
     let _ = (&offset, &body, &case_sensitive, &year);
@@ -867,23 +820,19 @@ pub fn update_payments(
 /// List users visible to the caller, newest first.
 #[tool]
 pub fn list_users(
-    /// Page number, starting at 1.
-    #[param(range = 0..=1499)]
+    #[param(description = "Page number, starting at 1.", range = 0..=1499)]
     page: u32,
-    /// Minimum similarity score.
+    #[param(description = "Minimum similarity score.")]
     threshold: f64,
-    /// Timeout in seconds.
-    #[param(range = 0..=4900)]
+    #[param(description = "Timeout in seconds.", range = 0..=4900)]
     timeout_secs: Option<u32>,
-    /// Short title shown in lists.
+    #[param(description = "Short title shown in lists.")]
     title: String,
-    /// Identifier of the customer.
-    #[param(length = ..=64)]
+    #[param(description = "Identifier of the customer.", length = ..=64)]
     customer_id: String,
-    /// Identifiers of the items.
+    #[param(description = "Identifiers of the items.")]
     ids: Vec<String>,
-    /// Calendar year.
-    #[param(range = 1..=7)]
+    #[param(description = "Calendar year.", range = 1..=7)]
     year: u8,
 ) -> Result<u32, String> {
     let _ = (&page, &threshold, &timeout_secs, &title, &customer_id, &ids, &year);
@@ -893,25 +842,21 @@ pub fn list_users(
 /// Update an existing reviews; fields left out stay unchanged.
 #[tool]
 pub fn update_reviews(
-    /// Login of the author.
+    #[param(description = "Login of the author.")]
     author: String,
-    /// How many times to retry on failure.
+    #[param(description = "How many times to retry on failure.")]
     retries: Option<i64>,
-    /// Free-text search query.
+    #[param(description = "Free-text search query.")]
     query: String,
-    /// Internal notes, never shown to customers.
-    #[param(length = ..=64)]
+    #[param(description = "Internal notes, never shown to customers.", length = ..=64)]
     notes: String,
-    /// Identifier of the customer.
-    #[param(length = ..=500)]
+    #[param(description = "Identifier of the customer.", length = ..=500)]
     customer_id: String,
-    /// Maximum number of results to return.
-    #[param(range = 0..=86, default = 23)]
+    #[param(description = "Maximum number of results to return.", range = 0..=86, default = 23)]
     limit: u8,
-    /// Amount in the account currency.
+    #[param(description = "Amount in the account currency.")]
     amount: Option<f64>,
-    /// Priority from low to high.
-    #[param(range = 1..=64)]
+    #[param(description = "Priority from low to high.", range = 1..=64)]
     priority_level: u8,
 ) -> Result<u32, String> {
     let _ = (&author, &retries, &query, &notes, &customer_id, &limit, &amount, &priority_level);
@@ -943,25 +888,21 @@ pub struct SummarizeProductsAddress {
 /// Summarize recent products in a few sentences.
 #[tool]
 pub fn summarize_products(
-    /// How many units.
-    #[param(range = 0..=2123)]
+    #[param(description = "How many units.", range = 0..=2123)]
     quantity: u32,
-    /// Priority from low to high.
-    #[param(range = 0..=8502, default = 3730)]
+    #[param(description = "Priority from low to high.", range = 0..=8502, default = 3730)]
     priority_level: u32,
-    /// Advanced options.
+    #[param(description = "Advanced options.")]
     options: SummarizeProductsOptions,
-    /// Free-text search query.
+    #[param(description = "Free-text search query.")]
     query: Option<String>,
-    /// Keywords that boost matching results.
+    #[param(description = "Keywords that boost matching results.")]
     keywords: Option<Vec<String>>,
-    /// Postal address.
+    #[param(description = "Postal address.")]
     address: Option<SummarizeProductsAddress>,
-    /// Page number, starting at 1.
-    #[param(range = -7..=432)]
+    #[param(description = "Page number, starting at 1.", range = -7..=432)]
     page: i64,
-    /// Cloud region, e.g. "eu-west-1".
-    #[param(length = ..=64)]
+    #[param(description = "Cloud region, e.g. \"eu-west-1\".", length = ..=64)]
     region: String,
 ) -> Result<u32, String> {
     let _ = (&quantity, &priority_level, &options, &query, &keywords, &address, &page, &region);
@@ -971,14 +912,13 @@ pub fn summarize_products(
 /// Create a new payments and return its identifier.
 #[tool]
 pub fn create_payments_v2(
-    /// Minimum similarity score.
+    #[param(description = "Minimum similarity score.")]
     threshold: Option<f64>,
-    /// Short title shown in lists.
+    #[param(description = "Short title shown in lists.")]
     title: String,
-    /// Match letter case exactly.
-    #[param(default = false)]
+    #[param(description = "Match letter case exactly.", default = false)]
     case_sensitive: bool,
-    /// Free-text search query.
+    #[param(description = "Free-text search query.")]
     query: String,
 ) -> Result<u32, String> {
     let _ = (&threshold, &title, &case_sensitive, &query);
@@ -988,24 +928,19 @@ pub fn create_payments_v2(
 /// Get the current notes for the given criteria.
 #[tool]
 pub fn get_notes(
-    /// Amount in the account currency.
+    #[param(description = "Amount in the account currency.")]
     amount: f64,
-    /// Descend into sub-folders.
-    #[param(default = false)]
+    #[param(description = "Descend into sub-folders.", default = false)]
     recursive: bool,
-    /// Email address of the account owner.
-    #[param(length = ..=128)]
+    #[param(description = "Email address of the account owner.", length = ..=128)]
     email: Option<String>,
-    /// How deep to follow links.
-    #[param(range = 0..=2580, default = 1826)]
+    #[param(description = "How deep to follow links.", range = 0..=2580, default = 1826)]
     max_depth: u32,
-    /// Identifier of the customer.
-    #[param(length = ..=128)]
+    #[param(description = "Identifier of the customer.", length = ..=128)]
     customer_id: Option<String>,
-    /// Maximum number of results to return.
-    #[param(range = -30..=146)]
+    #[param(description = "Maximum number of results to return.", range = -30..=146)]
     limit: i64,
-    /// Timeout in seconds.
+    #[param(description = "Timeout in seconds.")]
     timeout_secs: i64,
 ) -> Result<u32, String> {
     let _ = (&amount, &recursive, &email, &max_depth, &customer_id, &limit, &timeout_secs);
@@ -1015,21 +950,19 @@ pub fn get_notes(
 /// Export deployments to a downloadable file.
 #[tool]
 pub fn export_deployments(
-    /// Number of days to cover.
-    #[param(range = 0..=31)]
+    #[param(description = "Number of days to cover.", range = 0..=31)]
     days: u8,
-    /// Report what would change without changing anything.
-    #[param(default = false)]
+    #[param(description = "Report what would change without changing anything.", default = false)]
     dry_run: bool,
-    /// Calendar year.
+    #[param(description = "Calendar year.")]
     year: i64,
-    /// Email address of the account owner.
+    #[param(description = "Email address of the account owner.")]
     email: String,
-    /// Minimum similarity score.
+    #[param(description = "Minimum similarity score.")]
     threshold: f64,
-    /// Descend into sub-folders.
+    #[param(description = "Descend into sub-folders.")]
     recursive: Option<bool>,
-    /// Internal notes, never shown to customers.
+    #[param(description = "Internal notes, never shown to customers.")]
     notes: Option<String>,
 ) -> Result<u32, String> {
     let _ = (&days, &dry_run, &year, &email, &threshold, &recursive, &notes);
@@ -1050,11 +983,11 @@ pub struct DeletePaymentsWindow {
 /// Delete a payments permanently. This cannot be undone.
 #[tool]
 pub fn delete_payments(
-    /// Include every detail in the answer.
+    #[param(description = "Include every detail in the answer.")]
     verbose: bool,
-    /// Number of results to skip.
+    #[param(description = "Number of results to skip.")]
     offset: i64,
-    /// Time window to consider.
+    #[param(description = "Time window to consider.")]
     window: DeletePaymentsWindow,
 ) -> Result<u32, String> {
     let _ = (&verbose, &offset, &window);
@@ -1064,13 +997,13 @@ pub fn delete_payments(
 /// Schedule a deployments for later delivery.
 #[tool]
 pub fn schedule_deployments(
-    /// Path of the file relative to the project root.
+    #[param(description = "Path of the file relative to the project root.")]
     path: String,
-    /// Cloud region, e.g. "eu-west-1".
+    #[param(description = "Cloud region, e.g. \"eu-west-1\".")]
     region: String,
-    /// How deep to follow links.
+    #[param(description = "How deep to follow links.")]
     max_depth: i64,
-    /// Longitude in decimal degrees.
+    #[param(description = "Longitude in decimal degrees.")]
     longitude: Option<f64>,
 ) -> Result<u32, String> {
     let _ = (&path, &region, &max_depth, &longitude);
@@ -1080,13 +1013,11 @@ pub fn schedule_deployments(
 /// Delete a shipments permanently. This cannot be undone.
 #[tool]
 pub fn delete_shipments_v2(
-    /// How many times to retry on failure.
-    #[param(range = 0..=9653)]
+    #[param(description = "How many times to retry on failure.", range = 0..=9653)]
     retries: u32,
-    /// Calendar year.
-    #[param(range = 1..=83, default = 56)]
+    #[param(description = "Calendar year.", range = 1..=83, default = 56)]
     year: u8,
-    /// Who receives the message.
+    #[param(description = "Who receives the message.")]
     recipients: Vec<i64>,
 ) -> Result<u32, String> {
     let _ = (&retries, &year, &recipients);
@@ -1116,14 +1047,13 @@ pub struct SearchDocumentsLocation {
 /// Search documents matching a free-text query and return the best matches.
 #[tool]
 pub fn search_documents(
-    /// Email address of the account owner.
-    #[param(length = ..=500)]
+    #[param(description = "Email address of the account owner.", length = ..=500)]
     email: Option<String>,
-    /// Only items in this state.
+    #[param(description = "Only items in this state.")]
     status: SearchDocumentsStatus,
-    /// Where to look.
+    #[param(description = "Where to look.")]
     location: Option<SearchDocumentsLocation>,
-    /// Short title shown in lists.
+    #[param(description = "Short title shown in lists.")]
     title: String,
 ) -> Result<u32, String> {
     let _ = (&email, &status, &location, &title);
@@ -1152,22 +1082,21 @@ pub struct ArchiveInvoicesFilter {
 /// Archive old invoices so they no longer appear in lists.
 #[tool]
 pub fn archive_invoices(
-    /// Priority from low to high.
-    #[param(range = 0..=79)]
+    #[param(description = "Priority from low to high.", range = 0..=79)]
     priority_level: Option<u8>,
-    /// Include every detail in the answer.
+    #[param(description = "Include every detail in the answer.")]
     verbose: bool,
-    /// Sort order of the results.
+    #[param(description = "Sort order of the results.")]
     sort: Option<ArchiveInvoicesSort>,
-    /// City name, e.g. "Paris".
+    #[param(description = "City name, e.g. \"Paris\".")]
     city: Option<String>,
-    /// IANA time zone name, e.g. "Europe/Paris".
+    #[param(description = "IANA time zone name, e.g. \"Europe/Paris\".")]
     timezone: String,
-    /// BCP 47 language tag of the answer.
+    #[param(description = "BCP 47 language tag of the answer.")]
     language: String,
-    /// Full text body in Markdown.
+    #[param(description = "Full text body in Markdown.")]
     body: Option<String>,
-    /// Restricts which items are considered.
+    #[param(description = "Restricts which items are considered.")]
     filter: ArchiveInvoicesFilter,
 ) -> Result<u32, String> {
     let _ = (&priority_level, &verbose, &sort, &city, &timezone, &language, &body, &filter);
@@ -1186,17 +1115,15 @@ pub struct ExportRepositoriesPagination {
 /// Export repositories to a downloadable file.
 #[tool]
 pub fn export_repositories(
-    /// Search radius in kilometres.
+    #[param(description = "Search radius in kilometres.")]
     radius_km: f64,
-    /// Number of results to skip.
-    #[param(range = 1..=41, default = 10)]
+    #[param(description = "Number of results to skip.", range = 1..=41, default = 10)]
     offset: u8,
-    /// How to page through results.
+    #[param(description = "How to page through results.")]
     pagination: ExportRepositoriesPagination,
-    /// Login of the author.
+    #[param(description = "Login of the author.")]
     author: String,
-    /// How many units.
-    #[param(range = 0..=62, default = 38)]
+    #[param(description = "How many units.", range = 0..=62, default = 38)]
     quantity: u8,
 ) -> Result<u32, String> {
     let _ = (&radius_km, &offset, &pagination, &author, &quantity);
@@ -1215,22 +1142,19 @@ pub enum SchedulePaymentsStatus {
 /// Schedule a payments for later delivery.
 #[tool]
 pub fn schedule_payments(
-    /// How many units.
+    #[param(description = "How many units.")]
     quantity: i64,
-    /// Report what would change without changing anything.
+    #[param(description = "Report what would change without changing anything.")]
     dry_run: bool,
-    /// Only items in this state.
+    #[param(description = "Only items in this state.")]
     status: SchedulePaymentsStatus,
-    /// Cloud region, e.g. "eu-west-1".
-    #[param(length = ..=64)]
+    #[param(description = "Cloud region, e.g. \"eu-west-1\".", length = ..=64)]
     region: String,
-    /// Also return archived items.
+    #[param(description = "Also return archived items.")]
     include_archived: bool,
-    /// Email address of the account owner.
-    #[param(length = ..=64)]
+    #[param(description = "Email address of the account owner.", length = ..=64)]
     email: String,
-    /// BCP 47 language tag of the answer.
-    #[param(length = ..=500)]
+    #[param(description = "BCP 47 language tag of the answer.", length = ..=500)]
     language: String,
 ) -> Result<u32, String> {
     let _ = (&quantity, &dry_run, &status, &region, &include_archived, &email, &language);
@@ -1247,12 +1171,11 @@ pub enum DeleteTasksMode {
 /// Delete a tasks permanently. This cannot be undone.
 #[tool]
 pub fn delete_tasks(
-    /// How deep to follow links.
-    #[param(range = -69..=332)]
+    #[param(description = "How deep to follow links.", range = -69..=332)]
     max_depth: i64,
-    /// How to match.
+    #[param(description = "How to match.")]
     mode: Option<DeleteTasksMode>,
-    /// Identifier of the customer.
+    #[param(description = "Identifier of the customer.")]
     customer_id: String,
 ) -> Result<u32, String> {
     let _ = (&max_depth, &mode, &customer_id);
@@ -1270,13 +1193,13 @@ pub enum ScheduleHotelsUnit {
 /// Schedule a hotels for later delivery.
 #[tool]
 pub fn schedule_hotels(
-    /// How deep to follow links.
+    #[param(description = "How deep to follow links.")]
     max_depth: i64,
-    /// Unit of the returned values.
+    #[param(description = "Unit of the returned values.")]
     unit: ScheduleHotelsUnit,
-    /// Latitude in decimal degrees.
+    #[param(description = "Latitude in decimal degrees.")]
     latitude: Option<f64>,
-    /// Identifiers of the items.
+    #[param(description = "Identifiers of the items.")]
     ids: Vec<String>,
 ) -> Result<u32, String> {
     let _ = (&max_depth, &unit, &latitude, &ids);
@@ -1286,14 +1209,13 @@ pub fn schedule_hotels(
 /// Delete a users permanently. This cannot be undone.
 #[tool]
 pub fn delete_users(
-    /// Free-text search query.
+    #[param(description = "Free-text search query.")]
     query: String,
-    /// Maximum number of results to return.
-    #[param(range = -43..=305, default = 124)]
+    #[param(description = "Maximum number of results to return.", range = -43..=305, default = 124)]
     limit: i64,
-    /// Calendar year.
+    #[param(description = "Calendar year.")]
     year: i64,
-    /// Longitude in decimal degrees.
+    #[param(description = "Longitude in decimal degrees.")]
     longitude: f64,
 ) -> Result<u32, String> {
     let _ = (&query, &limit, &year, &longitude);
@@ -1338,21 +1260,19 @@ pub struct ArchiveOrdersLocation {
 /// Archive old orders so they no longer appear in lists.
 #[tool]
 pub fn archive_orders(
-    /// Sort order of the results.
+    #[param(description = "Sort order of the results.")]
     sort: Option<ArchiveOrdersSort>,
-    /// How deep to follow links.
-    #[param(range = 0..=46)]
+    #[param(description = "How deep to follow links.", range = 0..=46)]
     max_depth: u8,
-    /// Amount in the account currency.
+    #[param(description = "Amount in the account currency.")]
     amount: f64,
-    /// Restricts which items are considered.
+    #[param(description = "Restricts which items are considered.")]
     filter: Option<ArchiveOrdersFilter>,
-    /// How to match.
+    #[param(description = "How to match.")]
     mode: ArchiveOrdersMode,
-    /// Where to look.
+    #[param(description = "Where to look.")]
     location: ArchiveOrdersLocation,
-    /// How many times to retry on failure.
-    #[param(range = 0..=7516)]
+    #[param(description = "How many times to retry on failure.", range = 0..=7516)]
     retries: u32,
 ) -> Result<u32, String> {
     let _ = (&sort, &max_depth, &amount, &filter, &mode, &location, &retries);
@@ -1384,16 +1304,15 @@ pub struct ValidateDeploymentsOptions {
 /// Check that a deployments is well formed before it is saved.
 #[tool]
 pub fn validate_deployments(
-    /// Restricts which items are considered.
+    #[param(description = "Restricts which items are considered.")]
     filter: ValidateDeploymentsFilter,
-    /// Fields to include in each result.
+    #[param(description = "Fields to include in each result.")]
     fields: Vec<String>,
-    /// Maximum number of results to return.
-    #[param(range = -90..=950)]
+    #[param(description = "Maximum number of results to return.", range = -90..=950)]
     limit: i64,
-    /// Advanced options.
+    #[param(description = "Advanced options.")]
     options: ValidateDeploymentsOptions,
-    /// Full text body in Markdown.
+    #[param(description = "Full text body in Markdown.")]
     body: String,
 ) -> Result<u32, String> {
     let _ = (&filter, &fields, &limit, &options, &body);
@@ -1403,16 +1322,15 @@ pub fn validate_deployments(
 /// Get the current orders for the given criteria.
 #[tool]
 pub fn get_orders(
-    /// Minimum similarity score.
+    #[param(description = "Minimum similarity score.")]
     threshold: f64,
-    /// Match letter case exactly.
+    #[param(description = "Match letter case exactly.")]
     case_sensitive: bool,
-    /// Budget ceiling in euros.
+    #[param(description = "Budget ceiling in euros.")]
     budget: f64,
-    /// Free-text search query.
+    #[param(description = "Free-text search query.")]
     query: Option<String>,
-    /// Number of results to skip.
-    #[param(range = -35..=142)]
+    #[param(description = "Number of results to skip.", range = -35..=142)]
     offset: Option<i64>,
 ) -> Result<u32, String> {
     let _ = (&threshold, &case_sensitive, &budget, &query, &offset);
@@ -1437,15 +1355,13 @@ pub enum CountWeatherMode {
 /// Count weather matching the filter.
 #[tool]
 pub fn count_weather(
-    /// Cloud region, e.g. "eu-west-1".
-    #[param(length = ..=500)]
+    #[param(description = "Cloud region, e.g. \"eu-west-1\".", length = ..=500)]
     region: Option<String>,
-    /// Calendar year.
-    #[param(range = 0..=974)]
+    #[param(description = "Calendar year.", range = 0..=974)]
     year: u32,
-    /// Sort order of the results.
+    #[param(description = "Sort order of the results.")]
     sort: CountWeatherSort,
-    /// How to match.
+    #[param(description = "How to match.")]
     mode: CountWeatherMode,
 ) -> Result<u32, String> {
     let _ = (&region, &year, &sort, &mode);
@@ -1455,17 +1371,15 @@ pub fn count_weather(
 /// List messages visible to the caller, newest first.
 #[tool]
 pub fn list_messages(
-    /// Priority from low to high.
-    #[param(range = 0..=6902, default = 4870)]
+    #[param(description = "Priority from low to high.", range = 0..=6902, default = 4870)]
     priority_level: u32,
-    /// Internal notes, never shown to customers.
+    #[param(description = "Internal notes, never shown to customers.")]
     notes: String,
-    /// Also return archived items.
-    #[param(default = true)]
+    #[param(description = "Also return archived items.", default = true)]
     include_archived: bool,
-    /// Login of the author.
+    #[param(description = "Login of the author.")]
     author: String,
-    /// Budget ceiling in euros.
+    #[param(description = "Budget ceiling in euros.")]
     budget: f64,
 ) -> Result<u32, String> {
     let _ = (&priority_level, &notes, &include_archived, &author, &budget);
@@ -1475,14 +1389,13 @@ pub fn list_messages(
 /// List deployments visible to the caller, newest first.
 #[tool]
 pub fn list_deployments(
-    /// Latitude in decimal degrees.
+    #[param(description = "Latitude in decimal degrees.")]
     latitude: Option<f64>,
-    /// Identifier of the customer.
-    #[param(length = ..=500)]
+    #[param(description = "Identifier of the customer.", length = ..=500)]
     customer_id: String,
-    /// Internal notes, never shown to customers.
+    #[param(description = "Internal notes, never shown to customers.")]
     notes: String,
-    /// Search radius in kilometres.
+    #[param(description = "Search radius in kilometres.")]
     radius_km: Option<f64>,
 ) -> Result<u32, String> {
     let _ = (&latitude, &customer_id, &notes, &radius_km);
@@ -1492,16 +1405,15 @@ pub fn list_deployments(
 /// Summarize recent alerts in a few sentences.
 #[tool]
 pub fn summarize_alerts(
-    /// City name, e.g. "Paris".
-    #[param(length = ..=500)]
+    #[param(description = "City name, e.g. \"Paris\".", length = ..=500)]
     city: String,
-    /// Also return archived items.
+    #[param(description = "Also return archived items.")]
     include_archived: bool,
-    /// Who receives the message.
+    #[param(description = "Who receives the message.")]
     recipients: Option<Vec<i64>>,
-    /// Tags to attach.
+    #[param(description = "Tags to attach.")]
     tags: Vec<String>,
-    /// Match letter case exactly.
+    #[param(description = "Match letter case exactly.")]
     case_sensitive: bool,
 ) -> Result<u32, String> {
     let _ = (&city, &include_archived, &recipients, &tags, &case_sensitive);
@@ -1530,14 +1442,13 @@ pub struct DeleteNotesLocation {
 /// Delete a notes permanently. This cannot be undone.
 #[tool]
 pub fn delete_notes(
-    /// Path of the file relative to the project root.
+    #[param(description = "Path of the file relative to the project root.")]
     path: String,
-    /// BCP 47 language tag of the answer.
-    #[param(length = ..=128)]
+    #[param(description = "BCP 47 language tag of the answer.", length = ..=128)]
     language: String,
-    /// Output format.
+    #[param(description = "Output format.")]
     format: DeleteNotesFormat,
-    /// Where to look.
+    #[param(description = "Where to look.")]
     location: DeleteNotesLocation,
 ) -> Result<u32, String> {
     let _ = (&path, &language, &format, &location);
@@ -1563,20 +1474,19 @@ pub enum ScheduleNotesV2Priority {
 /// Schedule a notes for later delivery.
 #[tool]
 pub fn schedule_notes_v2(
-    /// How many times to retry on failure.
+    #[param(description = "How many times to retry on failure.")]
     retries: i64,
-    /// Unit of the returned values.
+    #[param(description = "Unit of the returned values.")]
     unit: Option<ScheduleNotesV2Unit>,
-    /// Labels that must all be present.
+    #[param(description = "Labels that must all be present.")]
     labels: Vec<i64>,
-    /// How many units.
-    #[param(range = 0..=43)]
+    #[param(description = "How many units.", range = 0..=43)]
     quantity: u8,
-    /// How urgent the item is.
+    #[param(description = "How urgent the item is.")]
     priority: ScheduleNotesV2Priority,
-    /// Free-text search query.
+    #[param(description = "Free-text search query.")]
     query: String,
-    /// Cloud region, e.g. "eu-west-1".
+    #[param(description = "Cloud region, e.g. \"eu-west-1\".")]
     region: Option<String>,
 ) -> Result<u32, String> {
     let _ = (&retries, &unit, &labels, &quantity, &priority, &query, &region);
@@ -1586,15 +1496,13 @@ pub fn schedule_notes_v2(
 /// Create a new documents and return its identifier.
 #[tool]
 pub fn create_documents(
-    /// Identifier of the customer.
+    #[param(description = "Identifier of the customer.")]
     customer_id: Option<String>,
-    /// Longitude in decimal degrees.
+    #[param(description = "Longitude in decimal degrees.")]
     longitude: f64,
-    /// Full text body in Markdown.
-    #[param(length = ..=128)]
+    #[param(description = "Full text body in Markdown.", length = ..=128)]
     body: String,
-    /// Also return archived items.
-    #[param(default = true)]
+    #[param(description = "Also return archived items.", default = true)]
     include_archived: bool,
 ) -> Result<u32, String> {
     let _ = (&customer_id, &longitude, &body, &include_archived);
@@ -1604,12 +1512,11 @@ pub fn create_documents(
 /// Search notes matching a free-text query and return the best matches.
 #[tool]
 pub fn search_notes(
-    /// Number of days to cover.
-    #[param(range = 0..=8671)]
+    #[param(description = "Number of days to cover.", range = 0..=8671)]
     days: u32,
-    /// Descend into sub-folders.
+    #[param(description = "Descend into sub-folders.")]
     recursive: bool,
-    /// Include every detail in the answer.
+    #[param(description = "Include every detail in the answer.")]
     verbose: bool,
 ) -> Result<u32, String> {
     let _ = (&days, &recursive, &verbose);
@@ -1619,18 +1526,15 @@ pub fn search_notes(
 /// Export users to a downloadable file.
 #[tool]
 pub fn export_users(
-    /// Search radius in kilometres.
+    #[param(description = "Search radius in kilometres.")]
     radius_km: f64,
-    /// Priority from low to high.
-    #[param(range = 0..=8821, default = 4674)]
+    #[param(description = "Priority from low to high.", range = 0..=8821, default = 4674)]
     priority_level: u32,
-    /// City name, e.g. "Paris".
+    #[param(description = "City name, e.g. \"Paris\".")]
     city: Option<String>,
-    /// How many units.
-    #[param(range = 0..=19, default = 1)]
+    #[param(description = "How many units.", range = 0..=19, default = 1)]
     quantity: u8,
-    /// IANA time zone name, e.g. "Europe/Paris".
-    #[param(length = ..=64)]
+    #[param(description = "IANA time zone name, e.g. \"Europe/Paris\".", length = ..=64)]
     timezone: String,
 ) -> Result<u32, String> {
     let _ = (&radius_km, &priority_level, &city, &quantity, &timezone);
@@ -1640,12 +1544,11 @@ pub fn export_users(
 /// Count users matching the filter.
 #[tool]
 pub fn count_users_v2(
-    /// Free-text search query.
+    #[param(description = "Free-text search query.")]
     query: Option<String>,
-    /// Fields to include in each result.
+    #[param(description = "Fields to include in each result.")]
     fields: Vec<String>,
-    /// Number of days to cover.
-    #[param(range = 0..=8465)]
+    #[param(description = "Number of days to cover.", range = 0..=8465)]
     days: u32,
 ) -> Result<u32, String> {
     let _ = (&query, &fields, &days);
@@ -1675,24 +1578,21 @@ pub struct ValidateContactsAddress {
 /// Check that a contacts is well formed before it is saved.
 #[tool]
 pub fn validate_contacts(
-    /// Labels that must all be present.
+    #[param(description = "Labels that must all be present.")]
     labels: Vec<String>,
-    /// Send a notification to the owner.
-    #[param(default = true)]
+    #[param(description = "Send a notification to the owner.", default = true)]
     notify: bool,
-    /// Match letter case exactly.
-    #[param(default = false)]
+    #[param(description = "Match letter case exactly.", default = false)]
     case_sensitive: bool,
-    /// Email address of the account owner.
+    #[param(description = "Email address of the account owner.")]
     email: String,
-    /// Include every detail in the answer.
-    #[param(default = true)]
+    #[param(description = "Include every detail in the answer.", default = true)]
     verbose: bool,
-    /// Where to look.
+    #[param(description = "Where to look.")]
     location: ValidateContactsLocation,
-    /// Postal address.
+    #[param(description = "Postal address.")]
     address: ValidateContactsAddress,
-    /// Minimum similarity score.
+    #[param(description = "Minimum similarity score.")]
     threshold: f64,
 ) -> Result<u32, String> {
     let _ = (&labels, &notify, &case_sensitive, &email, &verbose, &location, &address, &threshold);
@@ -1710,21 +1610,19 @@ pub enum GetAlertsFormat {
 /// Get the current alerts for the given criteria.
 #[tool]
 pub fn get_alerts(
-    /// How many times to retry on failure.
-    #[param(range = 0..=9009)]
+    #[param(description = "How many times to retry on failure.", range = 0..=9009)]
     retries: u32,
-    /// Output format.
+    #[param(description = "Output format.")]
     format: GetAlertsFormat,
-    /// Full text body in Markdown.
+    #[param(description = "Full text body in Markdown.")]
     body: Option<String>,
-    /// Report what would change without changing anything.
+    #[param(description = "Report what would change without changing anything.")]
     dry_run: bool,
-    /// Minimum similarity score.
+    #[param(description = "Minimum similarity score.")]
     threshold: f64,
-    /// Internal notes, never shown to customers.
-    #[param(length = ..=128)]
+    #[param(description = "Internal notes, never shown to customers.", length = ..=128)]
     notes: Option<String>,
-    /// Maximum number of results to return.
+    #[param(description = "Maximum number of results to return.")]
     limit: i64,
 ) -> Result<u32, String> {
     let _ = (&retries, &format, &body, &dry_run, &threshold, &notes, &limit);
@@ -1761,19 +1659,19 @@ pub struct CountHotelsWindow {
 /// Count hotels matching the filter.
 #[tool]
 pub fn count_hotels(
-    /// IANA time zone name, e.g. "Europe/Paris".
+    #[param(description = "IANA time zone name, e.g. \"Europe/Paris\".")]
     timezone: String,
-    /// Short title shown in lists.
+    #[param(description = "Short title shown in lists.")]
     title: Option<String>,
-    /// How urgent the item is.
+    #[param(description = "How urgent the item is.")]
     priority: CountHotelsPriority,
-    /// Descend into sub-folders.
+    #[param(description = "Descend into sub-folders.")]
     recursive: bool,
-    /// Time window to consider.
+    #[param(description = "Time window to consider.")]
     window: CountHotelsWindow,
-    /// Maximum number of results to return.
+    #[param(description = "Maximum number of results to return.")]
     limit: i64,
-    /// Sort order of the results.
+    #[param(description = "Sort order of the results.")]
     sort: Option<CountHotelsSort>,
 ) -> Result<u32, String> {
     let _ = (&timezone, &title, &priority, &recursive, &window, &limit, &sort);
@@ -1783,18 +1681,15 @@ pub fn count_hotels(
 /// Export flights to a downloadable file.
 #[tool]
 pub fn export_flights(
-    /// Calendar year.
-    #[param(range = -1..=624, default = 135)]
+    #[param(description = "Calendar year.", range = -1..=624, default = 135)]
     year: i64,
-    /// Match letter case exactly.
+    #[param(description = "Match letter case exactly.")]
     case_sensitive: bool,
-    /// Amount in the account currency.
+    #[param(description = "Amount in the account currency.")]
     amount: f64,
-    /// How deep to follow links.
-    #[param(range = 0..=8506, default = 533)]
+    #[param(description = "How deep to follow links.", range = 0..=8506, default = 533)]
     max_depth: u32,
-    /// Path of the file relative to the project root.
-    #[param(length = ..=500)]
+    #[param(description = "Path of the file relative to the project root.", length = ..=500)]
     path: Option<String>,
 ) -> Result<u32, String> {
     let _ = (&year, &case_sensitive, &amount, &max_depth, &path);
@@ -1821,17 +1716,17 @@ pub struct CreateInvoicesWindow {
 /// Create a new invoices and return its identifier.
 #[tool]
 pub fn create_invoices(
-    /// Sort order of the results.
+    #[param(description = "Sort order of the results.")]
     sort: CreateInvoicesSort,
-    /// Time window to consider.
+    #[param(description = "Time window to consider.")]
     window: CreateInvoicesWindow,
-    /// Search radius in kilometres.
+    #[param(description = "Search radius in kilometres.")]
     radius_km: f64,
-    /// Page number, starting at 1.
+    #[param(description = "Page number, starting at 1.")]
     page: i64,
-    /// Tags to attach.
+    #[param(description = "Tags to attach.")]
     tags: Vec<String>,
-    /// Labels that must all be present.
+    #[param(description = "Labels that must all be present.")]
     labels: Vec<String>,
 ) -> Result<u32, String> {
     let _ = (&sort, &window, &radius_km, &page, &tags, &labels);
@@ -1841,12 +1736,11 @@ pub fn create_invoices(
 /// Create a new payments and return its identifier.
 #[tool]
 pub fn create_payments_v3(
-    /// Amount in the account currency.
+    #[param(description = "Amount in the account currency.")]
     amount: f64,
-    /// Number of days to cover.
-    #[param(range = -77..=213)]
+    #[param(description = "Number of days to cover.", range = -77..=213)]
     days: Option<i64>,
-    /// Tags to attach.
+    #[param(description = "Tags to attach.")]
     tags: Vec<String>,
 ) -> Result<u32, String> {
     let _ = (&amount, &days, &tags);
@@ -1856,17 +1750,15 @@ pub fn create_payments_v3(
 /// Export repositories to a downloadable file.
 #[tool]
 pub fn export_repositories_v2(
-    /// How deep to follow links.
-    #[param(range = 0..=7640, default = 2981)]
+    #[param(description = "How deep to follow links.", range = 0..=7640, default = 2981)]
     max_depth: u32,
-    /// Path of the file relative to the project root.
+    #[param(description = "Path of the file relative to the project root.")]
     path: String,
-    /// IANA time zone name, e.g. "Europe/Paris".
+    #[param(description = "IANA time zone name, e.g. \"Europe/Paris\".")]
     timezone: String,
-    /// Timeout in seconds.
-    #[param(range = 1..=92)]
+    #[param(description = "Timeout in seconds.", range = 1..=92)]
     timeout_secs: u8,
-    /// Keywords that boost matching results.
+    #[param(description = "Keywords that boost matching results.")]
     keywords: Vec<i64>,
 ) -> Result<u32, String> {
     let _ = (&max_depth, &path, &timezone, &timeout_secs, &keywords);
@@ -1884,25 +1776,21 @@ pub enum ValidateEventsFormat {
 /// Check that a events is well formed before it is saved.
 #[tool]
 pub fn validate_events(
-    /// Output format.
+    #[param(description = "Output format.")]
     format: ValidateEventsFormat,
-    /// Match letter case exactly.
+    #[param(description = "Match letter case exactly.")]
     case_sensitive: bool,
-    /// Identifier of the customer.
-    #[param(length = ..=128)]
+    #[param(description = "Identifier of the customer.", length = ..=128)]
     customer_id: String,
-    /// Cloud region, e.g. "eu-west-1".
+    #[param(description = "Cloud region, e.g. \"eu-west-1\".")]
     region: String,
-    /// Descend into sub-folders.
-    #[param(default = false)]
+    #[param(description = "Descend into sub-folders.", default = false)]
     recursive: bool,
-    /// How many units.
-    #[param(range = 0..=18, default = 4)]
+    #[param(description = "How many units.", range = 0..=18, default = 4)]
     quantity: u8,
-    /// Include every detail in the answer.
+    #[param(description = "Include every detail in the answer.")]
     verbose: Option<bool>,
-    /// How deep to follow links.
-    #[param(range = 0..=7429)]
+    #[param(description = "How deep to follow links.", range = 0..=7429)]
     max_depth: u32,
 ) -> Result<u32, String> {
     let _ = (&format, &case_sensitive, &customer_id, &region, &recursive, &quantity, &verbose, &max_depth);
@@ -1923,20 +1811,19 @@ pub struct UpdateUsersWindow {
 /// Update an existing users; fields left out stay unchanged.
 #[tool]
 pub fn update_users(
-    /// Identifier of the customer.
+    #[param(description = "Identifier of the customer.")]
     customer_id: String,
-    /// Match letter case exactly.
+    #[param(description = "Match letter case exactly.")]
     case_sensitive: bool,
-    /// Free-text search query.
-    #[param(length = ..=256)]
+    #[param(description = "Free-text search query.", length = ..=256)]
     query: String,
-    /// Identifiers of the items.
+    #[param(description = "Identifiers of the items.")]
     ids: Vec<i64>,
-    /// Longitude in decimal degrees.
+    #[param(description = "Longitude in decimal degrees.")]
     longitude: Option<f64>,
-    /// Search radius in kilometres.
+    #[param(description = "Search radius in kilometres.")]
     radius_km: f64,
-    /// Time window to consider.
+    #[param(description = "Time window to consider.")]
     window: UpdateUsersWindow,
 ) -> Result<u32, String> {
     let _ = (&customer_id, &case_sensitive, &query, &ids, &longitude, &radius_km, &window);
@@ -1955,14 +1842,13 @@ pub enum ExportHotelsStatus {
 /// Export hotels to a downloadable file.
 #[tool]
 pub fn export_hotels(
-    /// Full text body in Markdown.
-    #[param(length = ..=500)]
+    #[param(description = "Full text body in Markdown.", length = ..=500)]
     body: String,
-    /// IANA time zone name, e.g. "Europe/Paris".
+    #[param(description = "IANA time zone name, e.g. \"Europe/Paris\".")]
     timezone: String,
-    /// Only items in this state.
+    #[param(description = "Only items in this state.")]
     status: ExportHotelsStatus,
-    /// Maximum number of results to return.
+    #[param(description = "Maximum number of results to return.")]
     limit: i64,
 ) -> Result<u32, String> {
     let _ = (&body, &timezone, &status, &limit);
@@ -1980,13 +1866,13 @@ pub enum CountMessagesSort {
 /// Count messages matching the filter.
 #[tool]
 pub fn count_messages(
-    /// Identifiers of the items.
+    #[param(description = "Identifiers of the items.")]
     ids: Option<Vec<String>>,
-    /// Also return archived items.
+    #[param(description = "Also return archived items.")]
     include_archived: bool,
-    /// BCP 47 language tag of the answer.
+    #[param(description = "BCP 47 language tag of the answer.")]
     language: String,
-    /// Sort order of the results.
+    #[param(description = "Sort order of the results.")]
     sort: CountMessagesSort,
 ) -> Result<u32, String> {
     let _ = (&ids, &include_archived, &language, &sort);
@@ -2007,17 +1893,15 @@ pub struct CreateMessagesFilter {
 /// Create a new messages and return its identifier.
 #[tool]
 pub fn create_messages(
-    /// IANA time zone name, e.g. "Europe/Paris".
+    #[param(description = "IANA time zone name, e.g. \"Europe/Paris\".")]
     timezone: Option<String>,
-    /// Cloud region, e.g. "eu-west-1".
-    #[param(length = ..=500)]
+    #[param(description = "Cloud region, e.g. \"eu-west-1\".", length = ..=500)]
     region: String,
-    /// Match letter case exactly.
-    #[param(default = false)]
+    #[param(description = "Match letter case exactly.", default = false)]
     case_sensitive: bool,
-    /// Restricts which items are considered.
+    #[param(description = "Restricts which items are considered.")]
     filter: CreateMessagesFilter,
-    /// Budget ceiling in euros.
+    #[param(description = "Budget ceiling in euros.")]
     budget: Option<f64>,
 ) -> Result<u32, String> {
     let _ = (&timezone, &region, &case_sensitive, &filter, &budget);
@@ -2027,25 +1911,21 @@ pub fn create_messages(
 /// Export payments to a downloadable file.
 #[tool]
 pub fn export_payments(
-    /// BCP 47 language tag of the answer.
-    #[param(length = ..=500)]
+    #[param(description = "BCP 47 language tag of the answer.", length = ..=500)]
     language: String,
-    /// Labels that must all be present.
+    #[param(description = "Labels that must all be present.")]
     labels: Vec<String>,
-    /// Tags to attach.
+    #[param(description = "Tags to attach.")]
     tags: Option<Vec<String>>,
-    /// How deep to follow links.
-    #[param(range = 1..=99)]
+    #[param(description = "How deep to follow links.", range = 1..=99)]
     max_depth: Option<u8>,
-    /// Include every detail in the answer.
+    #[param(description = "Include every detail in the answer.")]
     verbose: bool,
-    /// Full text body in Markdown.
-    #[param(length = ..=128)]
+    #[param(description = "Full text body in Markdown.", length = ..=128)]
     body: String,
-    /// Latitude in decimal degrees.
+    #[param(description = "Latitude in decimal degrees.")]
     latitude: f64,
-    /// Page number, starting at 1.
-    #[param(range = -97..=949, default = -52)]
+    #[param(description = "Page number, starting at 1.", range = -97..=949, default = -52)]
     page: i64,
 ) -> Result<u32, String> {
     let _ = (&language, &labels, &tags, &max_depth, &verbose, &body, &latitude, &page);
@@ -2055,22 +1935,21 @@ pub fn export_payments(
 /// Summarize recent users in a few sentences.
 #[tool]
 pub fn summarize_users(
-    /// Identifier of the customer.
+    #[param(description = "Identifier of the customer.")]
     customer_id: Option<String>,
-    /// Internal notes, never shown to customers.
+    #[param(description = "Internal notes, never shown to customers.")]
     notes: String,
-    /// Free-text search query.
+    #[param(description = "Free-text search query.")]
     query: String,
-    /// Login of the author.
+    #[param(description = "Login of the author.")]
     author: String,
-    /// Tags to attach.
+    #[param(description = "Tags to attach.")]
     tags: Vec<String>,
-    /// How many units.
-    #[param(range = 0..=67)]
+    #[param(description = "How many units.", range = 0..=67)]
     quantity: Option<u8>,
-    /// Calendar year.
+    #[param(description = "Calendar year.")]
     year: i64,
-    /// Include every detail in the answer.
+    #[param(description = "Include every detail in the answer.")]
     verbose: bool,
 ) -> Result<u32, String> {
     let _ = (&customer_id, &notes, &query, &author, &tags, &quantity, &year, &verbose);
@@ -2080,15 +1959,13 @@ pub fn summarize_users(
 /// Search hotels matching a free-text query and return the best matches.
 #[tool]
 pub fn search_hotels(
-    /// Number of days to cover.
-    #[param(range = 0..=8364, default = 8075)]
+    #[param(description = "Number of days to cover.", range = 0..=8364, default = 8075)]
     days: u32,
-    /// BCP 47 language tag of the answer.
+    #[param(description = "BCP 47 language tag of the answer.")]
     language: String,
-    /// Report what would change without changing anything.
-    #[param(default = false)]
+    #[param(description = "Report what would change without changing anything.", default = false)]
     dry_run: bool,
-    /// City name, e.g. "Paris".
+    #[param(description = "City name, e.g. \"Paris\".")]
     city: Option<String>,
 ) -> Result<u32, String> {
     let _ = (&days, &language, &dry_run, &city);
@@ -2098,13 +1975,11 @@ pub fn search_hotels(
 /// Count deployments matching the filter.
 #[tool]
 pub fn count_deployments(
-    /// Longitude in decimal degrees.
+    #[param(description = "Longitude in decimal degrees.")]
     longitude: f64,
-    /// Free-text search query.
-    #[param(length = ..=500)]
+    #[param(description = "Free-text search query.", length = ..=500)]
     query: Option<String>,
-    /// Full text body in Markdown.
-    #[param(length = ..=500)]
+    #[param(description = "Full text body in Markdown.", length = ..=500)]
     body: String,
 ) -> Result<u32, String> {
     let _ = (&longitude, &query, &body);
@@ -2122,15 +1997,13 @@ pub enum ListPaymentsPriority {
 /// List payments visible to the caller, newest first.
 #[tool]
 pub fn list_payments(
-    /// Short title shown in lists.
-    #[param(length = ..=128)]
+    #[param(description = "Short title shown in lists.", length = ..=128)]
     title: String,
-    /// How urgent the item is.
+    #[param(description = "How urgent the item is.")]
     priority: ListPaymentsPriority,
-    /// Timeout in seconds.
+    #[param(description = "Timeout in seconds.")]
     timeout_secs: Option<i64>,
-    /// How many units.
-    #[param(range = 0..=67)]
+    #[param(description = "How many units.", range = 0..=67)]
     quantity: Option<u8>,
 ) -> Result<u32, String> {
     let _ = (&title, &priority, &timeout_secs, &quantity);
@@ -2156,13 +2029,13 @@ pub enum ValidatePaymentsUnit {
 /// Check that a payments is well formed before it is saved.
 #[tool]
 pub fn validate_payments(
-    /// Output format.
+    #[param(description = "Output format.")]
     format: ValidatePaymentsFormat,
-    /// Free-text search query.
+    #[param(description = "Free-text search query.")]
     query: String,
-    /// Amount in the account currency.
+    #[param(description = "Amount in the account currency.")]
     amount: Option<f64>,
-    /// Unit of the returned values.
+    #[param(description = "Unit of the returned values.")]
     unit: ValidatePaymentsUnit,
 ) -> Result<u32, String> {
     let _ = (&format, &query, &amount, &unit);
@@ -2172,13 +2045,13 @@ pub fn validate_payments(
 /// Count shipments matching the filter.
 #[tool]
 pub fn count_shipments(
-    /// Full text body in Markdown.
+    #[param(description = "Full text body in Markdown.")]
     body: Option<String>,
-    /// Path of the file relative to the project root.
+    #[param(description = "Path of the file relative to the project root.")]
     path: String,
-    /// Send a notification to the owner.
+    #[param(description = "Send a notification to the owner.")]
     notify: bool,
-    /// Cloud region, e.g. "eu-west-1".
+    #[param(description = "Cloud region, e.g. \"eu-west-1\".")]
     region: Option<String>,
 ) -> Result<u32, String> {
     let _ = (&body, &path, &notify, &region);
@@ -2196,22 +2069,19 @@ pub enum UpdateInvoicesSort {
 /// Update an existing invoices; fields left out stay unchanged.
 #[tool]
 pub fn update_invoices(
-    /// Email address of the account owner.
-    #[param(length = ..=64)]
+    #[param(description = "Email address of the account owner.", length = ..=64)]
     email: Option<String>,
-    /// City name, e.g. "Paris".
+    #[param(description = "City name, e.g. \"Paris\".")]
     city: String,
-    /// Sort order of the results.
+    #[param(description = "Sort order of the results.")]
     sort: UpdateInvoicesSort,
-    /// Number of days to cover.
-    #[param(range = 0..=85)]
+    #[param(description = "Number of days to cover.", range = 0..=85)]
     days: u8,
-    /// How many times to retry on failure.
-    #[param(range = 1..=49)]
+    #[param(description = "How many times to retry on failure.", range = 1..=49)]
     retries: u8,
-    /// Keywords that boost matching results.
+    #[param(description = "Keywords that boost matching results.")]
     keywords: Vec<String>,
-    /// Send a notification to the owner.
+    #[param(description = "Send a notification to the owner.")]
     notify: bool,
 ) -> Result<u32, String> {
     let _ = (&email, &city, &sort, &days, &retries, &keywords, &notify);
@@ -2221,21 +2091,17 @@ pub fn update_invoices(
 /// Delete a flights permanently. This cannot be undone.
 #[tool]
 pub fn delete_flights(
-    /// Calendar year.
-    #[param(range = 0..=4116)]
+    #[param(description = "Calendar year.", range = 0..=4116)]
     year: u32,
-    /// Budget ceiling in euros.
+    #[param(description = "Budget ceiling in euros.")]
     budget: f64,
-    /// How many times to retry on failure.
-    #[param(range = 0..=72)]
+    #[param(description = "How many times to retry on failure.", range = 0..=72)]
     retries: u8,
-    /// Match letter case exactly.
+    #[param(description = "Match letter case exactly.")]
     case_sensitive: bool,
-    /// City name, e.g. "Paris".
-    #[param(length = ..=64)]
+    #[param(description = "City name, e.g. \"Paris\".", length = ..=64)]
     city: Option<String>,
-    /// Priority from low to high.
-    #[param(range = -75..=363)]
+    #[param(description = "Priority from low to high.", range = -75..=363)]
     priority_level: Option<i64>,
 ) -> Result<u32, String> {
     let _ = (&year, &budget, &retries, &case_sensitive, &city, &priority_level);
@@ -2245,12 +2111,11 @@ pub fn delete_flights(
 /// Schedule a messages for later delivery.
 #[tool]
 pub fn schedule_messages(
-    /// Budget ceiling in euros.
+    #[param(description = "Budget ceiling in euros.")]
     budget: f64,
-    /// Page number, starting at 1.
-    #[param(range = 0..=2176)]
+    #[param(description = "Page number, starting at 1.", range = 0..=2176)]
     page: Option<u32>,
-    /// Match letter case exactly.
+    #[param(description = "Match letter case exactly.")]
     case_sensitive: bool,
 ) -> Result<u32, String> {
     let _ = (&budget, &page, &case_sensitive);
@@ -2260,15 +2125,13 @@ pub fn schedule_messages(
 /// Search deployments matching a free-text query and return the best matches.
 #[tool]
 pub fn search_deployments_v2(
-    /// IANA time zone name, e.g. "Europe/Paris".
+    #[param(description = "IANA time zone name, e.g. \"Europe/Paris\".")]
     timezone: String,
-    /// Internal notes, never shown to customers.
+    #[param(description = "Internal notes, never shown to customers.")]
     notes: String,
-    /// Calendar year.
-    #[param(range = 1..=95)]
+    #[param(description = "Calendar year.", range = 1..=95)]
     year: u8,
-    /// Cloud region, e.g. "eu-west-1".
-    #[param(length = ..=128)]
+    #[param(description = "Cloud region, e.g. \"eu-west-1\".", length = ..=128)]
     region: String,
 ) -> Result<u32, String> {
     let _ = (&timezone, &notes, &year, &region);
@@ -2286,23 +2149,19 @@ pub enum ListTicketsUnit {
 /// List tickets visible to the caller, newest first.
 #[tool]
 pub fn list_tickets(
-    /// Budget ceiling in euros.
+    #[param(description = "Budget ceiling in euros.")]
     budget: f64,
-    /// Maximum number of results to return.
-    #[param(range = 0..=59)]
+    #[param(description = "Maximum number of results to return.", range = 0..=59)]
     limit: Option<u8>,
-    /// Unit of the returned values.
+    #[param(description = "Unit of the returned values.")]
     unit: Option<ListTicketsUnit>,
-    /// Path of the file relative to the project root.
-    #[param(length = ..=256)]
+    #[param(description = "Path of the file relative to the project root.", length = ..=256)]
     path: String,
-    /// Send a notification to the owner.
-    #[param(default = true)]
+    #[param(description = "Send a notification to the owner.", default = true)]
     notify: bool,
-    /// Latitude in decimal degrees.
+    #[param(description = "Latitude in decimal degrees.")]
     latitude: f64,
-    /// Match letter case exactly.
-    #[param(default = true)]
+    #[param(description = "Match letter case exactly.", default = true)]
     case_sensitive: bool,
 ) -> Result<u32, String> {
     let _ = (&budget, &limit, &unit, &path, &notify, &latitude, &case_sensitive);
@@ -2320,12 +2179,11 @@ pub enum ListNotesFormat {
 /// List notes visible to the caller, newest first.
 #[tool]
 pub fn list_notes(
-    /// Internal notes, never shown to customers.
-    #[param(length = ..=128)]
+    #[param(description = "Internal notes, never shown to customers.", length = ..=128)]
     notes: String,
-    /// Include every detail in the answer.
+    #[param(description = "Include every detail in the answer.")]
     verbose: bool,
-    /// Output format.
+    #[param(description = "Output format.")]
     format: Option<ListNotesFormat>,
 ) -> Result<u32, String> {
     let _ = (&notes, &verbose, &format);
@@ -2344,25 +2202,21 @@ pub enum SearchReviewsStatus {
 /// Search reviews matching a free-text query and return the best matches.
 #[tool]
 pub fn search_reviews(
-    /// Number of days to cover.
-    #[param(range = 0..=9839, default = 4691)]
+    #[param(description = "Number of days to cover.", range = 0..=9839, default = 4691)]
     days: u32,
-    /// Login of the author.
+    #[param(description = "Login of the author.")]
     author: String,
-    /// Only items in this state.
+    #[param(description = "Only items in this state.")]
     status: Option<SearchReviewsStatus>,
-    /// Page number, starting at 1.
-    #[param(range = 0..=2338, default = 1802)]
+    #[param(description = "Page number, starting at 1.", range = 0..=2338, default = 1802)]
     page: u32,
-    /// Cloud region, e.g. "eu-west-1".
-    #[param(length = ..=128)]
+    #[param(description = "Cloud region, e.g. \"eu-west-1\".", length = ..=128)]
     region: Option<String>,
-    /// How deep to follow links.
-    #[param(range = -31..=213, default = -15)]
+    #[param(description = "How deep to follow links.", range = -31..=213, default = -15)]
     max_depth: i64,
-    /// Include every detail in the answer.
+    #[param(description = "Include every detail in the answer.")]
     verbose: bool,
-    /// Short title shown in lists.
+    #[param(description = "Short title shown in lists.")]
     title: String,
 ) -> Result<u32, String> {
     let _ = (&days, &author, &status, &page, &region, &max_depth, &verbose, &title);
@@ -2380,15 +2234,13 @@ pub enum ScheduleProductsFormat {
 /// Schedule a products for later delivery.
 #[tool]
 pub fn schedule_products(
-    /// Output format.
+    #[param(description = "Output format.")]
     format: ScheduleProductsFormat,
-    /// Number of days to cover.
-    #[param(range = -99..=258, default = 176)]
+    #[param(description = "Number of days to cover.", range = -99..=258, default = 176)]
     days: i64,
-    /// Report what would change without changing anything.
-    #[param(default = false)]
+    #[param(description = "Report what would change without changing anything.", default = false)]
     dry_run: bool,
-    /// Tags to attach.
+    #[param(description = "Tags to attach.")]
     tags: Vec<String>,
 ) -> Result<u32, String> {
     let _ = (&format, &days, &dry_run, &tags);
@@ -2414,21 +2266,19 @@ pub enum SummarizeEventsV2Unit {
 /// Summarize recent events in a few sentences.
 #[tool]
 pub fn summarize_events_v2(
-    /// How many times to retry on failure.
-    #[param(range = 0..=20, default = 15)]
+    #[param(description = "How many times to retry on failure.", range = 0..=20, default = 15)]
     retries: u8,
-    /// Number of days to cover.
-    #[param(range = 0..=4292)]
+    #[param(description = "Number of days to cover.", range = 0..=4292)]
     days: u32,
-    /// Amount in the account currency.
+    #[param(description = "Amount in the account currency.")]
     amount: Option<f64>,
-    /// Sort order of the results.
+    #[param(description = "Sort order of the results.")]
     sort: SummarizeEventsV2Sort,
-    /// Unit of the returned values.
+    #[param(description = "Unit of the returned values.")]
     unit: SummarizeEventsV2Unit,
-    /// Search radius in kilometres.
+    #[param(description = "Search radius in kilometres.")]
     radius_km: f64,
-    /// How deep to follow links.
+    #[param(description = "How deep to follow links.")]
     max_depth: i64,
 ) -> Result<u32, String> {
     let _ = (&retries, &days, &amount, &sort, &unit, &radius_km, &max_depth);
@@ -2445,11 +2295,11 @@ pub enum SearchNotesV2Mode {
 /// Search notes matching a free-text query and return the best matches.
 #[tool]
 pub fn search_notes_v2(
-    /// How to match.
+    #[param(description = "How to match.")]
     mode: Option<SearchNotesV2Mode>,
-    /// City name, e.g. "Paris".
+    #[param(description = "City name, e.g. \"Paris\".")]
     city: String,
-    /// Identifier of the customer.
+    #[param(description = "Identifier of the customer.")]
     customer_id: String,
 ) -> Result<u32, String> {
     let _ = (&mode, &city, &customer_id);
@@ -2459,23 +2309,21 @@ pub fn search_notes_v2(
 /// Check that a reviews is well formed before it is saved.
 #[tool]
 pub fn validate_reviews(
-    /// Identifiers of the items.
+    #[param(description = "Identifiers of the items.")]
     ids: Option<Vec<String>>,
-    /// Amount in the account currency.
+    #[param(description = "Amount in the account currency.")]
     amount: f64,
-    /// IANA time zone name, e.g. "Europe/Paris".
-    #[param(length = ..=128)]
+    #[param(description = "IANA time zone name, e.g. \"Europe/Paris\".", length = ..=128)]
     timezone: String,
-    /// Page number, starting at 1.
+    #[param(description = "Page number, starting at 1.")]
     page: Option<i64>,
-    /// Identifier of the customer.
-    #[param(length = ..=64)]
+    #[param(description = "Identifier of the customer.", length = ..=64)]
     customer_id: String,
-    /// Send a notification to the owner.
+    #[param(description = "Send a notification to the owner.")]
     notify: Option<bool>,
-    /// Short title shown in lists.
+    #[param(description = "Short title shown in lists.")]
     title: String,
-    /// Full text body in Markdown.
+    #[param(description = "Full text body in Markdown.")]
     body: String,
 ) -> Result<u32, String> {
     let _ = (&ids, &amount, &timezone, &page, &customer_id, &notify, &title, &body);
@@ -2496,20 +2344,19 @@ pub struct ArchiveProductsLocation {
 /// Archive old products so they no longer appear in lists.
 #[tool]
 pub fn archive_products(
-    /// Path of the file relative to the project root.
+    #[param(description = "Path of the file relative to the project root.")]
     path: Option<String>,
-    /// Include every detail in the answer.
+    #[param(description = "Include every detail in the answer.")]
     verbose: Option<bool>,
-    /// Amount in the account currency.
+    #[param(description = "Amount in the account currency.")]
     amount: f64,
-    /// Where to look.
+    #[param(description = "Where to look.")]
     location: ArchiveProductsLocation,
-    /// Free-text search query.
+    #[param(description = "Free-text search query.")]
     query: String,
-    /// Priority from low to high.
+    #[param(description = "Priority from low to high.")]
     priority_level: i64,
-    /// How deep to follow links.
-    #[param(range = 0..=132)]
+    #[param(description = "How deep to follow links.", range = 0..=132)]
     max_depth: u32,
 ) -> Result<u32, String> {
     let _ = (&path, &verbose, &amount, &location, &query, &priority_level, &max_depth);
@@ -2530,16 +2377,15 @@ pub struct ValidateOrdersPagination {
 /// Check that a orders is well formed before it is saved.
 #[tool]
 pub fn validate_orders(
-    /// Path of the file relative to the project root.
+    #[param(description = "Path of the file relative to the project root.")]
     path: String,
-    /// Number of days to cover.
-    #[param(range = -96..=357, default = 257)]
+    #[param(description = "Number of days to cover.", range = -96..=357, default = 257)]
     days: i64,
-    /// How to page through results.
+    #[param(description = "How to page through results.")]
     pagination: Option<ValidateOrdersPagination>,
-    /// Match letter case exactly.
+    #[param(description = "Match letter case exactly.")]
     case_sensitive: bool,
-    /// Minimum similarity score.
+    #[param(description = "Minimum similarity score.")]
     threshold: f64,
 ) -> Result<u32, String> {
     let _ = (&path, &days, &pagination, &case_sensitive, &threshold);
@@ -2557,12 +2403,11 @@ pub enum SearchOrdersSort {
 /// Search orders matching a free-text query and return the best matches.
 #[tool]
 pub fn search_orders(
-    /// Sort order of the results.
+    #[param(description = "Sort order of the results.")]
     sort: SearchOrdersSort,
-    /// Also return archived items.
-    #[param(default = false)]
+    #[param(description = "Also return archived items.", default = false)]
     include_archived: bool,
-    /// Path of the file relative to the project root.
+    #[param(description = "Path of the file relative to the project root.")]
     path: String,
 ) -> Result<u32, String> {
     let _ = (&sort, &include_archived, &path);
@@ -2580,14 +2425,13 @@ pub enum UpdateOrdersPriority {
 /// Update an existing orders; fields left out stay unchanged.
 #[tool]
 pub fn update_orders(
-    /// How urgent the item is.
+    #[param(description = "How urgent the item is.")]
     priority: Option<UpdateOrdersPriority>,
-    /// Report what would change without changing anything.
+    #[param(description = "Report what would change without changing anything.")]
     dry_run: bool,
-    /// Calendar year.
-    #[param(range = 0..=30)]
+    #[param(description = "Calendar year.", range = 0..=30)]
     year: u8,
-    /// Page number, starting at 1.
+    #[param(description = "Page number, starting at 1.")]
     page: Option<i64>,
 ) -> Result<u32, String> {
     let _ = (&priority, &dry_run, &year, &page);
@@ -2597,11 +2441,11 @@ pub fn update_orders(
 /// Check that a shipments is well formed before it is saved.
 #[tool]
 pub fn validate_shipments(
-    /// Budget ceiling in euros.
+    #[param(description = "Budget ceiling in euros.")]
     budget: f64,
-    /// IANA time zone name, e.g. "Europe/Paris".
+    #[param(description = "IANA time zone name, e.g. \"Europe/Paris\".")]
     timezone: String,
-    /// Send a notification to the owner.
+    #[param(description = "Send a notification to the owner.")]
     notify: bool,
 ) -> Result<u32, String> {
     let _ = (&budget, &timezone, &notify);
@@ -2630,15 +2474,15 @@ pub struct ExportInvoicesWindow {
 /// Export invoices to a downloadable file.
 #[tool]
 pub fn export_invoices(
-    /// Include every detail in the answer.
+    #[param(description = "Include every detail in the answer.")]
     verbose: bool,
-    /// Sort order of the results.
+    #[param(description = "Sort order of the results.")]
     sort: ExportInvoicesSort,
-    /// Time window to consider.
+    #[param(description = "Time window to consider.")]
     window: Option<ExportInvoicesWindow>,
-    /// IANA time zone name, e.g. "Europe/Paris".
+    #[param(description = "IANA time zone name, e.g. \"Europe/Paris\".")]
     timezone: String,
-    /// Also return archived items.
+    #[param(description = "Also return archived items.")]
     include_archived: bool,
 ) -> Result<u32, String> {
     let _ = (&verbose, &sort, &window, &timezone, &include_archived);
@@ -2656,17 +2500,17 @@ pub enum ScheduleContactsV2Unit {
 /// Schedule a contacts for later delivery.
 #[tool]
 pub fn schedule_contacts_v2(
-    /// Latitude in decimal degrees.
+    #[param(description = "Latitude in decimal degrees.")]
     latitude: f64,
-    /// Page number, starting at 1.
+    #[param(description = "Page number, starting at 1.")]
     page: i64,
-    /// Identifiers of the items.
+    #[param(description = "Identifiers of the items.")]
     ids: Vec<i64>,
-    /// Send a notification to the owner.
+    #[param(description = "Send a notification to the owner.")]
     notify: bool,
-    /// Unit of the returned values.
+    #[param(description = "Unit of the returned values.")]
     unit: ScheduleContactsV2Unit,
-    /// Descend into sub-folders.
+    #[param(description = "Descend into sub-folders.")]
     recursive: bool,
 ) -> Result<u32, String> {
     let _ = (&latitude, &page, &ids, &notify, &unit, &recursive);
@@ -2676,13 +2520,11 @@ pub fn schedule_contacts_v2(
 /// Count repositories matching the filter.
 #[tool]
 pub fn count_repositories(
-    /// Identifiers of the items.
+    #[param(description = "Identifiers of the items.")]
     ids: Vec<String>,
-    /// Page number, starting at 1.
-    #[param(range = -19..=781, default = 424)]
+    #[param(description = "Page number, starting at 1.", range = -19..=781, default = 424)]
     page: i64,
-    /// BCP 47 language tag of the answer.
-    #[param(length = ..=256)]
+    #[param(description = "BCP 47 language tag of the answer.", length = ..=256)]
     language: String,
 ) -> Result<u32, String> {
     let _ = (&ids, &page, &language);
@@ -2692,12 +2534,11 @@ pub fn count_repositories(
 /// Update an existing payments; fields left out stay unchanged.
 #[tool]
 pub fn update_payments_v2(
-    /// Internal notes, never shown to customers.
+    #[param(description = "Internal notes, never shown to customers.")]
     notes: String,
-    /// Latitude in decimal degrees.
+    #[param(description = "Latitude in decimal degrees.")]
     latitude: f64,
-    /// Number of results to skip.
-    #[param(range = 0..=3140)]
+    #[param(description = "Number of results to skip.", range = 0..=3140)]
     offset: u32,
 ) -> Result<u32, String> {
     let _ = (&notes, &latitude, &offset);
@@ -2716,14 +2557,13 @@ pub enum ScheduleWeatherStatus {
 /// Schedule a weather for later delivery.
 #[tool]
 pub fn schedule_weather(
-    /// Only items in this state.
+    #[param(description = "Only items in this state.")]
     status: ScheduleWeatherStatus,
-    /// Cloud region, e.g. "eu-west-1".
+    #[param(description = "Cloud region, e.g. \"eu-west-1\".")]
     region: String,
-    /// How many times to retry on failure.
-    #[param(range = 0..=4154)]
+    #[param(description = "How many times to retry on failure.", range = 0..=4154)]
     retries: Option<u32>,
-    /// Tags to attach.
+    #[param(description = "Tags to attach.")]
     tags: Option<Vec<String>>,
 ) -> Result<u32, String> {
     let _ = (&status, &region, &retries, &tags);
