@@ -187,9 +187,26 @@ const VERBS: &[(&str, &str)] = &[
 ];
 
 const NOUNS: &[&str] = &[
-    "weather", "orders", "invoices", "users", "tickets", "repositories", "events", "flights",
-    "hotels", "documents", "messages", "payments", "shipments", "products", "reviews",
-    "contacts", "tasks", "alerts", "deployments", "notes",
+    "weather",
+    "orders",
+    "invoices",
+    "users",
+    "tickets",
+    "repositories",
+    "events",
+    "flights",
+    "hotels",
+    "documents",
+    "messages",
+    "payments",
+    "shipments",
+    "products",
+    "reviews",
+    "contacts",
+    "tasks",
+    "alerts",
+    "deployments",
+    "notes",
 ];
 
 const STRINGS: &[(&str, &str)] = &[
@@ -279,8 +296,22 @@ const ENUMS: &[(&str, &str, &[&str])] = &[
 ];
 
 const WORDS: &[&str] = &[
-    "alpha", "Paris", "quarterly report", "urgent", "blue", "Lyon", "db-migration", "42 Rue Cler",
-    "retro", "Berlin", "release notes", "eu-west-1", "fr", "ada", "Europe/Paris", "spring sale",
+    "alpha",
+    "Paris",
+    "quarterly report",
+    "urgent",
+    "blue",
+    "Lyon",
+    "db-migration",
+    "42 Rue Cler",
+    "retro",
+    "Berlin",
+    "release notes",
+    "eu-west-1",
+    "fr",
+    "ada",
+    "Europe/Paris",
+    "spring sale",
 ];
 
 /// `snake_case` to `CamelCase`.
@@ -313,7 +344,10 @@ impl Corpus {
             let noun = *rng.pick(NOUNS);
             let mut name = format!("{verb}_{noun}");
             if names.contains(&name) {
-                name = format!("{name}_v{}", names.iter().filter(|n| n.starts_with(&name)).count() + 1);
+                name = format!(
+                    "{name}_v{}",
+                    names.iter().filter(|n| n.starts_with(&name)).count() + 1
+                );
             }
             names.push(name.clone());
             tools.push(gen_tool(&mut rng, name, template.replace("{}", noun)));
@@ -349,10 +383,15 @@ fn gen_tool(rng: &mut Rng, name: String, description: String) -> ToolSpec {
                 let (ty, range) = match rng.below(3) {
                     0 => (Ty::U8, Some((rng.between(0, 1), rng.between(5, 100)))),
                     1 => (Ty::U32, Some((0, rng.between(100, 10_000)))),
-                    _ => (Ty::I64, rng.chance(40).then(|| (rng.between(-100, 0), rng.between(1, 1000)))),
+                    _ => (
+                        Ty::I64,
+                        rng.chance(40).then(|| (rng.between(-100, 0), rng.between(1, 1000))),
+                    ),
                 };
                 let default = match range {
-                    Some((lo, hi)) if rng.chance(35) => Some(DefaultValue::Int(rng.between(lo, hi))),
+                    Some((lo, hi)) if rng.chance(35) => {
+                        Some(DefaultValue::Int(rng.between(lo, hi)))
+                    }
                     _ => None,
                 };
                 ParamSpec { range, default, ..param(name, doc, ty) }
@@ -520,7 +559,8 @@ mod tests {
         for t in &corpus.tools {
             assert!((3..=8).contains(&t.params.len()), "{} has {} params", t.name, t.params.len());
         }
-        let all = |f: fn(&Ty) -> bool| corpus.tools.iter().flat_map(|t| &t.params).any(|p| f(&p.ty));
+        let all =
+            |f: fn(&Ty) -> bool| corpus.tools.iter().flat_map(|t| &t.params).any(|p| f(&p.ty));
         assert!(all(|t| matches!(t.inner(), Ty::Struct(_))));
         assert!(all(|t| matches!(t.inner(), Ty::Enum(_))));
         assert!(all(|t| matches!(t.inner(), Ty::Vec(_))));

@@ -14,21 +14,19 @@ pub mod report;
 #[cfg(feature = "bench")]
 pub mod schemars_corpus;
 
-/// The corpus as checked-in Rust source (written by the `gen_corpus` binary).
+/// The corpus as checked-in Rust source (written by the `gen_corpus` binary; never formatted,
+/// so that the files stay byte-equal to the generator's output).
+#[rustfmt::skip]
 pub mod generated {
     /// The tooldef form as users write it: `#[tool]` functions.
-    #[rustfmt::skip]
     pub mod tooldef_macro;
     /// The tooldef form: const-DSL descriptors and hand-written `Tool` impls.
-    #[rustfmt::skip]
     pub mod tooldef_const;
     /// The `serde` + `schemars::JsonSchema` form.
     #[cfg(feature = "bench")]
-    #[rustfmt::skip]
     pub mod schemars_args;
     /// The rmcp `#[tool_router]` form (over the schemars structs).
     #[cfg(feature = "bench")]
-    #[rustfmt::skip]
     pub mod rmcp_router;
 }
 

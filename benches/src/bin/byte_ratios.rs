@@ -38,7 +38,11 @@ fn main() {
         let wire: Vec<Value> = schemars
             .iter()
             .map(|t| {
-                p.envelope.wrap(t.name, t.description, serde_json::to_value((t.schema)()).expect("schema"))
+                p.envelope.wrap(
+                    t.name,
+                    t.description,
+                    serde_json::to_value((t.schema)()).expect("schema"),
+                )
             })
             .collect();
         let theirs = serde_json::to_string(&wire).expect("serializes");

@@ -29,10 +29,8 @@ struct Krate {
 
 fn crates(corpus: &Corpus, tooldef_dir: &Path, rmcp: bool) -> Vec<Krate> {
     let serde = "serde = { version = \"1\", features = [\"derive\"] }\n";
-    let tooldef = format!(
-        "tooldef = {{ path = {:?} }}\n{serde}",
-        tooldef_dir.join("dsl").to_string_lossy()
-    );
+    let tooldef =
+        format!("tooldef = {{ path = {:?} }}\n{serde}", tooldef_dir.join("dsl").to_string_lossy());
     let mut out = vec![
         Krate {
             name: "ct_serde",
@@ -169,12 +167,17 @@ fn main() -> ExitCode {
         for run in 0..runs {
             for (i, k) in crates.iter().enumerate() {
                 let lib = root.join(k.name).join("src/lib.rs");
-                let took = touch(&lib).map_err(|e| e.to_string()).and_then(|()| {
-                    cargo_build(&root, k.name, release)
-                });
+                let took = touch(&lib)
+                    .map_err(|e| e.to_string())
+                    .and_then(|()| cargo_build(&root, k.name, release));
                 match took {
                     Ok(t) => {
-                        eprintln!("{profile} run {}/{runs}: {} {:.2}s", run + 1, k.name, t.as_secs_f64());
+                        eprintln!(
+                            "{profile} run {}/{runs}: {} {:.2}s",
+                            run + 1,
+                            k.name,
+                            t.as_secs_f64()
+                        );
                         times[i].push(t);
                     }
                     Err(e) => {
