@@ -1,0 +1,115 @@
+//! Decoding and validating one typical call to each of the 100 tools: tooldef's `TypedTool`
+//! (serde straight into the arguments, then the generated constraint checks) against bare
+//! `serde_json::from_str` into the same struct, and against `serde_json::Value` + `jsonschema`
+//! validation against the `schema_for!` schema + `serde_json::from_value`.
+//!
+//! `cargo bench -p tooldef-benches --features bench --bench decode -- --warm-up-time 1 --measurement-time 3`
+
+use std::hint::black_box;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use serde_json::Value;
+use tooldef::dispatch::TypedTool;
+use tooldef::{Arguments, Tool};
+use tooldef_benches::ToolVisitor;
+use tooldef_benches::corpus::{Corpus, SEED};
+use tooldef_benches::generated::tooldef_const::visit_tools;
+use tooldef_benches::schemars_corpus::schemars_tools;
+
+type Check = Box<dyn Fn(&Arguments) -> bool>;
+
+/// Per tool: `TypedTool::decode` and bare `from_str` into `T::Args`.
+struct Typed(Vec<(Check, Check)>);
+
+impl ToolVisitor for Typed {
+    fn visit<T: Tool + Default>(&mut self, _index: usize) {
+        let typed = TypedTool::new(T::default());
+        self.0.push((
+            Box::new(move |a| typed.decode(a).is_ok()),
+            Box::new(|a| match a {
+                Arguments::Text(s) => serde_json::from_str::<T::Args>(s).is_ok(),
+                Arguments::Json(_) => false,
+            }),
+        ));
+    }
+}
+
+fn decode(c: &mut Criterion) {
+    let corpus = Corpus::standard();
+    let samples: Vec<Arguments> = corpus
+        .tools
+        .iter()
+        .enumerate()
+        .map(|(i, t)| Arguments::Text(t.sample_args(SEED + i as u64)))
+        .collect();
+    let mut typed = Typed(Vec::new());
+    visit_tools(&mut typed);
+    let schemars = schemars_tools();
+    let validators: Vec<jsonschema::Validator> = schemars
+        .iter()
+        .map(|t| {
+            let schema = serde_json::to_value((t.schema)()).expect("schema serializes");
+            jsonschema::validator_for(&schema).expect("schemars output is a valid schema")
+        })
+        .collect();
+    let text = |a: &Arguments| match a {
+        Arguments::Text(s) => s.clone(),
+        Arguments::Json(v) => v.to_string(),
+    };
+
+    // Every path must accept every sample, or the comparison measures error handling.
+    for (i, a) in samples.iter().enumerate() {
+        assert!((typed.0[i].0)(a), "TypedTool rejects {}: {}", corpus.tools[i].name, text(a));
+        assert!((typed.0[i].1)(a), "from_str rejects {}", corpus.tools[i].name);
+        let v: Value = serde_json::from_str(&text(a)).expect("json");
+        assert!(validators[i].is_valid(&v), "jsonschema rejects {}: {v}", corpus.tools[i].name);
+        assert!((schemars[i].from_value)(v), "from_value rejects {}", corpus.tools[i].name);
+    }
+
+    let mut group = c.benchmark_group("decode_100_calls");
+    group.bench_function("tooldef_typed_tool", |b| {
+        b.iter(|| {
+            let mut ok = 0;
+            for (i, a) in samples.iter().enumerate() {
+                ok += usize::from((typed.0[i].0)(black_box(a)));
+            }
+            ok
+        })
+    });
+    group.bench_function("serde_from_str", |b| {
+        b.iter(|| {
+            let mut ok = 0;
+            for (i, a) in samples.iter().enumerate() {
+                ok += usize::from((typed.0[i].1)(black_box(a)));
+            }
+            ok
+        })
+    });
+    group.bench_function("value_jsonschema_from_value", |b| {
+        b.iter(|| {
+            let mut ok = 0;
+            for (i, a) in samples.iter().enumerate() {
+                let Arguments::Text(s) = black_box(a) else { continue };
+                let v: Value = match serde_json::from_str(s) {
+                    Ok(v) => v,
+                    Err(_) => continue,
+                };
+                if validators[i].is_valid(&v) && (schemars[i].from_value)(v) {
+                    ok += 1;
+                }
+            }
+            ok
+        })
+    });
+    group.finish();
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default()
+        .warm_up_time(std::time::Duration::from_secs(1))
+        .measurement_time(std::time::Duration::from_secs(3))
+        .sample_size(30);
+    targets = decode
+}
+criterion_main!(benches);

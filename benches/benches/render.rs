@@ -1,0 +1,83 @@
+//! Rendering the 100-tool corpus for each provider: tooldef cold (from descriptors) and cached
+//! (`RenderCache`), against `schemars::schema_for!` + `serde_json` in the same provider envelope,
+//! against rmcp's tool list, and against copying the output bytes.
+//!
+//! `cargo bench -p tooldef-benches --features bench --bench render -- --warm-up-time 1 --measurement-time 3`
+
+use std::hint::black_box;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use serde_json::{Value, json};
+use tooldef::render::json_array;
+use tooldef::{Policy, RenderCache, Renderer};
+use tooldef_benches::generated::rmcp_router;
+use tooldef_benches::generated::tooldef_const::DESCRIPTORS;
+use tooldef_benches::providers::{Envelope, providers};
+use tooldef_benches::schemars_corpus::{SchemarsTool, schemars_tools};
+
+fn tooldef_cold(renderer: &dyn Renderer) -> String {
+    let rendered: Vec<_> =
+        DESCRIPTORS.iter().map(|d| renderer.render(d, Policy::Lenient).expect("renders")).collect();
+    json_array(&rendered)
+}
+
+fn tooldef_cached(cache: &RenderCache, renderer: &dyn Renderer) -> String {
+    let rendered: Vec<_> = DESCRIPTORS
+        .iter()
+        .map(|d| cache.get_static(renderer, d, Policy::Lenient).expect("renders"))
+        .collect();
+    json_array(&rendered)
+}
+
+fn schemars_json(tools: &[SchemarsTool], envelope: Envelope) -> String {
+    let wire: Vec<Value> = tools
+        .iter()
+        .map(|t| {
+            let schema = serde_json::to_value((t.schema)()).expect("schema serializes");
+            envelope.wrap(t.name, t.description, schema)
+        })
+        .collect();
+    serde_json::to_string(&wire).expect("serializes")
+}
+
+fn render(c: &mut Criterion) {
+    let tools = schemars_tools();
+    for provider in providers() {
+        let renderer = provider.renderer.as_ref();
+        let mut group = c.benchmark_group(format!("render_{}", provider.id));
+        group.bench_function("tooldef_cold", |b| b.iter(|| tooldef_cold(black_box(renderer))));
+        let cache = RenderCache::new();
+        let bytes = tooldef_cached(&cache, renderer);
+        group.bench_function("tooldef_cached", |b| {
+            b.iter(|| tooldef_cached(black_box(&cache), black_box(renderer)))
+        });
+        group.bench_function("copy_output_bytes", |b| b.iter(|| black_box(&bytes).clone()));
+        group.bench_function("schemars_serde_json", |b| {
+            b.iter(|| schemars_json(black_box(&tools), provider.envelope))
+        });
+        group.finish();
+    }
+
+    // rmcp keeps its tools (with schemas generated once and cached per type) in a router;
+    // sending them is `list_all` plus serializing the list.
+    let mut group = c.benchmark_group("render_rmcp");
+    let router = rmcp_router::router();
+    group.bench_function("rmcp_cached_list", |b| {
+        b.iter(|| serde_json::to_string(&black_box(&router).list_all()).expect("serializes"))
+    });
+    group.bench_function("rmcp_build_router_and_list", |b| {
+        b.iter(|| serde_json::to_string(&rmcp_router::router().list_all()).expect("serializes"))
+    });
+    group.finish();
+    let _ = json!(null);
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default()
+        .warm_up_time(std::time::Duration::from_secs(1))
+        .measurement_time(std::time::Duration::from_secs(3))
+        .sample_size(30);
+    targets = render
+}
+criterion_main!(benches);

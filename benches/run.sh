@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Regenerates every figure in benches/README.md: the corpus, the criterion benchmarks (short
+# measurement times: the machine is shared), the ratio table, the byte ratios and the
+# compile-time ratios. Run from anywhere inside the workspace.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+cargo run -q -p tooldef-benches --bin gen_corpus
+cargo bench -p tooldef-benches --features bench --bench render --bench decode --bench workspace \
+    -- --warm-up-time 1 --measurement-time 3
+echo "## Speed (criterion means, one run)"
+cargo run -q -p tooldef-benches --bin report
+echo "## Bytes"
+cargo run -q --release -p tooldef-benches --features bench --bin byte_ratios
+echo "## Compile time"
+cargo run -q --release -p tooldef-benches --bin compile_time -- --runs "${RUNS:-5}" ${RMCP:+--rmcp}

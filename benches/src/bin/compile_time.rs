@@ -1,0 +1,213 @@
+//! Measures how long the corpus takes to compile written each way, the crate alone after its
+//! dependencies are built, and prints the ratios against the serde-only form.
+//!
+//! Writes throwaway crates into one temporary workspace (tooldef's by path, so it measures this
+//! checkout), builds each once with its dependencies, then for every run touches each crate's
+//! `src/lib.rs` and times `cargo build -p <crate>` (crates interleaved, so machine noise spreads
+//! over all of them), debug and release; prints the median of the runs.
+//!
+//! ```text
+//! cargo run --release -p tooldef-benches --bin compile_time -- [--runs N] [--rmcp] [--keep]
+//! ```
+
+// A report binary: printing is its job.
+#![allow(clippy::print_stdout, clippy::print_stderr)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+use std::time::{Duration, Instant, SystemTime};
+
+use tooldef_benches::corpus::Corpus;
+use tooldef_benches::emit::{self, Target};
+
+struct Krate {
+    name: &'static str,
+    label: &'static str,
+    deps: String,
+    files: Vec<(&'static str, String)>,
+}
+
+fn crates(corpus: &Corpus, tooldef_dir: &Path, rmcp: bool) -> Vec<Krate> {
+    let serde = "serde = { version = \"1\", features = [\"derive\"] }\n";
+    let tooldef =
+        format!("tooldef = {{ path = {:?} }}\n{serde}", tooldef_dir.join("dsl").to_string_lossy());
+    let mut out = vec![
+        Krate {
+            name: "ct_serde",
+            label: "serde-only structs (baseline)",
+            deps: serde.to_owned(),
+            files: vec![("lib.rs", emit::serde_args(corpus, false, Target::Standalone))],
+        },
+        Krate {
+            name: "ct_tooldef",
+            label: "tooldef #[tool] functions",
+            deps: tooldef.clone(),
+            files: vec![("lib.rs", emit::tooldef_macro(corpus, Target::Standalone))],
+        },
+        Krate {
+            name: "ct_tooldef_const",
+            label: "tooldef const DSL + hand-written Tool impls",
+            deps: tooldef,
+            files: vec![("lib.rs", emit::tooldef_const(corpus, Target::Standalone))],
+        },
+        Krate {
+            name: "ct_schemars",
+            label: "serde + schemars::JsonSchema",
+            deps: format!("{serde}schemars = \"1\"\n"),
+            files: vec![("lib.rs", emit::serde_args(corpus, true, Target::Standalone))],
+        },
+    ];
+    if rmcp {
+        out.push(Krate {
+            name: "ct_rmcp",
+            label: "rmcp #[tool_router] over schemars structs",
+            deps: format!(
+                "{serde}schemars = \"1\"\n\
+                 rmcp = {{ version = \"3.11\", default-features = false, features = [\"server\", \"macros\"] }}\n"
+            ),
+            files: vec![
+                ("lib.rs", "//! rmcp corpus.\n#![allow(missing_docs)]\npub mod args;\npub mod router;\n".into()),
+                ("args.rs", emit::serde_args(corpus, true, Target::Standalone)),
+                ("router.rs", emit::rmcp_router(corpus, Target::Standalone)),
+            ],
+        });
+    }
+    out
+}
+
+fn write_workspace(root: &Path, crates: &[Krate], lock: Option<&Path>) -> std::io::Result<()> {
+    let members: Vec<_> = crates.iter().map(|k| format!("{:?}", k.name)).collect();
+    std::fs::create_dir_all(root)?;
+    std::fs::write(
+        root.join("Cargo.toml"),
+        format!("[workspace]\nresolver = \"3\"\nmembers = [{}]\n", members.join(", ")),
+    )?;
+    if let Some(lock) = lock {
+        // Same dependency versions as the tooldef workspace where they overlap.
+        std::fs::copy(lock, root.join("Cargo.lock"))?;
+    }
+    for k in crates {
+        let dir = root.join(k.name);
+        std::fs::create_dir_all(dir.join("src"))?;
+        std::fs::write(
+            dir.join("Cargo.toml"),
+            format!(
+                "[package]\nname = {:?}\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n[dependencies]\n{}",
+                k.name, k.deps
+            ),
+        )?;
+        for (name, text) in &k.files {
+            std::fs::write(dir.join("src").join(name), text)?;
+        }
+    }
+    Ok(())
+}
+
+fn cargo_build(root: &Path, krate: &str, release: bool) -> Result<Duration, String> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let mut cmd = Command::new(cargo);
+    cmd.current_dir(root)
+        .env("CARGO_TARGET_DIR", root.join("target"))
+        .args(["build", "--quiet", "-p", krate]);
+    if release {
+        cmd.arg("--release");
+    }
+    let start = Instant::now();
+    let out = cmd.output().map_err(|e| format!("cannot run cargo: {e}"))?;
+    let took = start.elapsed();
+    if !out.status.success() {
+        return Err(format!("building {krate} failed:\n{}", String::from_utf8_lossy(&out.stderr)));
+    }
+    Ok(took)
+}
+
+fn touch(path: &Path) -> std::io::Result<()> {
+    std::fs::File::options().write(true).open(path)?.set_modified(SystemTime::now())
+}
+
+fn median(mut v: Vec<Duration>) -> Duration {
+    v.sort_unstable();
+    v[v.len() / 2]
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let runs = args
+        .iter()
+        .position(|a| a == "--runs")
+        .and_then(|i| args.get(i + 1))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(5_usize);
+    let rmcp = args.iter().any(|a| a == "--rmcp");
+    let keep = args.iter().any(|a| a == "--keep");
+    let workspace = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+    let workspace = workspace.canonicalize().unwrap_or(workspace);
+    let root = std::env::temp_dir().join(format!("tooldef-compile-time-{}", std::process::id()));
+    let corpus = Corpus::standard();
+    let crates = crates(&corpus, &workspace, rmcp);
+    let lock = workspace.join("Cargo.lock");
+    if let Err(e) = write_workspace(&root, &crates, lock.exists().then_some(lock.as_path())) {
+        eprintln!("cannot write {}: {e}", root.display());
+        return ExitCode::FAILURE;
+    }
+    let mut table = String::from(
+        "| crate | debug (median) | debug ratio | release (median) | release ratio |\n|---|---|---|---|---|\n",
+    );
+    let mut medians = vec![[Duration::ZERO; 2]; crates.len()];
+    for (p, release) in [false, true].into_iter().enumerate() {
+        let profile = if release { "release" } else { "debug" };
+        eprintln!("{profile}: building dependencies once");
+        for k in &crates {
+            if let Err(e) = cargo_build(&root, k.name, release) {
+                eprintln!("{e}");
+                return ExitCode::FAILURE;
+            }
+        }
+        let mut times = vec![Vec::new(); crates.len()];
+        for run in 0..runs {
+            for (i, k) in crates.iter().enumerate() {
+                let lib = root.join(k.name).join("src/lib.rs");
+                let took = touch(&lib)
+                    .map_err(|e| e.to_string())
+                    .and_then(|()| cargo_build(&root, k.name, release));
+                match took {
+                    Ok(t) => {
+                        eprintln!(
+                            "{profile} run {}/{runs}: {} {:.2}s",
+                            run + 1,
+                            k.name,
+                            t.as_secs_f64()
+                        );
+                        times[i].push(t);
+                    }
+                    Err(e) => {
+                        eprintln!("{e}");
+                        return ExitCode::FAILURE;
+                    }
+                }
+            }
+        }
+        for (i, t) in times.into_iter().enumerate() {
+            medians[i][p] = median(t);
+        }
+    }
+    let base = medians[0];
+    for (k, m) in crates.iter().zip(&medians) {
+        table.push_str(&format!(
+            "| {} (`{}`) | {:.2} s | {:.2}x | {:.2} s | {:.2}x |\n",
+            k.label,
+            k.name,
+            m[0].as_secs_f64(),
+            m[0].as_secs_f64() / base[0].as_secs_f64(),
+            m[1].as_secs_f64(),
+            m[1].as_secs_f64() / base[1].as_secs_f64(),
+        ));
+    }
+    {
+        println!("{runs} runs per crate and profile, {} tools\n\n{table}", corpus.tools.len());
+    }
+    if !keep {
+        let _ = std::fs::remove_dir_all(&root);
+    }
+    ExitCode::SUCCESS
+}

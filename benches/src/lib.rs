@@ -1,0 +1,47 @@
+//! Benchmarks of tooldef against what users would otherwise pick: a generated corpus of 100
+//! tools written as tooldef tools, as `serde` + `schemars` argument structs and as rmcp
+//! `#[tool_router]` methods, and the pieces the criterion benches and report binaries share.
+//!
+//! Owns the corpus ([`corpus`]), its source emitters ([`emit`]) and the checked-in generated
+//! sources ([`generated`]); does not touch tooldef's own modules. The heavy comparison crates
+//! (criterion, schemars, rmcp, jsonschema) are behind the `bench` feature, so `cargo test
+//! --workspace` builds only the generator and the tooldef form of the corpus. See `README.md`.
+
+pub mod corpus;
+pub mod emit;
+pub mod providers;
+pub mod report;
+#[cfg(feature = "bench")]
+pub mod schemars_corpus;
+
+/// The corpus as checked-in Rust source (written by the `gen_corpus` binary; never formatted,
+/// so that the files stay byte-equal to the generator's output).
+#[rustfmt::skip]
+pub mod generated {
+    /// The tooldef form as users write it: `#[tool]` functions.
+    pub mod tooldef_macro;
+    /// The tooldef form: const-DSL descriptors and hand-written `Tool` impls.
+    pub mod tooldef_const;
+    /// The `serde` + `schemars::JsonSchema` form.
+    #[cfg(feature = "bench")]
+    pub mod schemars_args;
+    /// The rmcp `#[tool_router]` form (over the schemars structs).
+    #[cfg(feature = "bench")]
+    pub mod rmcp_router;
+}
+
+/// Receives every tooldef tool type of the corpus ([`generated::tooldef_const::visit_tools`]).
+pub trait ToolVisitor {
+    /// Called once per tool, with its index in the corpus.
+    fn visit<T: tooldef::Tool + Default>(&mut self, index: usize);
+}
+
+/// Receives every schemars argument type of the corpus
+/// (`generated::schemars_args::visit_args`, with the `bench` feature).
+#[cfg(feature = "bench")]
+pub trait ArgsVisitor {
+    /// Called once per tool, with its index, name and description.
+    fn visit<A>(&mut self, index: usize, name: &'static str, description: &'static str)
+    where
+        A: serde::de::DeserializeOwned + schemars::JsonSchema + 'static;
+}
