@@ -8,8 +8,8 @@
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
 use serde_json::Value;
+use tooldef::Policy;
 use tooldef::render::json_array;
-use tooldef::{Policy, Renderer};
 use tooldef_benches::corpus::{Corpus, SEED};
 use tooldef_benches::generated::tooldef_const::DESCRIPTORS;
 use tooldef_benches::providers::providers;
