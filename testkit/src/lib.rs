@@ -1,5 +1,6 @@
 //! Test support shared by tooldef's crates (not published).
 
+pub mod assembly;
 pub mod corpus;
 pub mod extras;
 pub mod harness;

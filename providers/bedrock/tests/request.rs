@@ -2,33 +2,8 @@
 //! request shape of the botocore model; empty parts left out, including `toolConfig` without tools.
 
 use serde_json::{Value, json};
-use tooldef::{
-    Assembler, AssemblyContext, Bundle, Param, Policy, PromptAssembly, RenderCache, RenderRule,
-    SectionSource, ToolDescriptor,
-};
-
-const SEARCH: ToolDescriptor = ToolDescriptor::new("search")
-    .description("Search the web.")
-    .params(const { &[Param::string("query"), Param::integer("limit").range(1, 50).optional()] });
-const WEATHER: ToolDescriptor = ToolDescriptor::new("get_weather")
-    .description("Get the weather.")
-    .params(const { &[Param::string("city")] });
-const CLOCK: ToolDescriptor = ToolDescriptor::new("clock").description("Tell the time.");
-
-const SYSTEM: &str = "You are a careful assistant.\n\nToday is Monday.";
-
-fn assembly() -> PromptAssembly {
-    let assembler = Assembler::new();
-    assembler.add_contributor(
-        Bundle::new()
-            .section(SectionSource::fixed("date", 20, "Today is Monday."))
-            .section(SectionSource::fixed("persona", 10, "You are a careful assistant."))
-            .tool(WEATHER)
-            .tool(SEARCH)
-            .tool(CLOCK),
-    );
-    assembler.assemble(&AssemblyContext::new()).unwrap()
-}
+use tooldef::{Policy, RenderCache, RenderRule};
+use tooldef_testkit::assembly::{SYSTEM, sample as assembly};
 
 use tooldef_bedrock::{BedrockRenderer, request_fragment};
 use tooldef_testkit::specs::{assert_conforms, bedrock as spec, complete_fragment};

@@ -2,35 +2,10 @@
 //! the other required keys and checked against OpenAI's official request schemas.
 
 use serde_json::{Value, json};
-use tooldef::{
-    Assembler, AssemblyContext, Bundle, Param, Policy, PromptAssembly, RenderCache, RenderRule,
-    SectionSource, ToolDescriptor,
-};
+use tooldef::{Param, Policy, PromptAssembly, RenderCache, RenderRule, ToolDescriptor};
 use tooldef_openai::{OpenAiRenderer, Profile, request_fragment};
+use tooldef_testkit::assembly::{SYSTEM, sample as assembly};
 use tooldef_testkit::specs::{assert_conforms, complete_fragment, openai as spec};
-
-const SEARCH: ToolDescriptor = ToolDescriptor::new("search")
-    .description("Search the web.")
-    .params(const { &[Param::string("query"), Param::integer("limit").range(1, 50).optional()] });
-const WEATHER: ToolDescriptor = ToolDescriptor::new("get_weather")
-    .description("Get the weather.")
-    .params(const { &[Param::string("city")] });
-const CLOCK: ToolDescriptor = ToolDescriptor::new("clock").description("Tell the time.");
-
-fn assembly() -> PromptAssembly {
-    let assembler = Assembler::new();
-    assembler.add_contributor(
-        Bundle::new()
-            .section(SectionSource::fixed("date", 20, "Today is Monday."))
-            .section(SectionSource::fixed("persona", 10, "You are a careful assistant."))
-            .tool(WEATHER)
-            .tool(SEARCH)
-            .tool(CLOCK),
-    );
-    assembler.assemble(&AssemblyContext::new()).unwrap()
-}
-
-const SYSTEM: &str = "You are a careful assistant.\n\nToday is Monday.";
 
 fn response_body(fragment: &Value) -> Value {
     complete_fragment(fragment, &json!({"model": "gpt-4.1", "input": "hi"}))
