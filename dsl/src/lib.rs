@@ -28,7 +28,9 @@ pub use schema::{
     Additional, AnyOfSchema, EnumSchema, EnumValue, EnumValues, FloatSchema, IntegerSchema,
     ListSchema, NumberSchema, ObjectSchema, RefSchema, Schema, SchemaKind, SchemaRef, StringSchema,
 };
-pub use tool::{Arguments, BoxFuture, Content, Executor, Tool, ToolCall, ToolError, ToolResult};
+pub use tool::{
+    Arguments, BoxFuture, CallError, Content, Executor, Tool, ToolCall, ToolError, ToolResult,
+};
 pub use validate::{DescriptorError, Rule};
 
 // --- json_schema, spec ---

@@ -40,6 +40,17 @@ impl From<Value> for Arguments {
     }
 }
 
+/// A provider's tool-call message that does not have the expected shape: what each provider
+/// crate returns when it maps a message to [`ToolCall`]s.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{pointer}: {message}")]
+pub struct CallError {
+    /// JSON pointer of the part at fault, within the value given.
+    pub pointer: String,
+    /// What is wrong.
+    pub message: String,
+}
+
 /// A provider-neutral tool call: which tool the model wants, with what arguments.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct ToolCall {

@@ -2,17 +2,7 @@
 
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
-use tooldef::{Arguments, Content, ToolCall, ToolResult};
-
-/// A message that does not have the expected shape.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{pointer}: {message}")]
-pub struct CallError {
-    /// JSON pointer of the part at fault, within the value given.
-    pub pointer: String,
-    /// What is wrong.
-    pub message: String,
-}
+use tooldef::{Arguments, CallError, Content, ToolCall, ToolResult};
 
 #[derive(Deserialize)]
 struct ToolUse {

@@ -22,8 +22,9 @@ mod render;
 mod request;
 mod rules;
 
-pub use calls::{CallError, tool_calls, tool_result_block, tool_result_message};
+pub use calls::{tool_calls, tool_result_block, tool_result_message};
 pub use render::AnthropicRenderer;
 pub use request::request_fragment;
 pub use rules::strict_violations;
+pub use tooldef::CallError;
 pub use tooldef::RequestFragment;

@@ -24,8 +24,9 @@ mod render;
 mod request;
 mod rules;
 
-pub use calls::{CallError, tool_result_block, tool_result_message, tool_uses};
+pub use calls::{tool_result_block, tool_result_message, tool_uses};
 pub use render::{BedrockRenderer, tool_config};
 pub use request::request_fragment;
 pub use rules::strict_violations;
+pub use tooldef::CallError;
 pub use tooldef::RequestFragment;

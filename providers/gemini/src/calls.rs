@@ -7,17 +7,7 @@
 //! what arrived. Answer calls in the order they came.
 
 use serde_json::{Map, Value, json};
-use tooldef::{Arguments, Content, ToolCall, ToolResult};
-
-/// A model message that does not have the expected shape.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{pointer}: {message}")]
-pub struct CallError {
-    /// JSON pointer of the part at fault, within the value given.
-    pub pointer: String,
-    /// What is wrong.
-    pub message: String,
-}
+use tooldef::{Arguments, CallError, Content, ToolCall, ToolResult};
 
 fn err(pointer: impl Into<String>, message: impl Into<String>) -> CallError {
     CallError { pointer: pointer.into(), message: message.into() }

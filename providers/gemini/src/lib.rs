@@ -27,8 +27,9 @@ mod render;
 mod request;
 mod rules;
 
-pub use calls::{CallError, function_calls, function_response, function_response_content};
+pub use calls::{function_calls, function_response, function_response_content};
 pub use render::{FUNCTION_NAME, Form, GeminiRenderer, PROPERTY_NAME, tools_json};
 pub use request::request_fragment;
 pub use rules::parameters_violations;
+pub use tooldef::CallError;
 pub use tooldef::RequestFragment;

@@ -2,19 +2,9 @@
 //! `CallToolResult`.
 
 use serde_json::{Map, Value, json};
-use tooldef::{Arguments, Content, ToolCall, ToolResult};
+use tooldef::{Arguments, CallError, Content, ToolCall, ToolResult};
 
 use crate::McpVersion;
-
-/// A request that does not have the expected shape.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{pointer}: {message}")]
-pub struct CallError {
-    /// JSON pointer of the part at fault, within the value given.
-    pub pointer: String,
-    /// What is wrong.
-    pub message: String,
-}
 
 fn err(pointer: impl Into<String>, message: impl Into<String>) -> CallError {
     CallError { pointer: pointer.into(), message: message.into() }

@@ -26,6 +26,7 @@ mod calls;
 mod import;
 mod render;
 
-pub use calls::{CallError, call_tool_result, tool_call};
+pub use calls::{call_tool_result, tool_call};
 pub use import::{ImportError, ImportedTools, import_tools};
 pub use render::{CacheScope, ListOptions, McpRenderer, McpVersion, TOOL_NAME, list_tools_result};
+pub use tooldef::CallError;

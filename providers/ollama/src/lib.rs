@@ -23,7 +23,8 @@ mod calls;
 mod render;
 mod request;
 
-pub use calls::{CallError, tool_calls, tool_message};
+pub use calls::{tool_calls, tool_message};
 pub use render::{OllamaRenderer, dropped_keys};
 pub use request::request_fragment;
+pub use tooldef::CallError;
 pub use tooldef::RequestFragment;

@@ -26,10 +26,10 @@ mod request;
 mod rules;
 
 pub use calls::{
-    CallError, chat_tool_calls, chat_tool_message, responses_function_call_output,
-    responses_tool_calls,
+    chat_tool_calls, chat_tool_message, responses_function_call_output, responses_tool_calls,
 };
 pub use render::{Api, OpenAiRenderer, Profile};
 pub use request::request_fragment;
 pub use rules::strict_violations;
+pub use tooldef::CallError;
 pub use tooldef::RequestFragment;
