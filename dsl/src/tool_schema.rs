@@ -309,45 +309,26 @@ nonzero_schema!(
     std::num::NonZeroU64 => u64, std::num::NonZeroUsize => usize
 );
 
-impl ToolSchema for f32 {
-    const SHAPE: Shape = Shape::Float;
+/// Types whose schema is one plain kind.
+macro_rules! scalar_schema {
+    ($($ty:ty => $shape:expr, $schema:expr;)*) => {$(
+        impl ToolSchema for $ty {
+            const SHAPE: Shape = $shape;
 
-    fn schema(_: &mut SchemaGen) -> Schema {
-        Schema::float()
-    }
+            fn schema(_: &mut SchemaGen) -> Schema {
+                $schema
+            }
+        }
+    )*};
 }
 
-impl ToolSchema for f64 {
-    const SHAPE: Shape = Shape::Float;
-
-    fn schema(_: &mut SchemaGen) -> Schema {
-        Schema::float()
-    }
-}
-
-impl ToolSchema for bool {
-    const SHAPE: Shape = Shape::Boolean;
-
-    fn schema(_: &mut SchemaGen) -> Schema {
-        Schema::boolean()
-    }
-}
-
-impl ToolSchema for String {
-    const SHAPE: Shape = Shape::String;
-
-    fn schema(_: &mut SchemaGen) -> Schema {
-        Schema::string()
-    }
-}
-
-impl ToolSchema for str {
-    const SHAPE: Shape = Shape::String;
-
-    fn schema(_: &mut SchemaGen) -> Schema {
-        Schema::string()
-    }
-}
+scalar_schema!(
+    f32 => Shape::Float, Schema::float();
+    f64 => Shape::Float, Schema::float();
+    bool => Shape::Boolean, Schema::boolean();
+    String => Shape::String, Schema::string();
+    str => Shape::String, Schema::string();
+);
 
 impl ToolSchema for char {
     const SHAPE: Shape = Shape::String;
