@@ -948,14 +948,17 @@ impl JsonWriter {
     /// An integer value.
     pub fn int(&mut self, i: i64) {
         self.sep();
-        let _ = write!(self.buf, "{i}");
+        if i < 0 {
+            self.buf.push('-');
+        }
+        push_digits(&mut self.buf, i.unsigned_abs());
         self.comma = true;
     }
 
     /// An unsigned integer value.
     pub fn uint(&mut self, u: u64) {
         self.sep();
-        let _ = write!(self.buf, "{u}");
+        push_digits(&mut self.buf, u);
         self.comma = true;
     }
 
@@ -1021,6 +1024,23 @@ impl JsonWriter {
     }
 }
 
+/// Appends the decimal digits of `n` (no `fmt` machinery: integers are common in schemas).
+fn push_digits(buf: &mut String, mut n: u64) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    for &d in &digits[at..] {
+        buf.push(char::from(d));
+    }
+}
+
 fn push_float(buf: &mut String, f: f64) {
     match serde_json::Number::from_f64(f) {
         Some(n) => {
@@ -1032,10 +1052,15 @@ fn push_float(buf: &mut String, f: f64) {
 
 /// Appends `s` as a JSON string literal (quotes included), escaped as `serde_json` does.
 pub fn escape_into(buf: &mut String, s: &str) {
+    buf.reserve(s.len() + 2);
     buf.push('"');
-    let bytes = s.as_bytes();
+    if !needs_escape(s.as_bytes()) {
+        buf.push_str(s);
+        buf.push('"');
+        return;
+    }
     let mut start = 0;
-    for (i, &b) in bytes.iter().enumerate() {
+    for (i, &b) in s.as_bytes().iter().enumerate() {
         let esc: &str = match b {
             b'"' => "\\\"",
             b'\\' => "\\\\",
@@ -1049,7 +1074,10 @@ pub fn escape_into(buf: &mut String, s: &str) {
         };
         buf.push_str(&s[start..i]);
         if esc.is_empty() {
-            let _ = write!(buf, "\\u{:04x}", b);
+            const HEX: &[u8; 16] = b"0123456789abcdef";
+            buf.push_str("\\u00");
+            buf.push(char::from(HEX[usize::from(b >> 4)]));
+            buf.push(char::from(HEX[usize::from(b & 0xf)]));
         } else {
             buf.push_str(esc);
         }
@@ -1057,6 +1085,38 @@ pub fn escape_into(buf: &mut String, s: &str) {
     }
     buf.push_str(&s[start..]);
     buf.push('"');
+}
+
+/// Whether any byte of `bytes` must be escaped; checks eight bytes at a time (most text,
+/// and every keyword, needs no escape).
+#[inline]
+fn needs_escape(bytes: &[u8]) -> bool {
+    let mut chunks = bytes.chunks_exact(8);
+    for chunk in &mut chunks {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        if word_needs_escape(u64::from_le_bytes(word)) {
+            return true;
+        }
+    }
+    // The tail, padded with a byte that needs no escape.
+    let rest = chunks.remainder();
+    let mut word = [b'a'; 8];
+    word[..rest.len()].copy_from_slice(rest);
+    word_needs_escape(u64::from_le_bytes(word))
+}
+
+/// Whether any of the eight bytes of `w` is a control character, `"` or `\\`.
+#[inline]
+fn word_needs_escape(w: u64) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    // A byte below 0x20 borrows; a byte equal to the pattern becomes zero and borrows. Bytes
+    // with the high bit set (UTF-8 continuation and lead bytes) are masked out by `!w`.
+    let below = w.wrapping_sub(ONES * 0x20);
+    let quote = (w ^ (ONES * u64::from(b'"'))).wrapping_sub(ONES);
+    let backslash = (w ^ (ONES * u64::from(b'\\'))).wrapping_sub(ONES);
+    (below | quote | backslash) & !w & HIGH != 0
 }
 
 /// The JSON text of a literal (for description notes such as `Default: "celsius".`).
@@ -1436,6 +1496,10 @@ impl<'a> SchemaWriter<'a> {
     fn push_ptr(&mut self, seg: &str) -> usize {
         let len = self.pointer.len();
         self.pointer.push('/');
+        if !seg.bytes().any(|b| b == b'~' || b == b'/') {
+            self.pointer.push_str(seg);
+            return len;
+        }
         for c in seg.chars() {
             match c {
                 '~' => self.pointer.push_str("~0"),
@@ -2449,6 +2513,52 @@ mod tests {
         let mut buf = String::new();
         escape_into(&mut buf, s);
         assert_eq!(buf, serde_json::to_string(s).unwrap());
+    }
+
+    #[test]
+    fn escaping_matches_serde_json_at_every_offset() {
+        // The fast path skips eight bytes at a time: put each character that needs care at
+        // every position of a text longer than two words, among ASCII and multi-byte text.
+        let specials = ['"', '\\', '\n', '\u{0}', '\u{1f}', '\u{7f}', 'é', '€', '😀', ' ', '~'];
+        for fill in ["abcdefghijklmnopqrstuvwx", "ééééééééééé", "a😀b😀c😀d😀"] {
+            for special in specials {
+                for at in 0..=fill.chars().count() {
+                    let s: String = fill
+                        .chars()
+                        .take(at)
+                        .chain([special])
+                        .chain(fill.chars().skip(at))
+                        .collect();
+                    let mut buf = String::new();
+                    escape_into(&mut buf, &s);
+                    assert_eq!(buf, serde_json::to_string(&s).unwrap(), "{s:?}");
+                }
+            }
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
+        #[test]
+        fn escaping_any_text_matches_serde_json(s in "(?s).{0,40}") {
+            let mut buf = String::new();
+            escape_into(&mut buf, &s);
+            proptest::prop_assert_eq!(buf, serde_json::to_string(&s).unwrap());
+        }
+    }
+
+    #[test]
+    fn integers_are_written_as_serde_json_writes_them() {
+        for i in [0, 7, -7, 10, -10, 4096, i64::MAX, i64::MIN, i64::MIN + 1] {
+            let mut w = JsonWriter::default();
+            w.int(i);
+            assert_eq!(w.finish(), i.to_string());
+        }
+        for u in [0, 9, 10, 99, 100, u64::MAX] {
+            let mut w = JsonWriter::default();
+            w.uint(u);
+            assert_eq!(w.finish(), u.to_string());
+        }
     }
 
     #[test]
