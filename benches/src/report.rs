@@ -49,6 +49,12 @@ pub fn comparisons(providers: &[&str]) -> Vec<Comparison> {
             target: Target::Within(2.0),
         });
         out.push(Comparison {
+            what: format!("render 100 tools, {p}, cached per tool"),
+            tooldef: format!("{g}/tooldef_cached_tools"),
+            alternative: format!("{g}/copy_output_bytes"),
+            target: Target::Reference,
+        });
+        out.push(Comparison {
             what: format!("render 100 tools, {p}, cached vs rmcp cached list"),
             tooldef: format!("{g}/tooldef_cached"),
             alternative: "render_rmcp/rmcp_cached_list".into(),

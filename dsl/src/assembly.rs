@@ -135,9 +135,10 @@ impl PromptAssembly {
         renderer.render_set(&tools, policy)
     }
 
-    /// Like [`render_tools`](Self::render_tools), with each tool's rendering taken from `cache`
-    /// when the same `Arc` was rendered before (assemblies share the contributors' `Arc`s, so
-    /// the next turn's tools are cache hits).
+    /// Like [`render_tools`](Self::render_tools), through `cache`: the same tools (the same
+    /// `Arc`s, in the same order) as an earlier call are one lookup, and each tool rendered
+    /// before is reused (assemblies share the contributors' `Arc`s, so the next turn's tools
+    /// are cache hits).
     ///
     /// # Errors
     ///
@@ -148,9 +149,8 @@ impl PromptAssembly {
         policy: Policy,
         cache: &RenderCache,
     ) -> Result<Vec<Rendered>, RenderError> {
-        let tools: Vec<&ToolDescriptor> = self.tools.iter().map(|t| &**t).collect();
-        renderer.check_set(&tools, policy)?;
-        self.tools.iter().map(|t| cache.get_shared(renderer, t, policy)).collect()
+        let set = cache.get_shared_set(renderer, &self.tools, policy)?;
+        Ok(set.tools().to_vec())
     }
 
     /// The tools as wire JSON values with the merged report of every change made, through

@@ -58,8 +58,8 @@ pub use dispatch::{DispatchError, DynamicTool, Toolbox, TypedTool, Validator};
 // --- render ---
 pub use render::{
     Change, ChangeKind, JsonWriter, Keyword, Keywords, NameRule, NullStyle, Policy, RefStyle,
-    RenderCache, RenderCtx, RenderError, RenderRule, Rendered, Renderer, Report, SchemaOptions,
-    SchemaStats, Unsupported, write_input_schema, write_output_schema,
+    RenderCache, RenderCtx, RenderError, RenderRule, Rendered, RenderedSet, Renderer, Report,
+    SchemaOptions, SchemaStats, Unsupported, write_input_schema, write_output_schema,
 };
 
 // --- overrides, registry ---

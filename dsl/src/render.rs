@@ -303,6 +303,58 @@ impl PartialEq for Rendered {
     }
 }
 
+/// The tools of one request rendered together: each tool's [`Rendered`], and the JSON array
+/// of all of them (what goes into the request's `tools` field for most providers).
+///
+/// Cloning is one reference-count increment.
+#[derive(Clone, Debug)]
+pub struct RenderedSet(Arc<RenderedSetInner>);
+
+#[derive(Debug)]
+struct RenderedSetInner {
+    tools: Vec<Rendered>,
+    json: String,
+}
+
+impl RenderedSet {
+    /// The set of `tools`, in order; joins their JSON once.
+    pub fn new(tools: Vec<Rendered>) -> Self {
+        let json = json_array(&tools);
+        RenderedSet(Arc::new(RenderedSetInner { tools, json }))
+    }
+
+    /// The JSON array of the tools' wire objects, compact (as [`json_array`] joins them).
+    pub fn json(&self) -> &str {
+        &self.0.json
+    }
+
+    /// Each tool's rendering, in order.
+    pub fn tools(&self) -> &[Rendered] {
+        &self.0.tools
+    }
+
+    /// Every change made to fit the provider, tool by tool.
+    pub fn changes(&self) -> impl Iterator<Item = &Change> + '_ {
+        self.0.tools.iter().flat_map(|t| t.report().iter())
+    }
+
+    /// The number of tools.
+    pub fn len(&self) -> usize {
+        self.0.tools.len()
+    }
+
+    /// Whether the set has no tool.
+    pub fn is_empty(&self) -> bool {
+        self.0.tools.is_empty()
+    }
+}
+
+impl PartialEq for RenderedSet {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &other.0) || self.0.tools == other.0.tools
+    }
+}
+
 /// Renders descriptors to one provider's wire JSON.
 ///
 /// Implement it for a provider tooldef does not ship: write the wire object with
@@ -314,8 +366,9 @@ pub trait Renderer {
     fn name(&self) -> &str;
 
     /// Identity of the renderer *and its options*, used by [`RenderCache`]: two renderers with
-    /// the same key must produce the same output for the same descriptor. Defaults to
-    /// [`name`](Self::name); override it when options change the output.
+    /// the same key must produce the same output for the same descriptor, and accept or refuse
+    /// the same sets in [`check_set`](Self::check_set). Defaults to [`name`](Self::name);
+    /// override it when options change the output or the set limits.
     fn cache_key(&self) -> Cow<'_, str> {
         Cow::Borrowed(self.name())
     }
@@ -378,8 +431,10 @@ impl<R: Renderer + ?Sized> Renderer for &R {
 
 /// Joins renderings into one JSON array text (what `tooldef render` prints).
 pub fn json_array<'a>(rendered: impl IntoIterator<Item = &'a Rendered>) -> String {
-    let mut out = String::from("[");
-    for (i, r) in rendered.into_iter().enumerate() {
+    let rendered = rendered.into_iter();
+    let mut out = String::with_capacity(2 + rendered.size_hint().0 * 512);
+    out.push('[');
+    for (i, r) in rendered.enumerate() {
         if i > 0 {
             out.push(',');
         }
@@ -480,7 +535,10 @@ impl RenderCtx {
     }
 }
 
-/// A provider's tool-name rule: allowed bytes, allowed first byte, maximum length.
+/// A provider's name rule (tool or property names): allowed bytes, allowed first byte, maximum
+/// length.
+///
+/// Two rules are equal when their patterns and maximum lengths are: the pattern names the rule.
 #[derive(Clone, Copy, Debug)]
 pub struct NameRule {
     /// The rule as a regular expression, for messages.
@@ -491,6 +549,21 @@ pub struct NameRule {
     pub allowed: fn(u8) -> bool,
     /// Whether a byte may start the name.
     pub first: fn(u8) -> bool,
+}
+
+impl PartialEq for NameRule {
+    fn eq(&self, other: &Self) -> bool {
+        self.pattern == other.pattern && self.max_len == other.max_len
+    }
+}
+
+impl Eq for NameRule {}
+
+impl Hash for NameRule {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.pattern.hash(state);
+        self.max_len.hash(state);
+    }
 }
 
 fn word_or_dash(b: u8) -> bool {
@@ -606,6 +679,28 @@ impl Hasher for KeyHasher {
 
 type Shelf = HashMap<DescKey, Vec<Entry>, BuildHasherDefault<KeyHasher>>;
 
+/// A cached set: the renderer key, policy and descriptor addresses it was rendered for.
+struct SetEntry {
+    renderer: Box<str>,
+    policy: Policy,
+    addresses: Box<[usize]>,
+    /// The `Arc`s of a shared set, kept alive so that their addresses cannot be reused.
+    _held: Vec<Arc<ToolDescriptor>>,
+    rendered: RenderedSet,
+}
+
+type SetShelf = HashMap<u64, Vec<SetEntry>, BuildHasherDefault<KeyHasher>>;
+
+fn set_hash(renderer: &str, policy: Policy, addresses: impl Iterator<Item = usize>) -> u64 {
+    let mut h = KeyHasher::default();
+    renderer.hash(&mut h);
+    policy.hash(&mut h);
+    for a in addresses {
+        h.write_usize(a);
+    }
+    h.finish()
+}
+
 /// Renderings computed once per (renderer key, descriptor, policy) and shared afterwards.
 ///
 /// Three ways to name a descriptor: by `'static` address ([`get_static`](Self::get_static), the
@@ -613,9 +708,15 @@ type Shelf = HashMap<DescKey, Vec<Entry>, BuildHasherDefault<KeyHasher>>;
 /// ([`get_shared`](Self::get_shared); the cache keeps the `Arc` alive so the address cannot be
 /// reused), or by content ([`get`](Self::get): hashes the descriptor and compares on a hit).
 /// Errors are not cached. Thread-safe; a hit takes a read lock and clones one [`Arc`].
+///
+/// Whole request sets are cached too ([`get_static_set`](Self::get_static_set),
+/// [`get_shared_set`](Self::get_shared_set)): a hit costs one hash over the descriptors'
+/// addresses and one [`Arc`] clone, whatever the number of tools. Every distinct set is kept
+/// until [`clear`](Self::clear).
 #[derive(Default)]
 pub struct RenderCache {
     shelves: RwLock<Vec<(Box<str>, Shelf)>>,
+    sets: RwLock<SetShelf>,
 }
 
 impl fmt::Debug for RenderCache {
@@ -641,9 +742,101 @@ impl RenderCache {
         self.len() == 0
     }
 
-    /// Forgets everything.
+    /// Forgets everything, tools and sets.
     pub fn clear(&self) {
         self.shelves.write().unwrap_or_else(|e| e.into_inner()).clear();
+        self.sets.write().unwrap_or_else(|e| e.into_inner()).clear();
+    }
+
+    /// The number of cached sets.
+    pub fn set_count(&self) -> usize {
+        let sets = self.sets.read().unwrap_or_else(|e| e.into_inner());
+        sets.values().map(Vec::len).sum()
+    }
+
+    /// The cached set for these addresses, or a new one built by `render` and stored.
+    fn set<R: Renderer + ?Sized>(
+        &self,
+        renderer: &R,
+        policy: Policy,
+        addresses: impl Iterator<Item = usize> + Clone,
+        held: impl FnOnce() -> Vec<Arc<ToolDescriptor>>,
+        render: impl FnOnce() -> Result<Vec<Rendered>, RenderError>,
+    ) -> Result<RenderedSet, RenderError> {
+        let rkey = renderer.cache_key();
+        let hash = set_hash(&rkey, policy, addresses.clone());
+        let same = |e: &SetEntry| {
+            *e.renderer == *rkey
+                && e.policy == policy
+                && e.addresses.iter().copied().eq(addresses.clone())
+        };
+        {
+            let sets = self.sets.read().unwrap_or_else(|e| e.into_inner());
+            if let Some(e) = sets.get(&hash).and_then(|bucket| bucket.iter().find(|e| same(e))) {
+                return Ok(e.rendered.clone());
+            }
+        }
+        let rendered = RenderedSet::new(render()?);
+        let mut sets = self.sets.write().unwrap_or_else(|e| e.into_inner());
+        let bucket = sets.entry(hash).or_default();
+        if !bucket.iter().any(same) {
+            bucket.push(SetEntry {
+                renderer: rkey.as_ref().into(),
+                policy,
+                addresses: addresses.collect(),
+                _held: held(),
+                rendered: rendered.clone(),
+            });
+        }
+        Ok(rendered)
+    }
+
+    /// The rendering of a set of `'static` descriptors, in order, keyed by their addresses:
+    /// [`Renderer::check_set`] and each tool (through [`get_static`](Self::get_static)) on the
+    /// first call, one lookup afterwards.
+    ///
+    /// # Errors
+    ///
+    /// The renderer's set-level error, or the first tool that cannot be rendered (not cached).
+    pub fn get_static_set<R: Renderer + ?Sized>(
+        &self,
+        renderer: &R,
+        tools: &[&'static ToolDescriptor],
+        policy: Policy,
+    ) -> Result<RenderedSet, RenderError> {
+        let addresses = tools.iter().map(|t| std::ptr::from_ref::<ToolDescriptor>(t) as usize);
+        self.set(renderer, policy, addresses, Vec::new, || {
+            let refs: Vec<&ToolDescriptor> = tools.iter().map(|t| &**t).collect();
+            renderer.check_set(&refs, policy)?;
+            tools.iter().map(|t| self.get_static(renderer, t, policy)).collect()
+        })
+    }
+
+    /// The rendering of a set of shared descriptors, in order, keyed by the `Arc`s' identities
+    /// (kept alive by the cache): [`Renderer::check_set`] and each tool (through
+    /// [`get_shared`](Self::get_shared)) on the first call, one lookup afterwards.
+    ///
+    /// # Errors
+    ///
+    /// The renderer's set-level error, or the first tool that cannot be rendered (not cached).
+    pub fn get_shared_set<R: Renderer + ?Sized>(
+        &self,
+        renderer: &R,
+        tools: &[Arc<ToolDescriptor>],
+        policy: Policy,
+    ) -> Result<RenderedSet, RenderError> {
+        let addresses = tools.iter().map(|t| Arc::as_ptr(t) as usize);
+        self.set(
+            renderer,
+            policy,
+            addresses,
+            || tools.to_vec(),
+            || {
+                let refs: Vec<&ToolDescriptor> = tools.iter().map(|t| &**t).collect();
+                renderer.check_set(&refs, policy)?;
+                tools.iter().map(|t| self.get_shared(renderer, t, policy)).collect()
+            },
+        )
     }
 
     fn lookup(
@@ -1304,6 +1497,9 @@ pub struct SchemaOptions {
     pub max_min_items: Option<u64>,
     /// Type names in upper case (`"STRING"`), for Gemini `parameters`.
     pub upper_case_types: bool,
+    /// The rule every property name must follow (parameters, nested objects, definitions);
+    /// `None` accepts any name. A name that breaks it is a [`RenderRule::Name`] error.
+    pub property_names: Option<NameRule>,
 }
 
 const FULL: Keywords = Keywords::ALL;
@@ -1326,6 +1522,7 @@ impl SchemaOptions {
         empty_required: false,
         max_min_items: None,
         upper_case_types: false,
+        property_names: None,
     };
 }
 
@@ -2120,6 +2317,16 @@ impl<'a> SchemaWriter<'a> {
             for prm in params {
                 let p2 = self.push_ptr(&prm.name);
                 let q = self.push_param(&prm.name, true);
+                if let Some(rule) = &self.opts.property_names
+                    && let Err(why) = rule.check(&prm.name)
+                {
+                    return Err(self.ctx.error(
+                        &self.pointer,
+                        &self.param,
+                        RenderRule::Name,
+                        format_args!("property name `{}` is not accepted: {why}", prm.name),
+                    ));
+                }
                 self.stats.properties += 1;
                 self.stats.name_chars += prm.name.chars().count();
                 let mut force_null = false;

@@ -536,6 +536,10 @@ mod rendering {
             "name-only"
         }
 
+        fn cache_key(&self) -> std::borrow::Cow<'_, str> {
+            format!("name-only max={}", self.max).into()
+        }
+
         fn render(&self, tool: &ToolDescriptor, policy: Policy) -> Result<Rendered, RenderError> {
             let ctx = RenderCtx::new(tool, policy);
             let mut out = JsonWriter::new();

@@ -80,6 +80,7 @@ impl AnthropicRenderer {
             empty_required: false,
             max_min_items: Some(1),
             upper_case_types: false,
+            property_names: None,
         }
     }
 

@@ -68,6 +68,7 @@ impl BedrockRenderer {
             empty_required: false,
             max_min_items: Some(1),
             upper_case_types: false,
+            property_names: None,
         }
     }
 }

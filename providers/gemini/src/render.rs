@@ -95,6 +95,7 @@ impl GeminiRenderer {
                     .with(Keyword::MinItems)
                     .with(Keyword::MaxItems),
                 unsupported: Unsupported::Describe,
+                property_names: Some(PROPERTY_NAME),
                 ..SchemaOptions::JSON_SCHEMA
             },
             Form::OpenApi => SchemaOptions {
@@ -123,6 +124,7 @@ impl GeminiRenderer {
                 empty_required: false,
                 max_min_items: None,
                 upper_case_types: true,
+                property_names: Some(PROPERTY_NAME),
             },
         }
     }
@@ -144,25 +146,26 @@ impl GeminiRenderer {
         output: bool,
     ) -> Result<(), RenderError> {
         let opts = self.schema_options();
-        let mut buf = JsonWriter::new();
-        if output {
-            write_output_schema(&mut buf, tool, &opts, ctx, pointer)?;
-        } else {
-            write_input_schema(&mut buf, tool, &opts, ctx, pointer)?;
+        let write = |w: &mut JsonWriter, ctx: &mut RenderCtx| {
+            if output {
+                write_output_schema(w, tool, &opts, ctx, pointer).map(drop)
+            } else {
+                write_input_schema(w, tool, &opts, ctx, pointer).map(drop)
+            }
+        };
+        if self.form == Form::JsonSchema {
+            return write(out, ctx);
         }
-        // Property names are checked on the written schema so nested objects and inlined
-        // definitions are covered too.
+        // The OpenAPI form is completed on a parsed copy: unions folded into one `type`,
+        // `propertyOrdering` added.
+        let mut buf = JsonWriter::new();
+        write(&mut buf, ctx)?;
         let mut value: Value = serde_json::from_str(buf.as_str()).map_err(|e| {
             ctx.error(pointer, "", RenderRule::Unsupported, format_args!("internal JSON: {e}"))
         })?;
-        check_property_names(&value, pointer, ctx)?;
-        if self.form == Form::OpenApi {
-            let mut at = pointer.to_owned();
-            openapi_fixup(&mut value, &mut at, ctx)?;
-            out.value(&value);
-        } else {
-            out.raw(buf.as_str());
-        }
+        let mut at = pointer.to_owned();
+        openapi_fixup(&mut value, &mut at, ctx)?;
+        out.value(&value);
         Ok(())
     }
 }
@@ -319,28 +322,6 @@ fn for_each_child(
         at.truncate(p);
     }
     Ok(())
-}
-
-fn check_property_names(value: &Value, pointer: &str, ctx: &RenderCtx) -> Result<(), RenderError> {
-    let mut copy = value.clone();
-    let mut at = pointer.to_owned();
-    fn walk(v: &mut Value, at: &mut String, ctx: &RenderCtx) -> Result<(), RenderError> {
-        let Value::Object(map) = v else { return Ok(()) };
-        if let Some(Value::Object(props)) = map.get("properties") {
-            for name in props.keys() {
-                if let Err(why) = PROPERTY_NAME.check(name) {
-                    return Err(ctx.error(
-                        at,
-                        name,
-                        RenderRule::Name,
-                        format_args!("property name `{name}` is not accepted by Gemini: {why}"),
-                    ));
-                }
-            }
-        }
-        for_each_child(map, at, &mut |c, at| walk(c, at, ctx))
-    }
-    walk(&mut copy, &mut at, ctx)
 }
 
 /// The upper-case type names of a schema's `anyOf` variants, null variants aside.

@@ -197,7 +197,10 @@ fn names_follow_gemini_rules() {
         .description("x")
         .params(const { &[Param::object("opts", const { &[Param::string("dry-run")] })] });
     let e = GeminiRenderer::openapi().render(&NESTED, Policy::Lenient).unwrap_err();
-    assert_eq!(e.pointer, "/parameters/properties/opts");
+    assert_eq!(e.pointer, "/parameters/properties/opts/properties/dry-run");
+    assert_eq!(e.param, "opts.dry-run");
+    let e = GeminiRenderer::new().render(&NESTED, Policy::Lenient).unwrap_err();
+    assert_eq!(e.pointer, "/parametersJsonSchema/properties/opts/properties/dry-run");
 }
 
 #[test]

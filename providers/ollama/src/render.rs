@@ -46,6 +46,7 @@ impl OllamaRenderer {
             empty_required: false,
             max_min_items: None,
             upper_case_types: false,
+            property_names: None,
         }
     }
 }

@@ -165,6 +165,7 @@ impl OpenAiRenderer {
             empty_required: self.profile != Profile::Cohere,
             max_min_items: None,
             upper_case_types: false,
+            property_names: None,
         }
     }
 
