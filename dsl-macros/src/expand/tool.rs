@@ -210,11 +210,23 @@ pub(crate) fn tool_impl(ir: &ToolIr<'_>, kind: &Kind<'_>, krate: &TokenStream) -
 
     let title = super::opt(ir.attrs.title.as_ref().map(|t| quote!(#t)));
     let description = ir.description.clone().unwrap_or_default();
-    let hint = |v: Option<bool>| super::opt(v.map(|b| quote!(#b)));
-    let read_only = hint(ir.attrs.read_only);
-    let destructive = hint(ir.attrs.destructive);
-    let idempotent = hint(ir.attrs.idempotent);
-    let open_world = hint(ir.attrs.open_world);
+    let a = &ir.attrs;
+    let hints = [a.read_only, a.destructive, a.idempotent, a.open_world];
+    let annotations = if hints.iter().all(Option::is_none) {
+        quote!(__p::Annotations::NONE)
+    } else {
+        let [read_only, destructive, idempotent, open_world] =
+            hints.map(|v| super::opt(v.map(|b| quote!(#b))));
+        quote! {
+            __p::Annotations {
+                title: __p::None,
+                read_only: #read_only,
+                destructive: #destructive,
+                idempotent: #idempotent,
+                open_world: #open_world,
+            }
+        }
+    };
 
     let (args_ty, output_ty, call) = match kind {
         Kind::Derived => (
@@ -270,13 +282,7 @@ pub(crate) fn tool_impl(ir: &ToolIr<'_>, kind: &Kind<'_>, krate: &TokenStream) -
                 name: __p::ToolName::new(#name),
                 title: #title,
                 description: #description,
-                annotations: __p::Annotations {
-                    title: __p::None,
-                    read_only: #read_only,
-                    destructive: #destructive,
-                    idempotent: #idempotent,
-                    open_world: #open_world,
-                },
+                annotations: #annotations,
                 params: &[#(#specs),*],
                 built: __p::OnceLock::new(),
             };
