@@ -79,9 +79,8 @@ fn length_bounds(p: &ParamIr<'_>) -> (Option<u64>, Option<u64>) {
 }
 
 /// The argument checks of one parameter, as statements pushing into `__errors`.
-fn checks(p: &ParamIr<'_>, access: &TokenStream) -> TokenStream {
+fn checks(p: &ParamIr<'_>, span: proc_macro2::Span, access: &TokenStream) -> TokenStream {
     let ty = p.ty;
-    let span = span_of(ty);
     let pointer = format!("/{}", p.wire.replace('~', "~0").replace('/', "~1"));
     let mut out = TokenStream::new();
     let (min, max) = numeric_bounds(p);
@@ -157,7 +156,7 @@ pub(crate) fn tool_impl(ir: &ToolIr<'_>, kind: &Kind<'_>, krate: &TokenStream) -
         let span = span_of(ty);
         let member = &p.member;
         let access = quote!(args.#member);
-        check_stmts.extend(checks(p, &access));
+        check_stmts.extend(checks(p, span, &access));
 
         // Defaults: serde fills the field from the literal; the literal's JSON type, natural
         // bounds and enum membership are checked against the type here, at compile time.
