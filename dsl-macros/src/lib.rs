@@ -27,6 +27,11 @@ use crate::expand::tool::Kind;
 pub fn tool(args: TokenStream, input: TokenStream) -> TokenStream {
     let cx = Ctxt::default();
     let attrs = ToolAttrs::from_tokens(&cx, args.into());
+    // The usual case, a function with a body: the body is passed through as tokens, unparsed
+    // (the macro never looks inside it, and parsing it with syn is most of the macro's time).
+    if let Ok(f) = syn::parse::<LazyFn>(input.clone()) {
+        return tool_fn(cx, attrs, f).into();
+    }
     let item: Item = match syn::parse(input.clone()) {
         Ok(item) => item,
         Err(e) => {
@@ -39,7 +44,10 @@ pub fn tool(args: TokenStream, input: TokenStream) -> TokenStream {
         }
     };
     match item {
-        Item::Fn(f) => tool_fn(cx, attrs, f).into(),
+        Item::Fn(f) => {
+            let body = f.block.into_token_stream();
+            tool_fn(cx, attrs, LazyFn { attrs: f.attrs, vis: f.vis, sig: f.sig, body }).into()
+        }
         other => {
             let span = match &other {
                 Item::Struct(s) => s.struct_token.span(),
@@ -70,16 +78,38 @@ fn with_errors(cx: Ctxt, mut tokens: TokenStream2) -> TokenStream2 {
     tokens
 }
 
-fn tool_fn(cx: Ctxt, attrs: ToolAttrs, f: syn::ItemFn) -> TokenStream2 {
-    let original = f.clone();
-    let mut emitted = f;
-    fallback::strip_params(&mut emitted.sig);
-    let ir = ast::tool_fn(&cx, attrs, &original.attrs, &original.vis, &original.sig);
+/// A function whose body is kept as tokens.
+struct LazyFn {
+    attrs: Vec<syn::Attribute>,
+    vis: syn::Visibility,
+    sig: syn::Signature,
+    body: TokenStream2,
+}
+
+impl syn::parse::Parse for LazyFn {
+    fn parse(input: syn::parse::ParseStream<'_>) -> syn::Result<Self> {
+        let attrs = input.call(syn::Attribute::parse_outer)?;
+        let vis = input.parse()?;
+        let sig = input.parse()?;
+        let body: proc_macro2::Group = input.parse()?;
+        if body.delimiter() != proc_macro2::Delimiter::Brace {
+            return Err(syn::Error::new(body.span(), "expected a function body"));
+        }
+        Ok(LazyFn { attrs, vis, sig, body: body.into_token_stream() })
+    }
+}
+
+fn tool_fn(cx: Ctxt, attrs: ToolAttrs, f: LazyFn) -> TokenStream2 {
+    let mut emitted_sig = f.sig.clone();
+    fallback::strip_params(&mut emitted_sig);
+    let LazyFn { attrs: fn_attrs, vis, sig, body } = &f;
+    let emitted = quote!(#(#fn_attrs)* #vis #emitted_sig #body);
+    let ir = ast::tool_fn(&cx, attrs, fn_attrs, vis, sig);
     check::tool(&cx, &ir, false);
     if ir.func.as_ref().is_some_and(|f| f.receiver.is_some()) {
         // A method outside `#[tools]`: the item sits in an `impl` block, where no type or
         // `const _` can follow it. Emit the method alone with the error.
-        return with_errors(cx, quote!(#emitted));
+        return with_errors(cx, emitted);
     }
     let krate = expand::krate(ir.attrs.krate.as_ref());
     let decl = expand::tool::type_decl(&ir, &Kind::Free, &krate);

@@ -875,7 +875,32 @@ pub(crate) mod rt {
         pub flatten: bool,
     }
 
+    /// The schema of [`ParamSpec::NONE`]: never called (every table sets `schema`).
+    fn no_schema(_: &mut SchemaGen) -> Schema {
+        Schema::any()
+    }
+
     impl ParamSpec {
+        /// Every key unset: generated tables name only the keys they set and take the rest
+        /// from here (`ParamSpec { name, schema, optional, ..ParamSpec::NONE }`), which keeps
+        /// expansions short.
+        pub const NONE: ParamSpec = ParamSpec {
+            name: "",
+            description: None,
+            schema: no_schema,
+            optional: false,
+            default: None,
+            examples: &[],
+            minimum: None,
+            maximum: None,
+            min_length: None,
+            max_length: None,
+            pattern: None,
+            format: None,
+            one_of: &[],
+            flatten: false,
+        };
+
         /// A parameter with only a name, a schema and optionality.
         pub const fn new(name: &'static str, schema: SchemaFn, optional: bool) -> Self {
             ParamSpec {
@@ -992,6 +1017,17 @@ pub(crate) mod rt {
             d.definitions = Cow::Owned(cx.into_definitions());
             d
         }
+    }
+
+    /// [`SchemaGen::named`] for a derived type, with a function rather than a closure type so
+    /// that the generic method is instantiated once here instead of once per derived type.
+    pub fn named(
+        cx: &mut SchemaGen,
+        key: &'static str,
+        name: &'static str,
+        build: SchemaFn,
+    ) -> Schema {
+        cx.named(key, name, build)
     }
 
     /// The value of a `#[param(default = ...)]` literal as the parameter's type.

@@ -60,41 +60,50 @@ pub(crate) struct Spec {
 }
 
 impl Spec {
-    /// A `__p::ParamSpec { ... }` expression (usable in a `static`).
+    /// A `__p::ParamSpec { ... }` expression (usable in a `static`) naming only the keys that
+    /// are set; the rest come from `__p::ParamSpec::NONE`.
     pub(crate) fn render(
         &self,
         name: &str,
         schema: TokenStream,
         optional: TokenStream,
     ) -> TokenStream {
-        let description = opt(self.description.as_ref().map(|d| quote!(#d)));
-        let default = opt(self.default.clone());
-        let examples = &self.examples;
-        let minimum = opt(self.minimum.clone());
-        let maximum = opt(self.maximum.clone());
-        let min_length = opt(self.min_length.map(|n| quote!(#n)));
-        let max_length = opt(self.max_length.map(|n| quote!(#n)));
-        let pattern = opt(self.pattern.as_ref().map(|p| quote!(#p)));
-        let format = opt(self.format.as_ref().map(|p| quote!(#p)));
-        let one_of = &self.one_of;
-        let flatten = self.flatten;
-        quote! {
-            __p::ParamSpec {
-                name: #name,
-                description: #description,
-                schema: #schema,
-                optional: #optional,
-                default: #default,
-                examples: &[#(#examples),*],
-                minimum: #minimum,
-                maximum: #maximum,
-                min_length: #min_length,
-                max_length: #max_length,
-                pattern: #pattern,
-                format: #format,
-                one_of: &[#(#one_of),*],
-                flatten: #flatten,
-            }
+        let mut keys = quote!(name: #name, schema: #schema, optional: #optional,);
+        if let Some(d) = &self.description {
+            keys.extend(quote!(description: __p::Some(#d),));
         }
+        if let Some(d) = &self.default {
+            keys.extend(quote!(default: __p::Some(#d),));
+        }
+        if !self.examples.is_empty() {
+            let examples = &self.examples;
+            keys.extend(quote!(examples: &[#(#examples),*],));
+        }
+        if let Some(m) = &self.minimum {
+            keys.extend(quote!(minimum: __p::Some(#m),));
+        }
+        if let Some(m) = &self.maximum {
+            keys.extend(quote!(maximum: __p::Some(#m),));
+        }
+        if let Some(n) = self.min_length {
+            keys.extend(quote!(min_length: __p::Some(#n),));
+        }
+        if let Some(n) = self.max_length {
+            keys.extend(quote!(max_length: __p::Some(#n),));
+        }
+        if let Some(p) = &self.pattern {
+            keys.extend(quote!(pattern: __p::Some(#p),));
+        }
+        if let Some(f) = &self.format {
+            keys.extend(quote!(format: __p::Some(#f),));
+        }
+        if !self.one_of.is_empty() {
+            let one_of = &self.one_of;
+            keys.extend(quote!(one_of: &[#(#one_of),*],));
+        }
+        if self.flatten {
+            keys.extend(quote!(flatten: true,));
+        }
+        quote!(__p::ParamSpec { #keys ..__p::ParamSpec::NONE })
     }
 }

@@ -163,7 +163,7 @@ pub(crate) fn derive(c: &Container<'_>, krate: &TokenStream) -> TokenStream {
                 let obj = object(c, fields, c.serde.rename_all, c.serde.default);
                 (
                     quote!(),
-                    quote!(cx.named(__p::type_name::<Self>(), #def_name, |cx| __p::describe(#obj, #cdoc))),
+                    quote!(__p::named(cx, __p::type_name::<Self>(), #def_name, |cx| __p::describe(#obj, #cdoc))),
                 )
             }
         }
@@ -185,7 +185,7 @@ pub(crate) fn derive(c: &Container<'_>, krate: &TokenStream) -> TokenStream {
             } else {
                 (
                     consts,
-                    quote!(cx.named(__p::type_name::<Self>(), #def_name, |cx| __p::describe(#e, #cdoc))),
+                    quote!(__p::named(cx, __p::type_name::<Self>(), #def_name, |cx| __p::describe(#e, #cdoc))),
                 )
             }
         }

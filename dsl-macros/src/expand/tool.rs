@@ -79,9 +79,8 @@ fn length_bounds(p: &ParamIr<'_>) -> (Option<u64>, Option<u64>) {
 }
 
 /// The argument checks of one parameter, as statements pushing into `__errors`.
-fn checks(p: &ParamIr<'_>, access: &TokenStream) -> TokenStream {
+fn checks(p: &ParamIr<'_>, span: proc_macro2::Span, access: &TokenStream) -> TokenStream {
     let ty = p.ty;
-    let span = span_of(ty);
     let pointer = format!("/{}", p.wire.replace('~', "~0").replace('/', "~1"));
     let mut out = TokenStream::new();
     let (min, max) = numeric_bounds(p);
@@ -157,7 +156,7 @@ pub(crate) fn tool_impl(ir: &ToolIr<'_>, kind: &Kind<'_>, krate: &TokenStream) -
         let span = span_of(ty);
         let member = &p.member;
         let access = quote!(args.#member);
-        check_stmts.extend(checks(p, &access));
+        check_stmts.extend(checks(p, span, &access));
 
         // Defaults: serde fills the field from the literal; the literal's JSON type, natural
         // bounds and enum membership are checked against the type here, at compile time.
@@ -210,11 +209,23 @@ pub(crate) fn tool_impl(ir: &ToolIr<'_>, kind: &Kind<'_>, krate: &TokenStream) -
 
     let title = super::opt(ir.attrs.title.as_ref().map(|t| quote!(#t)));
     let description = ir.description.clone().unwrap_or_default();
-    let hint = |v: Option<bool>| super::opt(v.map(|b| quote!(#b)));
-    let read_only = hint(ir.attrs.read_only);
-    let destructive = hint(ir.attrs.destructive);
-    let idempotent = hint(ir.attrs.idempotent);
-    let open_world = hint(ir.attrs.open_world);
+    let a = &ir.attrs;
+    let hints = [a.read_only, a.destructive, a.idempotent, a.open_world];
+    let annotations = if hints.iter().all(Option::is_none) {
+        quote!(__p::Annotations::NONE)
+    } else {
+        let [read_only, destructive, idempotent, open_world] =
+            hints.map(|v| super::opt(v.map(|b| quote!(#b))));
+        quote! {
+            __p::Annotations {
+                title: __p::None,
+                read_only: #read_only,
+                destructive: #destructive,
+                idempotent: #idempotent,
+                open_world: #open_world,
+            }
+        }
+    };
 
     let (args_ty, output_ty, call) = match kind {
         Kind::Derived => (
@@ -270,13 +281,7 @@ pub(crate) fn tool_impl(ir: &ToolIr<'_>, kind: &Kind<'_>, krate: &TokenStream) -
                 name: __p::ToolName::new(#name),
                 title: #title,
                 description: #description,
-                annotations: __p::Annotations {
-                    title: __p::None,
-                    read_only: #read_only,
-                    destructive: #destructive,
-                    idempotent: #idempotent,
-                    open_world: #open_world,
-                },
+                annotations: #annotations,
                 params: &[#(#specs),*],
                 built: __p::OnceLock::new(),
             };

@@ -70,11 +70,15 @@ impl<T: Tool> TypedTool<T> {
         // struct, so anything else goes straight to the validator for its message.
         let args = match arguments {
             Arguments::Text(text) => {
-                let text = if text.trim().is_empty() { "{}" } else { text.as_str() };
-                let first = text.bytes().find(|b| !b.is_ascii_whitespace());
-                let decoded = match first {
-                    Some(b'{') => serde_json::from_str::<T::Args>(text),
-                    _ => Err(serde::de::Error::custom("the arguments must be an object")),
+                // One scan of the leading whitespace in the usual case (an object); the full
+                // `trim` only when the text does not start with `{`.
+                let (text, decoded) = match text.bytes().find(|b| !b.is_ascii_whitespace()) {
+                    Some(b'{') => (text.as_str(), serde_json::from_str::<T::Args>(text)),
+                    _ if text.trim().is_empty() => ("{}", serde_json::from_str::<T::Args>("{}")),
+                    _ => (
+                        text.as_str(),
+                        Err(serde::de::Error::custom("the arguments must be an object")),
+                    ),
                 };
                 decoded.map_err(|e| self.explain_text(text, &e))?
             }
