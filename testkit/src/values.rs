@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
-use tooldef::{Additional, Definition, Param, Schema, SchemaKind, ToolDescriptor};
+use tooldef::{Additional, Definition, NumberSchema, Param, Schema, SchemaKind, ToolDescriptor};
 
 /// How many nested objects, lists and references a generated value goes through before it
 /// sticks to what is required.
@@ -54,6 +54,149 @@ pub fn arb_broken_args(descriptor: &ToolDescriptor) -> BoxedStrategy<(Value, Bre
         .boxed()
 }
 
+/// Whether `descriptor` accepts some finite argument object: false when a required property
+/// leads, through non-nullable objects, non-empty lists and every variant of a union, back to
+/// the definition it started from (`Node { next: Node }`), which no JSON value can satisfy.
+pub fn has_finite_value(descriptor: &ToolDescriptor) -> bool {
+    let heights = heights_of(&descriptor.definitions);
+    descriptor.params.iter().filter(|p| p.required).all(|p| height(&p.schema, &heights).is_some())
+}
+
+/// Every schema of `descriptor`, outermost first: parameters and what they nest, typed
+/// additional properties, definitions and the output schema.
+pub fn schemas(descriptor: &ToolDescriptor) -> Vec<&Schema> {
+    fn push<'a>(schema: &'a Schema, out: &mut Vec<&'a Schema>) {
+        out.push(schema);
+        match &schema.kind {
+            SchemaKind::List(l) => push(&l.items, out),
+            SchemaKind::Object(o) => {
+                o.properties.iter().for_each(|p| push(&p.schema, out));
+                if let Additional::Typed(s) = &o.additional {
+                    push(s, out);
+                }
+            }
+            SchemaKind::AnyOf(a) => a.variants.iter().for_each(|v| push(v, out)),
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    descriptor.params.iter().for_each(|p| push(&p.schema, &mut out));
+    if let Additional::Typed(s) = &descriptor.additional {
+        push(s, &mut out);
+    }
+    descriptor.definitions.iter().for_each(|d| push(&d.schema, &mut out));
+    if let Some(o) = &descriptor.output {
+        push(o, &mut out);
+    }
+    out
+}
+
+/// Whether `schema` refers to a definition anywhere inside.
+fn has_ref(schema: &Schema) -> bool {
+    match &schema.kind {
+        SchemaKind::Ref(_) => true,
+        SchemaKind::List(l) => has_ref(&l.items),
+        SchemaKind::Object(o) => {
+            o.properties.iter().any(|p| has_ref(&p.schema))
+                || matches!(&o.additional, Additional::Typed(s) if has_ref(s))
+        }
+        SchemaKind::AnyOf(a) => a.variants.iter().any(has_ref),
+        _ => false,
+    }
+}
+
+/// How deep the shallowest value of each definition nests (`None`: no finite value), by
+/// relaxation to a fixed point.
+fn definition_heights(defs: &[Definition]) -> Vec<Option<u32>> {
+    let mut heights = vec![None; defs.len()];
+    let names: Vec<&str> = defs.iter().map(|d| d.name.as_ref()).collect();
+    for _ in 0..=defs.len() * 4 + 4 {
+        let mut changed = false;
+        for (i, d) in defs.iter().enumerate() {
+            let h = height_with(&d.schema, &names, &heights);
+            if h.is_some() && (heights[i].is_none() || h < heights[i]) {
+                heights[i] = h;
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    heights
+}
+
+/// How deep the shallowest valid value of `schema` nests; `None` when it has none (endless
+/// recursion through required properties, empty numeric ranges, too few distinct values for a
+/// unique list). Along the shallowest choice the height falls at every object and list, which
+/// is what makes generation from it end.
+fn height(schema: &Schema, heights: &Heights<'_>) -> Option<u32> {
+    height_with(schema, &heights.0, &heights.1)
+}
+
+/// Definition names with their heights.
+struct Heights<'d>(Vec<&'d str>, Vec<Option<u32>>);
+
+fn heights_of(defs: &[Definition]) -> Heights<'_> {
+    Heights(defs.iter().map(|d| d.name.as_ref()).collect(), definition_heights(defs))
+}
+
+fn height_with(schema: &Schema, names: &[&str], heights: &[Option<u32>]) -> Option<u32> {
+    if schema.nullable {
+        return Some(0);
+    }
+    match &schema.kind {
+        SchemaKind::List(l) => {
+            let min = l.min_items.unwrap_or(0);
+            if l.unique && domain_size(&l.items).is_some_and(|n| n < min) {
+                return None;
+            }
+            if min == 0 { Some(0) } else { height_with(&l.items, names, heights).map(|h| h + 1) }
+        }
+        SchemaKind::Object(o) => o
+            .properties
+            .iter()
+            .filter(|p| p.required)
+            .try_fold(0, |acc, p| Some(acc.max(height_with(&p.schema, names, heights)? + 1))),
+        SchemaKind::AnyOf(a) => {
+            a.variants.iter().filter_map(|v| height_with(v, names, heights)).min()
+        }
+        SchemaKind::Ref(r) => {
+            names.iter().position(|n| *n == r.name.as_ref()).and_then(|i| heights[i])
+        }
+        SchemaKind::Integer(n) => int_steps(n).map(|_| 0),
+        SchemaKind::Float(n) => float_steps(n).map(|_| 0),
+        _ => Some(0),
+    }
+}
+
+/// Whether `schema` has a finite value under `defs` (see [`has_finite_value`]).
+fn finite_in(schema: &Schema, defs: &Defs) -> bool {
+    height(schema, &heights_of(defs)).is_some()
+}
+
+/// How many distinct values `schema` accepts, when that is a small known number (what a list
+/// of unique items can hold at most); `None` when large or unknown.
+fn domain_size(schema: &Schema) -> Option<u64> {
+    let base = match &schema.kind {
+        SchemaKind::Boolean => 2,
+        SchemaKind::Null => 1,
+        SchemaKind::Enum(e) => e.values.len() as u64,
+        SchemaKind::String(s) if s.max_length == Some(0) => 1,
+        SchemaKind::Integer(n) => {
+            let lo = n.minimum.or(n.exclusive_minimum.map(|x| x.saturating_add(1)))?;
+            let hi = n.maximum.or(n.exclusive_maximum.map(|x| x.saturating_sub(1)))?;
+            let step = n.multiple_of.filter(|s| *s > 0).unwrap_or(1);
+            u64::try_from((hi.saturating_sub(lo)) / step).ok()?.saturating_add(1)
+        }
+        SchemaKind::AnyOf(a) => {
+            a.variants.iter().map(domain_size).try_fold(0u64, |n, v| Some(n.saturating_add(v?)))?
+        }
+        _ => return None,
+    };
+    Some(base + u64::from(schema.nullable))
+}
+
 fn find_def<'d>(defs: &'d [Definition], name: &str) -> Option<&'d Schema> {
     defs.iter().find(|d| d.name == name).map(|d| &d.schema)
 }
@@ -61,7 +204,7 @@ fn find_def<'d>(defs: &'d [Definition], name: &str) -> Option<&'d Schema> {
 fn gen_schema(schema: &Schema, defs: &Defs, budget: u32) -> BoxedStrategy<Value> {
     thread_local!(static NESTING: std::cell::Cell<u32> = const { std::cell::Cell::new(0) });
     // A definition that requires itself has no finite value; stop instead of overflowing.
-    if NESTING.get() > 64 {
+    if NESTING.get() > 32 {
         return Just(Value::Null).boxed();
     }
     NESTING.set(NESTING.get() + 1);
@@ -71,6 +214,13 @@ fn gen_schema(schema: &Schema, defs: &Defs, budget: u32) -> BoxedStrategy<Value>
 }
 
 fn gen_nullable(schema: &Schema, defs: &Defs, budget: u32) -> BoxedStrategy<Value> {
+    if schema.nullable
+        && (budget == 0 || !finite_in(&Schema { nullable: false, ..schema.clone() }, defs))
+    {
+        // The shortest way out of recursive definitions, and the only value when the rest of
+        // the schema has none.
+        return Just(Value::Null).boxed();
+    }
     let base = gen_kind(schema, defs, budget);
     if schema.nullable { prop_oneof![1 => Just(Value::Null), 4 => base].boxed() } else { base }
 }
@@ -97,40 +247,14 @@ fn gen_kind(schema: &Schema, defs: &Defs, budget: u32) -> BoxedStrategy<Value> {
                     .unwrap_or_else(|_| Just(Value::String(String::new())).boxed()),
             }
         }
-        SchemaKind::Integer(n) => {
-            let mut lo = n.minimum.unwrap_or(i64::MIN);
-            let mut hi = n.maximum.unwrap_or(i64::MAX);
-            if let Some(x) = n.exclusive_minimum {
-                lo = lo.max(x.saturating_add(1));
-            }
-            if let Some(x) = n.exclusive_maximum {
-                hi = hi.min(x.saturating_sub(1));
-            }
-            let (lo, hi) = clamp_span(lo, hi);
-            let step = n.multiple_of.filter(|s| *s > 0).unwrap_or(1);
-            let (klo, khi) = (div_ceil(lo, step), lo.max(hi).div_euclid(step));
-            if klo > khi {
-                return Just(json!(lo)).boxed();
-            }
-            (klo..=khi).prop_map(move |k| json!(k * step)).boxed()
-        }
-        SchemaKind::Float(n) => {
-            let step = n.multiple_of.filter(|s| *s > 0.0).unwrap_or(0.25);
-            let lo = n.minimum.unwrap_or(-(SPAN as f64));
-            let hi = n.maximum.unwrap_or(lo.max(0.0) + SPAN as f64);
-            let mut klo = (lo / step).ceil() as i64;
-            let mut khi = (hi / step).floor() as i64;
-            if n.exclusive_minimum.is_some_and(|x| klo as f64 * step <= x) {
-                klo = n.exclusive_minimum.map_or(klo, |x| (x / step).floor() as i64 + 1);
-            }
-            if n.exclusive_maximum.is_some_and(|x| khi as f64 * step >= x) {
-                khi = n.exclusive_maximum.map_or(khi, |x| (x / step).ceil() as i64 - 1);
-            }
-            if klo > khi {
-                return Just(json!(lo)).boxed();
-            }
-            (klo..=khi).prop_map(move |k| json!(k as f64 * step)).boxed()
-        }
+        SchemaKind::Integer(n) => match int_steps(n) {
+            Some((klo, khi, step)) => (klo..=khi).prop_map(move |k| json!(k * step)).boxed(),
+            None => Just(json!(n.minimum.unwrap_or(0))).boxed(),
+        },
+        SchemaKind::Float(n) => match float_steps(n) {
+            Some((klo, khi, step)) => (klo..=khi).prop_map(move |k| json!(k as f64 * step)).boxed(),
+            None => Just(json!(n.minimum.unwrap_or(0.0))).boxed(),
+        },
         SchemaKind::Boolean => any::<bool>().prop_map(Value::Bool).boxed(),
         SchemaKind::Null => Just(Value::Null).boxed(),
         SchemaKind::Any => {
@@ -145,7 +269,7 @@ fn gen_kind(schema: &Schema, defs: &Defs, budget: u32) -> BoxedStrategy<Value> {
             let min = l.min_items.unwrap_or(0) as usize;
             let extra = if budget == 0 { 0 } else { 3 };
             let max = l.max_items.map_or(min + extra, |m| (m as usize).min(min + extra));
-            if max == 0 {
+            if max == 0 || (min == 0 && !finite_in(&l.items, defs)) {
                 return Just(json!([])).boxed();
             }
             let item = gen_schema(&l.items, defs, budget.saturating_sub(1));
@@ -170,7 +294,30 @@ fn gen_kind(schema: &Schema, defs: &Defs, budget: u32) -> BoxedStrategy<Value> {
         }
         SchemaKind::Object(o) => gen_object(&o.properties, &o.additional, defs, budget),
         SchemaKind::AnyOf(a) => {
-            let variants: Vec<_> = a.variants.iter().map(|v| gen_schema(v, defs, budget)).collect();
+            // Out of budget: one variant, without references when there is one, so that
+            // recursive definitions end.
+            if budget == 0 {
+                let heights = heights_of(defs);
+                let pick = a
+                    .variants
+                    .iter()
+                    .filter_map(|v| height(v, &heights).map(|h| (h, has_ref(v), v)))
+                    .min_by_key(|(h, with_ref, _)| (*h, *with_ref))
+                    .map(|(_, _, v)| v);
+                if let Some(v) = pick.or(a.variants.first()) {
+                    return gen_schema(v, defs, 0);
+                }
+            }
+            // Variants without a finite value (endless recursion) are never picked.
+            let mut variants: Vec<_> = a
+                .variants
+                .iter()
+                .filter(|v| finite_in(v, defs))
+                .map(|v| gen_schema(v, defs, budget))
+                .collect();
+            if variants.is_empty() {
+                variants = a.variants.iter().map(|v| gen_schema(v, defs, budget)).collect();
+            }
             proptest::strategy::Union::new(variants).boxed()
         }
         SchemaKind::Ref(r) => match find_def(defs, &r.name) {
@@ -181,6 +328,46 @@ fn gen_kind(schema: &Schema, defs: &Defs, budget: u32) -> BoxedStrategy<Value> {
             None => Just(Value::Null).boxed(),
         },
     }
+}
+
+/// The multiples `klo..=khi` of `step` that an integer schema's values are drawn from; `None`
+/// when its bounds leave no value.
+fn int_steps(n: &NumberSchema<i64>) -> Option<(i64, i64, i64)> {
+    let mut lo = n.minimum.unwrap_or(i64::MIN);
+    let mut hi = n.maximum.unwrap_or(i64::MAX);
+    if let Some(x) = n.exclusive_minimum {
+        lo = lo.max(x.saturating_add(1));
+    }
+    if let Some(x) = n.exclusive_maximum {
+        hi = hi.min(x.saturating_sub(1));
+    }
+    let (lo, hi) = clamp_span(lo, hi);
+    let step = n.multiple_of.filter(|s| *s > 0).unwrap_or(1);
+    let (klo, khi) = (div_ceil(lo, step), lo.max(hi).div_euclid(step));
+    (klo <= khi && hi >= lo).then_some((klo, khi, step))
+}
+
+/// The multiples `klo..=khi` of `step` that a float schema's values are drawn from (a quarter
+/// when no `multipleOf` is given); `None` when its bounds leave no such value.
+fn float_steps(n: &NumberSchema<f64>) -> Option<(i64, i64, f64)> {
+    let step = n.multiple_of.filter(|s| *s > 0.0).unwrap_or(0.25);
+    let lo = n.minimum.unwrap_or(-(SPAN as f64));
+    let hi = n.maximum.unwrap_or(lo.max(0.0) + SPAN as f64);
+    let mut klo = (lo / step).ceil() as i64;
+    let mut khi = (hi / step).floor() as i64;
+    if let Some(x) = n.exclusive_minimum {
+        klo = klo.max((x / step).floor() as i64);
+        while klo as f64 * step <= x {
+            klo += 1;
+        }
+    }
+    if let Some(x) = n.exclusive_maximum {
+        khi = khi.min((x / step).ceil() as i64);
+        while khi as f64 * step >= x {
+            khi -= 1;
+        }
+    }
+    (klo <= khi).then_some((klo, khi, step))
 }
 
 fn unanchored(pattern: &str) -> &str {
@@ -215,7 +402,7 @@ fn gen_object(
         if p.required {
             let value = gen_schema(&p.schema, defs, inner);
             fields.push(value.prop_map(move |v| Some((name.clone(), v))).boxed());
-        } else if budget > 0 {
+        } else if budget > 0 && finite_in(&p.schema, defs) {
             let value = gen_schema(&p.schema, defs, inner);
             fields.push(
                 proptest::option::of(value).prop_map(move |v| v.map(|v| (name.clone(), v))).boxed(),
@@ -223,7 +410,7 @@ fn gen_object(
         }
     }
     match additional {
-        Additional::Typed(schema) if budget > 0 => {
+        Additional::Typed(schema) if budget > 0 && finite_in(schema, defs) => {
             for i in 0..2 {
                 let key = fresh_key(params, &format!("extra_{i}"));
                 let value = gen_schema(schema, defs, inner);
