@@ -4,7 +4,9 @@
 //! Writes throwaway crates into one temporary workspace (tooldef's by path, so it measures this
 //! checkout), builds each once with its dependencies, then for every run touches each crate's
 //! `src/lib.rs` and times `cargo build -p <crate>` (crates interleaved, so machine noise spreads
-//! over all of them), debug and release; prints the median of the runs.
+//! over all of them), in three modes: debug with incremental compilation (what a developer's
+//! rebuild does), debug in full (`CARGO_INCREMENTAL=0`, as CI and first builds), and release;
+//! prints the median of the runs.
 //!
 //! ```text
 //! cargo run --release -p tooldef-benches --bin compile_time -- [--runs N] [--rmcp] [--keep]
@@ -103,13 +105,31 @@ fn write_workspace(root: &Path, crates: &[Krate], lock: Option<&Path>) -> std::i
     Ok(())
 }
 
-fn cargo_build(root: &Path, krate: &str, release: bool) -> Result<Duration, String> {
+/// How a crate is built: the profile, and whether incremental compilation is on.
+#[derive(Clone, Copy)]
+struct Mode {
+    label: &'static str,
+    release: bool,
+    incremental: bool,
+}
+
+/// Debug as `cargo build` does it on a developer's machine (incremental: a touched file with
+/// unchanged contents re-runs parsing and macro expansion, and reuses most of the rest), debug
+/// built in full (as CI and first builds do), and release.
+const MODES: [Mode; 3] = [
+    Mode { label: "debug, incremental", release: false, incremental: true },
+    Mode { label: "debug, full", release: false, incremental: false },
+    Mode { label: "release", release: true, incremental: false },
+];
+
+fn cargo_build(root: &Path, krate: &str, mode: Mode) -> Result<Duration, String> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let mut cmd = Command::new(cargo);
     cmd.current_dir(root)
         .env("CARGO_TARGET_DIR", root.join("target"))
+        .env("CARGO_INCREMENTAL", if mode.incremental { "1" } else { "0" })
         .args(["build", "--quiet", "-p", krate]);
-    if release {
+    if mode.release {
         cmd.arg("--release");
     }
     let start = Instant::now();
@@ -150,15 +170,19 @@ fn main() -> ExitCode {
         eprintln!("cannot write {}: {e}", root.display());
         return ExitCode::FAILURE;
     }
-    let mut table = String::from(
-        "| crate | debug (median) | debug ratio | release (median) | release ratio |\n|---|---|---|---|---|\n",
-    );
-    let mut medians = vec![[Duration::ZERO; 2]; crates.len()];
-    for (p, release) in [false, true].into_iter().enumerate() {
-        let profile = if release { "release" } else { "debug" };
+    let mut table = String::from("| crate |");
+    for m in MODES {
+        table.push_str(&format!(" {} (median) | ratio |", m.label));
+    }
+    table.push_str("\n|---|");
+    table.push_str(&"---|---|".repeat(MODES.len()));
+    table.push('\n');
+    let mut medians = vec![[Duration::ZERO; MODES.len()]; crates.len()];
+    for (p, mode) in MODES.into_iter().enumerate() {
+        let profile = mode.label;
         eprintln!("{profile}: building dependencies once");
         for k in &crates {
-            if let Err(e) = cargo_build(&root, k.name, release) {
+            if let Err(e) = cargo_build(&root, k.name, mode) {
                 eprintln!("{e}");
                 return ExitCode::FAILURE;
             }
@@ -169,7 +193,7 @@ fn main() -> ExitCode {
                 let lib = root.join(k.name).join("src/lib.rs");
                 let took = touch(&lib)
                     .map_err(|e| e.to_string())
-                    .and_then(|()| cargo_build(&root, k.name, release));
+                    .and_then(|()| cargo_build(&root, k.name, mode));
                 match took {
                     Ok(t) => {
                         eprintln!(
@@ -193,15 +217,15 @@ fn main() -> ExitCode {
     }
     let base = medians[0];
     for (k, m) in crates.iter().zip(&medians) {
-        table.push_str(&format!(
-            "| {} (`{}`) | {:.2} s | {:.2}x | {:.2} s | {:.2}x |\n",
-            k.label,
-            k.name,
-            m[0].as_secs_f64(),
-            m[0].as_secs_f64() / base[0].as_secs_f64(),
-            m[1].as_secs_f64(),
-            m[1].as_secs_f64() / base[1].as_secs_f64(),
-        ));
+        table.push_str(&format!("| {} (`{}`) |", k.label, k.name));
+        for (t, b) in m.iter().zip(&base) {
+            table.push_str(&format!(
+                " {:.2} s | {:.2}x |",
+                t.as_secs_f64(),
+                t.as_secs_f64() / b.as_secs_f64()
+            ));
+        }
+        table.push('\n');
     }
     {
         println!("{runs} runs per crate and profile, {} tools\n\n{table}", corpus.tools.len());
