@@ -1,6 +1,7 @@
 //! Rendering the 100-tool corpus for each provider: tooldef cold (from descriptors), cached as a
-//! set (`RenderCache::get_static_set`) and cached per tool (`RenderCache::get_static`), against `schemars::schema_for!` + `serde_json` in the same provider envelope,
-//! against rmcp's tool list, and against copying the output bytes.
+//! set (`RenderCache::get_static_set`) and cached per tool (`RenderCache::get_static`), against
+//! `schemars::schema_for!` + `serde_json` in the same provider envelope, against rmcp's tool
+//! list, and against copying the output bytes.
 //!
 //! `cargo bench -p tooldef-benches --features bench --bench render -- --warm-up-time 1 --measurement-time 3`
 
