@@ -903,22 +903,7 @@ pub(crate) mod rt {
 
         /// A parameter with only a name, a schema and optionality.
         pub const fn new(name: &'static str, schema: SchemaFn, optional: bool) -> Self {
-            ParamSpec {
-                name,
-                description: None,
-                schema,
-                optional,
-                default: None,
-                examples: &[],
-                minimum: None,
-                maximum: None,
-                min_length: None,
-                max_length: None,
-                pattern: None,
-                format: None,
-                one_of: &[],
-                flatten: false,
-            }
+            ParamSpec { name, schema, optional, ..ParamSpec::NONE }
         }
 
         /// The parameter as IR.
