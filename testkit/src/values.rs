@@ -16,16 +16,38 @@ const BUDGET: u32 = 4;
 /// Half-width of the range used for unbounded numbers.
 const SPAN: i64 = 1000;
 
-type Defs = Arc<Vec<Definition>>;
+/// The definitions a value is generated under, with the height of each (computed once).
+struct DefTable {
+    defs: Vec<Definition>,
+    heights: Vec<Option<u32>>,
+}
+
+type Defs = Arc<DefTable>;
+
+impl DefTable {
+    fn new(defs: &[Definition]) -> Self {
+        DefTable { defs: defs.to_vec(), heights: definition_heights(defs) }
+    }
+
+    /// See [`height_with`].
+    fn height(&self, schema: &Schema) -> Option<u32> {
+        height_with(schema, &self.defs, &self.heights)
+    }
+
+    /// Whether `schema` has a finite value (see [`has_finite_value`]).
+    fn finite(&self, schema: &Schema) -> bool {
+        self.height(schema).is_some()
+    }
+}
 
 /// Values valid for `schema`, resolving references in `definitions`.
 pub fn arb_value_for(schema: &Schema, definitions: &[Definition]) -> BoxedStrategy<Value> {
-    gen_schema(schema, &Arc::new(definitions.to_vec()), BUDGET)
+    gen_schema(schema, &Arc::new(DefTable::new(definitions)), BUDGET)
 }
 
 /// Argument objects valid for `descriptor`.
 pub fn arb_args_for(descriptor: &ToolDescriptor) -> BoxedStrategy<Value> {
-    let defs: Defs = Arc::new(descriptor.definitions.to_vec());
+    let defs: Defs = Arc::new(DefTable::new(&descriptor.definitions));
     gen_object(&descriptor.params, &descriptor.additional, &defs, BUDGET)
 }
 
@@ -58,8 +80,8 @@ pub fn arb_broken_args(descriptor: &ToolDescriptor) -> BoxedStrategy<(Value, Bre
 /// leads, through non-nullable objects, non-empty lists and every variant of a union, back to
 /// the definition it started from (`Node { next: Node }`), which no JSON value can satisfy.
 pub fn has_finite_value(descriptor: &ToolDescriptor) -> bool {
-    let heights = heights_of(&descriptor.definitions);
-    descriptor.params.iter().filter(|p| p.required).all(|p| height(&p.schema, &heights).is_some())
+    let table = DefTable::new(&descriptor.definitions);
+    descriptor.params.iter().filter(|p| p.required).all(|p| table.finite(&p.schema))
 }
 
 /// Every schema of `descriptor`, outermost first: parameters and what they nest, typed
@@ -109,11 +131,10 @@ fn has_ref(schema: &Schema) -> bool {
 /// relaxation to a fixed point.
 fn definition_heights(defs: &[Definition]) -> Vec<Option<u32>> {
     let mut heights = vec![None; defs.len()];
-    let names: Vec<&str> = defs.iter().map(|d| d.name.as_ref()).collect();
     for _ in 0..=defs.len() * 4 + 4 {
         let mut changed = false;
         for (i, d) in defs.iter().enumerate() {
-            let h = height_with(&d.schema, &names, &heights);
+            let h = height_with(&d.schema, defs, &heights);
             if h.is_some() && (heights[i].is_none() || h < heights[i]) {
                 heights[i] = h;
                 changed = true;
@@ -130,49 +151,33 @@ fn definition_heights(defs: &[Definition]) -> Vec<Option<u32>> {
 /// recursion through required properties, empty numeric ranges, too few distinct values for a
 /// unique list). Along the shallowest choice the height falls at every object and list, which
 /// is what makes generation from it end.
-fn height(schema: &Schema, heights: &Heights<'_>) -> Option<u32> {
-    height_with(schema, &heights.0, &heights.1)
+fn height_with(schema: &Schema, defs: &[Definition], heights: &[Option<u32>]) -> Option<u32> {
+    if schema.nullable { Some(0) } else { kind_height(schema, defs, heights) }
 }
 
-/// Definition names with their heights.
-struct Heights<'d>(Vec<&'d str>, Vec<Option<u32>>);
-
-fn heights_of(defs: &[Definition]) -> Heights<'_> {
-    Heights(defs.iter().map(|d| d.name.as_ref()).collect(), definition_heights(defs))
-}
-
-fn height_with(schema: &Schema, names: &[&str], heights: &[Option<u32>]) -> Option<u32> {
-    if schema.nullable {
-        return Some(0);
-    }
+/// [`height_with`] of the schema without its `null`.
+fn kind_height(schema: &Schema, defs: &[Definition], heights: &[Option<u32>]) -> Option<u32> {
     match &schema.kind {
         SchemaKind::List(l) => {
             let min = l.min_items.unwrap_or(0);
             if l.unique && domain_size(&l.items).is_some_and(|n| n < min) {
                 return None;
             }
-            if min == 0 { Some(0) } else { height_with(&l.items, names, heights).map(|h| h + 1) }
+            if min == 0 { Some(0) } else { height_with(&l.items, defs, heights).map(|h| h + 1) }
         }
         SchemaKind::Object(o) => o
             .properties
             .iter()
             .filter(|p| p.required)
-            .try_fold(0, |acc, p| Some(acc.max(height_with(&p.schema, names, heights)? + 1))),
+            .try_fold(0, |acc, p| Some(acc.max(height_with(&p.schema, defs, heights)? + 1))),
         SchemaKind::AnyOf(a) => {
-            a.variants.iter().filter_map(|v| height_with(v, names, heights)).min()
+            a.variants.iter().filter_map(|v| height_with(v, defs, heights)).min()
         }
-        SchemaKind::Ref(r) => {
-            names.iter().position(|n| *n == r.name.as_ref()).and_then(|i| heights[i])
-        }
+        SchemaKind::Ref(r) => defs.iter().position(|d| d.name == r.name).and_then(|i| heights[i]),
         SchemaKind::Integer(n) => int_steps(n).map(|_| 0),
         SchemaKind::Float(n) => float_steps(n).map(|_| 0),
         _ => Some(0),
     }
-}
-
-/// Whether `schema` has a finite value under `defs` (see [`has_finite_value`]).
-fn finite_in(schema: &Schema, defs: &Defs) -> bool {
-    height(schema, &heights_of(defs)).is_some()
 }
 
 /// How many distinct values `schema` accepts, when that is a small known number (what a list
@@ -214,8 +219,7 @@ fn gen_schema(schema: &Schema, defs: &Defs, budget: u32) -> BoxedStrategy<Value>
 }
 
 fn gen_nullable(schema: &Schema, defs: &Defs, budget: u32) -> BoxedStrategy<Value> {
-    if schema.nullable
-        && (budget == 0 || !finite_in(&Schema { nullable: false, ..schema.clone() }, defs))
+    if schema.nullable && (budget == 0 || kind_height(schema, &defs.defs, &defs.heights).is_none())
     {
         // The shortest way out of recursive definitions, and the only value when the rest of
         // the schema has none.
@@ -269,7 +273,7 @@ fn gen_kind(schema: &Schema, defs: &Defs, budget: u32) -> BoxedStrategy<Value> {
             let min = l.min_items.unwrap_or(0) as usize;
             let extra = if budget == 0 { 0 } else { 3 };
             let max = l.max_items.map_or(min + extra, |m| (m as usize).min(min + extra));
-            if max == 0 || (min == 0 && !finite_in(&l.items, defs)) {
+            if max == 0 || (min == 0 && !defs.finite(&l.items)) {
                 return Just(json!([])).boxed();
             }
             let item = gen_schema(&l.items, defs, budget.saturating_sub(1));
@@ -297,11 +301,10 @@ fn gen_kind(schema: &Schema, defs: &Defs, budget: u32) -> BoxedStrategy<Value> {
             // Out of budget: one variant, without references when there is one, so that
             // recursive definitions end.
             if budget == 0 {
-                let heights = heights_of(defs);
                 let pick = a
                     .variants
                     .iter()
-                    .filter_map(|v| height(v, &heights).map(|h| (h, has_ref(v), v)))
+                    .filter_map(|v| defs.height(v).map(|h| (h, has_ref(v), v)))
                     .min_by_key(|(h, with_ref, _)| (*h, *with_ref))
                     .map(|(_, _, v)| v);
                 if let Some(v) = pick.or(a.variants.first()) {
@@ -312,7 +315,7 @@ fn gen_kind(schema: &Schema, defs: &Defs, budget: u32) -> BoxedStrategy<Value> {
             let mut variants: Vec<_> = a
                 .variants
                 .iter()
-                .filter(|v| finite_in(v, defs))
+                .filter(|v| defs.finite(v))
                 .map(|v| gen_schema(v, defs, budget))
                 .collect();
             if variants.is_empty() {
@@ -320,7 +323,7 @@ fn gen_kind(schema: &Schema, defs: &Defs, budget: u32) -> BoxedStrategy<Value> {
             }
             proptest::strategy::Union::new(variants).boxed()
         }
-        SchemaKind::Ref(r) => match find_def(defs, &r.name) {
+        SchemaKind::Ref(r) => match find_def(&defs.defs, &r.name) {
             Some(target) => {
                 let target = target.clone();
                 gen_schema(&target, defs, budget.saturating_sub(1))
@@ -402,7 +405,7 @@ fn gen_object(
         if p.required {
             let value = gen_schema(&p.schema, defs, inner);
             fields.push(value.prop_map(move |v| Some((name.clone(), v))).boxed());
-        } else if budget > 0 && finite_in(&p.schema, defs) {
+        } else if budget > 0 && defs.finite(&p.schema) {
             let value = gen_schema(&p.schema, defs, inner);
             fields.push(
                 proptest::option::of(value).prop_map(move |v| v.map(|v| (name.clone(), v))).boxed(),
@@ -410,7 +413,7 @@ fn gen_object(
         }
     }
     match additional {
-        Additional::Typed(schema) if budget > 0 && finite_in(schema, defs) => {
+        Additional::Typed(schema) if budget > 0 && defs.finite(schema) => {
             for i in 0..2 {
                 let key = fresh_key(params, &format!("extra_{i}"));
                 let value = gen_schema(schema, defs, inner);
