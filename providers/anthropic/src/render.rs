@@ -5,9 +5,8 @@ use std::borrow::Cow;
 
 use tooldef::ToolDescriptor;
 use tooldef::render::{
-    ChangeKind, JsonWriter, Keyword, Keywords, NameRule, NullStyle, Policy, RefStyle, RenderCtx,
-    RenderError, RenderRule, Rendered, Renderer, SchemaOptions, SchemaStats, Unsupported,
-    write_input_schema,
+    ChangeKind, JsonWriter, Keyword, Keywords, NameRule, NullStyle, Policy, RenderCtx, RenderError,
+    RenderRule, Rendered, Renderer, SchemaOptions, SchemaStats, write_input_schema,
 };
 
 /// Formats strict tool use accepts.
@@ -66,21 +65,14 @@ impl AnthropicRenderer {
             .without(Keyword::UniqueItems);
         SchemaOptions {
             keywords,
-            unsupported: Unsupported::Describe,
             formats: Some(STRICT_FORMATS),
             pattern_lookaround: false,
             null_style: NullStyle::AnyOf,
-            refs: RefStyle::Defs,
             recursion: false,
             ref_siblings: false,
-            all_required: false,
             close_objects: true,
-            additional_properties: true,
-            empty_properties: true,
-            empty_required: false,
             max_min_items: Some(1),
-            upper_case_types: false,
-            property_names: None,
+            ..SchemaOptions::JSON_SCHEMA
         }
     }
 

@@ -2,8 +2,8 @@
 
 use tooldef::ToolDescriptor;
 use tooldef::render::{
-    ChangeKind, JsonWriter, Keyword, Keywords, NameRule, NullStyle, Policy, RefStyle, RenderCtx,
-    RenderError, RenderRule, Rendered, Renderer, SchemaOptions, Unsupported, write_input_schema,
+    ChangeKind, JsonWriter, Keyword, Keywords, NameRule, NullStyle, Policy, RenderCtx, RenderError,
+    RenderRule, Rendered, Renderer, SchemaOptions, write_input_schema,
 };
 
 /// Formats strict tool use accepts (Claude's structured-outputs list).
@@ -54,21 +54,14 @@ impl BedrockRenderer {
                 .without(Keyword::ExclusiveMaximum)
                 .without(Keyword::MultipleOf)
                 .without(Keyword::MaxItems),
-            unsupported: Unsupported::Describe,
             formats: Some(STRICT_FORMATS),
             pattern_lookaround: false,
             null_style: NullStyle::AnyOf,
-            refs: RefStyle::Defs,
             recursion: false,
             ref_siblings: false,
-            all_required: false,
             close_objects: true,
-            additional_properties: true,
-            empty_properties: true,
-            empty_required: false,
             max_min_items: Some(1),
-            upper_case_types: false,
-            property_names: None,
+            ..SchemaOptions::JSON_SCHEMA
         }
     }
 }

@@ -4,8 +4,8 @@
 use serde_json::Value;
 use tooldef::ToolDescriptor;
 use tooldef::render::{
-    ChangeKind, JsonWriter, Keywords, NullStyle, Policy, RefStyle, RenderCtx, RenderError,
-    Rendered, Renderer, SchemaOptions, Unsupported, write_input_schema,
+    ChangeKind, JsonWriter, Keywords, Policy, RefStyle, RenderCtx, RenderError, Rendered, Renderer,
+    SchemaOptions, write_input_schema,
 };
 
 /// Renders tools for Ollama's native `/api/chat`:
@@ -32,21 +32,10 @@ impl OllamaRenderer {
     pub const fn schema_options(&self) -> SchemaOptions {
         SchemaOptions {
             keywords: Keywords::NONE,
-            unsupported: Unsupported::Describe,
-            formats: None,
-            pattern_lookaround: true,
-            null_style: NullStyle::TypeArray,
             refs: RefStyle::Inline,
             recursion: false,
-            ref_siblings: true,
-            all_required: false,
-            close_objects: false,
             additional_properties: false,
-            empty_properties: true,
-            empty_required: false,
-            max_min_items: None,
-            upper_case_types: false,
-            property_names: None,
+            ..SchemaOptions::JSON_SCHEMA
         }
     }
 }

@@ -4,9 +4,9 @@
 use std::borrow::Cow;
 
 use tooldef::render::{
-    ChangeKind, JsonWriter, Keyword, Keywords, NameRule, NullStyle, Policy, RefStyle, RenderCtx,
-    RenderError, RenderRule, Rendered, Renderer, SchemaOptions, SchemaStats, Unsupported,
-    write_input_schema, write_output_schema,
+    ChangeKind, JsonWriter, Keyword, Keywords, NameRule, NullStyle, Policy, RenderCtx, RenderError,
+    RenderRule, Rendered, Renderer, SchemaOptions, SchemaStats, write_input_schema,
+    write_output_schema,
 };
 use tooldef::{SchemaKind, ToolDescriptor};
 
@@ -146,26 +146,18 @@ impl OpenAiRenderer {
             .without(Keyword::UniqueItems);
         SchemaOptions {
             keywords,
-            unsupported: Unsupported::Describe,
             formats: Some(if self.profile == Profile::DeepSeek {
                 DEEPSEEK_FORMATS
             } else {
                 OPENAI_FORMATS
             }),
             pattern_lookaround: false,
-            null_style: NullStyle::TypeArray,
-            refs: RefStyle::Defs,
-            recursion: true,
             ref_siblings: false,
             // Cohere's strict_tools keeps optional parameters; OpenAI's strict needs them all.
             all_required: self.profile != Profile::Cohere,
             close_objects: true,
-            additional_properties: true,
-            empty_properties: true,
             empty_required: self.profile != Profile::Cohere,
-            max_min_items: None,
-            upper_case_types: false,
-            property_names: None,
+            ..SchemaOptions::JSON_SCHEMA
         }
     }
 
