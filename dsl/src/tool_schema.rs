@@ -25,6 +25,8 @@ use crate::dispatch::{Toolbox, TypedTool};
 use crate::schema::{Additional, ObjectSchema, Schema, SchemaKind, SchemaRef};
 use crate::tool::{Executor, Tool, ToolError};
 
+mod packed;
+
 /// A type whose JSON form has a schema: what `#[tool]` parameters, outputs and
 /// `#[derive(ToolSchema)]` fields must implement.
 #[diagnostic::on_unimplemented(
@@ -815,7 +817,7 @@ pub(crate) mod rt {
     use serde::de::DeserializeOwned;
 
     use super::{SchemaGen, Shape, ToolSchema};
-    use crate::descriptor::{Annotations, Param, ToolDescriptor, ToolName};
+    use crate::descriptor::{Param, ToolDescriptor, ToolName};
     use crate::literal::Literal;
     use crate::schema::{
         Additional, AnyOfSchema, EnumSchema, EnumValue, EnumValues, ObjectSchema, Schema,
@@ -825,103 +827,87 @@ pub(crate) mod rt {
     /// A schema function (`<T as ToolSchema>::schema`).
     pub type SchemaFn = fn(&mut SchemaGen) -> Schema;
 
-    /// A tool as `#[tool]` declares it; [`ToolSpec::describe`] turns it into a descriptor.
+    /// A tool as `#[tool]` declares it: its checked name, its other keys packed into one string
+    /// (see `packed`), and the schema function and optionality of each parameter type.
+    /// [`ToolSpec::describe`] turns it into a descriptor.
     #[derive(Debug)]
     pub struct ToolSpec {
-        /// The checked name.
-        pub name: ToolName,
-        /// The title.
-        pub title: Option<&'static str>,
-        /// The description.
-        pub description: &'static str,
-        /// The hints.
-        pub annotations: Annotations,
-        /// The parameters, in order.
-        pub params: &'static [ParamSpec],
-        /// The descriptor, built on first use.
-        pub built: std::sync::OnceLock<ToolDescriptor>,
+        name: ToolName,
+        text: &'static str,
+        types: &'static [(SchemaFn, bool)],
+        built: std::sync::OnceLock<ToolDescriptor>,
     }
 
-    /// One parameter (or field) with its `#[param(...)]` keys.
+    /// One parameter (or field) with its `#[param(...)]` keys, read from a packed table.
     #[derive(Debug)]
-    pub struct ParamSpec {
+    pub(crate) struct ParamSpec {
         /// The wire name.
-        pub name: &'static str,
+        pub(crate) name: &'static str,
         /// The description.
-        pub description: Option<&'static str>,
+        pub(crate) description: Option<&'static str>,
         /// The schema of the type.
-        pub schema: SchemaFn,
+        pub(crate) schema: SchemaFn,
         /// Whether the key may be absent.
-        pub optional: bool,
+        pub(crate) optional: bool,
         /// `default`.
-        pub default: Option<Literal>,
+        pub(crate) default: Option<Literal>,
         /// `example`.
-        pub examples: &'static [Literal],
+        pub(crate) examples: Vec<Literal>,
         /// `min` / `range` start.
-        pub minimum: Option<Literal>,
+        pub(crate) minimum: Option<Literal>,
         /// `max` / `range` end.
-        pub maximum: Option<Literal>,
+        pub(crate) maximum: Option<Literal>,
         /// `length` start.
-        pub min_length: Option<u64>,
+        pub(crate) min_length: Option<u64>,
         /// `length` end.
-        pub max_length: Option<u64>,
+        pub(crate) max_length: Option<u64>,
         /// `pattern`.
-        pub pattern: Option<&'static str>,
+        pub(crate) pattern: Option<&'static str>,
         /// `format`.
-        pub format: Option<&'static str>,
+        pub(crate) format: Option<&'static str>,
         /// `one_of` (empty: none).
-        pub one_of: &'static [&'static str],
+        pub(crate) one_of: Vec<&'static str>,
         /// `#[serde(flatten)]` (derives only): the properties are merged into the parent.
-        pub flatten: bool,
-    }
-
-    /// The schema of [`ParamSpec::NONE`]: never called (every table sets `schema`).
-    fn no_schema(_: &mut SchemaGen) -> Schema {
-        Schema::any()
+        pub(crate) flatten: bool,
     }
 
     impl ParamSpec {
-        /// Every key unset: generated tables name only the keys they set and take the rest
-        /// from here (`ParamSpec { name, schema, optional, ..ParamSpec::NONE }`), which keeps
-        /// expansions short.
-        pub const NONE: ParamSpec = ParamSpec {
-            name: "",
-            description: None,
-            schema: no_schema,
-            optional: false,
-            default: None,
-            examples: &[],
-            minimum: None,
-            maximum: None,
-            min_length: None,
-            max_length: None,
-            pattern: None,
-            format: None,
-            one_of: &[],
-            flatten: false,
-        };
-
         /// A parameter with only a name, a schema and optionality.
-        pub const fn new(name: &'static str, schema: SchemaFn, optional: bool) -> Self {
-            ParamSpec { name, schema, optional, ..ParamSpec::NONE }
+        pub(crate) fn new(name: &'static str, schema: SchemaFn, optional: bool) -> Self {
+            ParamSpec {
+                name,
+                description: None,
+                schema,
+                optional,
+                default: None,
+                examples: Vec::new(),
+                minimum: None,
+                maximum: None,
+                min_length: None,
+                max_length: None,
+                pattern: None,
+                format: None,
+                one_of: Vec::new(),
+                flatten: false,
+            }
         }
 
         /// The parameter as IR.
-        pub fn build(&self, cx: &mut SchemaGen) -> Param {
+        pub(crate) fn build(self, cx: &mut SchemaGen) -> Param {
             let mut schema = (self.schema)(cx);
             self.constrain(&mut schema);
             if let Some(d) = self.description {
                 schema.description = Some(Cow::Borrowed(d));
             }
-            schema.default.clone_from(&self.default);
+            let required = !self.optional && self.default.is_none();
+            schema.default = self.default;
             if !self.examples.is_empty() {
-                schema.examples = Cow::Borrowed(self.examples);
+                schema.examples = Cow::Owned(self.examples);
             }
             let mut p = Param::named(self.name, schema);
-            p.required = !self.optional && self.default.is_none();
+            p.required = required;
             p
         }
-
         fn constrain(&self, schema: &mut Schema) {
             let lower = |l: &Literal| match l {
                 Literal::Int(i) => Some(*i),
@@ -968,8 +954,9 @@ pub(crate) mod rt {
                         s.format = Some(Cow::Borrowed(f));
                     }
                     if !self.one_of.is_empty() {
+                        let values = self.one_of.iter().map(|v| EnumValue::new(v)).collect();
                         schema.kind =
-                            SchemaKind::Enum(EnumSchema { values: EnumValues::plain(self.one_of) });
+                            SchemaKind::Enum(EnumSchema { values: EnumValues::owned(values) });
                     }
                 }
                 SchemaKind::List(l) if self.min_length.is_some() || self.max_length.is_some() => {
@@ -982,6 +969,16 @@ pub(crate) mod rt {
     }
 
     impl ToolSpec {
+        /// A tool's table: `name` checked in `const`, `text` packed by `tooldef-macros`, and one
+        /// `(schema, optional)` pair per parameter.
+        pub const fn new(
+            name: ToolName,
+            text: &'static str,
+            types: &'static [(SchemaFn, bool)],
+        ) -> Self {
+            ToolSpec { name, text, types, built: std::sync::OnceLock::new() }
+        }
+
         /// The descriptor, built on first use (what `Tool::descriptor` returns).
         pub fn descriptor(&'static self, output: Option<SchemaFn>) -> &'static ToolDescriptor {
             self.built.get_or_init(|| self.describe(output))
@@ -990,15 +987,17 @@ pub(crate) mod rt {
         /// Builds the descriptor (generated code calls this once, in a `OnceLock`); `output` is
         /// the output type's schema function when it has one.
         pub fn describe(&self, output: Option<SchemaFn>) -> ToolDescriptor {
+            let mut head = super::packed::ToolHead::default();
+            let specs = super::packed::params(self.text, self.types, Some(&mut head));
             let mut cx = SchemaGen::new();
-            let params: Vec<Param> = self.params.iter().map(|p| p.build(&mut cx)).collect();
+            let params: Vec<Param> = specs.into_iter().map(|p| p.build(&mut cx)).collect();
             let output = output.map(|f| SchemaRef::new(f(&mut cx)));
             let mut d = ToolDescriptor::with_name(self.name.clone());
-            d.title = self.title.map(Cow::Borrowed);
-            d.description = Cow::Borrowed(self.description);
+            d.title = head.title.map(Cow::Borrowed);
+            d.description = Cow::Borrowed(head.description);
             d.params = Cow::Owned(params);
             d.output = output;
-            d.annotations = self.annotations.clone();
+            d.annotations = head.annotations;
             d.definitions = Cow::Owned(cx.into_definitions());
             d
         }
@@ -1160,8 +1159,15 @@ pub(crate) mod rt {
         Deny,
     }
 
-    /// An object from fields; flattened fields merge their properties in.
-    pub fn object(cx: &mut SchemaGen, fields: &[ParamSpec], unknown: Unknown) -> Schema {
+    /// An object from a packed table of fields (see `packed`) and their types; flattened
+    /// fields merge their properties in.
+    pub fn object(
+        cx: &mut SchemaGen,
+        text: &'static str,
+        types: &'static [(SchemaFn, bool)],
+        unknown: Unknown,
+    ) -> Schema {
+        let fields = super::packed::params(text, types, None);
         let mut base = ObjectSchema {
             properties: Cow::Owned(Vec::new()),
             additional: match unknown {
@@ -1255,9 +1261,10 @@ pub(crate) mod rt {
         Param::named(name, schema)
     }
 
-    /// An enum with described values.
-    pub fn described_enum(values: &'static [EnumValue]) -> Schema {
-        Schema::enumeration_described(values)
+    /// An enum from a packed table of values and their descriptions (see `packed`).
+    pub fn packed_enum(text: &'static str) -> Schema {
+        let values = super::packed::enum_values(text);
+        Schema::of(SchemaKind::Enum(EnumSchema { values: EnumValues::owned(values) }))
     }
 
     /// A union.

@@ -43,14 +43,31 @@ pub(crate) fn opt(v: Option<TokenStream>) -> TokenStream {
     }
 }
 
-/// The fields of a `__p::ParamSpec` that a caller sets; the rest are empty.
+/// Appends one record of a packed table: `<key><len>:<value>`. The format is documented, and
+/// read, in the runtime crate (`tool_schema/packed.rs`); the two crates are released together.
+pub(crate) fn record(out: &mut String, key: char, value: &str) {
+    use std::fmt::Write as _;
+    let _ = write!(out, "{key}{}:{value}", value.len());
+}
+
+/// A literal as a packed value: its JSON type's letter, then its text.
+pub(crate) fn packed_literal(v: &Value) -> String {
+    match v {
+        Value::Str(s) => format!("s{s}"),
+        Value::Int(i) => format!("i{}", *i as i64),
+        Value::Float(f) => format!("f{f}"),
+        Value::Bool(b) => format!("b{b}"),
+    }
+}
+
+/// The keys of one parameter (or field) that a caller sets, packed after its name.
 #[derive(Default)]
 pub(crate) struct Spec {
     pub(crate) description: Option<String>,
-    pub(crate) default: Option<TokenStream>,
-    pub(crate) examples: Vec<TokenStream>,
-    pub(crate) minimum: Option<TokenStream>,
-    pub(crate) maximum: Option<TokenStream>,
+    pub(crate) default: Option<String>,
+    pub(crate) examples: Vec<String>,
+    pub(crate) minimum: Option<String>,
+    pub(crate) maximum: Option<String>,
     pub(crate) min_length: Option<u64>,
     pub(crate) max_length: Option<u64>,
     pub(crate) pattern: Option<String>,
@@ -60,50 +77,65 @@ pub(crate) struct Spec {
 }
 
 impl Spec {
-    /// A `__p::ParamSpec { ... }` expression (usable in a `static`) naming only the keys that
-    /// are set; the rest come from `__p::ParamSpec::NONE`.
-    pub(crate) fn render(
-        &self,
-        name: &str,
-        schema: TokenStream,
-        optional: TokenStream,
-    ) -> TokenStream {
-        let mut keys = quote!(name: #name, schema: #schema, optional: #optional,);
-        if let Some(d) = &self.description {
-            keys.extend(quote!(description: __p::Some(#d),));
+    /// Appends the parameter's records to a packed table: its name, then each key that is set.
+    pub(crate) fn pack(&self, out: &mut String, name: &str) {
+        record(out, 'p', name);
+        let texts = [
+            ('d', &self.description),
+            ('=', &self.default),
+            ('<', &self.minimum),
+            ('>', &self.maximum),
+            ('r', &self.pattern),
+            ('f', &self.format),
+        ];
+        for (key, value) in texts {
+            if let Some(v) = value {
+                record(out, key, v);
+            }
         }
-        if let Some(d) = &self.default {
-            keys.extend(quote!(default: __p::Some(#d),));
+        for (key, n) in [('l', self.min_length), ('L', self.max_length)] {
+            if let Some(n) = n {
+                record(out, key, &n.to_string());
+            }
         }
-        if !self.examples.is_empty() {
-            let examples = &self.examples;
-            keys.extend(quote!(examples: &[#(#examples),*],));
+        for e in &self.examples {
+            record(out, 'e', e);
         }
-        if let Some(m) = &self.minimum {
-            keys.extend(quote!(minimum: __p::Some(#m),));
-        }
-        if let Some(m) = &self.maximum {
-            keys.extend(quote!(maximum: __p::Some(#m),));
-        }
-        if let Some(n) = self.min_length {
-            keys.extend(quote!(min_length: __p::Some(#n),));
-        }
-        if let Some(n) = self.max_length {
-            keys.extend(quote!(max_length: __p::Some(#n),));
-        }
-        if let Some(p) = &self.pattern {
-            keys.extend(quote!(pattern: __p::Some(#p),));
-        }
-        if let Some(f) = &self.format {
-            keys.extend(quote!(format: __p::Some(#f),));
-        }
-        if !self.one_of.is_empty() {
-            let one_of = &self.one_of;
-            keys.extend(quote!(one_of: &[#(#one_of),*],));
+        for v in &self.one_of {
+            record(out, 'o', v);
         }
         if self.flatten {
-            keys.extend(quote!(flatten: true,));
+            record(out, 'F', "");
         }
-        quote!(__p::ParamSpec { #keys ..__p::ParamSpec::NONE })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn records_carry_their_byte_length() {
+        let mut out = String::new();
+        record(&mut out, 'd', "é: 12");
+        record(&mut out, 'F', "");
+        assert_eq!(out, "d6:\u{e9}: 12F0:");
+    }
+
+    #[test]
+    fn a_spec_packs_every_key_it_sets() {
+        let spec = Spec {
+            description: Some("Unit".into()),
+            default: Some(packed_literal(&Value::Str("c".into()))),
+            examples: vec![packed_literal(&Value::Float(0.5)), packed_literal(&Value::Bool(true))],
+            minimum: Some(packed_literal(&Value::Int(-3))),
+            max_length: Some(8),
+            one_of: vec!["c".into(), "f".into()],
+            flatten: true,
+            ..Spec::default()
+        };
+        let mut out = String::new();
+        spec.pack(&mut out, "unit");
+        assert_eq!(out, "p4:unitd4:Unit=2:sc<3:i-3L1:8e4:f0.5e5:btrueo1:co1:fF0:");
     }
 }

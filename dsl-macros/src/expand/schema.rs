@@ -6,7 +6,7 @@ use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::parse_quote;
 
-use super::Spec;
+use super::{Spec, record};
 use crate::ast::{Container, Data, Field, Style, Variant, unraw};
 use crate::case::RenameRule;
 use crate::check::span_of;
@@ -35,27 +35,30 @@ fn unknown(c: &Container<'_>) -> TokenStream {
     }
 }
 
-/// `__p::object(cx, &[...], unknown)` for named fields.
+/// `__p::object(cx, "<packed fields>", &[(schema, optional), ...], unknown)` for named fields.
 fn object(
     c: &Container<'_>,
     fields: &[Field<'_>],
     rule: Option<RenameRule>,
     container_default: bool,
 ) -> TokenStream {
-    let specs = fields.iter().filter(|f| !f.serde.skip_de).map(|f| {
+    let mut text = String::new();
+    let types = fields.iter().filter(|f| !f.serde.skip_de).map(|f| {
         let ty = f.ty;
         let span = span_of(ty);
         let spec = Spec { description: f.doc.clone(), flatten: f.serde.flatten, ..Spec::default() };
+        spec.pack(&mut text, &f.wire(rule));
         let schema = quote_spanned!(span=> <#ty as __p::ToolSchema>::schema);
         let optional = if f.serde.default || container_default {
             quote!(true)
         } else {
             quote_spanned!(span=> <#ty as __p::ToolSchema>::OPTIONAL)
         };
-        spec.render(&f.wire(rule), schema, optional)
+        quote!((#schema, #optional))
     });
+    let types: Vec<TokenStream> = types.collect();
     let unknown = unknown(c);
-    quote!(__p::object(cx, &[#(#specs),*], #unknown))
+    quote!(__p::object(cx, #text, &[#(#types),*], #unknown))
 }
 
 fn inner(f: &Field<'_>) -> TokenStream {
@@ -71,15 +74,16 @@ fn enumeration(c: &Container<'_>, variants: &[Variant<'_>]) -> TokenStream {
     let content = c.serde.content.as_deref();
     let externally = tag.is_none() && !c.serde.untagged;
     if externally && live.iter().all(|v| v.style == Style::Unit) {
-        let values = live.iter().map(|v| enum_value(c, v));
-        return quote!(__p::described_enum(const { &[#(#values),*] }));
+        let text = enum_values(c, &live);
+        return quote!(__p::packed_enum(#text));
     }
     let mut alternatives = Vec::new();
     if externally {
-        let units: Vec<_> = live.iter().filter(|v| v.style == Style::Unit).collect();
+        let units: Vec<&Variant<'_>> =
+            live.iter().copied().filter(|v| v.style == Style::Unit).collect();
         if !units.is_empty() {
-            let values = units.iter().map(|v| enum_value(c, v));
-            alternatives.push(quote!(__p::described_enum(const { &[#(#values),*] })));
+            let text = enum_values(c, &units);
+            alternatives.push(quote!(__p::packed_enum(#text)));
         }
     }
     for v in live.iter().filter(|v| !(externally && v.style == Style::Unit)) {
@@ -113,12 +117,16 @@ fn enumeration(c: &Container<'_>, variants: &[Variant<'_>]) -> TokenStream {
     quote!(__p::any_of(__p::Vec::from([#(#alternatives),*])))
 }
 
-fn enum_value(c: &Container<'_>, v: &Variant<'_>) -> TokenStream {
-    let name = variant_name(c, v);
-    match &v.doc {
-        Some(d) => quote!(__p::EnumValue::described(#name, #d)),
-        None => quote!(__p::EnumValue::new(#name)),
+/// The packed table of unit variants: each wire name, with its doc when it has one.
+fn enum_values(c: &Container<'_>, variants: &[&Variant<'_>]) -> String {
+    let mut text = String::new();
+    for v in variants {
+        record(&mut text, 'v', &variant_name(c, v));
+        if let Some(d) = &v.doc {
+            record(&mut text, 'd', d);
+        }
     }
+    text
 }
 
 fn body_or_null(body: Option<TokenStream>) -> TokenStream {

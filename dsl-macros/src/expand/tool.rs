@@ -8,7 +8,7 @@ use proc_macro2::{Literal as Lit, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 use syn::Type;
 
-use super::{Spec, literal};
+use super::{Spec, literal, packed_literal, record};
 use crate::ast::{ParamIr, ToolIr};
 use crate::attr::{Bounds, SpannedValue, Value};
 use crate::check::span_of;
@@ -128,10 +128,16 @@ fn spec_of(p: &ParamIr<'_>) -> Spec {
     let (min_length, max_length) = length_bounds(p);
     Spec {
         description: p.doc.clone(),
-        default: a.default.get().map(|d| literal(&d.value)),
-        examples: a.examples.get().into_iter().flatten().map(|e| literal(&e.value)).collect(),
-        minimum: min.map(|v| literal(&v.value)),
-        maximum: max.map(|v| literal(&v.value)),
+        default: a.default.get().map(|d| packed_literal(&d.value)),
+        examples: a
+            .examples
+            .get()
+            .into_iter()
+            .flatten()
+            .map(|e| packed_literal(&e.value))
+            .collect(),
+        minimum: min.map(|v| packed_literal(&v.value)),
+        maximum: max.map(|v| packed_literal(&v.value)),
         min_length,
         max_length,
         pattern: a.pattern.get().map(syn::LitStr::value),
@@ -141,12 +147,33 @@ fn spec_of(p: &ParamIr<'_>) -> Spec {
     }
 }
 
+/// The tool-level records of a tool's packed table: title, description and hints.
+fn tool_head(ir: &ToolIr<'_>) -> String {
+    let mut text = String::new();
+    let a = &ir.attrs;
+    if let Some(t) = &a.title {
+        record(&mut text, 'T', &t.value());
+    }
+    if let Some(d) = ir.description.as_deref().filter(|d| !d.is_empty()) {
+        record(&mut text, 'D', d);
+    }
+    let hints =
+        [('R', a.read_only), ('X', a.destructive), ('I', a.idempotent), ('O', a.open_world)];
+    for (key, hint) in hints {
+        if let Some(b) = hint {
+            record(&mut text, key, if b { "1" } else { "0" });
+        }
+    }
+    text
+}
+
 /// The `const _: () = { ... };` block of one tool.
 pub(crate) fn tool_impl(ir: &ToolIr<'_>, kind: &Kind<'_>, krate: &TokenStream) -> TokenStream {
     let ident = &ir.type_ident;
     let name = &ir.name;
     let mut items = TokenStream::new();
-    let mut specs = Vec::new();
+    let mut text = tool_head(ir);
+    let mut types = Vec::new();
     let mut check_stmts = TokenStream::new();
     let mut fields = Vec::new();
     let mut call_args = Vec::new();
@@ -204,28 +231,9 @@ pub(crate) fn tool_impl(ir: &ToolIr<'_>, kind: &Kind<'_>, krate: &TokenStream) -
         } else {
             quote_spanned!(span=> <#ty as __p::ToolSchema>::OPTIONAL)
         };
-        specs.push(spec_of(p).render(&p.wire, schema, optional));
+        spec_of(p).pack(&mut text, &p.wire);
+        types.push(quote!((#schema, #optional)));
     }
-
-    let title = super::opt(ir.attrs.title.as_ref().map(|t| quote!(#t)));
-    let description = ir.description.clone().unwrap_or_default();
-    let a = &ir.attrs;
-    let hints = [a.read_only, a.destructive, a.idempotent, a.open_world];
-    let annotations = if hints.iter().all(Option::is_none) {
-        quote!(__p::Annotations::NONE)
-    } else {
-        let [read_only, destructive, idempotent, open_world] =
-            hints.map(|v| super::opt(v.map(|b| quote!(#b))));
-        quote! {
-            __p::Annotations {
-                title: __p::None,
-                read_only: #read_only,
-                destructive: #destructive,
-                idempotent: #idempotent,
-                open_world: #open_world,
-            }
-        }
-    };
 
     let (args_ty, output_ty, call) = match kind {
         Kind::Derived => (
@@ -277,14 +285,8 @@ pub(crate) fn tool_impl(ir: &ToolIr<'_>, kind: &Kind<'_>, krate: &TokenStream) -
 
             #items
 
-            static __SPEC: __p::ToolSpec = __p::ToolSpec {
-                name: __p::ToolName::new(#name),
-                title: #title,
-                description: #description,
-                annotations: #annotations,
-                params: &[#(#specs),*],
-                built: __p::OnceLock::new(),
-            };
+            static __SPEC: __p::ToolSpec =
+                __p::ToolSpec::new(__p::ToolName::new(#name), #text, &[#(#types),*]);
 
             #[automatically_derived]
             impl __p::Tool for #ident {
