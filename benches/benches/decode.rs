@@ -1,7 +1,12 @@
 //! Decoding and validating one typical call to each of the 100 tools: tooldef's `TypedTool`
-//! (serde straight into the arguments, then the generated constraint checks) against bare
+//! (serde straight into the arguments, then the constraint checks) against bare
 //! `serde_json::from_str` into the same struct, and against `serde_json::Value` + `jsonschema`
 //! validation against the `schema_for!` schema + `serde_json::from_value`.
+//!
+//! `tooldef_typed_tool` decodes into serde-derived structs (the const-DSL form);
+//! `tooldef_macro_typed_tool` decodes into the `#[tool]` arguments, whose `Deserialize` the
+//! macro generates, and `tooldef_macro_from_str` is that `Deserialize` alone. All are compared
+//! with `serde_from_str`, the serde derive on the same fields.
 //!
 //! `cargo bench -p tooldef-benches --features bench --bench decode -- --warm-up-time 1 --measurement-time 3`
 
@@ -11,10 +16,11 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use serde_json::Value;
 use tooldef::dispatch::TypedTool;
 use tooldef::{Arguments, Tool};
-use tooldef_benches::ToolVisitor;
 use tooldef_benches::corpus::{Corpus, SEED};
 use tooldef_benches::generated::tooldef_const::visit_tools;
+use tooldef_benches::generated::tooldef_macro;
 use tooldef_benches::schemars_corpus::schemars_tools;
+use tooldef_benches::{ToolValueVisitor, ToolVisitor};
 
 type Check = Box<dyn Fn(&Arguments) -> bool>;
 
@@ -24,6 +30,22 @@ struct Typed(Vec<(Check, Check)>);
 impl ToolVisitor for Typed {
     fn visit<T: Tool + Default>(&mut self, _index: usize) {
         let typed = TypedTool::new(T::default());
+        self.0.push((
+            Box::new(move |a| typed.decode(a).is_ok()),
+            Box::new(|a| match a {
+                Arguments::Text(s) => serde_json::from_str::<T::Args>(s).is_ok(),
+                Arguments::Json(_) => false,
+            }),
+        ));
+    }
+}
+
+/// Per `#[tool]`: `TypedTool::decode` and bare `from_str` into its generated arguments.
+struct MacroTyped(Vec<(Check, Check)>);
+
+impl ToolValueVisitor for MacroTyped {
+    fn visit<T: Tool>(&mut self, tool: T, _index: usize) {
+        let typed = TypedTool::new(tool);
         self.0.push((
             Box::new(move |a| typed.decode(a).is_ok()),
             Box::new(|a| match a {
@@ -44,6 +66,8 @@ fn decode(c: &mut Criterion) {
         .collect();
     let mut typed = Typed(Vec::new());
     visit_tools(&mut typed);
+    let mut macro_typed = MacroTyped(Vec::new());
+    tooldef_macro::visit_tools(&mut macro_typed);
     let schemars = schemars_tools();
     let validators: Vec<jsonschema::Validator> = schemars
         .iter()
@@ -61,6 +85,8 @@ fn decode(c: &mut Criterion) {
     for (i, a) in samples.iter().enumerate() {
         assert!((typed.0[i].0)(a), "TypedTool rejects {}: {}", corpus.tools[i].name, text(a));
         assert!((typed.0[i].1)(a), "from_str rejects {}", corpus.tools[i].name);
+        assert!((macro_typed.0[i].0)(a), "#[tool] rejects {}: {}", corpus.tools[i].name, text(a));
+        assert!((macro_typed.0[i].1)(a), "#[tool] from_str rejects {}", corpus.tools[i].name);
         let v: Value = serde_json::from_str(&text(a)).expect("json");
         assert!(validators[i].is_valid(&v), "jsonschema rejects {}: {v}", corpus.tools[i].name);
         assert!((schemars[i].from_value)(v), "from_value rejects {}", corpus.tools[i].name);
@@ -72,6 +98,24 @@ fn decode(c: &mut Criterion) {
             let mut ok = 0;
             for (i, a) in samples.iter().enumerate() {
                 ok += usize::from((typed.0[i].0)(black_box(a)));
+            }
+            ok
+        })
+    });
+    group.bench_function("tooldef_macro_typed_tool", |b| {
+        b.iter(|| {
+            let mut ok = 0;
+            for (i, a) in samples.iter().enumerate() {
+                ok += usize::from((macro_typed.0[i].0)(black_box(a)));
+            }
+            ok
+        })
+    });
+    group.bench_function("tooldef_macro_from_str", |b| {
+        b.iter(|| {
+            let mut ok = 0;
+            for (i, a) in samples.iter().enumerate() {
+                ok += usize::from((macro_typed.0[i].1)(black_box(a)));
             }
             ok
         })

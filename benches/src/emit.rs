@@ -186,6 +186,14 @@ pub fn tooldef_macro(corpus: &Corpus, target: Target) -> String {
             body_value(index)
         );
     }
+    if target == Target::Module {
+        out.push_str("/// Calls `visitor` with every `#[tool]` type, in corpus order.\n");
+        out.push_str("pub fn visit_tools(visitor: &mut impl crate::ToolValueVisitor) {\n");
+        for (index, tool) in corpus.tools.iter().enumerate() {
+            let _ = writeln!(out, "    visitor.visit({}, {index});", tool.camel);
+        }
+        out.push_str("}\n");
+    }
     out
 }
 

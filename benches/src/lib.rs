@@ -36,6 +36,13 @@ pub trait ToolVisitor {
     fn visit<T: tooldef::Tool + Default>(&mut self, index: usize);
 }
 
+/// Receives every `#[tool]` of the corpus, as a value
+/// ([`generated::tooldef_macro::visit_tools`]; the generated types derive nothing).
+pub trait ToolValueVisitor {
+    /// Called once per tool, with its index in the corpus.
+    fn visit<T: tooldef::Tool>(&mut self, tool: T, index: usize);
+}
+
 /// Receives every schemars argument type of the corpus
 /// (`generated::schemars_args::visit_args`, with the `bench` feature).
 #[cfg(feature = "bench")]

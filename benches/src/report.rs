@@ -74,6 +74,24 @@ pub fn comparisons(providers: &[&str]) -> Vec<Comparison> {
         target: Target::FasterBy(3.0),
     });
     out.push(Comparison {
+        what: "decode + validate 100 calls, #[tool] arguments".into(),
+        tooldef: "decode_100_calls/tooldef_macro_typed_tool".into(),
+        alternative: "decode_100_calls/serde_from_str".into(),
+        target: Target::Within(1.3),
+    });
+    out.push(Comparison {
+        what: "decode + validate 100 calls, #[tool] arguments".into(),
+        tooldef: "decode_100_calls/tooldef_macro_typed_tool".into(),
+        alternative: "decode_100_calls/value_jsonschema_from_value".into(),
+        target: Target::FasterBy(3.0),
+    });
+    out.push(Comparison {
+        what: "decode 100 calls, generated Deserialize vs serde derive".into(),
+        tooldef: "decode_100_calls/tooldef_macro_from_str".into(),
+        alternative: "decode_100_calls/serde_from_str".into(),
+        target: Target::Reference,
+    });
+    out.push(Comparison {
         what: "workspace reconcile, 1,000 files, no-op".into(),
         tooldef: "workspace_1000_files/reconcile_noop".into(),
         alternative: "workspace_1000_files/dir_read_and_1000_stats".into(),

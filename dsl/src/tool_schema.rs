@@ -25,6 +25,7 @@ use crate::dispatch::{Toolbox, TypedTool};
 use crate::schema::{Additional, ObjectSchema, Schema, SchemaKind, SchemaRef};
 use crate::tool::{Executor, Tool, ToolError};
 
+mod args;
 mod packed;
 
 /// A type whose JSON form has a schema: what `#[tool]` parameters, outputs and
@@ -795,6 +796,9 @@ pub mod __private {
     pub use std::{any::type_name, borrow::Cow, concat, primitive::str, stringify};
 
     pub use serde;
+    pub use serde::de::{Error as DeError, MapAccess};
+
+    pub use super::args::{ArgSlots, decode_args, fill, take};
 
     pub use super::SchemaGen;
     pub use super::{

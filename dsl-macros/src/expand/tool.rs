@@ -1,11 +1,12 @@
 //! `Tool` impls for `#[tool]` functions, `#[tools]` methods and `#[derive(Tool)]` structs.
 //!
 //! Shape of one tool's expansion (see the crate docs): the generated type, then one
-//! `const _: () = { ... };` holding the arguments struct (one `#[derive(Deserialize)]`), default
-//! functions, `const` checks of defaults, a `static` spec table and the `Tool` impl.
+//! `const _: () = { ... };` holding the arguments struct with its slots and `Deserialize` (over
+//! the runtime's decoding loop), default functions, `const` checks of defaults, a `static`
+//! packed spec table and the `Tool` impl.
 
 use proc_macro2::{Literal as Lit, TokenStream};
-use quote::{format_ident, quote, quote_spanned};
+use quote::{ToTokens as _, format_ident, quote, quote_spanned};
 use syn::Type;
 
 use super::{Spec, literal, packed_literal, record};
@@ -147,6 +148,76 @@ fn spec_of(p: &ParamIr<'_>) -> Spec {
     }
 }
 
+/// One parameter of a generated arguments struct, as its `Deserialize` sees it.
+struct ArgSlot<'a> {
+    field: &'a syn::Ident,
+    ty: &'a Type,
+    span: proc_macro2::Span,
+    wire: &'a str,
+    default_fn: Option<syn::Ident>,
+}
+
+/// The `Deserialize` of `__Args`: an `Option` slot per parameter and an `ArgSlots` impl over
+/// the runtime's decoding loop (`__p::decode_args`), in place of serde's much longer derive.
+/// Bounds are spanned at the parameter types, so a type that cannot be decoded is named.
+fn args_deserialize(vis: &syn::Visibility, args: &[ArgSlot<'_>]) -> TokenStream {
+    let wires = args.iter().map(|a| a.wire);
+    let slot_tys = args.iter().map(|a| {
+        let ty = a.ty;
+        quote_spanned!(a.span=> __p::Option<#ty>)
+    });
+    let nones = args.iter().map(|_| quote!(__p::None));
+    let last = args.len().saturating_sub(1);
+    let arms = args.iter().enumerate().map(|(i, a)| {
+        let (ty, wire, slot) = (a.ty, a.wire, syn::Index::from(i));
+        let pat = if i == last { quote!(_) } else { Lit::usize_unsuffixed(i).into_token_stream() };
+        quote_spanned!(a.span=> #pat => __p::fill::<#ty, __A>(&mut self.#slot, __map, #wire))
+    });
+    let read = if args.is_empty() {
+        // No key is known, so `read` is never called.
+        quote!({
+            let _ = (__i, __map);
+            __p::Ok(())
+        })
+    } else {
+        quote!({ match __i { #(#arms,)* } })
+    };
+    let inits = args.iter().enumerate().map(|(i, a)| {
+        let (field, ty, wire, slot) = (a.field, a.ty, a.wire, syn::Index::from(i));
+        match &a.default_fn {
+            Some(f) => quote!(#field: self.#slot.unwrap_or_else(#f)),
+            None => quote_spanned!(a.span=> #field: __p::take::<#ty, __E>(self.#slot, #wire)?),
+        }
+    });
+    quote! {
+        #[doc(hidden)]
+        #vis struct __Slots(#(#slot_tys),*);
+
+        #[automatically_derived]
+        impl<'de> __p::ArgSlots<'de> for __Slots {
+            type Args = __Args;
+            const FIELDS: &'static [&'static str] = &[#(#wires),*];
+
+            fn empty() -> Self {
+                __Slots(#(#nones),*)
+            }
+
+            fn read<__A: __p::MapAccess<'de>>(&mut self, __i: usize, __map: &mut __A) -> __p::Result<(), __A::Error> #read
+
+            fn finish<__E: __p::DeError>(self) -> __p::Result<__Args, __E> {
+                __p::Ok(__Args { #(#inits,)* })
+            }
+        }
+
+        #[automatically_derived]
+        impl<'de> __p::serde::Deserialize<'de> for __Args {
+            fn deserialize<__D: __p::serde::Deserializer<'de>>(__d: __D) -> __p::Result<Self, __D::Error> {
+                __p::decode_args::<__Slots, __D>(__d)
+            }
+        }
+    }
+}
+
 /// The tool-level records of a tool's packed table: title, description and hints.
 fn tool_head(ir: &ToolIr<'_>) -> String {
     let mut text = String::new();
@@ -176,6 +247,7 @@ pub(crate) fn tool_impl(ir: &ToolIr<'_>, kind: &Kind<'_>, krate: &TokenStream) -
     let mut types = Vec::new();
     let mut check_stmts = TokenStream::new();
     let mut fields = Vec::new();
+    let mut args = Vec::new();
     let mut call_args = Vec::new();
 
     for (i, p) in ir.params.iter().enumerate() {
@@ -185,9 +257,9 @@ pub(crate) fn tool_impl(ir: &ToolIr<'_>, kind: &Kind<'_>, krate: &TokenStream) -
         let access = quote!(args.#member);
         check_stmts.extend(checks(p, span, &access));
 
-        // Defaults: serde fills the field from the literal; the literal's JSON type, natural
-        // bounds and enum membership are checked against the type here, at compile time.
-        let mut serde_attrs = Vec::new();
+        // Defaults: an absent key takes the literal; its JSON type, natural bounds and enum
+        // membership are checked against the type here, at compile time.
+        let mut default_fn = None;
         if let Some(d) = p.attrs.default.get() {
             let lit = literal(&d.value);
             let lit_kind = match &d.value {
@@ -210,19 +282,15 @@ pub(crate) fn tool_impl(ir: &ToolIr<'_>, kind: &Kind<'_>, krate: &TokenStream) -
                         __p::default_value(&#lit, #wire)
                     }
                 });
-                let path = f.to_string();
-                serde_attrs.push(quote!(#[serde(default = #path)]));
+                default_fn = Some(f);
             }
         }
         if let syn::Member::Named(field) = member
             && !matches!(kind, Kind::Derived)
         {
-            if crate::ast::unraw(field) != p.wire {
-                let wire = &p.wire;
-                serde_attrs.push(quote!(#[serde(rename = #wire)]));
-            }
             let vis = ir.vis;
-            fields.push(quote!(#(#serde_attrs)* #vis #field: #ty));
+            fields.push(quote!(#vis #field: #ty));
+            args.push(ArgSlot { field, ty, span, wire: &p.wire, default_fn });
             call_args.push(access.clone());
         }
         let schema = quote_spanned!(span=> <#ty as __p::ToolSchema>::schema);
@@ -252,13 +320,12 @@ pub(crate) fn tool_impl(ir: &ToolIr<'_>, kind: &Kind<'_>, krate: &TokenStream) -
             let ret = &f.ret;
             let vis = ir.vis;
             items.extend(quote! {
-                #[derive(__p::serde::Deserialize)]
-                #[serde(crate = "__p::serde", deny_unknown_fields)]
                 #[doc(hidden)]
                 #vis struct __Args {
                     #(#fields,)*
                 }
             });
+            items.extend(args_deserialize(vis, &args));
             (
                 quote!(__Args),
                 quote_spanned!(span_of(ret)=> <#ret as __p::ToolReturn>::Ok),
