@@ -456,3 +456,42 @@ pub fn rmcp_router(corpus: &Corpus, target: Target) -> String {
     );
     out
 }
+
+// ---------------------------------------------------------------------------------------------
+// Dispatch, for the compile-time crates that also use their tools
+// ---------------------------------------------------------------------------------------------
+
+/// A hand-written dispatcher over the serde-only form (appended to [`serde_args`]): decode
+/// with `serde_json::from_str`, call, encode the output, which instantiates each struct's
+/// `Deserialize` as a program that uses its tools does.
+pub fn serde_dispatch(corpus: &Corpus) -> String {
+    let mut out = String::from(
+        "\n/// Decodes `args` for the tool `name`, calls it and encodes its output.\n\
+         pub fn dispatch(name: &str, args: &str) -> Result<serde_json::Value, String> {\n    \
+         let text = |e: serde_json::Error| e.to_string();\n    match name {\n",
+    );
+    for tool in &corpus.tools {
+        let _ = writeln!(
+            out,
+            "        {} => serde_json::to_value({}(serde_json::from_str(args).map_err(text)?)?).map_err(text),",
+            lit(&tool.name),
+            tool.name
+        );
+    }
+    out.push_str("        _ => Err(format!(\"unknown tool {name}\")),\n    }\n}\n");
+    out
+}
+
+/// A `Toolbox` of every `#[tool]` (appended to [`tooldef_macro`]), which instantiates each
+/// tool's decoding, checks and call as a program that dispatches its tools does.
+pub fn tooldef_dispatch(corpus: &Corpus) -> String {
+    let mut out = String::from(
+        "\n/// Every tool, ready to be called.\npub fn toolbox() -> tooldef::dispatch::Toolbox {\n    \
+         tooldef::dispatch::Toolbox::new()\n",
+    );
+    for tool in &corpus.tools {
+        let _ = writeln!(out, "        .with({})", tool.camel);
+    }
+    out.push_str("}\n");
+    out
+}

@@ -1,5 +1,7 @@
 //! Measures how long the corpus takes to compile written each way, the crate alone after its
-//! dependencies are built, and prints the ratios against the serde-only form.
+//! dependencies are built, and prints the ratios against the serde-only form; the two crates
+//! that also dispatch their tools (so that decoding is instantiated) are compared with each
+//! other.
 //!
 //! Writes throwaway crates into one temporary workspace (tooldef's by path, so it measures this
 //! checkout), builds each once with its dependencies, then for every run touches each crate's
@@ -25,6 +27,8 @@ use tooldef_benches::emit::{self, Target};
 struct Krate {
     name: &'static str,
     label: &'static str,
+    /// The index of the crate its ratios are taken against.
+    baseline: usize,
     deps: String,
     files: Vec<(&'static str, String)>,
 }
@@ -37,32 +41,57 @@ fn crates(corpus: &Corpus, tooldef_dir: &Path, rmcp: bool) -> Vec<Krate> {
         Krate {
             name: "ct_serde",
             label: "serde-only structs (baseline)",
+            baseline: 0,
             deps: serde.to_owned(),
             files: vec![("lib.rs", emit::serde_args(corpus, false, Target::Standalone))],
         },
         Krate {
             name: "ct_tooldef",
             label: "tooldef #[tool] functions",
+            baseline: 0,
             deps: tooldef.clone(),
             files: vec![("lib.rs", emit::tooldef_macro(corpus, Target::Standalone))],
         },
         Krate {
             name: "ct_tooldef_const",
             label: "tooldef const DSL + hand-written Tool impls",
-            deps: tooldef,
+            baseline: 0,
+            deps: tooldef.clone(),
             files: vec![("lib.rs", emit::tooldef_const(corpus, Target::Standalone))],
         },
         Krate {
             name: "ct_schemars",
             label: "serde + schemars::JsonSchema",
+            baseline: 0,
             deps: format!("{serde}schemars = \"1\"\n"),
             files: vec![("lib.rs", emit::serde_args(corpus, true, Target::Standalone))],
+        },
+        Krate {
+            name: "ct_serde_dispatch",
+            label: "serde-only structs + hand-written dispatch (baseline with use)",
+            baseline: 4,
+            deps: format!("{serde}serde_json = \"1\"\n"),
+            files: vec![(
+                "lib.rs",
+                emit::serde_args(corpus, false, Target::Standalone) + &emit::serde_dispatch(corpus),
+            )],
+        },
+        Krate {
+            name: "ct_tooldef_dispatch",
+            label: "tooldef #[tool] functions + Toolbox of all of them",
+            baseline: 4,
+            deps: tooldef,
+            files: vec![(
+                "lib.rs",
+                emit::tooldef_macro(corpus, Target::Standalone) + &emit::tooldef_dispatch(corpus),
+            )],
         },
     ];
     if rmcp {
         out.push(Krate {
             name: "ct_rmcp",
             label: "rmcp #[tool_router] over schemars structs",
+            baseline: 0,
             deps: format!(
                 "{serde}schemars = \"1\"\n\
                  rmcp = {{ version = \"3.11\", default-features = false, features = [\"server\", \"macros\"] }}\n"
@@ -215,10 +244,9 @@ fn main() -> ExitCode {
             medians[i][p] = median(t);
         }
     }
-    let base = medians[0];
     for (k, m) in crates.iter().zip(&medians) {
         table.push_str(&format!("| {} (`{}`) |", k.label, k.name));
-        for (t, b) in m.iter().zip(&base) {
+        for (t, b) in m.iter().zip(&medians[k.baseline]) {
             table.push_str(&format!(
                 " {:.2} s | {:.2}x |",
                 t.as_secs_f64(),
