@@ -80,57 +80,30 @@ impl<T: Tool> TypedTool<T> {
                         Err(serde::de::Error::custom("the arguments must be an object")),
                     ),
                 };
-                decoded.map_err(|e| self.explain_text(text, &e))?
+                decoded.map_err(|e| explain_text(&self.validator, T::descriptor(), text, &e))?
             }
             Arguments::Json(value) => {
                 let decoded = match value {
                     Value::Object(_) => T::Args::deserialize(value),
                     _ => Err(serde::de::Error::custom("the arguments must be an object")),
                 };
-                decoded.map_err(|e| self.explain_value(value, &e))?
+                decoded.map_err(|e| explain_value(&self.validator, T::descriptor(), value, &e))?
             }
         };
-        T::check(&args).map_err(|errors| self.invalid(errors))?;
+        T::check(&args).map_err(|errors| invalid(T::descriptor(), errors))?;
         Ok(args)
-    }
-
-    fn name(&self) -> String {
-        T::descriptor().name.to_string()
-    }
-
-    fn invalid(&self, errors: ArgErrors) -> DispatchError {
-        DispatchError::InvalidArguments { tool: self.name(), errors }
-    }
-
-    fn explain_text(&self, text: &str, err: &serde_json::Error) -> DispatchError {
-        match serde_json::from_str::<Value>(text) {
-            Ok(value) => self.explain_value(&value, err),
-            Err(syntax) => {
-                DispatchError::MalformedJson { tool: self.name(), message: syntax.to_string() }
-            }
-        }
-    }
-
-    fn explain_value(&self, value: &Value, err: &serde_json::Error) -> DispatchError {
-        match self.validator.check_args(T::descriptor(), value) {
-            Err(errors) => self.invalid(errors),
-            // The descriptor accepts what serde refuses (a hand-written `Tool` whose descriptor
-            // says less than its type): serde's message is all there is.
-            Ok(()) => {
-                let message = format!("could not be decoded: {}", without_position(err));
-                self.invalid(crate::checks::ArgError::new("", message).into())
-            }
-        }
     }
 
     async fn run(&self, call: &ToolCall) -> Result<Value, DispatchError> {
         let args = self.decode(&call.arguments)?;
         let output = self.tool.call(args).await.map_err(|e| DispatchError::Failed {
-            tool: self.name(),
+            tool: T::descriptor().name.to_string(),
             message: e.message().to_owned(),
         })?;
-        serde_json::to_value(&output)
-            .map_err(|e| DispatchError::Output { tool: self.name(), message: e.to_string() })
+        serde_json::to_value(&output).map_err(|e| DispatchError::Output {
+            tool: T::descriptor().name.to_string(),
+            message: e.to_string(),
+        })
     }
 }
 
@@ -145,9 +118,48 @@ impl<T: Tool> Executor for TypedTool<T> {
             match CatchUnwind::new(run).await {
                 Ok(Ok(value)) => ToolResult::success(call, value),
                 Ok(Err(err)) => err.to_result(call),
-                Err(panic) => panicked(call, &self.name(), panic),
+                Err(panic) => panicked(call, T::descriptor().name.as_ref(), panic),
             }
         })
+    }
+}
+
+// What the model is told about arguments that do not decode. Not generic over the tool, so it
+// is compiled once, not once per tool.
+
+fn invalid(descriptor: &ToolDescriptor, errors: ArgErrors) -> DispatchError {
+    DispatchError::InvalidArguments { tool: descriptor.name.to_string(), errors }
+}
+
+fn explain_text(
+    validator: &Validator,
+    descriptor: &ToolDescriptor,
+    text: &str,
+    err: &serde_json::Error,
+) -> DispatchError {
+    match serde_json::from_str::<Value>(text) {
+        Ok(value) => explain_value(validator, descriptor, &value, err),
+        Err(syntax) => DispatchError::MalformedJson {
+            tool: descriptor.name.to_string(),
+            message: syntax.to_string(),
+        },
+    }
+}
+
+fn explain_value(
+    validator: &Validator,
+    descriptor: &ToolDescriptor,
+    value: &Value,
+    err: &serde_json::Error,
+) -> DispatchError {
+    match validator.check_args(descriptor, value) {
+        Err(errors) => invalid(descriptor, errors),
+        // The descriptor accepts what serde refuses (a hand-written `Tool` whose descriptor
+        // says less than its type): serde's message is all there is.
+        Ok(()) => {
+            let message = format!("could not be decoded: {}", without_position(err));
+            invalid(descriptor, crate::checks::ArgError::new("", message).into())
+        }
     }
 }
 
