@@ -798,7 +798,7 @@ pub mod __private {
     pub use serde;
     pub use serde::de::{Error as DeError, MapAccess};
 
-    pub use super::args::{ArgSlots, decode_args, fill, take};
+    pub use super::args::{DecodeArgs, decode_args, fill, next_key, take};
 
     pub use super::SchemaGen;
     pub use super::{

@@ -157,54 +157,59 @@ struct ArgSlot<'a> {
     default_fn: Option<syn::Ident>,
 }
 
-/// The `Deserialize` of `__Args`: an `Option` slot per parameter and an `ArgSlots` impl over
-/// the runtime's decoding loop (`__p::decode_args`), in place of serde's much longer derive.
+/// The `Deserialize` of `__Args`: its `DecodeArgs` impl (wire names, a `match` from name to
+/// index, and a loop with a local `Option` slot and a match arm per parameter) under the
+/// runtime's visitor (`__p::decode_args`), in place of serde's much longer derive.
 /// Bounds are spanned at the parameter types, so a type that cannot be decoded is named.
-fn args_deserialize(vis: &syn::Visibility, args: &[ArgSlot<'_>]) -> TokenStream {
+fn args_deserialize(args: &[ArgSlot<'_>]) -> TokenStream {
     let wires = args.iter().map(|a| a.wire);
-    let slot_tys = args.iter().map(|a| {
-        let ty = a.ty;
-        quote_spanned!(a.span=> __p::Option<#ty>)
+    let slot = |i: usize| format_ident!("__f{}", i);
+    let keys = args.iter().enumerate().map(|(i, a)| {
+        let (wire, i) = (a.wire, Lit::usize_unsuffixed(i));
+        quote!(#wire => __p::Some(#i))
     });
-    let nones = args.iter().map(|_| quote!(__p::None));
+    let slots = args.iter().enumerate().map(|(i, a)| {
+        let (ty, slot) = (a.ty, slot(i));
+        quote_spanned!(a.span=> let mut #slot: __p::Option<#ty> = __p::None;)
+    });
     let last = args.len().saturating_sub(1);
     let arms = args.iter().enumerate().map(|(i, a)| {
-        let (ty, wire, slot) = (a.ty, a.wire, syn::Index::from(i));
+        let (ty, wire, slot) = (a.ty, a.wire, slot(i));
         let pat = if i == last { quote!(_) } else { Lit::usize_unsuffixed(i).into_token_stream() };
-        quote_spanned!(a.span=> #pat => __p::fill::<#ty, __A>(&mut self.#slot, __map, #wire))
+        quote_spanned!(a.span=> #pat => __p::fill::<#ty, __A>(&mut #slot, &mut __map, #wire)?)
     });
-    let read = if args.is_empty() {
-        // No key is known, so `read` is never called.
-        quote!({
-            let _ = (__i, __map);
-            __p::Ok(())
-        })
+    let body = if args.is_empty() {
+        // No key is known: `next_key` refuses every key, and the loop never runs.
+        quote!(let _ = __i;)
     } else {
-        quote!({ match __i { #(#arms,)* } })
+        quote!(match __i { #(#arms,)* })
     };
     let inits = args.iter().enumerate().map(|(i, a)| {
-        let (field, ty, wire, slot) = (a.field, a.ty, a.wire, syn::Index::from(i));
+        let (field, ty, wire, slot) = (a.field, a.ty, a.wire, slot(i));
         match &a.default_fn {
-            Some(f) => quote!(#field: self.#slot.unwrap_or_else(#f)),
-            None => quote_spanned!(a.span=> #field: __p::take::<#ty, __E>(self.#slot, #wire)?),
+            Some(f) => quote!(#field: #slot.unwrap_or_else(#f)),
+            None => quote_spanned!(a.span=> #field: __p::take::<#ty, __A::Error>(#slot, #wire)?),
         }
     });
     quote! {
-        #[doc(hidden)]
-        #vis struct __Slots(#(#slot_tys),*);
-
         #[automatically_derived]
-        impl<'de> __p::ArgSlots<'de> for __Slots {
-            type Args = __Args;
+        impl<'de> __p::DecodeArgs<'de> for __Args {
             const FIELDS: &'static [&'static str] = &[#(#wires),*];
 
-            fn empty() -> Self {
-                __Slots(#(#nones),*)
+            #[inline]
+            fn index(__key: &str) -> __p::Option<usize> {
+                match __key {
+                    #(#keys,)*
+                    _ => __p::None,
+                }
             }
 
-            fn read<__A: __p::MapAccess<'de>>(&mut self, __i: usize, __map: &mut __A) -> __p::Result<(), __A::Error> #read
-
-            fn finish<__E: __p::DeError>(self) -> __p::Result<__Args, __E> {
+            #[inline]
+            fn visit_map<__A: __p::MapAccess<'de>>(mut __map: __A) -> __p::Result<Self, __A::Error> {
+                #(#slots)*
+                while let __p::Some(__i) = __p::next_key::<Self, __A>(&mut __map)? {
+                    #body
+                }
                 __p::Ok(__Args { #(#inits,)* })
             }
         }
@@ -212,7 +217,7 @@ fn args_deserialize(vis: &syn::Visibility, args: &[ArgSlot<'_>]) -> TokenStream 
         #[automatically_derived]
         impl<'de> __p::serde::Deserialize<'de> for __Args {
             fn deserialize<__D: __p::serde::Deserializer<'de>>(__d: __D) -> __p::Result<Self, __D::Error> {
-                __p::decode_args::<__Slots, __D>(__d)
+                __p::decode_args::<Self, __D>(__d)
             }
         }
     }
@@ -325,7 +330,7 @@ pub(crate) fn tool_impl(ir: &ToolIr<'_>, kind: &Kind<'_>, krate: &TokenStream) -
                     #(#fields,)*
                 }
             });
-            items.extend(args_deserialize(vis, &args));
+            items.extend(args_deserialize(&args));
             (
                 quote!(__Args),
                 quote_spanned!(span_of(ret)=> <#ret as __p::ToolReturn>::Ok),
