@@ -157,17 +157,13 @@ struct ArgSlot<'a> {
     default_fn: Option<syn::Ident>,
 }
 
-/// The `Deserialize` of `__Args`: its `DecodeArgs` impl (wire names, a `match` from name to
-/// index, and a loop with a local `Option` slot and a match arm per parameter) under the
-/// runtime's visitor (`__p::decode_args`), in place of serde's much longer derive.
+/// The `Deserialize` of `__Args`: its `DecodeArgs` impl (wire names, and a loop with a local
+/// `Option` slot and a match arm per parameter) under the runtime's visitor
+/// (`__p::decode_args`), in place of serde's much longer derive.
 /// Bounds are spanned at the parameter types, so a type that cannot be decoded is named.
 fn args_deserialize(args: &[ArgSlot<'_>]) -> TokenStream {
     let wires = args.iter().map(|a| a.wire);
     let slot = |i: usize| format_ident!("__f{}", i);
-    let keys = args.iter().enumerate().map(|(i, a)| {
-        let (wire, i) = (a.wire, Lit::usize_unsuffixed(i));
-        quote!(#wire => __p::Some(#i))
-    });
     let slots = args.iter().enumerate().map(|(i, a)| {
         let (ty, slot) = (a.ty, slot(i));
         quote_spanned!(a.span=> let mut #slot: __p::Option<#ty> = __p::None;)
@@ -196,15 +192,6 @@ fn args_deserialize(args: &[ArgSlot<'_>]) -> TokenStream {
         impl<'de> __p::DecodeArgs<'de> for __Args {
             const FIELDS: &'static [&'static str] = &[#(#wires),*];
 
-            #[inline]
-            fn index(__key: &str) -> __p::Option<usize> {
-                match __key {
-                    #(#keys,)*
-                    _ => __p::None,
-                }
-            }
-
-            #[inline]
             fn visit_map<__A: __p::MapAccess<'de>>(mut __map: __A) -> __p::Result<Self, __A::Error> {
                 #(#slots)*
                 while let __p::Some(__i) = __p::next_key::<Self, __A>(&mut __map)? {

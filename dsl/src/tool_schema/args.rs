@@ -4,8 +4,8 @@
 //! Why not serde's derive: it writes a field enum, a field visitor with three `visit_*`
 //! methods, and sequence and map visitors for every struct, about 16 KB of code per tool that
 //! rustc then expands, type-checks and borrow-checks. Here the visitor, the duplicate and
-//! missing checks are written once, and a tool adds its wire names, a `match` from name to
-//! index, and a loop with one `Option` slot and one match arm per parameter ([`DecodeArgs`]).
+//! missing checks are written once, and a tool adds its wire names and a loop with one
+//! `Option` slot and one match arm per parameter ([`DecodeArgs`]).
 //!
 //! What is accepted is what the derive with `#[serde(deny_unknown_fields)]` accepts from an
 //! object, with the same error messages: unknown keys, duplicate keys and missing required keys
@@ -26,10 +26,6 @@ pub trait DecodeArgs<'de>: Sized {
     /// The wire names, in declaration order.
     const FIELDS: &'static [&'static str];
 
-    /// The index of a wire name in [`Self::FIELDS`]: a `match` on the names, which the
-    /// compiler turns into a few comparisons of constants.
-    fn index(key: &str) -> Option<usize>;
-
     /// Reads the arguments from an object's entries.
     ///
     /// # Errors
@@ -44,7 +40,6 @@ pub trait DecodeArgs<'de>: Sized {
 /// # Errors
 ///
 /// What the deserializer reports, and the errors of [`DecodeArgs::visit_map`].
-#[inline]
 pub fn decode_args<'de, S, D>(deserializer: D) -> Result<S, D::Error>
 where
     S: DecodeArgs<'de>,
@@ -62,7 +57,6 @@ impl<'de, S: DecodeArgs<'de>> Visitor<'de> for ArgsVisitor<S> {
         f.write_str("an object of arguments")
     }
 
-    #[inline]
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<S, A::Error> {
         S::visit_map(map)
     }
@@ -73,7 +67,6 @@ impl<'de, S: DecodeArgs<'de>> Visitor<'de> for ArgsVisitor<S> {
 /// # Errors
 ///
 /// `unknown field` for a key that is not a parameter, or the deserializer's own error.
-#[inline]
 pub fn next_key<'de, S, A>(map: &mut A) -> Result<Option<usize>, A::Error>
 where
     S: DecodeArgs<'de>,
@@ -100,13 +93,15 @@ impl<'de, S: DecodeArgs<'de>> Visitor<'de> for FieldIndex<S> {
         f.write_str("an argument name")
     }
 
-    #[inline]
     fn visit_str<E: de::Error>(self, key: &str) -> Result<usize, E> {
-        S::index(key).ok_or_else(|| E::unknown_field(key, S::FIELDS))
+        match S::FIELDS.iter().position(|name| *name == key) {
+            Some(index) => Ok(index),
+            None => Err(E::unknown_field(key, S::FIELDS)),
+        }
     }
 
     fn visit_bytes<E: de::Error>(self, key: &[u8]) -> Result<usize, E> {
-        match std::str::from_utf8(key).ok().and_then(S::index) {
+        match S::FIELDS.iter().position(|name| name.as_bytes() == key) {
             Some(index) => Ok(index),
             None => Err(E::unknown_field(&String::from_utf8_lossy(key), S::FIELDS)),
         }
@@ -125,7 +120,6 @@ impl<'de, S: DecodeArgs<'de>> Visitor<'de> for FieldIndex<S> {
 /// # Errors
 ///
 /// `duplicate field` when the slot is already filled, or the value's own decoding error.
-#[inline]
 pub fn fill<'de, T, A>(
     slot: &mut Option<T>,
     map: &mut A,
@@ -148,7 +142,6 @@ where
 /// # Errors
 ///
 /// `missing field` for an absent key the type cannot do without.
-#[inline]
 pub fn take<'de, T, E>(slot: Option<T>, name: &'static str) -> Result<T, E>
 where
     T: Deserialize<'de>,
@@ -205,16 +198,6 @@ mod tests {
 
     impl<'de> DecodeArgs<'de> for Args {
         const FIELDS: &'static [&'static str] = &["city", "days", "limit", "type"];
-
-        fn index(key: &str) -> Option<usize> {
-            match key {
-                "city" => Some(0),
-                "days" => Some(1),
-                "limit" => Some(2),
-                "type" => Some(3),
-                _ => None,
-            }
-        }
 
         fn visit_map<A: MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
             let (mut city, mut days, mut limit, mut kind) = (None, None, None, None);
