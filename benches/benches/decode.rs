@@ -56,6 +56,11 @@ impl ToolValueVisitor for MacroTyped {
     }
 }
 
+/// How many samples `check` accepts (each sample with its tool's index).
+fn accepted(samples: &[Arguments], check: impl Fn(usize, &Arguments) -> bool) -> usize {
+    samples.iter().enumerate().filter(|(i, a)| check(*i, black_box(a))).count()
+}
+
 fn decode(c: &mut Criterion) {
     let corpus = Corpus::standard();
     let samples: Vec<Arguments> = corpus
@@ -94,40 +99,16 @@ fn decode(c: &mut Criterion) {
 
     let mut group = c.benchmark_group("decode_100_calls");
     group.bench_function("tooldef_typed_tool", |b| {
-        b.iter(|| {
-            let mut ok = 0;
-            for (i, a) in samples.iter().enumerate() {
-                ok += usize::from((typed.0[i].0)(black_box(a)));
-            }
-            ok
-        })
+        b.iter(|| accepted(&samples, |i, a| (typed.0[i].0)(a)))
     });
     group.bench_function("tooldef_macro_typed_tool", |b| {
-        b.iter(|| {
-            let mut ok = 0;
-            for (i, a) in samples.iter().enumerate() {
-                ok += usize::from((macro_typed.0[i].0)(black_box(a)));
-            }
-            ok
-        })
+        b.iter(|| accepted(&samples, |i, a| (macro_typed.0[i].0)(a)))
     });
     group.bench_function("tooldef_macro_from_str", |b| {
-        b.iter(|| {
-            let mut ok = 0;
-            for (i, a) in samples.iter().enumerate() {
-                ok += usize::from((macro_typed.0[i].1)(black_box(a)));
-            }
-            ok
-        })
+        b.iter(|| accepted(&samples, |i, a| (macro_typed.0[i].1)(a)))
     });
     group.bench_function("serde_from_str", |b| {
-        b.iter(|| {
-            let mut ok = 0;
-            for (i, a) in samples.iter().enumerate() {
-                ok += usize::from((typed.0[i].1)(black_box(a)));
-            }
-            ok
-        })
+        b.iter(|| accepted(&samples, |i, a| (typed.0[i].1)(a)))
     });
     group.bench_function("value_jsonschema_from_value", |b| {
         b.iter(|| {

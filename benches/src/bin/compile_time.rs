@@ -11,7 +11,7 @@
 //! prints the median of the runs.
 //!
 //! ```text
-//! cargo run --release -p tooldef-benches --bin compile_time -- [--runs N] [--rmcp] [--keep]
+//! cargo run --release -p tooldef-benches --bin compile_time -- [--runs N] [--rmcp] [--keep] [--only a,b]
 //! ```
 
 // A report binary: printing is its job.
@@ -27,8 +27,8 @@ use tooldef_benches::emit::{self, Target};
 struct Krate {
     name: &'static str,
     label: &'static str,
-    /// The index of the crate its ratios are taken against.
-    baseline: usize,
+    /// The crate its ratios are taken against.
+    baseline: &'static str,
     deps: String,
     files: Vec<(&'static str, String)>,
 }
@@ -41,35 +41,35 @@ fn crates(corpus: &Corpus, tooldef_dir: &Path, rmcp: bool) -> Vec<Krate> {
         Krate {
             name: "ct_serde",
             label: "serde-only structs (baseline)",
-            baseline: 0,
+            baseline: "ct_serde",
             deps: serde.to_owned(),
             files: vec![("lib.rs", emit::serde_args(corpus, false, Target::Standalone))],
         },
         Krate {
             name: "ct_tooldef",
             label: "tooldef #[tool] functions",
-            baseline: 0,
+            baseline: "ct_serde",
             deps: tooldef.clone(),
             files: vec![("lib.rs", emit::tooldef_macro(corpus, Target::Standalone))],
         },
         Krate {
             name: "ct_tooldef_const",
             label: "tooldef const DSL + hand-written Tool impls",
-            baseline: 0,
+            baseline: "ct_serde",
             deps: tooldef.clone(),
             files: vec![("lib.rs", emit::tooldef_const(corpus, Target::Standalone))],
         },
         Krate {
             name: "ct_schemars",
             label: "serde + schemars::JsonSchema",
-            baseline: 0,
+            baseline: "ct_serde",
             deps: format!("{serde}schemars = \"1\"\n"),
             files: vec![("lib.rs", emit::serde_args(corpus, true, Target::Standalone))],
         },
         Krate {
             name: "ct_serde_dispatch",
             label: "serde-only structs + hand-written dispatch (baseline with use)",
-            baseline: 4,
+            baseline: "ct_serde_dispatch",
             deps: format!("{serde}serde_json = \"1\"\n"),
             files: vec![(
                 "lib.rs",
@@ -79,7 +79,7 @@ fn crates(corpus: &Corpus, tooldef_dir: &Path, rmcp: bool) -> Vec<Krate> {
         Krate {
             name: "ct_tooldef_dispatch",
             label: "tooldef #[tool] functions + Toolbox of all of them",
-            baseline: 4,
+            baseline: "ct_serde_dispatch",
             deps: tooldef,
             files: vec![(
                 "lib.rs",
@@ -91,7 +91,7 @@ fn crates(corpus: &Corpus, tooldef_dir: &Path, rmcp: bool) -> Vec<Krate> {
         out.push(Krate {
             name: "ct_rmcp",
             label: "rmcp #[tool_router] over schemars structs",
-            baseline: 0,
+            baseline: "ct_serde",
             deps: format!(
                 "{serde}schemars = \"1\"\n\
                  rmcp = {{ version = \"3.11\", default-features = false, features = [\"server\", \"macros\"] }}\n"
@@ -189,11 +189,21 @@ fn main() -> ExitCode {
         .unwrap_or(5_usize);
     let rmcp = args.iter().any(|a| a == "--rmcp");
     let keep = args.iter().any(|a| a == "--keep");
+    // `--only ct_serde,ct_tooldef`: measure only these crates (a crate's ratio needs its
+    // baseline among them).
+    let only: Option<Vec<String>> = args
+        .iter()
+        .position(|a| a == "--only")
+        .and_then(|i| args.get(i + 1))
+        .map(|list| list.split(',').map(str::to_owned).collect());
     let workspace = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
     let workspace = workspace.canonicalize().unwrap_or(workspace);
     let root = std::env::temp_dir().join(format!("tooldef-compile-time-{}", std::process::id()));
     let corpus = Corpus::standard();
-    let crates = crates(&corpus, &workspace, rmcp);
+    let mut crates = crates(&corpus, &workspace, rmcp);
+    if let Some(only) = &only {
+        crates.retain(|k| only.iter().any(|name| name == k.name));
+    }
     let lock = workspace.join("Cargo.lock");
     if let Err(e) = write_workspace(&root, &crates, lock.exists().then_some(lock.as_path())) {
         eprintln!("cannot write {}: {e}", root.display());
@@ -246,12 +256,16 @@ fn main() -> ExitCode {
     }
     for (k, m) in crates.iter().zip(&medians) {
         table.push_str(&format!("| {} (`{}`) |", k.label, k.name));
-        for (t, b) in m.iter().zip(&medians[k.baseline]) {
-            table.push_str(&format!(
-                " {:.2} s | {:.2}x |",
-                t.as_secs_f64(),
-                t.as_secs_f64() / b.as_secs_f64()
-            ));
+        let base = crates.iter().position(|b| b.name == k.baseline).map(|i| medians[i]);
+        for (p, t) in m.iter().enumerate() {
+            match base {
+                Some(b) => table.push_str(&format!(
+                    " {:.2} s | {:.2}x |",
+                    t.as_secs_f64(),
+                    t.as_secs_f64() / b[p].as_secs_f64()
+                )),
+                None => table.push_str(&format!(" {:.2} s | - |", t.as_secs_f64())),
+            }
         }
         table.push('\n');
     }
