@@ -754,21 +754,27 @@ impl RenderCache {
         sets.values().map(Vec::len).sum()
     }
 
-    /// The cached set for these addresses, or a new one built by `render` and stored.
-    fn set<R: Renderer + ?Sized>(
+    /// The cached set of `tools` (keyed by their addresses), or a new one, stored: the
+    /// renderer's [`Renderer::check_set`], then `render_one` for each tool in order.
+    fn set<R, T>(
         &self,
         renderer: &R,
         policy: Policy,
-        addresses: impl Iterator<Item = usize> + Clone,
+        tools: &[T],
         held: impl FnOnce() -> Vec<Arc<ToolDescriptor>>,
-        render: impl FnOnce() -> Result<Vec<Rendered>, RenderError>,
-    ) -> Result<RenderedSet, RenderError> {
+        render_one: impl Fn(&T) -> Result<Rendered, RenderError>,
+    ) -> Result<RenderedSet, RenderError>
+    where
+        R: Renderer + ?Sized,
+        T: std::ops::Deref<Target = ToolDescriptor>,
+    {
+        let addresses = || tools.iter().map(|t| std::ptr::from_ref::<ToolDescriptor>(t) as usize);
         let rkey = renderer.cache_key();
-        let hash = set_hash(&rkey, policy, addresses.clone());
+        let hash = set_hash(&rkey, policy, addresses());
         let same = |e: &SetEntry| {
             *e.renderer == *rkey
                 && e.policy == policy
-                && e.addresses.iter().copied().eq(addresses.clone())
+                && e.addresses.iter().copied().eq(addresses())
         };
         {
             let sets = self.sets.read().unwrap_or_else(|e| e.into_inner());
@@ -776,14 +782,16 @@ impl RenderCache {
                 return Ok(e.rendered.clone());
             }
         }
-        let rendered = RenderedSet::new(render()?);
+        let refs: Vec<&ToolDescriptor> = tools.iter().map(|t| &**t).collect();
+        renderer.check_set(&refs, policy)?;
+        let rendered = RenderedSet::new(tools.iter().map(render_one).collect::<Result<_, _>>()?);
         let mut sets = self.sets.write().unwrap_or_else(|e| e.into_inner());
         let bucket = sets.entry(hash).or_default();
         if !bucket.iter().any(same) {
             bucket.push(SetEntry {
                 renderer: rkey.as_ref().into(),
                 policy,
-                addresses: addresses.collect(),
+                addresses: addresses().collect(),
                 _held: held(),
                 rendered: rendered.clone(),
             });
@@ -804,12 +812,7 @@ impl RenderCache {
         tools: &[&'static ToolDescriptor],
         policy: Policy,
     ) -> Result<RenderedSet, RenderError> {
-        let addresses = tools.iter().map(|t| std::ptr::from_ref::<ToolDescriptor>(t) as usize);
-        self.set(renderer, policy, addresses, Vec::new, || {
-            let refs: Vec<&ToolDescriptor> = tools.iter().map(|t| &**t).collect();
-            renderer.check_set(&refs, policy)?;
-            tools.iter().map(|t| self.get_static(renderer, t, policy)).collect()
-        })
+        self.set(renderer, policy, tools, Vec::new, |t| self.get_static(renderer, t, policy))
     }
 
     /// The rendering of a set of shared descriptors, in order, keyed by the `Arc`s' identities
@@ -825,18 +828,8 @@ impl RenderCache {
         tools: &[Arc<ToolDescriptor>],
         policy: Policy,
     ) -> Result<RenderedSet, RenderError> {
-        let addresses = tools.iter().map(|t| Arc::as_ptr(t) as usize);
-        self.set(
-            renderer,
-            policy,
-            addresses,
-            || tools.to_vec(),
-            || {
-                let refs: Vec<&ToolDescriptor> = tools.iter().map(|t| &**t).collect();
-                renderer.check_set(&refs, policy)?;
-                tools.iter().map(|t| self.get_shared(renderer, t, policy)).collect()
-            },
-        )
+        let held = || tools.to_vec();
+        self.set(renderer, policy, tools, held, |t| self.get_shared(renderer, t, policy))
     }
 
     fn lookup(

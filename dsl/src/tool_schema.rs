@@ -791,12 +791,12 @@ pub mod __private {
     pub use std::option::Option::{self, None, Some};
     pub use std::result::Result::{self, Err, Ok};
     pub use std::string::String;
-    pub use std::sync::{Arc, OnceLock};
+    pub use std::sync::Arc;
     pub use std::vec::Vec;
     pub use std::{any::type_name, borrow::Cow, concat, primitive::str, stringify};
 
     pub use serde;
-    pub use serde::de::{Error as DeError, MapAccess};
+    pub use serde::de::MapAccess;
 
     pub use super::args::{DecodeArgs, decode_args, fill, next_key, take};
 
@@ -806,9 +806,9 @@ pub mod __private {
         ToolSchema, ToolSet, ToolVisitor,
     };
     pub use crate::checks::{ArgErrors, Pattern, one_of};
-    pub use crate::descriptor::{Annotations, Definition, Param, ToolDescriptor, ToolName};
+    pub use crate::descriptor::{Definition, Param, ToolDescriptor, ToolName};
     pub use crate::literal::Literal;
-    pub use crate::schema::{EnumValue, Schema};
+    pub use crate::schema::Schema;
     pub use crate::tool::{BoxFuture, Tool, ToolError};
 
     pub use super::rt::*;
@@ -912,6 +912,7 @@ pub(crate) mod rt {
             p.required = required;
             p
         }
+
         fn constrain(&self, schema: &mut Schema) {
             let lower = |l: &Literal| match l {
                 Literal::Int(i) => Some(*i),

@@ -43,7 +43,8 @@ fn object(
     container_default: bool,
 ) -> TokenStream {
     let mut text = String::new();
-    let types = fields.iter().filter(|f| !f.serde.skip_de).map(|f| {
+    let mut types = Vec::new();
+    for f in fields.iter().filter(|f| !f.serde.skip_de) {
         let ty = f.ty;
         let span = span_of(ty);
         let spec = Spec { description: f.doc.clone(), flatten: f.serde.flatten, ..Spec::default() };
@@ -54,9 +55,8 @@ fn object(
         } else {
             quote_spanned!(span=> <#ty as __p::ToolSchema>::OPTIONAL)
         };
-        quote!((#schema, #optional))
-    });
-    let types: Vec<TokenStream> = types.collect();
+        types.push(quote!((#schema, #optional)));
+    }
     let unknown = unknown(c);
     quote!(__p::object(cx, #text, &[#(#types),*], #unknown))
 }

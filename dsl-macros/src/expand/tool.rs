@@ -1,8 +1,8 @@
 //! `Tool` impls for `#[tool]` functions, `#[tools]` methods and `#[derive(Tool)]` structs.
 //!
 //! Shape of one tool's expansion (see the crate docs): the generated type, then one
-//! `const _: () = { ... };` holding the arguments struct with its slots and `Deserialize` (over
-//! the runtime's decoding loop), default functions, `const` checks of defaults, a `static`
+//! `const _: () = { ... };` holding the arguments struct and its `Deserialize` (over the
+//! runtime's decoding helpers), default functions, `const` checks of defaults, a `static`
 //! packed spec table and the `Tool` impl.
 
 use proc_macro2::{Literal as Lit, TokenStream};
@@ -238,9 +238,7 @@ pub(crate) fn tool_impl(ir: &ToolIr<'_>, kind: &Kind<'_>, krate: &TokenStream) -
     let mut text = tool_head(ir);
     let mut types = Vec::new();
     let mut check_stmts = TokenStream::new();
-    let mut fields = Vec::new();
     let mut args = Vec::new();
-    let mut call_args = Vec::new();
 
     for (i, p) in ir.params.iter().enumerate() {
         let ty = p.ty;
@@ -280,10 +278,7 @@ pub(crate) fn tool_impl(ir: &ToolIr<'_>, kind: &Kind<'_>, krate: &TokenStream) -
         if let syn::Member::Named(field) = member
             && !matches!(kind, Kind::Derived)
         {
-            let vis = ir.vis;
-            fields.push(quote!(#vis #field: #ty));
             args.push(ArgSlot { field, ty, span, wire: &p.wire, default_fn });
-            call_args.push(access.clone());
         }
         let schema = quote_spanned!(span=> <#ty as __p::ToolSchema>::schema);
         let optional = if p.serde_default {
@@ -311,6 +306,11 @@ pub(crate) fn tool_impl(ir: &ToolIr<'_>, kind: &Kind<'_>, krate: &TokenStream) -
             let wrap = if f.sig.asyncness.is_some() { quote!(finish) } else { quote!(ready) };
             let ret = &f.ret;
             let vis = ir.vis;
+            let fields = args.iter().map(|a| {
+                let (field, ty) = (a.field, a.ty);
+                quote!(#vis #field: #ty)
+            });
+            let call_args = args.iter().map(|a| a.field);
             items.extend(quote! {
                 #[doc(hidden)]
                 #vis struct __Args {
@@ -321,7 +321,7 @@ pub(crate) fn tool_impl(ir: &ToolIr<'_>, kind: &Kind<'_>, krate: &TokenStream) -
             (
                 quote!(__Args),
                 quote_spanned!(span_of(ret)=> <#ret as __p::ToolReturn>::Ok),
-                quote!(__p::Box::pin(__p::#wrap(#target(#(#call_args),*)))),
+                quote!(__p::Box::pin(__p::#wrap(#target(#(args.#call_args),*)))),
             )
         }
     };
