@@ -202,7 +202,8 @@ pub trait ToolVisitor {
 
 /// The call of a `#[derive(Tool)]` struct: the struct holds the decoded arguments and runs.
 ///
-/// ```
+#[cfg_attr(feature = "macros", doc = "```")]
+#[cfg_attr(not(feature = "macros"), doc = "```text")]
 /// use tooldef::{RunTool, Tool, ToolError};
 ///
 /// /// Add two numbers.

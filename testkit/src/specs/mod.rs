@@ -1,5 +1,5 @@
 //! Validators that check rendered provider JSON against the providers' own machine-readable wire
-//! specifications, kept verbatim in `../shared/specs/` (relative to the workspace root).
+//! specifications, kept verbatim in `testkit/specs/` (sources, versions and licences in its README).
 //!
 //! Every validator takes a [`serde_json::Value`] and returns a [`SpecResult`]: `Ok(())`, or every
 //! [`SpecViolation`] found, each naming the JSON pointer into the instance and what is wrong.
@@ -108,20 +108,20 @@ pub fn assert_conforms(what: &str, result: SpecResult) {
     }
 }
 
-/// The directory holding the provider specs: `$TOOLDEF_SPECS_DIR` if set, otherwise
-/// `../shared/specs` relative to the workspace root.
+/// The directory holding the provider specs: `$TOOLDEF_SPECS_DIR` if set, otherwise the
+/// `specs/` directory of this crate (in the repository, `testkit/specs`).
 ///
 /// # Panics
 /// If the directory does not exist: validators must never silently skip.
 pub fn specs_dir() -> PathBuf {
     let dir = match std::env::var_os(SPECS_DIR_ENV) {
         Some(dir) => PathBuf::from(dir),
-        None => PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/specs")),
+        None => PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/specs")),
     };
     assert!(
         dir.is_dir(),
-        "provider specs directory `{}` not found: the spec validators need `../shared/specs` next to \
-         the workspace root (or `{SPECS_DIR_ENV}` pointing at it); refusing to skip validation",
+        "provider specs directory `{}` not found: the spec validators read `testkit/specs` (or \
+         `{SPECS_DIR_ENV}` pointing elsewhere); refusing to skip validation",
         dir.display()
     );
     dir
