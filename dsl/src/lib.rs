@@ -1,4 +1,64 @@
-#![cfg_attr(feature = "macros", doc = include_str!("../../README.md"))]
+//! Define the tools an LLM may call once, with Rust types, and hand every provider exactly the
+//! JSON it accepts.
+//!
+//! A tool is one typed [`ToolDescriptor`], built by `#[tool]` on a function, `#[derive(Tool)]` on
+//! a struct, the `const` builder, or imported from JSON ([`parse_spec`], [`import_input`], the
+//! provider crates' importers). It is checked at compile time where the compiler can see it,
+//! patched by [`Override`]s, rendered by one crate per provider through the [`Renderer`] trait
+//! (with a [`Report`] of every change made to fit the provider), and called back through a
+//! [`Toolbox`] with typed, validated arguments.
+//!
+//! **Start with the [`guide`]**: install, `#[tool]` functions, async and stateful tools,
+//! `#[derive(Tool)]` and `#[derive(ToolSchema)]`, the `const` builder, the request's `tools`
+//! array ([`tools_json`]), the model's tool calls, and the complete attribute reference.
+//!
+#![cfg_attr(feature = "macros", doc = "```")]
+#![cfg_attr(not(feature = "macros"), doc = "```text")]
+//! use tooldef::{Policy, Tool, ToolCall, Toolbox, tool, tools_json};
+//! use tooldef_openai::OpenAiRenderer;
+//!
+//! /// Get the current weather for a city.
+//! #[tool(read_only)]
+//! fn get_weather(
+//!     /// City name, e.g. "Paris".
+//!     city: String,
+//!     #[param(range = 1..=10, default = 3)] days: u8,
+//! ) -> String {
+//!     format!("{days} sunny days in {city}")
+//! }
+//!
+//! // The request's `tools` field, for OpenAI Chat Completions.
+//! let tools = tools_json(&OpenAiRenderer::chat(), [GetWeather::descriptor()], Policy::Strict).unwrap();
+//! assert!(tools.starts_with(r#"[{"type":"function","function":{"name":"get_weather""#));
+//!
+//! // The model's call, checked against the schema before the function runs.
+//! let toolbox = Toolbox::new().with(GetWeather);
+//! let call = ToolCall::new("call_1", "get_weather", serde_json::json!({"city": "Paris", "days": 11}));
+//! assert_eq!(
+//!     toolbox.call_blocking(&call).text(),
+//!     "invalid arguments for get_weather: /days must be at most 10; got 11"
+//! );
+//! ```
+//!
+//! # Where things are
+//!
+//! | stage | module | front-door types |
+//! | --- | --- | --- |
+//! | the IR | [`descriptor`], [`schema`], [`literal`] | [`ToolDescriptor`], [`Param`], [`ToolName`], [`Schema`] |
+//! | structural rules of a descriptor | [`validate`], [`builder`] | [`DescriptorError`], [`ToolBuilder`] |
+//! | Rust types to schemas, the macros' runtime | [`tool_schema`] | [`ToolSchema`], [`ToolSet`], [`RunTool`] |
+//! | JSON Schema in and out, spec files | [`json_schema`], [`spec`] | [`import_input`], [`export_input`], [`Spec`] |
+//! | patches | [`overrides`] | [`Override`], [`Overrides`], [`Constraint`] |
+//! | which tools exist | [`registry`], [`workspace`] | [`ToolRegistry`], [`Workspace`] |
+//! | what one model call is told | [`assembly`] | [`Assembler`], [`PromptAssembly`] |
+//! | provider JSON | [`render`] (providers: one crate each) | [`Renderer`], [`Rendered`], [`RenderCache`], [`tools_json`] |
+//! | the model's calls | [`tool`](mod@tool), [`dispatch`], [`checks`] | [`ToolCall`], [`ToolResult`], [`Toolbox`], [`Executor`] |
+//! | build scripts | [`export`] | [`export_to_out_dir`] |
+//!
+//! # Features
+//!
+//! - `macros` (default): `#[tool]`, `#[tools]`, `#[derive(Tool)]`, `#[derive(ToolSchema)]`.
+//! - `chrono`, `uuid`, `url`: [`ToolSchema`] for those crates' types, with the matching `format`.
 #![cfg_attr(docsrs, feature(doc_auto_cfg))]
 
 pub mod assembly;
@@ -7,6 +67,7 @@ pub mod checks;
 pub mod descriptor;
 pub mod dispatch;
 pub mod export;
+pub mod guide;
 pub mod json_schema;
 pub mod literal;
 pub mod overrides;
@@ -59,7 +120,8 @@ pub use dispatch::{DispatchError, DynamicTool, Toolbox, TypedTool, Validator};
 pub use render::{
     Change, ChangeKind, JsonWriter, Keyword, Keywords, NameRule, NullStyle, Policy, RefStyle,
     RenderCache, RenderCtx, RenderError, RenderRule, Rendered, RenderedSet, Renderer, Report,
-    SchemaOptions, SchemaStats, Unsupported, write_input_schema, write_output_schema,
+    SchemaOptions, SchemaStats, Unsupported, json_array, tools_json, write_input_schema,
+    write_output_schema,
 };
 
 // --- overrides, registry ---
@@ -89,3 +151,9 @@ pub use export::{
     ExportError, Exported, LoadedSpec, Specs, Target, export_to_out_dir, load_spec_dir, load_specs,
     render_json,
 };
+
+// The README's examples run as doctests too (kept out of the crate docs, which `cargo package`
+// builds without the repository around them).
+#[cfg(all(doctest, feature = "macros"))]
+#[doc = include_str!("../../README.md")]
+struct ReadmeDoctests;

@@ -405,6 +405,14 @@ pub trait Renderer {
         self.check_set(tools, policy)?;
         tools.iter().map(|t| self.render(t, policy)).collect()
     }
+
+    /// The value of the request's tools field for one request's renderings, as JSON text: the
+    /// field `tools` for most providers (Bedrock: `toolConfig.tools`). The default is a JSON
+    /// array of the renderings in order; a provider whose field nests them (Gemini's
+    /// `[{"functionDeclarations":[…]}]`) overrides it.
+    fn tools_field(&self, rendered: &[Rendered]) -> String {
+        json_array(rendered)
+    }
 }
 
 impl<R: Renderer + ?Sized> Renderer for &R {
@@ -427,6 +435,40 @@ impl<R: Renderer + ?Sized> Renderer for &R {
     ) -> Result<Vec<Rendered>, RenderError> {
         (**self).render_set(tools, policy)
     }
+    fn tools_field(&self, rendered: &[Rendered]) -> String {
+        (**self).tools_field(rendered)
+    }
+}
+
+/// Renders `tools` for `renderer` and returns the value of the request's tools field as JSON
+/// text, ready to put into a request body: for OpenAI, Anthropic, Ollama and Bedrock the array
+/// of per-tool wire objects, for Gemini the array holding one `functionDeclarations` entry.
+///
+/// The changes made for the provider are in each [`Rendered`]'s report; use
+/// [`Renderer::render_set`] and [`Renderer::tools_field`] to read them, or a [`RenderCache`] to
+/// render each tool once.
+///
+/// ```
+/// use tooldef::{Policy, ToolDescriptor, tools_json};
+/// use tooldef_openai::OpenAiRenderer;
+///
+/// const PING: ToolDescriptor = ToolDescriptor::new("ping").description("Check the service.");
+/// let tools = tools_json(&OpenAiRenderer::chat(), [&PING], Policy::Strict).unwrap();
+/// assert!(tools.starts_with(r#"[{"type":"function","function":{"name":"ping""#));
+/// ```
+///
+/// # Errors
+///
+/// The renderer's set-level error ([`Renderer::check_set`]), or the first tool it cannot render
+/// under `policy`.
+pub fn tools_json<'a, R, I>(renderer: &R, tools: I, policy: Policy) -> Result<String, RenderError>
+where
+    R: Renderer + ?Sized,
+    I: IntoIterator<Item = &'a ToolDescriptor>,
+{
+    let tools: Vec<&ToolDescriptor> = tools.into_iter().collect();
+    let rendered = renderer.render_set(&tools, policy)?;
+    Ok(renderer.tools_field(&rendered))
 }
 
 /// Joins renderings into one JSON array text (what `tooldef render` prints).

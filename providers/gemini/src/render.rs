@@ -171,6 +171,10 @@ impl GeminiRenderer {
 }
 
 impl Renderer for GeminiRenderer {
+    fn tools_field(&self, rendered: &[Rendered]) -> String {
+        tools_json(rendered)
+    }
+
     fn name(&self) -> &str {
         match self.form {
             Form::JsonSchema => "gemini",

@@ -1,0 +1,353 @@
+//! The user's guide: from `Cargo.toml` to a request body and back, one runnable example per step.
+//!
+//! This module holds no code; it is documentation, and every example in it runs as a test.
+//!
+//! 1. [Install](#install)
+//! 2. [A tool from a function](#a-tool-from-a-function)
+//! 3. [Async tools](#async-tools)
+//! 4. [Tools with state: `#[tools]` on an `impl`](#tools-with-state-tools-on-an-impl)
+//! 5. [A tool from a struct: `#[derive(Tool)]`](#a-tool-from-a-struct-derivetool)
+//! 6. [Argument types: `#[derive(ToolSchema)]`](#argument-types-derivetoolschema)
+//! 7. [Without macros: the `const` builder](#without-macros-the-const-builder)
+//! 8. [The request: the `tools` array, or a whole prompt](#the-request-the-tools-array-or-a-whole-prompt)
+//! 9. [The model's tool calls, and the results](#the-models-tool-calls-and-the-results)
+//! 10. [Tools from files and from other providers](#tools-from-files-and-from-other-providers)
+//! 11. [The attribute reference](#the-attribute-reference)
+//!
+//! # Install
+//!
+//! ```toml
+//! [dependencies]
+//! tooldef = "0.1"           # the IR, macros, dispatch, registry, workspace
+//! tooldef-openai = "0.1"    # one crate per provider you send tools to
+//! serde = { version = "1", features = ["derive"] }
+//! serde_json = "1"
+//! ```
+//!
+//! Features of `tooldef`: `macros` (default: `#[tool]`, `#[tools]`, `#[derive(Tool)]`,
+//! `#[derive(ToolSchema)]`); `chrono`, `uuid`, `url` (`ToolSchema` for those crates' types, with
+//! the matching `format`). The provider crates are `tooldef-openai` (Chat Completions, Responses,
+//! and the OpenAI-compatible profiles), `tooldef-anthropic`, `tooldef-gemini`, `tooldef-ollama`,
+//! `tooldef-mcp` and `tooldef-bedrock`. The minimum Rust version is the workspace's
+//! `rust-version`.
+//!
+//! # A tool from a function
+//!
+//! `#[tool]` turns a function into a tool. The doc comment is the description, each
+//! parameter's doc comment is its description, and the parameter types decide the schema. The
+//! macro generates one type named after the function in `UpperCamelCase` (`get_weather` →
+//! `GetWeather`), which implements [`Tool`](crate::Tool).
+//!
+//! ```
+//! use tooldef::{Tool, ToolSchema, tool};
+//!
+//! #[derive(serde::Deserialize, ToolSchema)]
+//! #[serde(rename_all = "lowercase")]
+//! pub enum Unit { Celsius, Fahrenheit }
+//!
+//! /// Get the current weather for a city.
+//! #[tool(read_only)]
+//! fn get_weather(
+//!     /// City name, e.g. "Paris".
+//!     city: String,
+//!     #[param(default = "celsius")] unit: Unit,
+//!     /// How many days to forecast.
+//!     #[param(range = 1..=10, default = 3)] days: u8,
+//!     /// Only needed for ambiguous names.
+//!     country: Option<String>,
+//! ) -> String {
+//!     let _ = (unit, country);
+//!     format!("{days} sunny days in {city}")
+//! }
+//!
+//! let d = GetWeather::descriptor();
+//! assert_eq!(d.name, "get_weather");
+//! assert_eq!(d.description, "Get the current weather for a city.");
+//! let days = d.param("days").unwrap();
+//! assert!(!days.required); // a default makes the key optional
+//! assert!(!d.param("country").unwrap().required); // so does `Option`
+//! assert!(d.param("city").unwrap().required);
+//! ```
+//!
+//! Mistakes the compiler can see are compile errors on your tokens: a name providers refuse, two
+//! parameters with one wire name, a default outside its range or of the wrong type, `min > max`,
+//! an unknown attribute key (with "did you mean"), a parameter type with no schema.
+//!
+//! # Async tools
+//!
+//! An `async fn` is a tool the same way. [`Toolbox::call`](crate::Toolbox::call) returns a
+//! future that any executor can drive (tooldef needs no async runtime of its own);
+//! [`Toolbox::call_blocking`](crate::Toolbox::call_blocking) drives it on the current thread, for
+//! tools that do not need a runtime's reactor. A tool may return `Result<T, E>`: with `E:
+//! Display`, the error's text is what the model reads.
+//!
+//! ```
+//! use tooldef::{ToolCall, Toolbox, tool};
+//!
+//! /// Look a word up in the dictionary.
+//! #[tool]
+//! async fn define(word: String) -> Result<String, String> {
+//!     match word.as_str() {
+//!         "tool" => Ok("an implement used to carry out a function".into()),
+//!         other => Err(format!("no entry for `{other}`")),
+//!     }
+//! }
+//!
+//! let toolbox = Toolbox::new().with(Define);
+//! let ok = toolbox.call_blocking(&ToolCall::new("1", "define", serde_json::json!({"word": "tool"})));
+//! assert!(!ok.is_error);
+//! let missing = toolbox.call_blocking(&ToolCall::new("2", "define", serde_json::json!({"word": "x"})));
+//! assert!(missing.is_error);
+//! assert_eq!(missing.text(), "no entry for `x`");
+//! ```
+//!
+//! With tokio (or any runtime), `toolbox.call(&call).await` runs the same tool inside the
+//! runtime, so the tool body may await the runtime's I/O.
+//!
+//! # Tools with state: `#[tools]` on an `impl`
+//!
+//! Methods taking `&self` become tools under `#[tools]`. Each `#[tool]` method gets its own
+//! generated type holding an `Arc` of the state, and the `impl`'s type gets
+//! [`ToolSet`](crate::ToolSet) (its descriptors, and `add_to` to put every tool in a
+//! [`Toolbox`](crate::Toolbox)).
+//!
+//! ```
+//! use std::sync::Arc;
+//! use std::sync::atomic::{AtomicU64, Ordering};
+//! use tooldef::{ToolCall, ToolSet, Toolbox, tools};
+//!
+//! #[derive(Default)]
+//! pub struct Counter { n: AtomicU64 }
+//!
+//! #[tools]
+//! impl Counter {
+//!     /// Add to the counter and return the new value.
+//!     #[tool]
+//!     pub fn bump(&self, #[param(min = 1)] by: u64) -> u64 {
+//!         self.n.fetch_add(by, Ordering::SeqCst) + by
+//!     }
+//!
+//!     /// Read the counter.
+//!     #[tool(read_only)]
+//!     pub fn read(&self) -> u64 {
+//!         self.n.load(Ordering::SeqCst)
+//!     }
+//! }
+//!
+//! let counter = Arc::new(Counter::default());
+//! let mut toolbox = Toolbox::new();
+//! Counter::add_to(&counter, &mut toolbox);
+//! assert_eq!(Counter::descriptors().len(), 2);
+//!
+//! toolbox.call_blocking(&ToolCall::new("1", "bump", serde_json::json!({"by": 2})));
+//! let read = toolbox.call_blocking(&ToolCall::new("2", "read", serde_json::json!({})));
+//! assert_eq!(read.text(), "2");
+//! // The schema's `min = 1` is enforced before the method runs.
+//! let zero = toolbox.call_blocking(&ToolCall::new("3", "bump", serde_json::json!({"by": 0})));
+//! assert!(zero.is_error);
+//! assert_eq!(counter.n.load(Ordering::SeqCst), 2);
+//! ```
+//!
+//! # A tool from a struct: `#[derive(Tool)]`
+//!
+//! The struct's fields are the parameters; serde decodes it, and
+//! [`RunTool`](crate::RunTool) is the call.
+//!
+//! ```
+//! use tooldef::{RunTool, Tool, ToolCall, ToolError, Toolbox};
+//!
+//! /// Add two numbers.
+//! #[derive(serde::Deserialize, Tool)]
+//! struct Add { a: i64, b: i64 }
+//!
+//! impl RunTool for Add {
+//!     type Output = i64;
+//!     async fn run(self) -> Result<i64, ToolError> {
+//!         self.a.checked_add(self.b).ok_or_else(|| ToolError::new("the sum overflows"))
+//!     }
+//! }
+//!
+//! assert_eq!(Add::NAME, "add");
+//! // The struct is added by a value of it; each call decodes a fresh one from the arguments.
+//! let toolbox = Toolbox::new().with(Add { a: 0, b: 0 });
+//! let sum = toolbox.call_blocking(&ToolCall::new("1", "add", serde_json::json!({"a": 2, "b": 3})));
+//! assert_eq!(sum.text(), "5");
+//! let overflow = serde_json::json!({"a": i64::MAX, "b": 1});
+//! assert_eq!(toolbox.call_blocking(&ToolCall::new("2", "add", overflow)).text(), "the sum overflows");
+//! ```
+//!
+//! # Argument types: `#[derive(ToolSchema)]`
+//!
+//! Structs become objects, unit enums become enums (variant docs describe the values), data enums
+//! become `anyOf` in serde's tagging. The serde attributes that change the wire shape (`rename`,
+//! `rename_all`, `default`, `skip`, `flatten`, `tag`, `content`, `untagged`) are honoured, so the
+//! schema says what serde accepts.
+//!
+//! ```
+//! use tooldef::{SchemaKind, ToolSchema, schema_for};
+//!
+//! /// Where to send the parcel.
+//! #[derive(serde::Deserialize, ToolSchema)]
+//! #[serde(rename_all = "camelCase")]
+//! struct Address {
+//!     street_line: String,
+//!     #[serde(default)]
+//!     post_code: Option<String>,
+//! }
+//!
+//! let (schema, _definitions) = schema_for::<Address>();
+//! let SchemaKind::Object(object) = &schema.kind else { panic!("an object") };
+//! let names: Vec<&str> = object.properties.iter().map(|p| &*p.name).collect();
+//! assert_eq!(names, ["streetLine", "postCode"]);
+//! ```
+//!
+//! # Without macros: the `const` builder
+//!
+//! [`ToolDescriptor`](crate::ToolDescriptor) and [`Param`](crate::Param) build in `const`, where
+//! their checks are compile errors; the same builder works at run time on owned data and returns
+//! a `Result` ([`ToolBuilder`](crate::ToolBuilder)). The parameter slice is written `const { &[...] }`
+//! (or held in a `static`), because a `Param` owns text and Rust promotes only drop-free values
+//! to `'static` on its own.
+//!
+//! ```
+//! use tooldef::{Param, ToolDescriptor};
+//!
+//! const WEATHER: ToolDescriptor = ToolDescriptor::new("get_weather")
+//!     .description("Get the current weather for a city.")
+//!     .params(const {
+//!         &[
+//!             Param::string("city").description("City name"),
+//!             Param::enumeration("unit", &["celsius", "fahrenheit"]).default_str("celsius"),
+//!             Param::integer("days").range(1, 10).optional(),
+//!         ]
+//!     });
+//!
+//! assert_eq!(WEATHER.params.len(), 3);
+//! assert!(WEATHER.param("days").is_some_and(|days| !days.required));
+//! ```
+//!
+//! A descriptor held by a [`DynamicTool`](crate::DynamicTool) (a descriptor plus a closure over
+//! the checked JSON arguments) dispatches like a typed tool.
+//!
+//! # The request: the `tools` array, or a whole prompt
+//!
+//! Every provider crate has a [`Renderer`](crate::Renderer). [`tools_json`](crate::tools_json)
+//! renders a set of descriptors to the provider's `tools` array, as JSON text ready to splice
+//! into a request body, or fails naming the first tool it cannot render.
+//!
+//! ```
+//! use tooldef::{Param, Policy, ToolDescriptor, tools_json};
+//! use tooldef_openai::OpenAiRenderer;
+//!
+//! const SEARCH: ToolDescriptor = ToolDescriptor::new("search")
+//!     .description("Search the web.")
+//!     .params(const { &[Param::string("query")] });
+//!
+//! let tools = tools_json(&OpenAiRenderer::chat(), [&SEARCH], Policy::Lenient).unwrap();
+//! let body = format!(r#"{{"model":"gpt-5","messages":[],"tools":{tools}}}"#);
+//! let body: serde_json::Value = serde_json::from_str(&body).unwrap();
+//! assert_eq!(body["tools"][0]["function"]["name"], "search");
+//! ```
+//!
+//! [`Policy::Strict`](crate::Policy) refuses any change that loses meaning; `Policy::Lenient`
+//! makes it and reports it. Each [`Rendered`](crate::Rendered) carries the
+//! [`Report`](crate::Report) of what was changed for the provider. Rendering the same descriptor
+//! twice is cached by [`RenderCache`](crate::RenderCache).
+//!
+//! For the system text and the tools together, a [`PromptAssembly`](crate::PromptAssembly)
+//! gathers sections and tools (from contributors such as a registry), runs interceptors, and a
+//! provider crate's `request_fragment` turns it into the part of the body it decides:
+//!
+//! ```
+//! use tooldef::{Policy, PromptAssembly, Section, ToolDescriptor};
+//! use tooldef_openai::{OpenAiRenderer, request_fragment};
+//!
+//! const SEARCH: ToolDescriptor = ToolDescriptor::new("search").description("Search the web.");
+//!
+//! let mut assembly = PromptAssembly::new();
+//! assembly.push_section(Section::new("persona", 0, "Be brief."));
+//! assembly.put_tool(SEARCH);
+//! let fragment = request_fragment(&assembly, &OpenAiRenderer::chat(), Policy::Strict, None).unwrap();
+//! assert_eq!(fragment.body["messages"][0]["content"], "Be brief.");
+//! assert_eq!(fragment.body["tools"][0]["function"]["name"], "search");
+//! ```
+//!
+//! # The model's tool calls, and the results
+//!
+//! Each provider crate maps its assistant message to neutral [`ToolCall`](crate::ToolCall)s and a
+//! [`ToolResult`](crate::ToolResult) back to its tool-result message. A
+//! [`Toolbox`](crate::Toolbox) decodes and checks the arguments against the schema before the
+//! tool runs; bad arguments, an unknown tool, a failing or panicking tool all become an error
+//! result whose text tells the model what to fix.
+//!
+//! ```
+//! use tooldef::{ToolSchema, Toolbox, tool};
+//! use tooldef_openai::{chat_tool_calls, chat_tool_message};
+//!
+//! #[derive(serde::Deserialize, ToolSchema)]
+//! #[serde(rename_all = "lowercase")]
+//! pub enum Unit { Celsius, Fahrenheit }
+//!
+//! /// Get the current weather for a city.
+//! #[tool]
+//! fn get_weather(city: String, unit: Unit) -> String {
+//!     let _ = unit;
+//!     format!("sunny in {city}")
+//! }
+//!
+//! let toolbox = Toolbox::new().with(GetWeather);
+//! let assistant = serde_json::json!({"role": "assistant", "tool_calls": [{
+//!     "id": "call_1", "type": "function",
+//!     "function": {"name": "get_weather", "arguments": "{\"city\":\"Paris\",\"unit\":\"kelvin\"}"}
+//! }]});
+//! let calls = chat_tool_calls(&assistant).unwrap();
+//! let result = toolbox.call_blocking(&calls[0]);
+//! assert!(result.is_error);
+//! assert_eq!(
+//!     result.text(),
+//!     r#"invalid arguments for get_weather: /unit must be one of "celsius", "fahrenheit"; got "kelvin""#
+//! );
+//!
+//! let message = chat_tool_message(&result);
+//! assert_eq!(message["role"], "tool");
+//! assert_eq!(message["tool_call_id"], "call_1");
+//! ```
+//!
+//! # Tools from files and from other providers
+//!
+//! - A spec file (`*.json`: `name`, `title`, `description`, `input_schema`, `output_schema`,
+//!   `annotations`) is read by [`load_spec_file`](crate::load_spec_file) /
+//!   [`parse_spec`](crate::parse_spec); a `tools/` directory of them, reconciled from disk
+//!   while the program runs, is a [`Workspace`](crate::Workspace) feeding a
+//!   [`ToolRegistry`](crate::ToolRegistry).
+//! - Any JSON Schema becomes a descriptor's parameters with
+//!   [`import_input`](crate::import_input), reporting whatever it had to change:
+//!
+//! ```
+//! use serde_json::json;
+//! use tooldef::import_input;
+//!
+//! let imported = import_input(&json!({
+//!     "type": "object",
+//!     "properties": {"city": {"type": "string", "description": "City name"}},
+//!     "required": ["city"]
+//! }))
+//! .unwrap();
+//! let params = &imported.value.params;
+//! assert_eq!(params.len(), 1);
+//! assert!(params[0].required);
+//! assert!(imported.notes.is_empty()); // nothing had to change
+//! ```
+//!
+//! - Provider JSON (an MCP `tools/list` result, OpenAI, Anthropic or Gemini tools) is imported by
+//!   the provider crates (`tooldef_mcp::import_tools`, ...) and by `tooldef import`.
+//!
+//! [`Override`](crate::Override)s patch a registered descriptor (rename, describe, constrain or
+//! hide a parameter) and dispatch honours every change.
+//!
+//! # The attribute reference
+//!
+//! Every key of `#[tool]`, `#[param]`, `#[tools]`, `#[derive(Tool)]` and
+//! `#[derive(ToolSchema)]`, what the macros check, and what they expand to.
+//!
+#![doc = include_str!("guide/reference.md")]
