@@ -220,6 +220,17 @@ impl<'de> Deserialize<'de> for ToolName {
 /// [`nullable`](Schema::nullable) (`null` is an accepted value) and
 /// [`default`](Schema::default) (the value used when the key is absent). The last two live on
 /// the schema, so that list items and union variants can carry them too.
+///
+/// ```
+/// use tooldef::{Literal, Param};
+///
+/// const DAYS: Param = Param::integer("days").range(1, 10).default(Literal::Int(3));
+/// assert!(!DAYS.required); // a default makes the key optional...
+/// assert!(!DAYS.schema.nullable); // ...but does not make `null` acceptable
+///
+/// const NOTE: Param = Param::string("note").nullable();
+/// assert!(NOTE.required && NOTE.schema.nullable); // present, and possibly `null`
+/// ```
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Param {
     /// The property name, as the model sends it.
@@ -583,6 +594,31 @@ impl Definition {
 }
 
 /// Everything a provider is told about one tool.
+///
+/// Built in `const` (checks are compile errors), by the run-time [`ToolBuilder`](crate::ToolBuilder)
+/// (checks return a `Result`), by the macros, or imported from JSON. Plain data: `Clone`,
+/// `PartialEq`, and a serde round trip.
+///
+/// ```
+/// use tooldef::{Param, ToolDescriptor};
+///
+/// static SEARCH: ToolDescriptor = ToolDescriptor::new("docs__search")
+///     .title("Search the docs")
+///     .description("Full-text search over the documentation.")
+///     .read_only()
+///     .params(const {
+///         &[Param::string("query").length(1, 200), Param::integer("limit").range(1, 50).optional()]
+///     });
+///
+/// assert_eq!(SEARCH.namespace(), Some("docs"));
+/// assert_eq!(SEARCH.display_name(), "Search the docs");
+/// let names: Vec<&str> = SEARCH.params.iter().map(|p| &*p.name).collect();
+/// assert_eq!(names, ["query", "limit"]);
+///
+/// let json = serde_json::to_string(&SEARCH).unwrap();
+/// let back: ToolDescriptor = serde_json::from_str(&json).unwrap();
+/// assert_eq!(back, SEARCH);
+/// ```
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ToolDescriptor {
     /// The tool's name.

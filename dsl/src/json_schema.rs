@@ -599,6 +599,25 @@ struct Importer {
 /// `additionalProperties` absent means [`Additional::Open`], as in JSON Schema. A root `$ref` to
 /// an object definition is followed. The result is not validated (see the module docs).
 ///
+/// ```
+/// use serde_json::json;
+/// use tooldef::{ToolDescriptor, import_input};
+///
+/// let schema = json!({
+///     "type": "object",
+///     "properties": {
+///         "city": {"type": "string", "description": "City name"},
+///         "days": {"type": "integer", "minimum": 1, "maximum": 10, "default": 3}
+///     },
+///     "required": ["city"]
+/// });
+/// let imported = import_input(&schema).unwrap();
+/// let mut tool = ToolDescriptor::new("get_weather");
+/// imported.value.apply_to(&mut tool);
+/// assert!(tool.param("city").unwrap().required);
+/// assert!(!tool.param("days").unwrap().required);
+/// ```
+///
 /// # Errors
 ///
 /// An [`ImportError`] naming the JSON pointer of the first problem: a root that is not an object

@@ -15,6 +15,19 @@ use crate::descriptor::Param;
 use crate::literal::{Literal, Text};
 
 /// A schema: one kind with its constraints, plus the annotations every kind may carry.
+///
+/// ```
+/// use serde_json::json;
+/// use tooldef::{Schema, SchemaKind, export_schema};
+///
+/// static TAG: Schema = Schema::string().description("A label.");
+/// static TAGS: Schema = Schema::list(&TAG).nullable();
+/// assert!(matches!(TAGS.kind, SchemaKind::List(_)));
+/// assert_eq!(
+///     export_schema(&TAGS, &[]),
+///     json!({"type": ["array", "null"], "items": {"type": "string", "description": "A label."}})
+/// );
+/// ```
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Schema {
     /// What values are accepted.

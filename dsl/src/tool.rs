@@ -52,6 +52,17 @@ pub struct CallError {
 }
 
 /// A provider-neutral tool call: which tool the model wants, with what arguments.
+///
+/// Provider crates build these from the model's message (`tooldef_openai::chat_tool_calls`,
+/// `tooldef_anthropic::tool_calls`, ...); [`ToolCall::new`] builds one by hand.
+///
+/// ```
+/// use tooldef::{Arguments, ToolCall};
+///
+/// let call = ToolCall::new("call_1", "get_weather", serde_json::json!({"city": "Paris"}));
+/// assert_eq!(call.name, "get_weather");
+/// assert!(matches!(call.arguments, Arguments::Json(_)));
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct ToolCall {
     /// The provider's id for this call (echoed back in the result); empty if it has none.
@@ -91,6 +102,22 @@ pub enum Content {
 }
 
 /// A provider-neutral tool result.
+///
+/// What a [`Toolbox`](crate::Toolbox) returns for a call; provider crates turn it into their
+/// tool-result message (`tooldef_openai::chat_tool_message`, ...).
+///
+/// ```
+/// use tooldef::{ToolCall, ToolResult};
+///
+/// let call = ToolCall::new("call_1", "add", serde_json::json!({"a": 2, "b": 3}));
+/// let ok = ToolResult::success(&call, serde_json::json!(5));
+/// assert_eq!((ok.call_id.as_str(), ok.text().as_str(), ok.is_error), ("call_1", "5", false));
+/// assert_eq!(ok.structured, Some(serde_json::json!(5)));
+///
+/// let failed = ToolResult::error(&call, "`b` must not be zero");
+/// assert!(failed.is_error);
+/// assert_eq!(failed.text(), "`b` must not be zero");
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct ToolResult {
     /// The id of the call this answers.
@@ -174,6 +201,36 @@ impl ToolError {
 }
 
 /// A tool with typed arguments: what `#[tool]`, `#[tools]` and `#[derive(Tool)]` implement.
+///
+/// Usually generated (see the [guide](crate::guide)); implementing it by hand gives a tool with
+/// a `const` descriptor and typed arguments, dispatched like a generated one.
+///
+/// ```
+/// use tooldef::{BoxFuture, Param, Tool, ToolCall, ToolDescriptor, ToolError, Toolbox};
+///
+/// struct Shout;
+///
+/// #[derive(serde::Deserialize)]
+/// struct ShoutArgs { text: String }
+///
+/// static SHOUT: ToolDescriptor = ToolDescriptor::new("shout")
+///     .description("Upper-case the text.")
+///     .params(const { &[Param::string("text").length(1, 100)] });
+///
+/// impl Tool for Shout {
+///     const NAME: &'static str = "shout";
+///     type Args = ShoutArgs;
+///     type Output = String;
+///     fn descriptor() -> &'static ToolDescriptor { &SHOUT }
+///     fn call(&self, args: ShoutArgs) -> BoxFuture<'_, Result<String, ToolError>> {
+///         Box::pin(async move { Ok(args.text.to_uppercase()) })
+///     }
+/// }
+///
+/// let toolbox = Toolbox::new().with(Shout);
+/// let call = ToolCall::new("1", "shout", serde_json::json!({"text": "hi"}));
+/// assert_eq!(toolbox.call_blocking(&call).text(), "HI");
+/// ```
 pub trait Tool: Send + Sync + 'static {
     /// The tool's name.
     const NAME: &'static str;

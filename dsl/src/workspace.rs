@@ -539,6 +539,31 @@ struct Gate {
 }
 
 /// A workspace tool directory and what has been applied from it.
+///
+/// ```
+/// use tooldef::{ToolRegistry, Workspace};
+///
+/// let dir = std::env::temp_dir().join(format!("tooldef-doc-workspace-{}", std::process::id()));
+/// std::fs::create_dir_all(&dir).unwrap();
+/// std::fs::write(
+///     dir.join("lookup.json"),
+///     r#"{"description": "Look a word up.", "input_schema": {"type": "object",
+///         "properties": {"word": {"type": "string"}}, "required": ["word"]}}"#,
+/// )
+/// .unwrap();
+///
+/// let registry = ToolRegistry::new();
+/// let workspace = Workspace::new(&dir);
+/// let report = workspace.reconcile(&registry).unwrap();
+/// assert_eq!(report.registered.len(), 1);
+/// assert!(registry.get("lookup").is_some());
+///
+/// // The file goes, and so does the tool, at the next reconcile.
+/// std::fs::remove_file(dir.join("lookup.json")).unwrap();
+/// workspace.reconcile(&registry).unwrap();
+/// assert!(registry.get("lookup").is_none());
+/// # std::fs::remove_dir_all(&dir).unwrap();
+/// ```
 pub struct Workspace {
     dir: PathBuf,
     options: WorkspaceOptions,

@@ -22,6 +22,26 @@ use crate::tool::{Executor, Tool, ToolCall, ToolResult};
 /// [`call`](Toolbox::call) never panics and never fails outside its result: an unknown tool,
 /// malformed or invalid arguments, a tool that returns an error and a tool that panics all
 /// become an error [`ToolResult`] whose text tells the model what to fix.
+///
+/// ```
+/// use tooldef::{ToolCall, Toolbox, tool};
+///
+/// /// Divide `a` by `b`.
+/// #[tool]
+/// fn divide(a: f64, #[param(min = 1)] b: i64) -> f64 {
+///     a / b as f64
+/// }
+///
+/// let toolbox = Toolbox::new().with(Divide);
+/// assert_eq!(toolbox.names().collect::<Vec<_>>(), ["divide"]);
+///
+/// let ok = toolbox.call_blocking(&ToolCall::new("1", "divide", serde_json::json!({"a": 3, "b": 2})));
+/// assert_eq!(ok.text(), "1.5");
+/// let bad = toolbox.call_blocking(&ToolCall::new("2", "divide", serde_json::json!({"a": 3, "b": 0})));
+/// assert_eq!(bad.text(), "invalid arguments for divide: /b must be at least 1; got 0");
+/// let unknown = toolbox.call_blocking(&ToolCall::new("3", "multiply", serde_json::json!({})));
+/// assert!(unknown.is_error);
+/// ```
 #[derive(Clone, Default)]
 pub struct Toolbox {
     tools: IndexMap<String, Arc<dyn Executor>>,
