@@ -1,0 +1,332 @@
+//! [`JsonWriter`]: the JSON text writer renderers write into, with serde_json's escaping and
+//! number formatting (tests compare the two byte for byte).
+
+use std::fmt::Write as _;
+
+use serde_json::Value;
+
+use crate::literal::Literal;
+
+/// Writes compact JSON text straight into a `String`, with commas placed for you.
+///
+/// No intermediate `serde_json::Value`: renderers write the wire object key by key. The caller
+/// keeps keys and values paired and objects balanced; the output is then valid JSON with
+/// strings escaped exactly as `serde_json` escapes them.
+#[derive(Debug, Default, Clone)]
+pub struct JsonWriter {
+    buf: String,
+    comma: bool,
+}
+
+impl JsonWriter {
+    /// An empty writer.
+    pub fn new() -> Self {
+        JsonWriter { buf: String::with_capacity(1024), comma: false }
+    }
+
+    /// The text written so far.
+    pub fn as_str(&self) -> &str {
+        &self.buf
+    }
+
+    /// The finished text.
+    pub fn finish(self) -> String {
+        self.buf
+    }
+
+    fn sep(&mut self) {
+        if self.comma {
+            self.buf.push(',');
+        }
+    }
+
+    /// `{`.
+    pub fn begin_object(&mut self) {
+        self.sep();
+        self.buf.push('{');
+        self.comma = false;
+    }
+
+    /// `}`.
+    pub fn end_object(&mut self) {
+        self.buf.push('}');
+        self.comma = true;
+    }
+
+    /// `[`.
+    pub fn begin_array(&mut self) {
+        self.sep();
+        self.buf.push('[');
+        self.comma = false;
+    }
+
+    /// `]`.
+    pub fn end_array(&mut self) {
+        self.buf.push(']');
+        self.comma = true;
+    }
+
+    /// An object key; the next call writes its value.
+    pub fn key(&mut self, key: &str) {
+        self.sep();
+        escape_into(&mut self.buf, key);
+        self.buf.push(':');
+        self.comma = false;
+    }
+
+    /// A string value.
+    pub fn string(&mut self, s: &str) {
+        self.sep();
+        escape_into(&mut self.buf, s);
+        self.comma = true;
+    }
+
+    /// A boolean value.
+    pub fn bool(&mut self, b: bool) {
+        self.raw(if b { "true" } else { "false" });
+    }
+
+    /// `null`.
+    pub fn null(&mut self) {
+        self.raw("null");
+    }
+
+    /// An integer value.
+    pub fn int(&mut self, i: i64) {
+        self.sep();
+        if i < 0 {
+            self.buf.push('-');
+        }
+        push_digits(&mut self.buf, i.unsigned_abs());
+        self.comma = true;
+    }
+
+    /// An unsigned integer value.
+    pub fn uint(&mut self, u: u64) {
+        self.sep();
+        push_digits(&mut self.buf, u);
+        self.comma = true;
+    }
+
+    /// A number value, written as `serde_json` writes it; NaN and infinities become `null`.
+    pub fn float(&mut self, f: f64) {
+        self.sep();
+        push_float(&mut self.buf, f);
+        self.comma = true;
+    }
+
+    /// A [`Literal`] value.
+    pub fn literal(&mut self, l: &Literal) {
+        match l {
+            Literal::Null => self.null(),
+            Literal::Bool(b) => self.bool(*b),
+            Literal::Int(i) => self.int(*i),
+            Literal::Float(f) => self.float(*f),
+            Literal::Str(s) => self.string(s),
+            Literal::List(items) => {
+                self.begin_array();
+                items.iter().for_each(|i| self.literal(i));
+                self.end_array();
+            }
+            Literal::Object(entries) => {
+                self.begin_object();
+                for (k, v) in entries.iter() {
+                    self.key(k);
+                    self.literal(v);
+                }
+                self.end_object();
+            }
+        }
+    }
+
+    /// A `serde_json::Value`.
+    pub fn value(&mut self, v: &Value) {
+        match v {
+            Value::Null => self.null(),
+            Value::Bool(b) => self.bool(*b),
+            Value::Number(n) => self.raw(&n.to_string()),
+            Value::String(s) => self.string(s),
+            Value::Array(items) => {
+                self.begin_array();
+                items.iter().for_each(|i| self.value(i));
+                self.end_array();
+            }
+            Value::Object(map) => {
+                self.begin_object();
+                for (k, v) in map {
+                    self.key(k);
+                    self.value(v);
+                }
+                self.end_object();
+            }
+        }
+    }
+
+    /// A value that is already JSON text (for example another [`Rendered::json`]).
+    pub fn raw(&mut self, json: &str) {
+        self.sep();
+        self.buf.push_str(json);
+        self.comma = true;
+    }
+}
+
+/// Appends the decimal digits of `n` (no `fmt` machinery: integers are common in schemas).
+fn push_digits(buf: &mut String, mut n: u64) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    for &d in &digits[at..] {
+        buf.push(char::from(d));
+    }
+}
+
+pub(super) fn push_float(buf: &mut String, f: f64) {
+    match serde_json::Number::from_f64(f) {
+        Some(n) => {
+            let _ = write!(buf, "{n}");
+        }
+        None => buf.push_str("null"),
+    }
+}
+
+/// Appends `s` as a JSON string literal (quotes included), escaped as `serde_json` does.
+pub fn escape_into(buf: &mut String, s: &str) {
+    buf.reserve(s.len() + 2);
+    buf.push('"');
+    if !needs_escape(s.as_bytes()) {
+        buf.push_str(s);
+        buf.push('"');
+        return;
+    }
+    let mut start = 0;
+    for (i, &b) in s.as_bytes().iter().enumerate() {
+        let esc: &str = match b {
+            b'"' => "\\\"",
+            b'\\' => "\\\\",
+            b'\n' => "\\n",
+            b'\r' => "\\r",
+            b'\t' => "\\t",
+            0x08 => "\\b",
+            0x0c => "\\f",
+            0..=0x1f => "",
+            _ => continue,
+        };
+        buf.push_str(&s[start..i]);
+        if esc.is_empty() {
+            const HEX: &[u8; 16] = b"0123456789abcdef";
+            buf.push_str("\\u00");
+            buf.push(char::from(HEX[usize::from(b >> 4)]));
+            buf.push(char::from(HEX[usize::from(b & 0xf)]));
+        } else {
+            buf.push_str(esc);
+        }
+        start = i + 1;
+    }
+    buf.push_str(&s[start..]);
+    buf.push('"');
+}
+
+/// Whether any byte of `bytes` must be escaped; checks eight bytes at a time (most text,
+/// and every keyword, needs no escape).
+#[inline]
+fn needs_escape(bytes: &[u8]) -> bool {
+    let mut chunks = bytes.chunks_exact(8);
+    for chunk in &mut chunks {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        if word_needs_escape(u64::from_le_bytes(word)) {
+            return true;
+        }
+    }
+    // The tail, padded with a byte that needs no escape.
+    let rest = chunks.remainder();
+    let mut word = [b'a'; 8];
+    word[..rest.len()].copy_from_slice(rest);
+    word_needs_escape(u64::from_le_bytes(word))
+}
+
+/// Whether any of the eight bytes of `w` is a control character, `"` or `\\`.
+#[inline]
+fn word_needs_escape(w: u64) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    // A byte below 0x20 borrows; a byte equal to the pattern becomes zero and borrows. Bytes
+    // with the high bit set (UTF-8 continuation and lead bytes) are masked out by `!w`.
+    let below = w.wrapping_sub(ONES * 0x20);
+    let quote = (w ^ (ONES * u64::from(b'"'))).wrapping_sub(ONES);
+    let backslash = (w ^ (ONES * u64::from(b'\\'))).wrapping_sub(ONES);
+    (below | quote | backslash) & !w & HIGH != 0
+}
+
+/// The JSON text of a literal (for description notes such as `Default: "celsius".`).
+pub fn literal_text(l: &Literal) -> String {
+    let mut w = JsonWriter { buf: String::new(), comma: false };
+    w.literal(l);
+    w.buf
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escaping_matches_serde_json() {
+        let s = "a\"b\\c\n\r\t\u{8}\u{c}\u{1}\u{1f}\u{7f}é😀";
+        let mut buf = String::new();
+        escape_into(&mut buf, s);
+        assert_eq!(buf, serde_json::to_string(s).unwrap());
+    }
+
+    #[test]
+    fn escaping_matches_serde_json_at_every_offset() {
+        // The fast path skips eight bytes at a time: put each character that needs care at
+        // every position of a text longer than two words, among ASCII and multi-byte text.
+        let specials = ['"', '\\', '\n', '\u{0}', '\u{1f}', '\u{7f}', 'é', '€', '😀', ' ', '~'];
+        for fill in ["abcdefghijklmnopqrstuvwx", "ééééééééééé", "a😀b😀c😀d😀"] {
+            for special in specials {
+                for at in 0..=fill.chars().count() {
+                    let s: String = fill
+                        .chars()
+                        .take(at)
+                        .chain([special])
+                        .chain(fill.chars().skip(at))
+                        .collect();
+                    let mut buf = String::new();
+                    escape_into(&mut buf, &s);
+                    assert_eq!(buf, serde_json::to_string(&s).unwrap(), "{s:?}");
+                }
+            }
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
+        #[test]
+        fn escaping_any_text_matches_serde_json(s in "(?s).{0,40}") {
+            let mut buf = String::new();
+            escape_into(&mut buf, &s);
+            proptest::prop_assert_eq!(buf, serde_json::to_string(&s).unwrap());
+        }
+    }
+
+    #[test]
+    fn integers_are_written_as_serde_json_writes_them() {
+        for i in [0, 7, -7, 10, -10, 4096, i64::MAX, i64::MIN, i64::MIN + 1] {
+            let mut w = JsonWriter::default();
+            w.int(i);
+            assert_eq!(w.finish(), i.to_string());
+        }
+        for u in [0, 9, 10, 99, 100, u64::MAX] {
+            let mut w = JsonWriter::default();
+            w.uint(u);
+            assert_eq!(w.finish(), u.to_string());
+        }
+    }
+}

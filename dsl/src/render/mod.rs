@@ -1,0 +1,80 @@
+//! Rendering: the [`Renderer`] extension point, its [`Report`] of changes, [`RenderError`],
+//! the [`RenderCache`], and the lowering helpers provider crates share ([`JsonWriter`], a
+//! configurable JSON Schema writer driven by [`SchemaOptions`], [`NameRule`]).
+//!
+//! Owns how a descriptor becomes provider JSON text; it does not know any provider. Each
+//! `tooldef-<provider>` crate implements [`Renderer`] with the helpers here, so that the
+//! same lowering (nullable style, defaults moved into descriptions, strict closing of objects,
+//! `$defs` or inlining, recursion detection) is written once.
+//!
+//! # Implementing a renderer
+//!
+//! ```
+//! use tooldef::render::{
+//!     JsonWriter, Policy, RenderCtx, RenderError, Rendered, Renderer, SchemaOptions,
+//!     write_input_schema,
+//! };
+//! use tooldef::{Param, ToolDescriptor};
+//!
+//! /// `{"tool": name, "doc": description, "args": <JSON Schema>}` for an in-house gateway.
+//! struct Gateway;
+//!
+//! impl Renderer for Gateway {
+//!     fn name(&self) -> &str {
+//!         "gateway"
+//!     }
+//!
+//!     fn render(&self, tool: &ToolDescriptor, policy: Policy) -> Result<Rendered, RenderError> {
+//!         let mut ctx = RenderCtx::new(tool, policy);
+//!         let mut out = JsonWriter::new();
+//!         out.begin_object();
+//!         out.key("tool");
+//!         out.string(tool.name.as_str());
+//!         out.key("doc");
+//!         out.string(&tool.description);
+//!         out.key("args");
+//!         write_input_schema(&mut out, tool, &SchemaOptions::JSON_SCHEMA, &mut ctx, "/args")?;
+//!         out.end_object();
+//!         Ok(ctx.finish(out))
+//!     }
+//! }
+//!
+//! static ECHO: ToolDescriptor =
+//!     ToolDescriptor::new("echo").description("Echo text.").params(const { &[Param::string("text")] });
+//! let rendered = Gateway.render(&ECHO, Policy::Lenient).unwrap();
+//! assert_eq!(
+//!     rendered.json(),
+//!     r#"{"tool":"echo","doc":"Echo text.","args":{"type":"object","properties":{"text":{"type":"string"}},"required":["text"],"additionalProperties":false}}"#
+//! );
+//! assert!(rendered.report().is_empty());
+//! ```
+//!
+//! # Where things are
+//!
+//! | file | owns |
+//! | --- | --- |
+//! | `report.rs` | [`Policy`], [`Change`], [`Report`], [`RenderError`] |
+//! | `renderer.rs` | [`Renderer`], [`Rendered`], [`RenderedSet`], [`RenderCtx`], [`tools_json`] |
+//! | `names.rs` | [`NameRule`] |
+//! | `cache.rs` | [`RenderCache`] |
+//! | `json_writer.rs` | [`JsonWriter`] and its escaping |
+//! | `schema_options.rs` | [`SchemaOptions`], [`Keywords`], [`SchemaStats`] |
+//! | `schema_writer.rs` | [`write_input_schema`], [`write_output_schema`] |
+
+mod cache;
+mod json_writer;
+mod names;
+mod renderer;
+mod report;
+mod schema_options;
+mod schema_writer;
+
+pub use cache::{RenderCache, content_hash};
+pub use json_writer::{JsonWriter, escape_into, literal_text};
+pub use names::NameRule;
+pub use renderer::{RenderCtx, Rendered, RenderedSet, Renderer, json_array, tools_json};
+pub use report::{Change, ChangeKind, Policy, RenderError, RenderRule, Report};
+pub use schema_options::{
+    Keyword, Keywords, NullStyle, RefStyle, SchemaOptions, SchemaStats, Unsupported,
+};
+pub use schema_writer::{has_lookaround, ref_target, write_input_schema, write_output_schema};

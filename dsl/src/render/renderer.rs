@@ -1,0 +1,339 @@
+//! The [`Renderer`] extension point, its output ([`Rendered`], [`RenderedSet`]), the request's
+//! tools field ([`tools_json`], [`json_array`]), and [`RenderCtx`], the state of one tool's
+//! rendering that a renderer records its changes in.
+
+use std::borrow::Cow;
+use std::fmt;
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use super::json_writer::JsonWriter;
+use super::names::NameRule;
+use super::report::{Change, ChangeKind, Policy, RenderError, RenderRule, Report};
+use crate::descriptor::ToolDescriptor;
+
+#[derive(Debug)]
+struct RenderedInner {
+    name: String,
+    // A `String`, not `Box<str>`: shrinking would copy the text once more.
+    json: String,
+    report: Report,
+}
+
+/// One tool rendered for a provider: its wire JSON text and the report of changes.
+///
+/// Cloning is one reference-count increment, which is what makes cached renders cheap.
+#[derive(Clone, Debug)]
+pub struct Rendered(Arc<RenderedInner>);
+
+impl Rendered {
+    /// A rendering of the tool `name` from its JSON text and report.
+    pub fn new(name: impl Into<String>, json: String, report: Report) -> Self {
+        Rendered(Arc::new(RenderedInner { name: name.into(), json, report }))
+    }
+
+    /// The tool's name.
+    pub fn name(&self) -> &str {
+        &self.0.name
+    }
+
+    /// The wire JSON of this tool, compact.
+    pub fn json(&self) -> &str {
+        &self.0.json
+    }
+
+    /// The changes made to fit the provider.
+    pub fn report(&self) -> &Report {
+        &self.0.report
+    }
+
+    /// The wire JSON parsed into a `serde_json::Value` (for tests and pretty printing).
+    pub fn to_value(&self) -> Value {
+        // The text was written by `JsonWriter`, which only writes valid JSON.
+        serde_json::from_str(&self.0.json).unwrap_or(Value::Null)
+    }
+}
+
+impl PartialEq for Rendered {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+            || (self.0.name == other.0.name
+                && self.0.json == other.0.json
+                && self.0.report == other.0.report)
+    }
+}
+
+/// The tools of one request rendered together: each tool's [`Rendered`], and the JSON array
+/// of all of them (what goes into the request's `tools` field for most providers).
+///
+/// Cloning is one reference-count increment.
+#[derive(Clone, Debug)]
+pub struct RenderedSet(Arc<RenderedSetInner>);
+
+#[derive(Debug)]
+struct RenderedSetInner {
+    tools: Vec<Rendered>,
+    json: String,
+}
+
+impl RenderedSet {
+    /// The set of `tools`, in order; joins their JSON once.
+    pub fn new(tools: Vec<Rendered>) -> Self {
+        let json = json_array(&tools);
+        RenderedSet(Arc::new(RenderedSetInner { tools, json }))
+    }
+
+    /// The JSON array of the tools' wire objects, compact (as [`json_array`] joins them).
+    pub fn json(&self) -> &str {
+        &self.0.json
+    }
+
+    /// Each tool's rendering, in order.
+    pub fn tools(&self) -> &[Rendered] {
+        &self.0.tools
+    }
+
+    /// Every change made to fit the provider, tool by tool.
+    pub fn changes(&self) -> impl Iterator<Item = &Change> + '_ {
+        self.0.tools.iter().flat_map(|t| t.report().iter())
+    }
+
+    /// The number of tools.
+    pub fn len(&self) -> usize {
+        self.0.tools.len()
+    }
+
+    /// Whether the set has no tool.
+    pub fn is_empty(&self) -> bool {
+        self.0.tools.is_empty()
+    }
+}
+
+impl PartialEq for RenderedSet {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &other.0) || self.0.tools == other.0.tools
+    }
+}
+
+/// Renders descriptors to one provider's wire JSON.
+///
+/// Implement it for a provider tooldef does not ship: write the wire object with
+/// [`JsonWriter`], the parameter schema with [`write_input_schema`] and a [`SchemaOptions`]
+/// that says what the provider accepts, record every change through [`RenderCtx`], and return
+/// [`RenderCtx::finish`]. See the [module docs](self) for a complete example.
+pub trait Renderer {
+    /// A short stable name (`openai-chat`, `anthropic`), used in messages.
+    fn name(&self) -> &str;
+
+    /// Identity of the renderer *and its options*, used by [`RenderCache`]: two renderers with
+    /// the same key must produce the same output for the same descriptor, and accept or refuse
+    /// the same sets in [`check_set`](Self::check_set). Defaults to [`name`](Self::name);
+    /// override it when options change the output or the set limits.
+    fn cache_key(&self) -> Cow<'_, str> {
+        Cow::Borrowed(self.name())
+    }
+
+    /// Renders one tool.
+    ///
+    /// # Errors
+    ///
+    /// The tool cannot be expressed for the provider, or a lossy change under
+    /// [`Policy::Strict`].
+    fn render(&self, tool: &ToolDescriptor, policy: Policy) -> Result<Rendered, RenderError>;
+
+    /// Checks the limits that hold over all tools of one request (how many strict tools, how
+    /// many optional parameters...). The default accepts any set.
+    ///
+    /// # Errors
+    ///
+    /// A [`RenderRule::SetLimit`] error naming the limit.
+    fn check_set(&self, tools: &[&ToolDescriptor], policy: Policy) -> Result<(), RenderError> {
+        let _ = (tools, policy);
+        Ok(())
+    }
+
+    /// Renders the tools of one request: [`check_set`](Self::check_set), then each tool in order.
+    ///
+    /// # Errors
+    ///
+    /// The first error of `check_set` or of any tool.
+    fn render_set(
+        &self,
+        tools: &[&ToolDescriptor],
+        policy: Policy,
+    ) -> Result<Vec<Rendered>, RenderError> {
+        self.check_set(tools, policy)?;
+        tools.iter().map(|t| self.render(t, policy)).collect()
+    }
+
+    /// The value of the request's tools field for one request's renderings, as JSON text: the
+    /// field `tools` for most providers (Bedrock: `toolConfig.tools`). The default is a JSON
+    /// array of the renderings in order; a provider whose field nests them (Gemini's
+    /// `[{"functionDeclarations":[…]}]`) overrides it.
+    fn tools_field(&self, rendered: &[Rendered]) -> String {
+        json_array(rendered)
+    }
+}
+
+impl<R: Renderer + ?Sized> Renderer for &R {
+    fn name(&self) -> &str {
+        (**self).name()
+    }
+    fn cache_key(&self) -> Cow<'_, str> {
+        (**self).cache_key()
+    }
+    fn render(&self, tool: &ToolDescriptor, policy: Policy) -> Result<Rendered, RenderError> {
+        (**self).render(tool, policy)
+    }
+    fn check_set(&self, tools: &[&ToolDescriptor], policy: Policy) -> Result<(), RenderError> {
+        (**self).check_set(tools, policy)
+    }
+    fn render_set(
+        &self,
+        tools: &[&ToolDescriptor],
+        policy: Policy,
+    ) -> Result<Vec<Rendered>, RenderError> {
+        (**self).render_set(tools, policy)
+    }
+    fn tools_field(&self, rendered: &[Rendered]) -> String {
+        (**self).tools_field(rendered)
+    }
+}
+
+/// Renders `tools` for `renderer` and returns the value of the request's tools field as JSON
+/// text, ready to put into a request body: for OpenAI, Anthropic, Ollama and Bedrock the array
+/// of per-tool wire objects, for Gemini the array holding one `functionDeclarations` entry.
+///
+/// The changes made for the provider are in each [`Rendered`]'s report; use
+/// [`Renderer::render_set`] and [`Renderer::tools_field`] to read them, or a [`RenderCache`] to
+/// render each tool once.
+///
+/// ```
+/// use tooldef::{Policy, ToolDescriptor, tools_json};
+/// use tooldef_openai::OpenAiRenderer;
+///
+/// const PING: ToolDescriptor = ToolDescriptor::new("ping").description("Check the service.");
+/// let tools = tools_json(&OpenAiRenderer::chat(), [&PING], Policy::Strict).unwrap();
+/// assert!(tools.starts_with(r#"[{"type":"function","function":{"name":"ping""#));
+/// ```
+///
+/// # Errors
+///
+/// The renderer's set-level error ([`Renderer::check_set`]), or the first tool it cannot render
+/// under `policy`.
+pub fn tools_json<'a, R, I>(renderer: &R, tools: I, policy: Policy) -> Result<String, RenderError>
+where
+    R: Renderer + ?Sized,
+    I: IntoIterator<Item = &'a ToolDescriptor>,
+{
+    let tools: Vec<&ToolDescriptor> = tools.into_iter().collect();
+    let rendered = renderer.render_set(&tools, policy)?;
+    Ok(renderer.tools_field(&rendered))
+}
+
+/// Joins renderings into one JSON array text (what `tooldef render` prints).
+pub fn json_array<'a>(rendered: impl IntoIterator<Item = &'a Rendered>) -> String {
+    let rendered = rendered.into_iter();
+    let mut out = String::with_capacity(2 + rendered.size_hint().0 * 512);
+    out.push('[');
+    for (i, r) in rendered.enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str(r.json());
+    }
+    out.push(']');
+    out
+}
+
+/// The state of one tool's rendering: its name, the policy, and the report being built.
+#[derive(Debug)]
+pub struct RenderCtx {
+    tool: String,
+    policy: Policy,
+    report: Report,
+}
+
+impl RenderCtx {
+    /// Starts rendering `tool` under `policy`.
+    pub fn new(tool: &ToolDescriptor, policy: Policy) -> Self {
+        RenderCtx { tool: tool.name.as_str().to_owned(), policy, report: Report::default() }
+    }
+
+    /// The tool's name.
+    pub fn tool(&self) -> &str {
+        &self.tool
+    }
+
+    /// The policy.
+    pub fn policy(&self) -> Policy {
+        self.policy
+    }
+
+    /// The report so far.
+    pub fn report(&self) -> &Report {
+        &self.report
+    }
+
+    /// Records a change.
+    ///
+    /// # Errors
+    ///
+    /// [`RenderRule::Lossy`] when `lossy` and the policy is [`Policy::Strict`].
+    pub fn change(
+        &mut self,
+        pointer: &str,
+        param: &str,
+        kind: ChangeKind,
+        keyword: impl Into<Cow<'static, str>>,
+        detail: impl Into<String>,
+        lossy: bool,
+    ) -> Result<(), RenderError> {
+        let detail = detail.into();
+        if lossy && self.policy == Policy::Strict {
+            return Err(self.error(
+                pointer,
+                param,
+                RenderRule::Lossy,
+                format_args!("{detail}; this loses meaning and the policy is strict"),
+            ));
+        }
+        self.report.changes.push(Change {
+            tool: self.tool.clone(),
+            pointer: pointer.to_owned(),
+            param: param.to_owned(),
+            kind,
+            keyword: keyword.into(),
+            detail,
+            lossy,
+        });
+        Ok(())
+    }
+
+    /// An error about this tool.
+    pub fn error(
+        &self,
+        pointer: &str,
+        param: &str,
+        rule: RenderRule,
+        detail: impl fmt::Display,
+    ) -> RenderError {
+        RenderError::new(self.tool.clone(), pointer, param, rule, detail)
+    }
+
+    /// Checks the tool name against a provider's rule.
+    ///
+    /// # Errors
+    ///
+    /// [`RenderRule::Name`] naming the rule.
+    pub fn check_name(&self, rule: &NameRule) -> Result<(), RenderError> {
+        rule.check(&self.tool)
+            .map_err(|why| self.error("/name", "", RenderRule::Name, format_args!("{why}")))
+    }
+
+    /// The finished rendering.
+    pub fn finish(self, out: JsonWriter) -> Rendered {
+        Rendered::new(self.tool, out.finish(), self.report)
+    }
+}

@@ -1,0 +1,255 @@
+//! What a provider's JSON Schema dialect takes: [`SchemaOptions`] (the [`Keywords`] it keeps,
+//! its [`NullStyle`], [`RefStyle`] and how [`Unsupported`] keywords are lowered), and the
+//! [`SchemaStats`] a write reports.
+
+use super::names::NameRule;
+use std::hash::Hash;
+
+/// A JSON Schema keyword a dialect may or may not accept.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum Keyword {
+    /// `title`.
+    Title,
+    /// `default`.
+    Default,
+    /// `examples`.
+    Examples,
+    /// `format`.
+    Format,
+    /// `pattern`.
+    Pattern,
+    /// `minLength`.
+    MinLength,
+    /// `maxLength`.
+    MaxLength,
+    /// `minimum`.
+    Minimum,
+    /// `maximum`.
+    Maximum,
+    /// `exclusiveMinimum`.
+    ExclusiveMinimum,
+    /// `exclusiveMaximum`.
+    ExclusiveMaximum,
+    /// `multipleOf`.
+    MultipleOf,
+    /// `minItems`.
+    MinItems,
+    /// `maxItems`.
+    MaxItems,
+    /// `uniqueItems`.
+    UniqueItems,
+}
+
+impl Keyword {
+    /// The keyword as spelled in JSON Schema.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Keyword::Title => "title",
+            Keyword::Default => "default",
+            Keyword::Examples => "examples",
+            Keyword::Format => "format",
+            Keyword::Pattern => "pattern",
+            Keyword::MinLength => "minLength",
+            Keyword::MaxLength => "maxLength",
+            Keyword::Minimum => "minimum",
+            Keyword::Maximum => "maximum",
+            Keyword::ExclusiveMinimum => "exclusiveMinimum",
+            Keyword::ExclusiveMaximum => "exclusiveMaximum",
+            Keyword::MultipleOf => "multipleOf",
+            Keyword::MinItems => "minItems",
+            Keyword::MaxItems => "maxItems",
+            Keyword::UniqueItems => "uniqueItems",
+        }
+    }
+
+    /// How the keyword reads in a description note (`Minimum: 1.`).
+    pub(super) const fn label(self) -> &'static str {
+        match self {
+            Keyword::Title => "Title",
+            Keyword::Default => "Default",
+            Keyword::Examples => "Examples",
+            Keyword::Format => "Format",
+            Keyword::Pattern => "Pattern",
+            Keyword::MinLength => "Minimum length",
+            Keyword::MaxLength => "Maximum length",
+            Keyword::Minimum => "Minimum",
+            Keyword::Maximum => "Maximum",
+            Keyword::ExclusiveMinimum => "Greater than",
+            Keyword::ExclusiveMaximum => "Less than",
+            Keyword::MultipleOf => "Multiple of",
+            Keyword::MinItems => "Minimum items",
+            Keyword::MaxItems => "Maximum items",
+            Keyword::UniqueItems => "Items must be unique",
+        }
+    }
+}
+
+/// A set of [`Keyword`]s (usable in `const`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Keywords(u32);
+
+impl Keywords {
+    /// No keyword.
+    pub const NONE: Keywords = Keywords(0);
+    /// Every keyword.
+    pub const ALL: Keywords = Keywords((1 << 15) - 1);
+
+    /// The set plus `k`.
+    pub const fn with(self, k: Keyword) -> Keywords {
+        Keywords(self.0 | (1 << k as u8))
+    }
+
+    /// The set without `k`.
+    pub const fn without(self, k: Keyword) -> Keywords {
+        Keywords(self.0 & !(1 << k as u8))
+    }
+
+    /// Whether `k` is in the set.
+    pub const fn contains(self, k: Keyword) -> bool {
+        self.0 & (1 << k as u8) != 0
+    }
+}
+
+/// How a schema says "or null".
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum NullStyle {
+    /// `"type": ["string", "null"]` where there is one type; `anyOf` with `{"type":"null"}` for
+    /// unions and references.
+    TypeArray,
+    /// Always `"anyOf": [<schema>, {"type": "null"}]`.
+    AnyOf,
+    /// OpenAPI 3.0: `"nullable": true`.
+    OpenApi,
+}
+
+/// Where named definitions go.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RefStyle {
+    /// `"$ref": "#/$defs/Name"` with `$defs` at the root (2020-12).
+    Defs,
+    /// `"$ref": "#/definitions/Name"` with `definitions` at the root (draft-07).
+    Definitions,
+    /// Every reference replaced by its definition; recursion is an error.
+    Inline,
+}
+
+/// What happens to a keyword the dialect does not accept.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Unsupported {
+    /// Written into the description (`Minimum: 1.`) and reported as lossless.
+    Describe,
+    /// Dropped and reported as lossy.
+    Drop,
+}
+
+/// What a provider's JSON Schema dialect accepts, and how to lower the IR into it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct SchemaOptions {
+    /// Keywords written as keywords; the others follow [`unsupported`](Self::unsupported).
+    pub keywords: Keywords,
+    /// What happens to keywords outside [`keywords`](Self::keywords), to formats outside
+    /// [`formats`](Self::formats) and to patterns the dialect rejects.
+    pub unsupported: Unsupported,
+    /// The formats accepted as `format`; `None` accepts any.
+    pub formats: Option<&'static [&'static str]>,
+    /// Whether a `pattern` may use lookaround or backreferences.
+    pub pattern_lookaround: bool,
+    /// How "or null" is written.
+    pub null_style: NullStyle,
+    /// Where definitions go.
+    pub refs: RefStyle,
+    /// Whether a definition may (indirectly) reference itself.
+    pub recursion: bool,
+    /// Whether a `$ref` may carry sibling keywords (`description`, `default`); if not, it is
+    /// wrapped as `"anyOf": [{"$ref": …}]` with the siblings outside.
+    pub ref_siblings: bool,
+    /// Every property listed in `required`; optional ones made nullable (OpenAI strict).
+    pub all_required: bool,
+    /// Every object closed (`additionalProperties: false`); open objects and maps are closed and
+    /// reported as lossy (strict modes).
+    pub close_objects: bool,
+    /// Whether `additionalProperties` may be written at all (Gemini `parameters`: no).
+    pub additional_properties: bool,
+    /// `"properties": {}` written on objects without properties.
+    pub empty_properties: bool,
+    /// `"required": []` written on objects without required properties.
+    pub empty_required: bool,
+    /// The largest `minItems` accepted; larger values are clamped to it and noted.
+    pub max_min_items: Option<u64>,
+    /// Type names in upper case (`"STRING"`), for Gemini `parameters`.
+    pub upper_case_types: bool,
+    /// The rule every property name must follow (parameters, nested objects, definitions);
+    /// `None` accepts any name. A name that breaks it is a [`RenderRule::Name`] error.
+    pub property_names: Option<NameRule>,
+}
+
+const FULL: Keywords = Keywords::ALL;
+
+impl SchemaOptions {
+    /// Plain JSON Schema 2020-12: everything kept, `$defs`, type arrays for null.
+    pub const JSON_SCHEMA: SchemaOptions = SchemaOptions {
+        keywords: FULL,
+        unsupported: Unsupported::Describe,
+        formats: None,
+        pattern_lookaround: true,
+        null_style: NullStyle::TypeArray,
+        refs: RefStyle::Defs,
+        recursion: true,
+        ref_siblings: true,
+        all_required: false,
+        close_objects: false,
+        additional_properties: true,
+        empty_properties: true,
+        empty_required: false,
+        max_min_items: None,
+        upper_case_types: false,
+        property_names: None,
+    };
+}
+
+impl Default for SchemaOptions {
+    fn default() -> Self {
+        SchemaOptions::JSON_SCHEMA
+    }
+}
+
+/// Counts gathered while writing a schema, for providers' limits.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SchemaStats {
+    /// Object properties written, all levels and definitions included.
+    pub properties: usize,
+    /// Properties not listed in their object's `required`.
+    pub optional_properties: usize,
+    /// Deepest object nesting (the root object is level 1).
+    pub max_depth: usize,
+    /// Enum values written, all enums together.
+    pub enum_values: usize,
+    /// Largest number of values in one enum.
+    pub largest_enum: usize,
+    /// Characters of the largest enum's values together.
+    pub largest_enum_chars: usize,
+    /// Characters of property names, definition names and enum values together.
+    pub name_chars: usize,
+    /// Unions written: `anyOf`s and type arrays.
+    pub unions: usize,
+    /// Definitions written under `$defs`.
+    pub definitions: usize,
+}
+
+impl SchemaStats {
+    /// Adds another schema's counts (for set-level limits).
+    pub fn add(&mut self, o: &SchemaStats) {
+        self.properties += o.properties;
+        self.optional_properties += o.optional_properties;
+        self.max_depth = self.max_depth.max(o.max_depth);
+        self.enum_values += o.enum_values;
+        if o.largest_enum > self.largest_enum {
+            self.largest_enum = o.largest_enum;
+            self.largest_enum_chars = o.largest_enum_chars;
+        }
+        self.name_chars += o.name_chars;
+        self.unions += o.unions;
+        self.definitions += o.definitions;
+    }
+}

@@ -1,0 +1,1246 @@
+//! The JSON Schema writer every renderer shares: [`write_input_schema`] and
+//! [`write_output_schema`] lower a descriptor under [`SchemaOptions`], recording each change in
+//! the [`RenderCtx`](super::RenderCtx).
+
+use std::fmt::{self, Write as _};
+
+use super::json_writer::{JsonWriter, literal_text, push_float};
+use super::renderer::RenderCtx;
+use super::report::{ChangeKind, RenderError, RenderRule};
+use super::schema_options::{
+    Keyword, Keywords, NullStyle, RefStyle, SchemaOptions, SchemaStats, Unsupported,
+};
+use crate::descriptor::{Param, ToolDescriptor};
+use crate::literal::Literal;
+use crate::schema::{Additional, EnumValues, NumberSchema, Schema, SchemaKind};
+
+/// Writes the tool's input schema (the root object of its parameters) at `pointer`.
+///
+/// # Errors
+///
+/// Recursion the options forbid, an unknown reference, or a lossy change under
+/// [`Policy::Strict`].
+pub fn write_input_schema(
+    out: &mut JsonWriter,
+    tool: &ToolDescriptor,
+    opts: &SchemaOptions,
+    ctx: &mut RenderCtx,
+    pointer: &str,
+) -> Result<SchemaStats, RenderError> {
+    let mut w = SchemaWriter::new(tool, opts, ctx, pointer);
+    w.root_object(out, &tool.params, &tool.additional, None)?;
+    Ok(w.stats)
+}
+
+/// Writes the tool's output schema at `pointer`, with its own `$defs`; `Ok(None)` (and nothing
+/// written) when the tool declares none.
+///
+/// # Errors
+///
+/// As [`write_input_schema`].
+pub fn write_output_schema(
+    out: &mut JsonWriter,
+    tool: &ToolDescriptor,
+    opts: &SchemaOptions,
+    ctx: &mut RenderCtx,
+    pointer: &str,
+) -> Result<Option<SchemaStats>, RenderError> {
+    let Some(output) = &tool.output else { return Ok(None) };
+    let mut w = SchemaWriter::new(tool, opts, ctx, pointer);
+    w.param.push_str("$output");
+    w.root_schema(out, output)?;
+    Ok(Some(w.stats))
+}
+
+/// The annotations of a schema node after merging a reference with its definition.
+#[derive(Clone, Copy)]
+struct Ann<'a> {
+    nullable: bool,
+    title: Option<&'a str>,
+    description: Option<&'a str>,
+    default: Option<&'a Literal>,
+    examples: &'a [Literal],
+}
+
+impl<'a> Ann<'a> {
+    fn of(s: &'a Schema) -> Self {
+        Ann {
+            nullable: s.nullable,
+            title: s.title.as_deref(),
+            description: s.description.as_deref(),
+            default: s.default.as_ref(),
+            examples: &s.examples,
+        }
+    }
+
+    fn has_siblings(&self) -> bool {
+        self.title.is_some()
+            || self.description.is_some()
+            || self.default.is_some()
+            || !self.examples.is_empty()
+    }
+}
+
+/// Walks the IR and writes JSON Schema text under [`SchemaOptions`].
+struct SchemaWriter<'a> {
+    tool: &'a ToolDescriptor,
+    opts: &'a SchemaOptions,
+    ctx: &'a mut RenderCtx,
+    pointer: String,
+    param: String,
+    stats: SchemaStats,
+    depth: usize,
+    /// Definitions being inlined, innermost last (recursion guard).
+    inlining: Vec<&'a str>,
+    /// Per definition (descriptor order): whether it can reach itself.
+    recursive: Vec<bool>,
+}
+
+const NESTING_GUARD: usize = 128;
+
+impl<'a> SchemaWriter<'a> {
+    fn new(
+        tool: &'a ToolDescriptor,
+        opts: &'a SchemaOptions,
+        ctx: &'a mut RenderCtx,
+        pointer: &str,
+    ) -> Self {
+        SchemaWriter {
+            tool,
+            opts,
+            ctx,
+            pointer: pointer.to_owned(),
+            param: String::new(),
+            stats: SchemaStats::default(),
+            depth: 0,
+            inlining: Vec::new(),
+            recursive: Vec::new(),
+        }
+    }
+
+    fn err(&self, rule: RenderRule, detail: impl fmt::Display) -> RenderError {
+        self.ctx.error(&self.pointer, &self.param, rule, detail)
+    }
+
+    fn change(
+        &mut self,
+        kind: ChangeKind,
+        keyword: &'static str,
+        detail: impl Into<String>,
+        lossy: bool,
+    ) -> Result<(), RenderError> {
+        self.ctx.change(&self.pointer, &self.param, kind, keyword, detail, lossy)
+    }
+
+    fn push_ptr(&mut self, seg: &str) -> usize {
+        let len = self.pointer.len();
+        self.pointer.push('/');
+        if !seg.bytes().any(|b| b == b'~' || b == b'/') {
+            self.pointer.push_str(seg);
+            return len;
+        }
+        for c in seg.chars() {
+            match c {
+                '~' => self.pointer.push_str("~0"),
+                '/' => self.pointer.push_str("~1"),
+                c => self.pointer.push(c),
+            }
+        }
+        len
+    }
+
+    fn push_param(&mut self, seg: &str, dot: bool) -> usize {
+        let len = self.param.len();
+        if dot && !self.param.is_empty() {
+            self.param.push('.');
+        }
+        self.param.push_str(seg);
+        len
+    }
+
+    fn type_name(&self, name: &'static str) -> &'static str {
+        if !self.opts.upper_case_types {
+            return name;
+        }
+        match name {
+            "string" => "STRING",
+            "integer" => "INTEGER",
+            "number" => "NUMBER",
+            "boolean" => "BOOLEAN",
+            "null" => "NULL",
+            "array" => "ARRAY",
+            "object" => "OBJECT",
+            other => other,
+        }
+    }
+
+    /// The definitions reachable from `roots`, in descriptor order, with recursion marks.
+    fn prepare_defs(&mut self, roots: &[&'a Schema]) -> Vec<usize> {
+        let defs = &self.tool.definitions;
+        if defs.is_empty() {
+            return Vec::new();
+        }
+        let index = |name: &str| defs.iter().position(|d| d.name == name);
+        // Direct references of each definition.
+        let edges: Vec<Vec<usize>> = defs
+            .iter()
+            .map(|d| {
+                let mut names = Vec::new();
+                collect_refs(&d.schema, &mut names, 0);
+                names.iter().filter_map(|n| index(n)).collect()
+            })
+            .collect();
+        let mut reach = vec![false; defs.len()];
+        let mut stack: Vec<usize> = Vec::new();
+        for root in roots {
+            let mut names = Vec::new();
+            collect_refs(root, &mut names, 0);
+            stack.extend(names.iter().filter_map(|n| index(n)));
+        }
+        while let Some(i) = stack.pop() {
+            if !reach[i] {
+                reach[i] = true;
+                stack.extend(edges[i].iter().copied());
+            }
+        }
+        // A definition is recursive when it can reach itself.
+        self.recursive = (0..defs.len())
+            .map(|start| {
+                let mut seen = vec![false; defs.len()];
+                let mut stack: Vec<usize> = edges[start].clone();
+                while let Some(i) = stack.pop() {
+                    if i == start {
+                        return true;
+                    }
+                    if !seen[i] {
+                        seen[i] = true;
+                        stack.extend(edges[i].iter().copied());
+                    }
+                }
+                false
+            })
+            .collect();
+        (0..defs.len()).filter(|i| reach[*i]).collect()
+    }
+
+    fn root_object(
+        &mut self,
+        out: &mut JsonWriter,
+        params: &'a [Param],
+        additional: &'a Additional,
+        ann: Option<Ann<'a>>,
+    ) -> Result<(), RenderError> {
+        let roots: Vec<&Schema> = params
+            .iter()
+            .map(|p| &p.schema)
+            .chain(match additional {
+                Additional::Typed(s) => Some(s.get()),
+                _ => None,
+            })
+            .collect();
+        let defs = self.prepare_defs(&roots);
+        let ann = ann.unwrap_or(Ann {
+            nullable: false,
+            title: None,
+            description: None,
+            default: None,
+            examples: &[],
+        });
+        self.object(out, params, additional, ann, &defs)
+    }
+
+    fn root_schema(&mut self, out: &mut JsonWriter, schema: &'a Schema) -> Result<(), RenderError> {
+        let defs = self.prepare_defs(&[schema]);
+        if let SchemaKind::Object(o) = &schema.kind
+            && !schema.nullable
+        {
+            return self.object(out, &o.properties, &o.additional, Ann::of(schema), &defs);
+        }
+        if defs.is_empty() || self.opts.refs == RefStyle::Inline {
+            return self.schema(out, schema);
+        }
+        // A non-object root with definitions: wrap so that `$defs` has a place.
+        out.begin_object();
+        out.key("allOf");
+        out.begin_array();
+        self.schema(out, schema)?;
+        out.end_array();
+        self.write_defs(out, &defs)?;
+        out.end_object();
+        Ok(())
+    }
+
+    fn write_defs(&mut self, out: &mut JsonWriter, defs: &[usize]) -> Result<(), RenderError> {
+        let key = match self.opts.refs {
+            RefStyle::Defs => "$defs",
+            RefStyle::Definitions => "definitions",
+            RefStyle::Inline => return Ok(()),
+        };
+        if defs.is_empty() {
+            return Ok(());
+        }
+        let saved_ptr = self.pointer.len();
+        let saved_param = std::mem::take(&mut self.param);
+        self.push_ptr(key);
+        out.key(key);
+        out.begin_object();
+        let tool = self.tool;
+        let mut result = Ok(());
+        for &i in defs {
+            let d = &tool.definitions[i];
+            let p = self.push_ptr(&d.name);
+            if self.recursive.get(i).copied().unwrap_or(false) && !self.opts.recursion {
+                result = Err(self.err(
+                    RenderRule::Recursion,
+                    format_args!(
+                        "definition `{}` refers to itself, and this provider does not accept recursive schemas",
+                        d.name
+                    ),
+                ));
+                break;
+            }
+            self.param.clear();
+            self.param.push_str("$defs.");
+            self.param.push_str(&d.name);
+            self.stats.definitions += 1;
+            self.stats.name_chars += d.name.chars().count();
+            out.key(&d.name);
+            if let Err(e) = self.schema(out, &d.schema) {
+                result = Err(e);
+                break;
+            }
+            self.pointer.truncate(p);
+        }
+        out.end_object();
+        self.pointer.truncate(saved_ptr);
+        self.param = saved_param;
+        result
+    }
+
+    fn schema(&mut self, out: &mut JsonWriter, s: &'a Schema) -> Result<(), RenderError> {
+        self.node(out, &s.kind, Ann::of(s), false)
+    }
+
+    /// Writes one node. `force_null` adds "or null" (optional made required in strict mode).
+    fn node(
+        &mut self,
+        out: &mut JsonWriter,
+        kind: &'a SchemaKind,
+        mut ann: Ann<'a>,
+        force_null: bool,
+    ) -> Result<(), RenderError> {
+        if self.inlining.len() + self.depth > NESTING_GUARD {
+            return Err(self.err(RenderRule::Limit, "schemas nest too deeply to render"));
+        }
+        ann.nullable |= force_null;
+        if let SchemaKind::Ref(r) = kind {
+            return self.reference(out, &r.name, ann);
+        }
+        // Plan the description notes before writing anything.
+        let mut notes = String::new();
+        let kept = self.plan(kind, &ann, &mut notes)?;
+        let null_in_type = ann.nullable
+            && !matches!(kind, SchemaKind::Null | SchemaKind::AnyOf(_))
+            && self.opts.null_style == NullStyle::TypeArray;
+        let wrap_null = ann.nullable
+            && !matches!(kind, SchemaKind::Null)
+            && (self.opts.null_style == NullStyle::AnyOf
+                || (self.opts.null_style == NullStyle::TypeArray
+                    && matches!(kind, SchemaKind::AnyOf(_))));
+        // An `anyOf` node gets its null as one more variant rather than a wrapper.
+        let null_variant = wrap_null && matches!(kind, SchemaKind::AnyOf(_));
+        let wrapper = wrap_null && !null_variant;
+
+        out.begin_object();
+        if wrapper {
+            self.stats.unions += 1;
+            out.key("anyOf");
+            out.begin_array();
+            out.begin_object();
+            if let Some(t) = kind_type(kind) {
+                out.key("type");
+                out.string(self.type_name(t));
+            }
+            self.body(out, kind, kept, false, false)?;
+            out.end_object();
+            out.begin_object();
+            out.key("type");
+            out.string(self.type_name("null"));
+            out.end_object();
+            out.end_array();
+            self.annotations(out, &ann, kept, &notes);
+        } else {
+            if null_in_type {
+                self.stats.unions += 1;
+            }
+            if let Some(t) = ann.title.filter(|_| kept.contains(Keyword::Title)) {
+                out.key("title");
+                out.string(t);
+            }
+            self.body_with_description(out, kind, kept, null_in_type, null_variant, &ann, &notes)?;
+        }
+        out.end_object();
+        Ok(())
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn body_with_description(
+        &mut self,
+        out: &mut JsonWriter,
+        kind: &'a SchemaKind,
+        kept: Keywords,
+        null_in_type: bool,
+        null_variant: bool,
+        ann: &Ann<'a>,
+        notes: &str,
+    ) -> Result<(), RenderError> {
+        // `type` first, then the description, then the kind's keywords.
+        let type_name = kind_type(kind);
+        if let Some(t) = type_name {
+            out.key("type");
+            if null_in_type {
+                out.begin_array();
+                out.string(self.type_name(t));
+                out.string(self.type_name("null"));
+                out.end_array();
+            } else {
+                out.string(self.type_name(t));
+            }
+        }
+        if self.opts.null_style == NullStyle::OpenApi
+            && ann.nullable
+            && !matches!(kind, SchemaKind::Null)
+        {
+            out.key("nullable");
+            out.bool(true);
+        }
+        write_description(out, ann.description, notes);
+        self.body(out, kind, kept, ann.nullable, null_variant)?;
+        self.trailing(out, ann, kept);
+        Ok(())
+    }
+
+    /// The wrapper's annotations (title, description, default, examples) for anyOf-null style.
+    fn annotations(&mut self, out: &mut JsonWriter, ann: &Ann<'a>, kept: Keywords, notes: &str) {
+        if let Some(t) = ann.title.filter(|_| kept.contains(Keyword::Title)) {
+            out.key("title");
+            out.string(t);
+        }
+        write_description(out, ann.description, notes);
+        self.trailing(out, ann, kept);
+    }
+
+    fn trailing(&mut self, out: &mut JsonWriter, ann: &Ann<'a>, kept: Keywords) {
+        if let Some(d) = ann.default.filter(|_| kept.contains(Keyword::Default)) {
+            out.key("default");
+            out.literal(d);
+        }
+        if !ann.examples.is_empty() && kept.contains(Keyword::Examples) {
+            out.key("examples");
+            out.begin_array();
+            ann.examples.iter().for_each(|e| out.literal(e));
+            out.end_array();
+        }
+    }
+
+    /// Decides which keywords of this node are written; the others become notes and changes.
+    fn plan(
+        &mut self,
+        kind: &'a SchemaKind,
+        ann: &Ann<'a>,
+        notes: &mut String,
+    ) -> Result<Keywords, RenderError> {
+        let allowed = self.opts.keywords;
+        let mut kept = Keywords::NONE;
+        // Keeps `k` when allowed, else notes `text` under its label.
+        macro_rules! keyword {
+            ($k:expr, $text:expr) => {{
+                let k: Keyword = $k;
+                if allowed.contains(k) {
+                    kept = kept.with(k);
+                } else {
+                    self.unsupported(k, $text.as_ref(), notes)?;
+                }
+            }};
+        }
+        if let Some(title) = ann.title {
+            keyword!(Keyword::Title, title);
+        }
+        if let Some(d) = ann.default {
+            keyword!(Keyword::Default, literal_text(d));
+        }
+        if !ann.examples.is_empty() {
+            keyword!(Keyword::Examples, join_literals(ann.examples));
+        }
+        match kind {
+            SchemaKind::String(s) => {
+                if let Some(f) = &s.format {
+                    let known = self.opts.formats.is_none_or(|list| list.contains(&f.as_ref()));
+                    if allowed.contains(Keyword::Format) && known {
+                        kept = kept.with(Keyword::Format);
+                    } else {
+                        self.unsupported(Keyword::Format, f, notes)?;
+                    }
+                }
+                if let Some(p) = &s.pattern {
+                    let ok = self.opts.pattern_lookaround || !has_lookaround(p);
+                    if allowed.contains(Keyword::Pattern) && ok {
+                        kept = kept.with(Keyword::Pattern);
+                    } else {
+                        self.unsupported(Keyword::Pattern, p, notes)?;
+                    }
+                }
+                if let Some(v) = s.min_length {
+                    keyword!(Keyword::MinLength, v.to_string());
+                }
+                if let Some(v) = s.max_length {
+                    keyword!(Keyword::MaxLength, v.to_string());
+                }
+            }
+            SchemaKind::Integer(n) => self.plan_number(n, |v| v.to_string(), &mut kept, notes)?,
+            SchemaKind::Float(n) => self.plan_number(n, float_text, &mut kept, notes)?,
+            SchemaKind::Enum(e) if e.values.iter_described().any(|(_, d)| d.is_some()) => {
+                let text = enum_note(&e.values);
+                push_note(notes, &text);
+                self.change(
+                    ChangeKind::MovedToDescription,
+                    "enum",
+                    "descriptions of enum values written into the description",
+                    false,
+                )?;
+            }
+            SchemaKind::List(l) => {
+                if let Some(v) = l.min_items {
+                    match self.opts.max_min_items {
+                        Some(max) if v > max && allowed.contains(Keyword::MinItems) => {
+                            kept = kept.with(Keyword::MinItems);
+                            push_note(notes, &format!("Minimum items: {v}."));
+                            self.change(
+                                ChangeKind::Rewritten,
+                                "minItems",
+                                format!(
+                                    "minItems {v} clamped to {max}; the bound is in the description"
+                                ),
+                                false,
+                            )?;
+                        }
+                        _ => keyword!(Keyword::MinItems, v.to_string()),
+                    }
+                }
+                if let Some(v) = l.max_items {
+                    keyword!(Keyword::MaxItems, v.to_string());
+                }
+                if l.unique {
+                    if allowed.contains(Keyword::UniqueItems) {
+                        kept = kept.with(Keyword::UniqueItems);
+                    } else {
+                        self.unsupported(Keyword::UniqueItems, "", notes)?;
+                    }
+                }
+            }
+            _ => {}
+        }
+        Ok(kept)
+    }
+
+    fn plan_number<T: Copy>(
+        &mut self,
+        n: &NumberSchema<T>,
+        text: impl Fn(T) -> String,
+        kept: &mut Keywords,
+        notes: &mut String,
+    ) -> Result<(), RenderError> {
+        let pairs = [
+            (Keyword::Minimum, n.minimum),
+            (Keyword::Maximum, n.maximum),
+            (Keyword::ExclusiveMinimum, n.exclusive_minimum),
+            (Keyword::ExclusiveMaximum, n.exclusive_maximum),
+            (Keyword::MultipleOf, n.multiple_of),
+        ];
+        for (k, v) in pairs {
+            if let Some(v) = v {
+                if self.opts.keywords.contains(k) {
+                    *kept = kept.with(k);
+                } else {
+                    self.unsupported(k, &text(v), notes)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn unsupported(
+        &mut self,
+        k: Keyword,
+        value: &str,
+        notes: &mut String,
+    ) -> Result<(), RenderError> {
+        match self.opts.unsupported {
+            Unsupported::Describe => {
+                if value.is_empty() {
+                    push_note(notes, &format!("{}.", k.label()));
+                } else {
+                    push_note(notes, &format!("{}: {value}.", k.label()));
+                }
+                self.change(
+                    ChangeKind::MovedToDescription,
+                    k.as_str(),
+                    format!("`{}` moved into the description", k.as_str()),
+                    false,
+                )
+            }
+            Unsupported::Drop => self.change(
+                ChangeKind::Dropped,
+                k.as_str(),
+                format!("`{}` dropped: the provider does not accept it", k.as_str()),
+                true,
+            ),
+        }
+    }
+
+    /// The kind's keywords and children (no `type`, no annotations).
+    fn body(
+        &mut self,
+        out: &mut JsonWriter,
+        kind: &'a SchemaKind,
+        kept: Keywords,
+        nullable: bool,
+        null_variant: bool,
+    ) -> Result<(), RenderError> {
+        match kind {
+            SchemaKind::String(s) => {
+                if kept.contains(Keyword::Format)
+                    && let Some(f) = &s.format
+                {
+                    out.key("format");
+                    out.string(f);
+                }
+                if kept.contains(Keyword::Pattern)
+                    && let Some(p) = &s.pattern
+                {
+                    out.key("pattern");
+                    out.string(p);
+                }
+                if kept.contains(Keyword::MinLength)
+                    && let Some(v) = s.min_length
+                {
+                    out.key("minLength");
+                    out.uint(v);
+                }
+                if kept.contains(Keyword::MaxLength)
+                    && let Some(v) = s.max_length
+                {
+                    out.key("maxLength");
+                    out.uint(v);
+                }
+            }
+            SchemaKind::Integer(n) => write_number(out, n, kept, |o, v| o.int(v)),
+            SchemaKind::Float(n) => write_number(out, n, kept, |o, v| o.float(v)),
+            SchemaKind::Boolean | SchemaKind::Null | SchemaKind::Any => {}
+            SchemaKind::Enum(e) => {
+                self.stats.enum_values += e.values.len();
+                let mut chars = 0;
+                out.key("enum");
+                out.begin_array();
+                for v in e.values.iter() {
+                    chars += v.chars().count();
+                    out.string(v);
+                }
+                // A nullable enum must list null, or null stays invalid (OpenAPI's `nullable`
+                // admits null by itself, and its enums hold strings only).
+                if nullable && self.opts.null_style == NullStyle::TypeArray {
+                    out.null();
+                }
+                out.end_array();
+                self.stats.name_chars += chars;
+                if e.values.len() > self.stats.largest_enum {
+                    self.stats.largest_enum = e.values.len();
+                    self.stats.largest_enum_chars = chars;
+                }
+            }
+            SchemaKind::List(l) => {
+                let p = self.push_ptr("items");
+                let q = self.push_param("[]", false);
+                out.key("items");
+                self.schema(out, &l.items)?;
+                self.pointer.truncate(p);
+                self.param.truncate(q);
+                if kept.contains(Keyword::MinItems)
+                    && let Some(v) = l.min_items
+                {
+                    out.key("minItems");
+                    out.uint(self.opts.max_min_items.map_or(v, |m| v.min(m)));
+                }
+                if kept.contains(Keyword::MaxItems)
+                    && let Some(v) = l.max_items
+                {
+                    out.key("maxItems");
+                    out.uint(v);
+                }
+                if kept.contains(Keyword::UniqueItems) && l.unique {
+                    out.key("uniqueItems");
+                    out.bool(true);
+                }
+            }
+            SchemaKind::Object(o) => {
+                self.object_body(out, &o.properties, &o.additional)?;
+            }
+            SchemaKind::AnyOf(a) => {
+                self.stats.unions += 1;
+                let p = self.push_ptr("anyOf");
+                out.key("anyOf");
+                out.begin_array();
+                for (i, v) in a.variants.iter().enumerate() {
+                    let p2 = self.push_ptr(&i.to_string());
+                    let q = self.param.len();
+                    let _ = write!(self.param, "|{i}");
+                    self.schema(out, v)?;
+                    self.pointer.truncate(p2);
+                    self.param.truncate(q);
+                }
+                let has_null = a.variants.iter().any(|v| matches!(v.kind, SchemaKind::Null));
+                if null_variant && !has_null {
+                    out.begin_object();
+                    out.key("type");
+                    out.string(self.type_name("null"));
+                    out.end_object();
+                }
+                out.end_array();
+                self.pointer.truncate(p);
+            }
+            SchemaKind::Ref(_) => {}
+        }
+        Ok(())
+    }
+
+    /// An object node with `type`, annotations and, at a root, definitions.
+    fn object(
+        &mut self,
+        out: &mut JsonWriter,
+        params: &'a [Param],
+        additional: &'a Additional,
+        ann: Ann<'a>,
+        defs: &[usize],
+    ) -> Result<(), RenderError> {
+        let mut notes = String::new();
+        let kept = self.plan(&OBJECT_KIND, &ann, &mut notes)?;
+        out.begin_object();
+        if let Some(t) = ann.title.filter(|_| kept.contains(Keyword::Title)) {
+            out.key("title");
+            out.string(t);
+        }
+        out.key("type");
+        out.string(self.type_name("object"));
+        write_description(out, ann.description, &notes);
+        self.object_body(out, params, additional)?;
+        self.trailing(out, &ann, kept);
+        if self.opts.refs == RefStyle::Inline {
+            // Definitions are inlined; recursion is found while inlining.
+        } else {
+            self.write_defs(out, defs)?;
+        }
+        out.end_object();
+        Ok(())
+    }
+
+    /// `properties`, `required`, `additionalProperties`.
+    fn object_body(
+        &mut self,
+        out: &mut JsonWriter,
+        params: &'a [Param],
+        additional: &'a Additional,
+    ) -> Result<(), RenderError> {
+        self.depth += 1;
+        self.stats.max_depth = self.stats.max_depth.max(self.depth);
+        if !params.is_empty() || self.opts.empty_properties {
+            let p = self.push_ptr("properties");
+            out.key("properties");
+            out.begin_object();
+            for prm in params {
+                let p2 = self.push_ptr(&prm.name);
+                let q = self.push_param(&prm.name, true);
+                if let Some(rule) = &self.opts.property_names
+                    && let Err(why) = rule.check(&prm.name)
+                {
+                    return Err(self.ctx.error(
+                        &self.pointer,
+                        &self.param,
+                        RenderRule::Name,
+                        format_args!("property name `{}` is not accepted: {why}", prm.name),
+                    ));
+                }
+                self.stats.properties += 1;
+                self.stats.name_chars += prm.name.chars().count();
+                let mut force_null = false;
+                if !prm.required {
+                    if self.opts.all_required {
+                        force_null = !prm.schema.nullable;
+                        let detail = if force_null {
+                            "optional property made required and nullable: send null for absent"
+                        } else {
+                            "optional (already nullable) property made required: send null for absent"
+                        };
+                        self.change(ChangeKind::MadeRequired, "required", detail, false)?;
+                    } else {
+                        self.stats.optional_properties += 1;
+                    }
+                }
+                out.key(&prm.name);
+                self.node(out, &prm.schema.kind, Ann::of(&prm.schema), force_null)?;
+                self.pointer.truncate(p2);
+                self.param.truncate(q);
+            }
+            out.end_object();
+            self.pointer.truncate(p);
+        }
+        let required = params.iter().filter(|p| p.required || self.opts.all_required);
+        if params.iter().any(|p| p.required || self.opts.all_required) || self.opts.empty_required {
+            out.key("required");
+            out.begin_array();
+            required.for_each(|p| out.string(&p.name));
+            out.end_array();
+        }
+        self.additional(out, additional)?;
+        self.depth -= 1;
+        Ok(())
+    }
+
+    fn additional(
+        &mut self,
+        out: &mut JsonWriter,
+        additional: &'a Additional,
+    ) -> Result<(), RenderError> {
+        let p = self.push_ptr("additionalProperties");
+        let result = self.additional_inner(out, additional);
+        self.pointer.truncate(p);
+        result
+    }
+
+    fn additional_inner(
+        &mut self,
+        out: &mut JsonWriter,
+        additional: &'a Additional,
+    ) -> Result<(), RenderError> {
+        if !self.opts.additional_properties {
+            return match additional {
+                Additional::Closed => Ok(()),
+                Additional::Open => Ok(()),
+                Additional::Typed(_) => self.change(
+                    ChangeKind::Dropped,
+                    "additionalProperties",
+                    "the schema of map values is dropped: the provider does not accept additionalProperties",
+                    true,
+                ),
+            };
+        }
+        match additional {
+            Additional::Closed => {
+                out.key("additionalProperties");
+                out.bool(false);
+            }
+            Additional::Open if self.opts.close_objects => {
+                self.change(
+                    ChangeKind::Closed,
+                    "additionalProperties",
+                    "open object closed: the provider requires additionalProperties: false",
+                    true,
+                )?;
+                out.key("additionalProperties");
+                out.bool(false);
+            }
+            Additional::Open => {
+                out.key("additionalProperties");
+                out.bool(true);
+            }
+            Additional::Typed(_) if self.opts.close_objects => {
+                self.change(
+                    ChangeKind::Closed,
+                    "additionalProperties",
+                    "map closed to an empty object: the provider requires additionalProperties: false",
+                    true,
+                )?;
+                out.key("additionalProperties");
+                out.bool(false);
+            }
+            Additional::Typed(s) => {
+                let q = self.push_param("*", true);
+                out.key("additionalProperties");
+                self.schema(out, s)?;
+                self.param.truncate(q);
+            }
+        }
+        Ok(())
+    }
+
+    fn reference(
+        &mut self,
+        out: &mut JsonWriter,
+        name: &'a str,
+        ann: Ann<'a>,
+    ) -> Result<(), RenderError> {
+        let tool = self.tool;
+        let Some(index) = tool.definitions.iter().position(|d| d.name == name) else {
+            return Err(self.err(
+                RenderRule::UnknownRef,
+                format_args!("reference to `{name}`, which is not a definition of the tool"),
+            ));
+        };
+        let def = &tool.definitions[index].schema;
+        if self.opts.refs == RefStyle::Inline {
+            if self.inlining.contains(&name) {
+                return Err(self.err(
+                    RenderRule::Recursion,
+                    format_args!(
+                        "definition `{name}` refers to itself, and this provider needs references inlined"
+                    ),
+                ));
+            }
+            self.change(
+                ChangeKind::Inlined,
+                "$ref",
+                format!("reference to `{name}` replaced by its definition"),
+                false,
+            )?;
+            let merged = Ann {
+                nullable: ann.nullable || def.nullable,
+                title: ann.title.or(def.title.as_deref()),
+                description: ann.description.or(def.description.as_deref()),
+                default: ann.default.or(def.default.as_ref()),
+                examples: if ann.examples.is_empty() { &def.examples } else { ann.examples },
+            };
+            self.inlining.push(name);
+            let result = self.node(out, &def.kind, merged, false);
+            self.inlining.pop();
+            return result;
+        }
+        if !self.opts.recursion && self.recursive.get(index).copied().unwrap_or(false) {
+            return Err(self.err(
+                RenderRule::Recursion,
+                format_args!(
+                    "definition `{name}` refers to itself, and this provider does not accept recursive schemas"
+                ),
+            ));
+        }
+        let target = match self.opts.refs {
+            RefStyle::Definitions => "#/definitions/",
+            _ => "#/$defs/",
+        };
+        let mut notes = String::new();
+        let kept = self.plan(&REF_KIND, &ann, &mut notes)?;
+        // A nullable definition already says so in `$defs`.
+        let nullable = ann.nullable;
+        let siblings = ann.has_siblings() || !notes.is_empty();
+        out.begin_object();
+        if (nullable && self.opts.null_style != NullStyle::OpenApi)
+            || (siblings && !self.opts.ref_siblings)
+        {
+            if !nullable {
+                self.change(
+                    ChangeKind::Rewritten,
+                    "$ref",
+                    "`$ref` with sibling keywords wrapped in anyOf",
+                    false,
+                )?;
+            } else {
+                self.stats.unions += 1;
+            }
+            out.key("anyOf");
+            out.begin_array();
+            write_ref(out, target, name);
+            if nullable {
+                out.begin_object();
+                out.key("type");
+                out.string(self.type_name("null"));
+                out.end_object();
+            }
+            out.end_array();
+        } else {
+            out.key("$ref");
+            out.string(&ref_target(target, name));
+            if nullable {
+                out.key("nullable");
+                out.bool(true);
+            }
+        }
+        self.annotations(out, &ann, kept, &notes);
+        out.end_object();
+        Ok(())
+    }
+}
+
+const OBJECT_KIND: SchemaKind = SchemaKind::Boolean;
+const REF_KIND: SchemaKind = SchemaKind::Null;
+
+fn write_ref(out: &mut JsonWriter, target: &str, name: &str) {
+    out.begin_object();
+    out.key("$ref");
+    out.string(&ref_target(target, name));
+    out.end_object();
+}
+
+/// `prefix` and `name` as a URI fragment: JSON-pointer escaped (`~0`, `~1`), then
+/// percent-encoded outside the characters a fragment may hold.
+pub fn ref_target(prefix: &str, name: &str) -> String {
+    let mut out = String::with_capacity(prefix.len() + name.len());
+    out.push_str(prefix);
+    for c in name.chars() {
+        match c {
+            '~' => out.push_str("~0"),
+            '/' => out.push_str("~1"),
+            c if c.is_ascii_alphanumeric() || "-._!$&'()*+,;=:@".contains(c) => out.push(c),
+            c => {
+                let mut buf = [0u8; 4];
+                for b in c.encode_utf8(&mut buf).bytes() {
+                    let _ = write!(out, "%{b:02X}");
+                }
+            }
+        }
+    }
+    out
+}
+
+fn kind_type(kind: &SchemaKind) -> Option<&'static str> {
+    match kind {
+        SchemaKind::String(_) | SchemaKind::Enum(_) => Some("string"),
+        SchemaKind::Integer(_) => Some("integer"),
+        SchemaKind::Float(_) => Some("number"),
+        SchemaKind::Boolean => Some("boolean"),
+        SchemaKind::Null => Some("null"),
+        SchemaKind::List(_) => Some("array"),
+        SchemaKind::Object(_) => Some("object"),
+        SchemaKind::AnyOf(_) | SchemaKind::Ref(_) | SchemaKind::Any => None,
+    }
+}
+
+fn write_number<T: Copy>(
+    out: &mut JsonWriter,
+    n: &NumberSchema<T>,
+    kept: Keywords,
+    write: impl Fn(&mut JsonWriter, T),
+) {
+    let pairs = [
+        (Keyword::Minimum, n.minimum),
+        (Keyword::Maximum, n.maximum),
+        (Keyword::ExclusiveMinimum, n.exclusive_minimum),
+        (Keyword::ExclusiveMaximum, n.exclusive_maximum),
+        (Keyword::MultipleOf, n.multiple_of),
+    ];
+    for (k, v) in pairs {
+        if let Some(v) = v
+            && kept.contains(k)
+        {
+            out.key(k.as_str());
+            write(out, v);
+        }
+    }
+}
+
+fn write_description(out: &mut JsonWriter, description: Option<&str>, notes: &str) {
+    match (description, notes.is_empty()) {
+        (None, true) => {}
+        (Some(d), true) => {
+            out.key("description");
+            out.string(d);
+        }
+        (d, false) => {
+            let mut text = String::with_capacity(d.map_or(0, str::len) + notes.len() + 2);
+            if let Some(d) = d.map(str::trim_end).filter(|d| !d.is_empty()) {
+                text.push_str(d);
+                if !d.ends_with(['.', '!', '?', ':']) {
+                    text.push('.');
+                }
+                text.push(' ');
+            }
+            text.push_str(notes);
+            out.key("description");
+            out.string(&text);
+        }
+    }
+}
+
+fn push_note(notes: &mut String, note: &str) {
+    if !notes.is_empty() {
+        notes.push(' ');
+    }
+    notes.push_str(note);
+}
+
+fn float_text(f: f64) -> String {
+    let mut s = String::new();
+    push_float(&mut s, f);
+    s
+}
+
+fn join_literals(items: &[Literal]) -> String {
+    let mut s = String::new();
+    for (i, l) in items.iter().enumerate() {
+        if i > 0 {
+            s.push_str(", ");
+        }
+        s.push_str(&literal_text(l));
+    }
+    s
+}
+
+fn enum_note(values: &EnumValues) -> String {
+    let mut s = String::from("Values: ");
+    for (i, (v, d)) in values.iter_described().enumerate() {
+        if i > 0 {
+            s.push_str("; ");
+        }
+        s.push_str(v);
+        if let Some(d) = d {
+            s.push_str(" = ");
+            s.push_str(d.trim_end().trim_end_matches('.'));
+        }
+    }
+    s.push('.');
+    s
+}
+
+/// Whether a regular expression uses lookaround or backreferences, which some strict dialects
+/// reject.
+pub fn has_lookaround(pattern: &str) -> bool {
+    let b = pattern.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'\\' => {
+                if b.get(i + 1).is_some_and(|c| c.is_ascii_digit() && *c != b'0')
+                    || b.get(i + 1) == Some(&b'k')
+                {
+                    return true;
+                }
+                i += 2;
+                continue;
+            }
+            b'(' if b.get(i + 1) == Some(&b'?') => {
+                let rest = &b[i + 2..];
+                if rest.starts_with(b"=")
+                    || rest.starts_with(b"!")
+                    || rest.starts_with(b"<=")
+                    || rest.starts_with(b"<!")
+                {
+                    return true;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    false
+}
+
+fn collect_refs<'s>(s: &'s Schema, names: &mut Vec<&'s str>, depth: usize) {
+    if depth > NESTING_GUARD {
+        return;
+    }
+    match &s.kind {
+        SchemaKind::Ref(r) => names.push(&r.name),
+        SchemaKind::List(l) => collect_refs(&l.items, names, depth + 1),
+        SchemaKind::Object(o) => {
+            for p in o.properties.iter() {
+                collect_refs(&p.schema, names, depth + 1);
+            }
+            if let Additional::Typed(t) = &o.additional {
+                collect_refs(t, names, depth + 1);
+            }
+        }
+        SchemaKind::AnyOf(a) => a.variants.iter().for_each(|v| collect_refs(v, names, depth + 1)),
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::descriptor::{Param, ToolDescriptor};
+    use crate::render::{Policy, Rendered};
+    #[test]
+    fn floats_are_written_as_serde_json_writes_them() {
+        for f in [1.0, 0.5, -3.25, 1e20, 1.5e-7, f64::MAX] {
+            assert_eq!(float_text(f), serde_json::to_string(&f).unwrap());
+        }
+        assert_eq!(float_text(f64::NAN), "null");
+    }
+
+    #[test]
+    fn reference_targets_are_escaped() {
+        assert_eq!(ref_target("#/$defs/", "Node"), "#/$defs/Node");
+        assert_eq!(ref_target("#/$defs/", "a/b~c d"), "#/$defs/a~1b~0c%20d");
+        assert_eq!(ref_target("#/$defs/", "é"), "#/$defs/%C3%A9");
+    }
+
+    #[test]
+    fn lookaround_is_detected() {
+        assert!(has_lookaround("^(?=.*\\d).+$"));
+        assert!(has_lookaround("(?<!x)y"));
+        assert!(has_lookaround("(a)\\1"));
+        assert!(!has_lookaround("^[a-z]+(?:-[a-z]+)*$"));
+        assert!(!has_lookaround("\\d{3}"));
+    }
+
+    static WEATHER: ToolDescriptor =
+        ToolDescriptor::new("get_weather").description("Get the weather.").params(
+            const {
+                &[
+                    Param::string("city"),
+                    Param::integer("days")
+                        .description("Number of days")
+                        .range(1, 10)
+                        .default_int(3),
+                    Param::enumeration("unit", &["c", "f"]).nullable().optional(),
+                ]
+            },
+        );
+
+    fn render(tool: &ToolDescriptor, opts: &SchemaOptions, policy: Policy) -> Rendered {
+        let mut ctx = RenderCtx::new(tool, policy);
+        let mut out = JsonWriter::new();
+        write_input_schema(&mut out, tool, opts, &mut ctx, "").unwrap();
+        ctx.finish(out)
+    }
+
+    #[test]
+    fn plain_json_schema_keeps_everything() {
+        let r = render(&WEATHER, &SchemaOptions::JSON_SCHEMA, Policy::Strict);
+        assert_eq!(
+            r.json(),
+            r#"{"type":"object","properties":{"city":{"type":"string"},"days":{"type":"integer","description":"Number of days","minimum":1,"maximum":10,"default":3},"unit":{"type":["string","null"],"enum":["c","f",null]}},"required":["city"],"additionalProperties":false}"#
+        );
+        assert!(r.report().is_empty());
+    }
+
+    #[test]
+    fn strict_lowering_moves_defaults_and_bounds_and_reports_them() {
+        let opts = SchemaOptions {
+            keywords: Keywords::ALL
+                .without(Keyword::Default)
+                .without(Keyword::Minimum)
+                .without(Keyword::Maximum),
+            all_required: true,
+            close_objects: true,
+            null_style: NullStyle::AnyOf,
+            ..SchemaOptions::JSON_SCHEMA
+        };
+        let r = render(&WEATHER, &opts, Policy::Strict);
+        assert_eq!(
+            r.json(),
+            r#"{"type":"object","properties":{"city":{"type":"string"},"days":{"anyOf":[{"type":"integer"},{"type":"null"}],"description":"Number of days. Default: 3. Minimum: 1. Maximum: 10."},"unit":{"anyOf":[{"type":"string","enum":["c","f"]},{"type":"null"}]}},"required":["city","days","unit"],"additionalProperties":false}"#
+        );
+        let kinds: Vec<_> =
+            r.report().iter().map(|c| (c.param.as_str(), c.keyword.as_ref())).collect();
+        assert_eq!(
+            kinds,
+            [
+                ("days", "required"),
+                ("days", "default"),
+                ("days", "minimum"),
+                ("days", "maximum"),
+                ("unit", "required")
+            ]
+        );
+        assert_eq!(r.report().changes[1].pointer, "/properties/days");
+        assert!(r.report().is_lossless());
+    }
+}
