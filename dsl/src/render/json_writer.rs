@@ -162,7 +162,7 @@ impl JsonWriter {
         }
     }
 
-    /// A value that is already JSON text (for example another [`Rendered::json`]).
+    /// A value that is already JSON text (for example another [`Rendered::json`](super::Rendered::json)).
     pub fn raw(&mut self, json: &str) {
         self.sep();
         self.buf.push_str(json);

@@ -119,14 +119,14 @@ impl PartialEq for RenderedSet {
 /// Renders descriptors to one provider's wire JSON.
 ///
 /// Implement it for a provider tooldef does not ship: write the wire object with
-/// [`JsonWriter`], the parameter schema with [`write_input_schema`] and a [`SchemaOptions`]
+/// [`JsonWriter`], the parameter schema with [`write_input_schema`](super::write_input_schema) and a [`SchemaOptions`](super::SchemaOptions)
 /// that says what the provider accepts, record every change through [`RenderCtx`], and return
-/// [`RenderCtx::finish`]. See the [module docs](self) for a complete example.
+/// [`RenderCtx::finish`]. See the [module docs](super) for a complete example.
 pub trait Renderer {
     /// A short stable name (`openai-chat`, `anthropic`), used in messages.
     fn name(&self) -> &str;
 
-    /// Identity of the renderer *and its options*, used by [`RenderCache`]: two renderers with
+    /// Identity of the renderer *and its options*, used by [`RenderCache`](super::RenderCache): two renderers with
     /// the same key must produce the same output for the same descriptor, and accept or refuse
     /// the same sets in [`check_set`](Self::check_set). Defaults to [`name`](Self::name);
     /// override it when options change the output or the set limits.
@@ -206,7 +206,7 @@ impl<R: Renderer + ?Sized> Renderer for &R {
 /// of per-tool wire objects, for Gemini the array holding one `functionDeclarations` entry.
 ///
 /// The changes made for the provider are in each [`Rendered`]'s report; use
-/// [`Renderer::render_set`] and [`Renderer::tools_field`] to read them, or a [`RenderCache`] to
+/// [`Renderer::render_set`] and [`Renderer::tools_field`] to read them, or a [`RenderCache`](super::RenderCache) to
 /// render each tool once.
 ///
 /// ```

@@ -180,7 +180,7 @@ pub struct SchemaOptions {
     /// Type names in upper case (`"STRING"`), for Gemini `parameters`.
     pub upper_case_types: bool,
     /// The rule every property name must follow (parameters, nested objects, definitions);
-    /// `None` accepts any name. A name that breaks it is a [`RenderRule::Name`] error.
+    /// `None` accepts any name. A name that breaks it is a [`RenderRule::Name`](super::RenderRule::Name) error.
     pub property_names: Option<NameRule>,
 }
 

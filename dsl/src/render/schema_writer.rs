@@ -19,7 +19,7 @@ use crate::schema::{Additional, EnumValues, NumberSchema, Schema, SchemaKind};
 /// # Errors
 ///
 /// Recursion the options forbid, an unknown reference, or a lossy change under
-/// [`Policy::Strict`].
+/// [`Policy::Strict`](super::Policy::Strict).
 pub fn write_input_schema(
     out: &mut JsonWriter,
     tool: &ToolDescriptor,

@@ -1,0 +1,183 @@
+//! What an import returns: the imported parts ([`Imported`], [`InputSchema`],
+//! [`ImportedSchema`]), the [`ImportNote`]s of what was dropped or inferred, and the
+//! [`ImportError`] naming the JSON pointer of a schema the IR cannot hold.
+
+use std::borrow::Cow;
+use std::fmt;
+
+use serde_json::Value;
+
+use crate::descriptor::{Definition, Param, ToolDescriptor};
+use crate::schema::{Additional, Schema};
+use crate::validate::MAX_DEPTH;
+
+/// The result of an import: the IR value and the notes about what was dropped or inferred.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Imported<T> {
+    /// What was imported.
+    pub value: T,
+    /// Annotation keywords dropped and types inferred, in document order.
+    pub notes: Vec<ImportNote>,
+}
+
+/// The input half of a descriptor, imported from an object schema.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct InputSchema {
+    /// The properties, in document order.
+    pub params: Vec<Param>,
+    /// What the object says about other keys (`Open` when `additionalProperties` is absent).
+    pub additional: Additional,
+    /// Named definitions (`$defs`, then `definitions`, then the root copy if `#` is referenced).
+    pub definitions: Vec<Definition>,
+}
+
+impl InputSchema {
+    /// Replaces the descriptor's parameters, additional-properties policy and definitions.
+    pub fn apply_to(self, d: &mut ToolDescriptor) {
+        d.params = Cow::Owned(self.params);
+        d.additional = self.additional;
+        d.definitions = Cow::Owned(self.definitions);
+    }
+}
+
+/// One schema imported with the definitions of its document.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ImportedSchema {
+    /// The schema.
+    pub schema: Schema,
+    /// Named definitions its references point at.
+    pub definitions: Vec<Definition>,
+}
+
+/// Something an import dropped or inferred without failing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ImportNote {
+    /// JSON pointer of the keyword (`/properties/city/deprecated`).
+    pub pointer: String,
+    /// The keyword.
+    pub keyword: String,
+    /// What happened to it.
+    pub message: String,
+}
+
+impl fmt::Display for ImportNote {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "#{}: `{}` {}", self.pointer, self.keyword, self.message)
+    }
+}
+
+impl ImportNote {
+    /// The same note with `prefix` (a JSON pointer) put before its pointer.
+    pub fn prefixed(mut self, prefix: &str) -> Self {
+        self.pointer.insert_str(0, prefix);
+        self
+    }
+}
+
+/// A JSON Schema that cannot be imported, with the JSON pointer of the fault.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error("#{pointer}: {kind}")]
+pub struct ImportError {
+    /// JSON pointer of the offending keyword or schema (empty for the document root).
+    pub pointer: String,
+    /// What is wrong.
+    pub kind: ImportErrorKind,
+}
+
+impl ImportError {
+    /// The same error with `prefix` (a JSON pointer) put before its pointer.
+    pub fn prefixed(mut self, prefix: &str) -> Self {
+        self.pointer.insert_str(0, prefix);
+        self
+    }
+}
+
+/// Why a JSON Schema cannot be imported.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ImportErrorKind {
+    /// A keyword (or a schema) has a value of the wrong JSON type.
+    #[error("`{keyword}` must be {expected}; got {found}")]
+    WrongType {
+        /// The keyword (`schema` for a schema position).
+        keyword: String,
+        /// What was expected.
+        expected: &'static str,
+        /// What was found.
+        found: String,
+    },
+    /// A keyword changes what is valid in a way the IR cannot express.
+    #[error("`{keyword}` cannot be expressed by tooldef: {reason}")]
+    Unsupported {
+        /// The keyword.
+        keyword: String,
+        /// Why.
+        reason: String,
+    },
+    /// A `$ref` points at no definition.
+    #[error("`$ref` `{target}` points at no definition")]
+    DanglingRef {
+        /// The reference.
+        target: String,
+    },
+    /// The input schema is not an object schema.
+    #[error("the input schema must be an object schema: {reason}")]
+    NotAnObject {
+        /// Why.
+        reason: String,
+    },
+    /// Schemas nest deeper than [`MAX_DEPTH`].
+    #[error("schemas nest deeper than {} levels", MAX_DEPTH)]
+    TooDeep,
+}
+
+pub(super) fn wrong(
+    pointer: &str,
+    keyword: &str,
+    expected: &'static str,
+    found: &Value,
+) -> ImportError {
+    ImportError {
+        pointer: pointer.to_owned(),
+        kind: ImportErrorKind::WrongType {
+            keyword: keyword.to_owned(),
+            expected,
+            found: describe(found),
+        },
+    }
+}
+
+pub(super) fn unsupported(pointer: &str, keyword: &str, reason: impl Into<String>) -> ImportError {
+    ImportError {
+        pointer: pointer.to_owned(),
+        kind: ImportErrorKind::Unsupported { keyword: keyword.to_owned(), reason: reason.into() },
+    }
+}
+
+/// A short description of a JSON value for messages.
+pub(super) fn describe(v: &Value) -> String {
+    match v {
+        Value::Null => "null".into(),
+        Value::Bool(b) => format!("the boolean {b}"),
+        Value::Number(n) => format!("the number {n}"),
+        Value::String(s) if s.chars().count() > 40 => {
+            format!("a string ({:?}...)", s.chars().take(40).collect::<String>())
+        }
+        Value::String(s) => format!("the string {s:?}"),
+        Value::Array(_) => "an array".into(),
+        Value::Object(_) => "an object".into(),
+    }
+}
+
+/// Escapes one JSON pointer token.
+pub fn pointer_token(key: &str) -> Cow<'_, str> {
+    if key.contains(['~', '/']) {
+        Cow::Owned(key.replace('~', "~0").replace('/', "~1"))
+    } else {
+        Cow::Borrowed(key)
+    }
+}
+
+pub(super) fn child(pointer: &str, key: &str) -> String {
+    format!("{pointer}/{}", pointer_token(key))
+}

@@ -1,0 +1,25 @@
+//! JSON Schema (draft 2020-12) export of the IR, and import of JSON Schema into the IR.
+//!
+//! Owns the mapping between [`Schema`](crate::Schema) / [`ToolDescriptor`](crate::ToolDescriptor) and JSON Schema documents. It does not
+//! touch providers (each renderer adapts the exported schema to its own dialect) nor spec files
+//! (see [`crate::spec`], which builds on this module).
+//!
+//! | file | owns |
+//! | --- | --- |
+//! | `export.rs` | [`export_input`], [`export_output`], [`export_schema`] and the key order they write |
+//! | `import.rs` | [`import_input`], [`import_schema`]: the importer |
+//! | `imported.rs` | what an import returns: [`Imported`], [`ImportNote`], [`ImportError`] |
+//! | `keywords.rs` | the keyword tables import reads by |
+//! | `view.rs` | the flattened view of one schema object (`allOf` merged) |
+
+mod export;
+mod import;
+mod imported;
+mod keywords;
+mod view;
+
+pub use export::{definition_ref, export_input, export_output, export_schema};
+pub use import::{import_input, import_schema, merge_definitions};
+pub use imported::{
+    ImportError, ImportErrorKind, ImportNote, Imported, ImportedSchema, InputSchema, pointer_token,
+};
