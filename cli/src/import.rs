@@ -424,16 +424,18 @@ fn relocate_note(note: &ImportNote, map: &[(&'static str, String)]) -> ImportNot
 }
 
 fn relocated(mut e: SpecError, map: &[(&'static str, String)]) -> SpecError {
-    let pointer = match &mut e.kind {
-        SpecErrorKind::UnknownKey { pointer, .. }
-        | SpecErrorKind::WrongType { pointer, .. }
-        | SpecErrorKind::Name { pointer, .. }
-        | SpecErrorKind::DefinitionConflict { pointer, .. } => Some(pointer),
-        SpecErrorKind::Schema(inner) => Some(&mut inner.pointer),
-        _ => None,
-    };
-    if let Some(p) = pointer {
-        *p = relocate(p, map);
+    for problem in &mut e.problems {
+        let pointer = match problem {
+            SpecErrorKind::UnknownKey { pointer, .. }
+            | SpecErrorKind::WrongType { pointer, .. }
+            | SpecErrorKind::Name { pointer, .. }
+            | SpecErrorKind::DefinitionConflict { pointer, .. } => Some(pointer),
+            SpecErrorKind::Schema(inner) => Some(&mut inner.pointer),
+            _ => None,
+        };
+        if let Some(p) = pointer {
+            *p = relocate(p, map);
+        }
     }
     e
 }

@@ -405,6 +405,20 @@ pub enum ImportErrorKind {
         /// What was found.
         found: String,
     },
+    /// A `type` names no JSON Schema type (`"integr"`).
+    #[error(
+        "`{name}` is not a JSON Schema type; {}",
+        match suggestion {
+            Some(s) => format!("did you mean `{s}`?"),
+            None => format!("expected one of {}", TYPE_NAMES.join(", ")),
+        }
+    )]
+    UnknownType {
+        /// The name given.
+        name: String,
+        /// The type name it is likely a typo of.
+        suggestion: Option<&'static str>,
+    },
     /// A keyword changes what is valid in a way the IR cannot express.
     #[error("`{keyword}` cannot be expressed by tooldef: {reason}")]
     Unsupported {
@@ -1650,14 +1664,20 @@ fn type_set(v: &Value, ptr: &str) -> Result<Vec<String>, ImportError> {
         other => return Err(wrong(ptr, "type", expected, other)),
     };
     let mut out: Vec<String> = Vec::new();
-    for n in names {
+    for (i, n) in names.into_iter().enumerate() {
         match n.as_str() {
             Some(t) if TYPE_NAMES.contains(&t) => {
                 if !out.iter().any(|o| o == t) {
                     out.push(t.to_owned());
                 }
             }
-            _ => return Err(wrong(ptr, "type", expected, n)),
+            Some(t) => {
+                let suggestion = crate::suggest::closest(t, TYPE_NAMES.iter().copied());
+                let pointer = if v.is_array() { format!("{ptr}/{i}") } else { ptr.to_owned() };
+                let kind = ImportErrorKind::UnknownType { name: t.to_owned(), suggestion };
+                return Err(ImportError { pointer, kind });
+            }
+            None => return Err(wrong(ptr, "type", expected, n)),
         }
     }
     // `number` already accepts every integer.
