@@ -32,6 +32,11 @@ pub(crate) struct Imported {
 }
 
 impl Imported {
+    /// Whether the input looks like what `format` reads (or like nothing known).
+    pub(crate) fn shape_matches(&self, format: ImportFormat) -> bool {
+        self.shape.is_none_or(|shape| shape.format() == format)
+    }
+
     /// Why a non-empty input gave no tool (`None` when it gave tools or its list is empty):
     /// the format it looks like instead, or that every entry was skipped.
     pub(crate) fn why_empty(&self, format: ImportFormat) -> Option<String> {
@@ -40,12 +45,12 @@ impl Imported {
         }
         Some(match self.shape.and_then(|shape| mismatch(shape, format)) {
             Some(hint) => format!("no tools found as `--from {}`: {hint}", format.name()),
-            None => format!(
-                "no tools found: none of the {} entries is a tool that `--from {}` reads (see \
-                 the warnings)",
-                self.entries,
-                format.name()
-            ),
+            None => match self.entries {
+                1 => "no tools found: its one entry was skipped (see the warning above)".into(),
+                n => {
+                    format!("no tools found: all {n} entries were skipped (see the warnings above)")
+                }
+            },
         })
     }
 }
@@ -184,6 +189,10 @@ fn read_tools(
             ImportFormat::Gemini => Some(from_gemini(obj, &pointer, &mut out.warnings)),
         };
         let Some(Converted { spec, map }) = converted else { continue };
+        if !spec.contains_key("name") {
+            // The spec parser would say so without a pointer into the input.
+            return Err(format!("{file}: #{}: the tool has no `name`", map[0].1));
+        }
         let parsed = spec_from_value(file, &Value::Object(spec), None)
             .map_err(|e| relocated(e, &map).to_string())?;
         for note in &parsed.notes {

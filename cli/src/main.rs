@@ -326,14 +326,18 @@ fn import_cmd(a: ImportArgs) -> Result<(), Failure> {
         (label, text)
     };
     let imported = import::import(&label, &text, a.from).map_err(Failure::Input)?;
-    for w in &imported.warnings {
-        warn(format_args!("warning: {label}: {w}"));
+    // A list of another format gives only noise as warnings: the error says what it is.
+    let why_empty = imported.why_empty(a.from);
+    if why_empty.is_none() || imported.shape_matches(a.from) {
+        for w in &imported.warnings {
+            warn(format_args!("warning: {label}: {w}"));
+        }
+    }
+    if let Some(why) = why_empty {
+        return Err(Failure::Input(format!("{label}: {why}")));
     }
     if imported.tools.is_empty() {
-        match imported.why_empty(a.from) {
-            Some(why) => return Err(Failure::Input(format!("{label}: {why}"))),
-            None => warn(format_args!("warning: {label}: no tools found")),
-        }
+        warn(format_args!("warning: {label}: no tools found"));
     }
     // Check everything before writing anything.
     let mut files: Vec<(PathBuf, String)> = Vec::with_capacity(imported.tools.len());
