@@ -73,6 +73,7 @@ pub(crate) struct Verb {
     details: &'static str,
     /// The long options it takes (for "did you mean").
     options: &'static [&'static str],
+    /// Parses the arguments after the verb.
     parse: fn(&mut Args, &'static Verb) -> Result<Command, UsageError>,
 }
 

@@ -58,10 +58,15 @@ impl Imported {
 /// A tool list's shape, as each provider writes it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Shape {
+    /// Tools with `inputSchema`.
     Mcp,
+    /// `{"type": "function", "function": {...}}`.
     OpenAiChat,
+    /// `{"type": "function", "name": ...}`, flat.
     OpenAiResponses,
+    /// Tools with `input_schema`, or server tools with a dated `type`.
     Anthropic,
+    /// `functionDeclarations`, or declarations with `parametersJsonSchema` or bare `parameters`.
     Gemini,
 }
 
