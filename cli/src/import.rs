@@ -643,6 +643,31 @@ mod tests {
     }
 
     #[test]
+    fn each_formats_list_is_recognised_by_its_shape() {
+        let cases = [
+            (json!({"tools": [{"name": "a", "inputSchema": {}}]}), Some(Shape::Mcp)),
+            (json!({"result": {"tools": [{"name": "a", "inputSchema": {}}]}}), Some(Shape::Mcp)),
+            (json!([{"type": "function", "function": {"name": "a"}}]), Some(Shape::OpenAiChat)),
+            (json!({"tools": [{"type": "function", "name": "a"}]}), Some(Shape::OpenAiResponses)),
+            (json!([{"name": "a", "input_schema": {}}]), Some(Shape::Anthropic)),
+            (json!([{"type": "web_search_20250305", "name": "w"}]), Some(Shape::Anthropic)),
+            (
+                json!({"functionDeclarations": [{"name": "a", "parameters": {}}]}),
+                Some(Shape::Gemini),
+            ),
+            (json!([{"functionDeclarations": []}]), Some(Shape::Gemini)),
+            (json!([{"name": "a", "parametersJsonSchema": {}}]), Some(Shape::Gemini)),
+            // The first entry with a known shape decides.
+            (json!([{"name": "?"}, {"name": "a", "input_schema": {}}]), Some(Shape::Anthropic)),
+            (json!([{"name": "a"}]), None),
+            (json!({"name": "a"}), None),
+        ];
+        for (root, shape) in cases {
+            assert_eq!(entries(&root).iter().find_map(shape_of), shape, "{root}");
+        }
+    }
+
+    #[test]
     fn server_tools_are_skipped_with_a_warning() {
         let text = r#"[{"type": "web_search_20250305", "name": "web_search"},
                        {"name": "echo", "input_schema": {"type": "object"}, "cache_control": {"type": "ephemeral"}}]"#;
