@@ -1,18 +1,21 @@
-//! Command-line parsing: a small hand-written parser for the three commands and their help.
+//! Command-line parsing: a small hand-written parser over a table of verbs and their help.
 //!
-//! Owns turning `argv` into a [`Command`] (or a usage error naming the argument at fault); it
-//! runs nothing.
+//! Owns turning `argv` into a [`Command`] (or a usage error naming the argument at fault, with a
+//! "did you mean" where one is close); it runs nothing. Each verb is one entry of [`VERBS`]: its
+//! synopsis, help text, options and parser; the main help and the usage lines come from there.
 
 use std::ffi::OsString;
 use std::path::PathBuf;
+
+use tooldef::suggest::closest;
 
 use crate::providers::{ImportFormat, Provider};
 
 /// What the user asked for.
 #[derive(Debug, PartialEq)]
 pub(crate) enum Command {
-    /// Print a help text and exit successfully.
-    Help(&'static str),
+    /// Print a help text (on stdout) and exit successfully.
+    Help(String),
     /// Print the version.
     Version,
     /// `tooldef render`.
@@ -30,6 +33,7 @@ pub(crate) struct RenderArgs {
     pub(crate) strict: bool,
     pub(crate) report: bool,
     pub(crate) pretty: bool,
+    /// Spec files and directories; [`STDIN`] for one spec read from stdin.
     pub(crate) paths: Vec<PathBuf>,
 }
 
@@ -38,6 +42,7 @@ pub(crate) struct RenderArgs {
 pub(crate) struct CheckArgs {
     pub(crate) providers: Vec<Provider>,
     pub(crate) strict: bool,
+    /// Spec files and directories; [`STDIN`] for one spec read from stdin.
     pub(crate) paths: Vec<PathBuf>,
 }
 
@@ -45,43 +50,61 @@ pub(crate) struct CheckArgs {
 #[derive(Debug, PartialEq)]
 pub(crate) struct ImportArgs {
     pub(crate) from: ImportFormat,
+    /// The tool list; [`STDIN`] to read it from stdin.
     pub(crate) file: PathBuf,
     pub(crate) out: PathBuf,
     pub(crate) force: bool,
 }
 
-pub(crate) const MAIN_HELP: &str = "\
-tooldef: render, check and import LLM tool definitions
+/// The PATH or FILE that means stdin.
+pub(crate) const STDIN: &str = "-";
 
-Usage:
-  tooldef render --provider P [--strict] [--report] [--pretty] PATH...
-  tooldef check  [--provider P]... [--strict] PATH...
-  tooldef import --from mcp|openai|anthropic|gemini FILE [--out DIR] [--force]
+/// One verb: its synopsis and help, the options it knows, and its parser.
+pub(crate) struct Verb {
+    /// The verb (`render`).
+    pub(crate) name: &'static str,
+    /// The synopsis after the verb (`--provider P [--strict] ... PATH...`).
+    pub(crate) args: &'static str,
+    /// One line for the main help's list of commands.
+    pub(crate) summary: &'static str,
+    /// The first line of its help.
+    about: &'static str,
+    /// Its help after the usage line.
+    details: &'static str,
+    /// The long options it takes (for "did you mean").
+    options: &'static [&'static str],
+    /// Parses the arguments after the verb.
+    parse: fn(&mut Args, &'static Verb) -> Result<Command, UsageError>,
+}
 
-Commands:
-  render   Print the provider's wire JSON for the tools, as one JSON array
-  check    Show, per provider, what rendering would change or refuse
-  import   Turn a provider's tool list into spec files, one per tool
+impl Verb {
+    /// `Usage: tooldef VERB ARGS`.
+    pub(crate) fn usage_line(&self) -> String {
+        format!("Usage: tooldef {} {}", self.name, self.args)
+    }
 
-PATH is a spec file (*.json) or a directory of spec files.
-P is one of: openai-chat, openai-responses, anthropic, gemini, gemini-openapi, ollama, mcp,
-bedrock.
+    /// The whole help text.
+    pub(crate) fn help(&self) -> String {
+        format!("{}\n\n{}\n\n{}", self.about, self.usage_line(), self.details)
+    }
+}
 
-Options:
-  -h, --help      Print help (also `tooldef help COMMAND`, `tooldef COMMAND --help`)
-  -V, --version   Print the version
+const PROVIDER_LIST: &str = "openai-chat, openai-responses, anthropic, gemini, gemini-openapi, \
+                             ollama, mcp or bedrock";
 
-Exit status: 0 success, 1 a provider refuses a tool, 2 bad usage or bad input.
-";
-
-pub(crate) const RENDER_HELP: &str = "\
-Print the provider's wire JSON for the tools, as one JSON array on stdout
-
-Usage: tooldef render --provider P [--strict] [--report] [--pretty] PATH...
-
+/// Every verb, in the order the help lists them. A new verb is one entry here (and a
+/// [`Command`] variant that `main` runs).
+pub(crate) static VERBS: &[Verb] = &[
+    Verb {
+        name: "render",
+        args: "--provider P [--strict] [--report] [--pretty] PATH...",
+        summary: "Print the provider's wire JSON for the tools, as one JSON array",
+        about: "Print the provider's wire JSON for the tools, as one JSON array on stdout",
+        details: "\
 Each element of the array is exactly one tool as the provider's `tools` field takes it, in
 input order. A directory contributes its *.json specs sorted by name: the file stem is the tool
-name, dot-files are ignored, a stem that is not a tool name is skipped with a warning.
+name, dot-files are ignored, a stem that is not a tool name is skipped with a warning. `-` reads
+one spec from stdin; its `name` key names the tool.
 
 Options:
   --provider P   openai-chat, openai-responses, anthropic, gemini, gemini-openapi, ollama,
@@ -93,16 +116,21 @@ Options:
   -h, --help     Print this help
 
 Only JSON is printed on stdout. Bad input exits with status 2 and a message naming the file
-and the line and column or JSON pointer; a tool the provider refuses exits with status 1.
-";
-
-pub(crate) const CHECK_HELP: &str = "\
-Show, per provider, what rendering the tools would change or refuse
-
-Usage: tooldef check [--provider P]... [--strict] PATH...
-
+and the line and column or JSON pointer of every problem; a tool the provider refuses exits
+with status 1.
+",
+        options: &["--provider", "--strict", "--report", "--pretty", "--help"],
+        parse: parse_render,
+    },
+    Verb {
+        name: "check",
+        args: "[--provider P]... [--strict] PATH...",
+        summary: "Show, per provider, what rendering would change or refuse",
+        about: "Show, per provider, what rendering the tools would change or refuse",
+        details: "\
 For each provider (by default all of them), prints every change that rendering would make to
-fit the provider (lossy ones marked) and every tool the provider would refuse.
+fit the provider (lossy ones marked) and every tool the provider would refuse. PATH is read as
+by `render` (`-` for one spec on stdin).
 
 Options:
   --provider P   Check this provider (repeatable): openai-chat, openai-responses, anthropic,
@@ -110,15 +138,19 @@ Options:
   --strict       Check strict mode and the strict policy (lossy changes are refusals)
   -h, --help     Print this help
 
-Exit status: 0 nothing refused, 1 a provider would refuse something, 2 bad usage or input.
-";
-
-pub(crate) const IMPORT_HELP: &str = "\
-Turn a provider's tool list into spec files, one per tool, named by the tool
-
-Usage: tooldef import --from mcp|openai|anthropic|gemini FILE [--out DIR] [--force]
-
-Accepted input:
+Exit status: 0 nothing refused, 1 a provider would refuse something (check only the providers
+you target with --provider), 2 bad usage or input.
+",
+        options: &["--provider", "--strict", "--help"],
+        parse: parse_check,
+    },
+    Verb {
+        name: "import",
+        args: "--from mcp|openai|anthropic|gemini FILE [--out DIR] [--force]",
+        summary: "Turn a provider's tool list into spec files, one per tool",
+        about: "Turn a provider's tool list into spec files, one per tool, named by the tool",
+        details: "\
+Accepted input (FILE, or `-` for stdin):
   mcp        a `tools/list` result ({\"tools\": [...]}), the JSON-RPC response holding it, or
              an array of tools
   openai     a `tools` array in the Chat Completions or the Responses shape (or {\"tools\": [...]})
@@ -133,33 +165,107 @@ Options:
   --force       Overwrite existing spec files
   -h, --help    Print this help
 
-The paths written are printed on stdout, one a line; notes (keywords dropped) on stderr.
+The paths written are printed on stdout, one a line; notes (keywords dropped) on stderr. A
+non-empty list that yields no tool is an error that says which format it looks like.
+",
+        options: &["--from", "--out", "--force", "--help"],
+        parse: parse_import,
+    },
+    Verb {
+        name: "help",
+        args: "[COMMAND]",
+        summary: "Print this help, or the help of one command",
+        about: "Print the help of tooldef, or of one command",
+        details: "Same as `tooldef --help` and `tooldef COMMAND --help`.\n",
+        options: &[],
+        parse: parse_help,
+    },
+];
+
+const MAIN_ABOUT: &str = "tooldef: render, check and import LLM tool definitions";
+
+const MAIN_DETAILS: &str = "\
+PATH is a spec file (*.json), a directory of spec files, or `-` for one spec on stdin.
+P is one of: openai-chat, openai-responses, anthropic, gemini, gemini-openapi, ollama, mcp,
+bedrock.
+
+Options:
+  -h, --help      Print help (also `tooldef help COMMAND`, `tooldef COMMAND --help`)
+  -V, --version   Print the version
+
+Exit status: 0 success, 1 a provider refuses a tool, 2 bad usage or bad input.
 ";
 
-/// A usage error: what is wrong, and the help text of the command it concerns.
+/// `Usage:` and one line per verb, the verbs aligned.
+pub(crate) fn usage_block() -> String {
+    let width = VERBS.iter().map(|v| v.name.len()).max().unwrap_or(0);
+    let mut text = String::from("Usage:\n");
+    for v in VERBS {
+        text.push_str(&format!("  tooldef {:<width$} {}\n", v.name, v.args));
+    }
+    text.push_str("  tooldef --help | --version\n");
+    text
+}
+
+/// The help of `tooldef` itself.
+pub(crate) fn main_help() -> String {
+    let width = VERBS.iter().map(|v| v.name.len()).max().unwrap_or(0);
+    let mut commands = String::from("Commands:\n");
+    for v in VERBS {
+        commands.push_str(&format!("  {:<width$}   {}\n", v.name, v.summary));
+    }
+    format!("{MAIN_ABOUT}\n\n{}\n{commands}\n{MAIN_DETAILS}", usage_block())
+}
+
+/// A usage error: what is wrong, and the verb it concerns (`None` for `tooldef` itself).
 #[derive(Debug, PartialEq)]
 pub(crate) struct UsageError {
     pub(crate) message: String,
-    pub(crate) usage: &'static str,
+    verb: Option<&'static str>,
 }
 
-fn usage(message: impl Into<String>, usage: &'static str) -> UsageError {
-    UsageError { message: message.into(), usage }
+impl UsageError {
+    /// The usage to print under the message: the verb's usage line, or every verb's.
+    pub(crate) fn usage(&self) -> String {
+        match self.verb.and_then(verb) {
+            Some(v) => v.usage_line(),
+            None => usage_block().trim_end().to_owned(),
+        }
+    }
+
+    /// Where to read more (`tooldef render --help`).
+    pub(crate) fn more(&self) -> String {
+        match self.verb {
+            Some(v) => format!("tooldef {v} --help"),
+            None => "tooldef --help".to_owned(),
+        }
+    }
 }
 
-/// The usage line of a help text (its first `Usage:` line).
-pub(crate) fn usage_line(help: &str) -> &str {
-    help.lines().find(|l| l.starts_with("Usage:")).unwrap_or("Usage: tooldef --help")
+fn usage(message: impl Into<String>, verb: Option<&'static Verb>) -> UsageError {
+    UsageError { message: message.into(), verb: verb.map(|v| v.name) }
 }
 
-/// One argument, split into a long option (with an inline `=value`) or a positional.
+fn verb(name: &str) -> Option<&'static Verb> {
+    VERBS.iter().find(|v| v.name == name)
+}
+
+/// `; did you mean `x`?` when `wanted` is close to one of `known`, else `otherwise`.
+fn hint<'a>(wanted: &str, known: impl IntoIterator<Item = &'a str>, otherwise: &str) -> String {
+    match closest(wanted, known) {
+        Some(k) => format!("; did you mean `{k}`?"),
+        None => otherwise.to_owned(),
+    }
+}
+
+/// One argument, split into an option (with an inline `=value`) or a positional.
 enum Arg {
     Flag { name: String, value: Option<String> },
     Positional(OsString),
 }
 
-/// Iterates arguments; after `--`, everything is positional.
-struct Args {
+/// Iterates arguments; after `--`, everything is positional. `-` alone is positional (stdin).
+pub(crate) struct Args {
     rest: std::vec::IntoIter<OsString>,
     positional_only: bool,
 }
@@ -184,7 +290,7 @@ impl Args {
                 None => Arg::Flag { name: text.into(), value: None },
             });
         }
-        if text.starts_with('-') && text.len() > 1 {
+        if text.starts_with('-') && text != STDIN {
             return Some(Arg::Flag { name: text.into(), value: None });
         }
         Some(Arg::Positional(raw))
@@ -195,166 +301,187 @@ impl Args {
         &mut self,
         name: &str,
         inline: Option<String>,
-        help: &'static str,
+        verb: &'static Verb,
     ) -> Result<String, UsageError> {
         if let Some(v) = inline {
             return Ok(v);
         }
         match self.rest.next() {
-            Some(v) => v
-                .into_string()
-                .map_err(|_| usage(format!("the value of `{name}` is not valid UTF-8"), help)),
-            None => Err(usage(format!("`{name}` needs a value"), help)),
+            Some(v) => v.into_string().map_err(|_| {
+                usage(format!("the value of `{name}` is not valid UTF-8"), Some(verb))
+            }),
+            None => Err(usage(format!("`{name}` needs a value"), Some(verb))),
         }
     }
 }
 
-fn no_value(name: &str, value: Option<String>, help: &'static str) -> Result<(), UsageError> {
+fn no_value(name: &str, value: Option<String>, verb: &'static Verb) -> Result<(), UsageError> {
     match value {
         None => Ok(()),
-        Some(_) => Err(usage(format!("`{name}` takes no value"), help)),
+        Some(_) => Err(usage(format!("`{name}` takes no value"), Some(verb))),
     }
 }
 
-fn unknown(name: &str, known: &[&str], help: &'static str) -> UsageError {
-    let close = known.iter().find(|k| edit_distance(name, k) <= 2);
-    let message = match close {
-        Some(k) => format!("unknown option `{name}`; did you mean `{k}`?"),
-        None => format!("unknown option `{name}`"),
-    };
-    usage(message, help)
+/// An option without its leading dashes.
+fn bare_name(option: &str) -> &str {
+    option.trim_start_matches('-')
 }
 
-/// Levenshtein distance, for "did you mean" hints on short option names.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut prev = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let cur = row[j + 1];
-            row[j + 1] = (prev + usize::from(ca != *cb)).min(row[j] + 1).min(cur + 1);
-            prev = cur;
+fn unknown_option(name: &str, known: &[&str], verb: Option<&'static Verb>) -> UsageError {
+    let what = match verb {
+        Some(v) => format!("`{}`", v.name),
+        None => "tooldef".to_owned(),
+    };
+    // Compared without their dashes, which every option shares.
+    let rest = match closest(bare_name(name), known.iter().map(|o| bare_name(o))) {
+        Some(k) => format!("; did you mean `--{k}`?"),
+        None => format!("; {what} takes {}", list(known)),
+    };
+    usage(format!("unknown option `{name}`{rest}"), verb)
+}
+
+/// `a, b or c` (or `no options`).
+fn list(items: &[&str]) -> String {
+    match items {
+        [] => "no options".to_owned(),
+        [one] => format!("`{one}`"),
+        [init @ .., last] => {
+            let init: Vec<String> = init.iter().map(|i| format!("`{i}`")).collect();
+            format!("{} or `{last}`", init.join(", "))
         }
     }
-    row[b.len()]
 }
 
-fn provider(value: &str, help: &'static str) -> Result<Provider, UsageError> {
+fn provider(value: &str, verb: &'static Verb) -> Result<Provider, UsageError> {
     Provider::parse(value).ok_or_else(|| {
-        let names: Vec<&str> = Provider::ALL.iter().map(|p| p.name()).collect();
-        usage(format!("unknown provider `{value}`; expected one of {}", names.join(", ")), help)
+        let names = Provider::ALL.map(Provider::name);
+        let rest = hint(value, names, &format!("; expected one of {}", names.join(", ")));
+        usage(format!("unknown provider `{value}`{rest}"), Some(verb))
     })
 }
 
 /// Parses the arguments after the program name.
 pub(crate) fn parse(argv: Vec<OsString>) -> Result<Command, UsageError> {
     let mut args = Args { rest: argv.into_iter(), positional_only: false };
-    let command = match args.next_arg() {
-        None => return Err(usage("no command given", MAIN_HELP)),
-        Some(Arg::Flag { name, value }) => match name.as_str() {
-            "--help" => {
-                return no_value(&name, value, MAIN_HELP).map(|()| Command::Help(MAIN_HELP));
-            }
-            "--version" | "-V" => {
-                return no_value(&name, value, MAIN_HELP).map(|()| Command::Version);
-            }
-            _ => return Err(unknown(&name, &["--help", "--version"], MAIN_HELP)),
-        },
+    let name = match args.next_arg() {
+        None => return Err(usage("no command given", None)),
+        Some(Arg::Flag { name, value }) => {
+            return match name.as_str() {
+                "--help" => match value {
+                    None => Ok(Command::Help(main_help())),
+                    Some(_) => Err(usage("`--help` takes no value", None)),
+                },
+                "--version" | "-V" => match value {
+                    None => Ok(Command::Version),
+                    Some(_) => Err(usage(format!("`{name}` takes no value"), None)),
+                },
+                _ => Err(unknown_option(&name, &["--help", "--version"], None)),
+            };
+        }
         Some(Arg::Positional(c)) => c.to_string_lossy().into_owned(),
     };
-    match command.as_str() {
-        "render" => parse_render(&mut args),
-        "check" => parse_check(&mut args),
-        "import" => parse_import(&mut args),
-        "help" => match args.next_arg() {
-            None => Ok(Command::Help(MAIN_HELP)),
-            Some(Arg::Positional(c)) => match c.to_str() {
-                Some("render") => Ok(Command::Help(RENDER_HELP)),
-                Some("check") => Ok(Command::Help(CHECK_HELP)),
-                Some("import") => Ok(Command::Help(IMPORT_HELP)),
-                _ => Err(usage(format!("no command `{}`", c.to_string_lossy()), MAIN_HELP)),
-            },
-            Some(Arg::Flag { name, .. }) => Err(unknown(&name, &[], MAIN_HELP)),
-        },
-        other => {
-            let close = ["render", "check", "import", "help"]
-                .into_iter()
-                .find(|k| edit_distance(other, k) <= 2);
-            let message = match close {
-                Some(k) => format!("no command `{other}`; did you mean `{k}`?"),
-                None => format!("no command `{other}`; expected render, check or import"),
-            };
-            Err(usage(message, MAIN_HELP))
-        }
+    match verb(&name) {
+        Some(v) => (v.parse)(&mut args, v),
+        None => Err(no_command(&name)),
     }
 }
 
-fn parse_render(args: &mut Args) -> Result<Command, UsageError> {
-    const H: &str = RENDER_HELP;
+fn no_command(name: &str) -> UsageError {
+    let names = VERBS.iter().map(|v| v.name);
+    let all: Vec<&str> = names.clone().collect();
+    let rest = hint(name, names, &format!("; expected one of {}", all.join(", ")));
+    usage(format!("no command `{name}`{rest}"), None)
+}
+
+fn parse_help(args: &mut Args, this: &'static Verb) -> Result<Command, UsageError> {
+    let text = match args.next_arg() {
+        None => main_help(),
+        Some(Arg::Positional(c)) => {
+            let name = c.to_string_lossy();
+            verb(&name).ok_or_else(|| no_command(&name))?.help()
+        }
+        Some(Arg::Flag { name, .. }) if name == "--help" => this.help(),
+        Some(Arg::Flag { name, .. }) => {
+            return Err(unknown_option(&name, this.options, Some(this)));
+        }
+    };
+    match args.next_arg() {
+        None => Ok(Command::Help(text)),
+        Some(_) => Err(usage("`help` takes one COMMAND at most", Some(this))),
+    }
+}
+
+/// Adds a PATH, refusing `-` twice (stdin can be read once).
+fn push_path(paths: &mut Vec<PathBuf>, p: OsString, verb: &'static Verb) -> Result<(), UsageError> {
+    let p = PathBuf::from(p);
+    if p.as_os_str() == STDIN && paths.iter().any(|q| q.as_os_str() == STDIN) {
+        return Err(usage("`-` (stdin) is given twice; stdin holds one spec", Some(verb)));
+    }
+    paths.push(p);
+    Ok(())
+}
+
+fn parse_render(args: &mut Args, v: &'static Verb) -> Result<Command, UsageError> {
     let (mut provider_arg, mut strict, mut report, mut pretty) = (None, false, false, false);
     let mut paths = Vec::new();
     while let Some(arg) = args.next_arg() {
         match arg {
-            Arg::Positional(p) => paths.push(PathBuf::from(p)),
+            Arg::Positional(p) => push_path(&mut paths, p, v)?,
             Arg::Flag { name, value } => match name.as_str() {
-                "--help" => return Ok(Command::Help(H)),
+                "--help" => return Ok(Command::Help(v.help())),
                 "--provider" => {
-                    let v = args.value(&name, value, H)?;
+                    let value = args.value(&name, value, v)?;
                     if provider_arg.is_some() {
-                        return Err(usage("`--provider` is given twice; render takes one", H));
+                        return Err(usage(
+                            "`--provider` is given twice; render takes one",
+                            Some(v),
+                        ));
                     }
-                    provider_arg = Some(provider(&v, H)?);
+                    provider_arg = Some(provider(&value, v)?);
                 }
                 "--strict" => {
-                    no_value(&name, value, H)?;
+                    no_value(&name, value, v)?;
                     strict = true;
                 }
                 "--report" => {
-                    no_value(&name, value, H)?;
+                    no_value(&name, value, v)?;
                     report = true;
                 }
                 "--pretty" => {
-                    no_value(&name, value, H)?;
+                    no_value(&name, value, v)?;
                     pretty = true;
                 }
-                _ => {
-                    return Err(unknown(
-                        &name,
-                        &["--provider", "--strict", "--report", "--pretty", "--help"],
-                        H,
-                    ));
-                }
+                _ => return Err(unknown_option(&name, v.options, Some(v))),
             },
         }
     }
-    let provider = provider_arg.ok_or_else(|| usage("`--provider` is required", H))?;
+    let provider = provider_arg.ok_or_else(|| {
+        usage(format!("`--provider` is required: one of {PROVIDER_LIST}"), Some(v))
+    })?;
     if paths.is_empty() {
-        return Err(usage("no PATH given", H));
+        return Err(usage("no PATH given", Some(v)));
     }
     Ok(Command::Render(RenderArgs { provider, strict, report, pretty, paths }))
 }
 
-fn parse_check(args: &mut Args) -> Result<Command, UsageError> {
-    const H: &str = CHECK_HELP;
+fn parse_check(args: &mut Args, v: &'static Verb) -> Result<Command, UsageError> {
     let (mut providers, mut strict, mut paths) = (Vec::new(), false, Vec::new());
     while let Some(arg) = args.next_arg() {
         match arg {
-            Arg::Positional(p) => paths.push(PathBuf::from(p)),
+            Arg::Positional(p) => push_path(&mut paths, p, v)?,
             Arg::Flag { name, value } => match name.as_str() {
-                "--help" => return Ok(Command::Help(H)),
+                "--help" => return Ok(Command::Help(v.help())),
                 "--provider" => {
-                    let p = provider(&args.value(&name, value, H)?, H)?;
+                    let p = provider(&args.value(&name, value, v)?, v)?;
                     if !providers.contains(&p) {
                         providers.push(p);
                     }
                 }
                 "--strict" => {
-                    no_value(&name, value, H)?;
+                    no_value(&name, value, v)?;
                     strict = true;
                 }
-                _ => return Err(unknown(&name, &["--provider", "--strict", "--help"], H)),
+                _ => return Err(unknown_option(&name, v.options, Some(v))),
             },
         }
     }
@@ -362,44 +489,44 @@ fn parse_check(args: &mut Args) -> Result<Command, UsageError> {
         providers = Provider::ALL.to_vec();
     }
     if paths.is_empty() {
-        return Err(usage("no PATH given", H));
+        return Err(usage("no PATH given", Some(v)));
     }
     Ok(Command::Check(CheckArgs { providers, strict, paths }))
 }
 
-fn parse_import(args: &mut Args) -> Result<Command, UsageError> {
-    const H: &str = IMPORT_HELP;
+fn parse_import(args: &mut Args, v: &'static Verb) -> Result<Command, UsageError> {
     let (mut from, mut out, mut force, mut files) = (None, None, false, Vec::new());
     while let Some(arg) = args.next_arg() {
         match arg {
             Arg::Positional(p) => files.push(PathBuf::from(p)),
             Arg::Flag { name, value } => match name.as_str() {
-                "--help" => return Ok(Command::Help(H)),
+                "--help" => return Ok(Command::Help(v.help())),
                 "--from" => {
-                    let v = args.value(&name, value, H)?;
-                    from = Some(ImportFormat::parse(&v).ok_or_else(|| {
-                        usage(
-                            format!(
-                                "unknown format `{v}`; expected one of mcp, openai, anthropic, gemini"
-                            ),
-                            H,
-                        )
+                    let value = args.value(&name, value, v)?;
+                    from = Some(ImportFormat::parse(&value).ok_or_else(|| {
+                        let names = ImportFormat::ALL.map(ImportFormat::name);
+                        let rest =
+                            hint(&value, names, &format!("; expected one of {}", names.join(", ")));
+                        usage(format!("unknown format `{value}`{rest}"), Some(v))
                     })?);
                 }
-                "--out" => out = Some(PathBuf::from(args.value(&name, value, H)?)),
+                "--out" => out = Some(PathBuf::from(args.value(&name, value, v)?)),
                 "--force" => {
-                    no_value(&name, value, H)?;
+                    no_value(&name, value, v)?;
                     force = true;
                 }
-                _ => return Err(unknown(&name, &["--from", "--out", "--force", "--help"], H)),
+                _ => return Err(unknown_option(&name, v.options, Some(v))),
             },
         }
     }
-    let from = from.ok_or_else(|| usage("`--from` is required", H))?;
+    let from = from.ok_or_else(|| {
+        let names = ImportFormat::ALL.map(ImportFormat::name);
+        usage(format!("`--from` is required: one of {}", names.join(", ")), Some(v))
+    })?;
     let file = match files.len() {
         1 => files.remove(0),
-        0 => return Err(usage("no FILE given", H)),
-        _ => return Err(usage("import reads one FILE", H)),
+        0 => return Err(usage("no FILE given (`-` reads stdin)", Some(v))),
+        _ => return Err(usage("import reads one FILE", Some(v))),
     };
     Ok(Command::Import(ImportArgs { from, file, out: out.unwrap_or_else(|| ".".into()), force }))
 }
@@ -410,6 +537,10 @@ mod tests {
 
     fn parse_str(args: &[&str]) -> Result<Command, UsageError> {
         parse(args.iter().map(OsString::from).collect())
+    }
+
+    fn message(args: &[&str]) -> String {
+        parse_str(args).expect_err("a usage error").message
     }
 
     #[test]
@@ -437,6 +568,22 @@ mod tests {
     }
 
     #[test]
+    fn a_dash_is_stdin_and_may_be_given_once() {
+        let Ok(Command::Check(c)) = parse_str(&["check", "a.json", "-"]) else {
+            panic!("expected check")
+        };
+        assert_eq!(c.paths, [PathBuf::from("a.json"), PathBuf::from("-")]);
+        assert_eq!(
+            message(&["render", "--provider", "mcp", "-", "-"]),
+            "`-` (stdin) is given twice; stdin holds one spec"
+        );
+        let Ok(Command::Import(i)) = parse_str(&["import", "--from", "mcp", "-"]) else {
+            panic!("expected import")
+        };
+        assert_eq!(i.file, PathBuf::from("-"));
+    }
+
+    #[test]
     fn check_defaults_to_every_provider_and_dedups() {
         let Ok(Command::Check(c)) = parse_str(&["check", "x"]) else { panic!("expected check") };
         assert_eq!(c.providers, Provider::ALL.to_vec());
@@ -449,19 +596,89 @@ mod tests {
     }
 
     #[test]
-    fn usage_errors_name_the_argument() {
-        let e = parse_str(&["render", "--provider", "openai", "x"]).unwrap_err();
-        assert!(e.message.starts_with("unknown provider `openai`; expected one of openai-chat"));
-        let e = parse_str(&["render", "--provder", "mcp", "x"]).unwrap_err();
-        assert_eq!(e.message, "unknown option `--provder`; did you mean `--provider`?");
-        let e = parse_str(&["render", "x"]).unwrap_err();
-        assert_eq!(e.message, "`--provider` is required");
-        let e = parse_str(&["rendr"]).unwrap_err();
-        assert_eq!(e.message, "no command `rendr`; did you mean `render`?");
-        let e = parse_str(&["import", "--from", "mcp"]).unwrap_err();
-        assert_eq!(e.message, "no FILE given");
-        let e = parse_str(&["render", "--pretty=yes", "--provider", "mcp", "x"]).unwrap_err();
-        assert_eq!(e.message, "`--pretty` takes no value");
+    fn usage_errors_name_the_argument_and_suggest_a_close_one() {
+        assert_eq!(
+            message(&["render", "--provider", "openai", "x"]),
+            "unknown provider `openai`; expected one of openai-chat, openai-responses, anthropic, gemini, gemini-openapi, ollama, mcp, bedrock"
+        );
+        assert_eq!(
+            message(&["render", "--provider", "antropic", "x"]),
+            "unknown provider `antropic`; did you mean `anthropic`?"
+        );
+        assert_eq!(
+            message(&["render", "--provder", "mcp", "x"]),
+            "unknown option `--provder`; did you mean `--provider`?"
+        );
+        assert_eq!(
+            message(&["check", "--keep-going", "x"]),
+            "unknown option `--keep-going`; `check` takes `--provider`, `--strict` or `--help`"
+        );
+        assert_eq!(
+            message(&["import", "--from", "gemni", "x"]),
+            "unknown format `gemni`; did you mean `gemini`?"
+        );
+        assert_eq!(
+            message(&["render", "x"]),
+            "`--provider` is required: one of openai-chat, openai-responses, anthropic, gemini, gemini-openapi, ollama, mcp or bedrock"
+        );
+        assert_eq!(message(&["rendr"]), "no command `rendr`; did you mean `render`?");
+        assert_eq!(message(&["improt"]), "no command `improt`; did you mean `import`?");
+        assert_eq!(
+            message(&["convert"]),
+            "no command `convert`; expected one of render, check, import, help"
+        );
+        assert_eq!(
+            message(&["--verison"]),
+            "unknown option `--verison`; did you mean `--version`?"
+        );
+        assert_eq!(
+            message(&["check", "--keep", "x"]),
+            "unknown option `--keep`; `check` takes `--provider`, `--strict` or `--help`"
+        );
+        assert_eq!(
+            message(&["import", "-force"]),
+            "unknown option `-force`; did you mean `--force`?"
+        );
+        assert_eq!(message(&["import", "--from", "mcp"]), "no FILE given (`-` reads stdin)");
+        assert_eq!(
+            message(&["render", "--pretty=yes", "--provider", "mcp", "x"]),
+            "`--pretty` takes no value"
+        );
+        assert_eq!(message(&["help", "chek"]), "no command `chek`; did you mean `check`?");
+    }
+
+    #[test]
+    fn usage_under_an_error_is_the_verbs_line_or_every_verb() {
+        let e = parse_str(&["check"]).unwrap_err();
+        assert_eq!(e.usage(), "Usage: tooldef check [--provider P]... [--strict] PATH...");
+        assert_eq!(e.more(), "tooldef check --help");
+        let e = parse_str(&[]).unwrap_err();
+        assert_eq!(
+            e.usage(),
+            "Usage:
+  tooldef render --provider P [--strict] [--report] [--pretty] PATH...
+  tooldef check  [--provider P]... [--strict] PATH...
+  tooldef import --from mcp|openai|anthropic|gemini FILE [--out DIR] [--force]
+  tooldef help   [COMMAND]
+  tooldef --help | --version"
+        );
+        assert_eq!(e.more(), "tooldef --help");
+    }
+
+    #[test]
+    fn help_comes_from_the_verb_table() {
+        for v in VERBS {
+            let Ok(Command::Help(text)) = parse_str(&[v.name, "--help"]) else {
+                panic!("{}: expected help", v.name)
+            };
+            assert!(text.lines().any(|l| l == v.usage_line()), "{text}");
+            assert_eq!(parse_str(&["help", v.name]), Ok(Command::Help(text)));
+        }
+        let Ok(Command::Help(main)) = parse_str(&["-h"]) else { panic!("expected help") };
+        for v in VERBS {
+            assert!(main.contains(&format!("  {:<6}   {}\n", v.name, v.summary)), "{main}");
+        }
+        assert_eq!(parse_str(&["help"]), Ok(Command::Help(main)));
     }
 
     #[test]

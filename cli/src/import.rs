@@ -25,13 +25,130 @@ pub(crate) struct ImportedTool {
 pub(crate) struct Imported {
     pub(crate) tools: Vec<ImportedTool>,
     pub(crate) warnings: Vec<String>,
+    /// How many entries the input's tool list has (tools, skipped or not).
+    pub(crate) entries: usize,
+    /// What the input looks like, when its shape is one of the known formats'.
+    pub(crate) shape: Option<Shape>,
+}
+
+impl Imported {
+    /// Whether the input looks like what `format` reads (or like nothing known).
+    pub(crate) fn shape_matches(&self, format: ImportFormat) -> bool {
+        self.shape.is_none_or(|shape| shape.format() == format)
+    }
+
+    /// Why a non-empty input gave no tool (`None` when it gave tools or its list is empty):
+    /// the format it looks like instead, or that every entry was skipped.
+    pub(crate) fn why_empty(&self, format: ImportFormat) -> Option<String> {
+        if !self.tools.is_empty() || self.entries == 0 {
+            return None;
+        }
+        Some(match self.shape.and_then(|shape| mismatch(shape, format)) {
+            Some(hint) => format!("no tools found as `--from {}`: {hint}", format.name()),
+            None => match self.entries {
+                1 => "no tools found: its one entry was skipped (see the warning above)".into(),
+                n => {
+                    format!("no tools found: all {n} entries were skipped (see the warnings above)")
+                }
+            },
+        })
+    }
+}
+
+/// A tool list's shape, as each provider writes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Shape {
+    /// Tools with `inputSchema`.
+    Mcp,
+    /// `{"type": "function", "function": {...}}`.
+    OpenAiChat,
+    /// `{"type": "function", "name": ...}`, flat.
+    OpenAiResponses,
+    /// Tools with `input_schema`, or server tools with a dated `type`.
+    Anthropic,
+    /// `functionDeclarations`, or declarations with `parametersJsonSchema` or bare `parameters`.
+    Gemini,
+}
+
+impl Shape {
+    /// What the input looks like, for messages.
+    fn describe(self) -> &'static str {
+        match self {
+            Shape::Mcp => "an MCP `tools/list` result",
+            Shape::OpenAiChat => "an OpenAI Chat tools array",
+            Shape::OpenAiResponses => "an OpenAI Responses tools array",
+            Shape::Anthropic => "an Anthropic tools array",
+            Shape::Gemini => "Gemini function declarations",
+        }
+    }
+
+    /// The `--from` format that reads it.
+    fn format(self) -> ImportFormat {
+        match self {
+            Shape::Mcp => ImportFormat::Mcp,
+            Shape::OpenAiChat | Shape::OpenAiResponses => ImportFormat::OpenAi,
+            Shape::Anthropic => ImportFormat::Anthropic,
+            Shape::Gemini => ImportFormat::Gemini,
+        }
+    }
+}
+
+/// `this looks like X; try --from Y` when `shape` is not what `format` reads.
+fn mismatch(shape: Shape, format: ImportFormat) -> Option<String> {
+    (shape.format() != format).then(|| {
+        format!("this looks like {}; try `--from {}`", shape.describe(), shape.format().name())
+    })
+}
+
+/// The entries of a tool list, wherever the known wrappers put them.
+fn entries(root: &Value) -> &[Value] {
+    fn array<'v>(v: &'v Value, key: &str) -> Option<&'v [Value]> {
+        v.get(key).and_then(Value::as_array).map(Vec::as_slice)
+    }
+    match root {
+        Value::Array(items) => items,
+        _ => array(root, "tools")
+            .or_else(|| root.get("result").and_then(|r| array(r, "tools")))
+            .or_else(|| array(root, "functionDeclarations"))
+            .unwrap_or(&[]),
+    }
+}
+
+/// The shape of one entry, by the keys only its format has.
+fn shape_of(entry: &Value) -> Option<Shape> {
+    let obj = entry.as_object()?;
+    let has = |key: &str| obj.contains_key(key);
+    let ty = obj.get("type").and_then(Value::as_str);
+    Some(if has("inputSchema") {
+        Shape::Mcp
+    } else if has("functionDeclarations") || has("parametersJsonSchema") {
+        Shape::Gemini
+    } else if ty == Some("function") && obj.get("function").is_some_and(Value::is_object) {
+        Shape::OpenAiChat
+    } else if ty == Some("function") {
+        Shape::OpenAiResponses
+    } else if has("input_schema") || ty == Some("custom") || ty.is_some_and(is_dated_tool_type) {
+        Shape::Anthropic
+    } else if ty.is_none() && has("name") && has("parameters") {
+        // A Gemini declaration: OpenAPI `parameters` and no `type`.
+        Shape::Gemini
+    } else {
+        return None;
+    })
+}
+
+/// An Anthropic server tool's versioned type (`web_search_20250305`).
+fn is_dated_tool_type(t: &str) -> bool {
+    t.rsplit_once('_')
+        .is_some_and(|(_, date)| date.len() == 8 && date.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// Reads `text` (the file labelled `file`) as a tool list in `format`.
 ///
 /// # Errors
 ///
-/// A message naming the file and the line and column or the JSON pointer at fault.
+/// A message naming the file and the line and column or the JSON pointer at fault; when the
+/// input looks like another format's list, a second line says which.
 pub(crate) fn import(file: &str, text: &str, format: ImportFormat) -> Result<Imported, String> {
     let root: Value = serde_json::from_str(text).map_err(|e| {
         let full = e.to_string();
@@ -39,11 +156,32 @@ pub(crate) fn import(file: &str, text: &str, format: ImportFormat) -> Result<Imp
         let message = full.strip_suffix(&suffix).unwrap_or(&full);
         format!("{file}:{}:{}: malformed JSON: {message}", e.line(), e.column())
     })?;
-    let mut out = Imported::default();
+    let entries = entries(&root);
+    let mut out = Imported {
+        entries: entries.len(),
+        shape: entries.iter().find_map(shape_of),
+        ..Imported::default()
+    };
+    read_tools(file, &root, format, &mut out).map_err(|message| {
+        match out.shape.and_then(|shape| mismatch(shape, format)) {
+            Some(hint) => format!("{message}\n{file}: {hint}"),
+            None => message,
+        }
+    })?;
+    Ok(out)
+}
+
+/// Converts every tool of the list into `out` (warnings for what is skipped or dropped).
+fn read_tools(
+    file: &str,
+    root: &Value,
+    format: ImportFormat,
+    out: &mut Imported,
+) -> Result<(), String> {
     let tools = match format {
-        ImportFormat::Mcp => list(file, &root, &[&["tools"], &["result", "tools"]])?,
-        ImportFormat::OpenAi | ImportFormat::Anthropic => list(file, &root, &[&["tools"]])?,
-        ImportFormat::Gemini => gemini_declarations(file, &root, &mut out.warnings)?,
+        ImportFormat::Mcp => list(file, root, &[&["tools"], &["result", "tools"]])?,
+        ImportFormat::OpenAi | ImportFormat::Anthropic => list(file, root, &[&["tools"]])?,
+        ImportFormat::Gemini => gemini_declarations(file, root, &mut out.warnings)?,
     };
     for (pointer, tool) in tools {
         let Value::Object(obj) = tool else {
@@ -56,6 +194,10 @@ pub(crate) fn import(file: &str, text: &str, format: ImportFormat) -> Result<Imp
             ImportFormat::Gemini => Some(from_gemini(obj, &pointer, &mut out.warnings)),
         };
         let Some(Converted { spec, map }) = converted else { continue };
+        if !spec.contains_key("name") {
+            // The spec parser would say so without a pointer into the input.
+            return Err(format!("{file}: #{}: the tool has no `name`", map[0].1));
+        }
         let parsed = spec_from_value(file, &Value::Object(spec), None)
             .map_err(|e| relocated(e, &map).to_string())?;
         for note in &parsed.notes {
@@ -63,7 +205,7 @@ pub(crate) fn import(file: &str, text: &str, format: ImportFormat) -> Result<Imp
         }
         out.tools.push(ImportedTool { pointer, spec: parsed });
     }
-    Ok(out)
+    Ok(())
 }
 
 fn kind(v: &Value) -> &'static str {
@@ -424,16 +566,18 @@ fn relocate_note(note: &ImportNote, map: &[(&'static str, String)]) -> ImportNot
 }
 
 fn relocated(mut e: SpecError, map: &[(&'static str, String)]) -> SpecError {
-    let pointer = match &mut e.kind {
-        SpecErrorKind::UnknownKey { pointer, .. }
-        | SpecErrorKind::WrongType { pointer, .. }
-        | SpecErrorKind::Name { pointer, .. }
-        | SpecErrorKind::DefinitionConflict { pointer, .. } => Some(pointer),
-        SpecErrorKind::Schema(inner) => Some(&mut inner.pointer),
-        _ => None,
-    };
-    if let Some(p) = pointer {
-        *p = relocate(p, map);
+    for problem in &mut e.problems {
+        let pointer = match problem {
+            SpecErrorKind::UnknownKey { pointer, .. }
+            | SpecErrorKind::WrongType { pointer, .. }
+            | SpecErrorKind::Name { pointer, .. }
+            | SpecErrorKind::DefinitionConflict { pointer, .. } => Some(pointer),
+            SpecErrorKind::Schema(inner) => Some(&mut inner.pointer),
+            _ => None,
+        };
+        if let Some(p) = pointer {
+            *p = relocate(p, map);
+        }
     }
     e
 }
@@ -496,6 +640,31 @@ mod tests {
         );
         let err = import("tools.json", "[{]", ImportFormat::Mcp).unwrap_err();
         assert!(err.starts_with("tools.json:1:3: malformed JSON"), "{err}");
+    }
+
+    #[test]
+    fn each_formats_list_is_recognised_by_its_shape() {
+        let cases = [
+            (json!({"tools": [{"name": "a", "inputSchema": {}}]}), Some(Shape::Mcp)),
+            (json!({"result": {"tools": [{"name": "a", "inputSchema": {}}]}}), Some(Shape::Mcp)),
+            (json!([{"type": "function", "function": {"name": "a"}}]), Some(Shape::OpenAiChat)),
+            (json!({"tools": [{"type": "function", "name": "a"}]}), Some(Shape::OpenAiResponses)),
+            (json!([{"name": "a", "input_schema": {}}]), Some(Shape::Anthropic)),
+            (json!([{"type": "web_search_20250305", "name": "w"}]), Some(Shape::Anthropic)),
+            (
+                json!({"functionDeclarations": [{"name": "a", "parameters": {}}]}),
+                Some(Shape::Gemini),
+            ),
+            (json!([{"functionDeclarations": []}]), Some(Shape::Gemini)),
+            (json!([{"name": "a", "parametersJsonSchema": {}}]), Some(Shape::Gemini)),
+            // The first entry with a known shape decides.
+            (json!([{"name": "?"}, {"name": "a", "input_schema": {}}]), Some(Shape::Anthropic)),
+            (json!([{"name": "a"}]), None),
+            (json!({"name": "a"}), None),
+        ];
+        for (root, shape) in cases {
+            assert_eq!(entries(&root).iter().find_map(shape_of), shape, "{root}");
+        }
     }
 
     #[test]

@@ -5,27 +5,33 @@
 //! tooldef render --provider P [--strict] [--report] [--pretty] PATH...
 //! tooldef check  [--provider P]... [--strict] PATH...
 //! tooldef import --from mcp|openai|anthropic|gemini FILE [--out DIR] [--force]
+//! tooldef help   [COMMAND]
 //! ```
 //!
-//! Exit status: 0 success, 1 a provider refuses a tool, 2 bad usage or bad input.
+//! `-` as a PATH or FILE reads stdin. Exit status: 0 success, 1 a provider refuses a tool, 2 bad
+//! usage or bad input.
 
 mod args;
 mod import;
 mod providers;
 
-use std::io::{self, Write};
+use std::collections::HashMap;
+use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use tooldef::{Policy, RenderError, Renderer, Specs, ToolDescriptor, load_specs, render_json};
+use tooldef::{
+    LoadedSpec, MAX_SPEC_BYTES, Policy, RenderError, Renderer, SpecErrorKind, Specs,
+    ToolDescriptor, load_specs, parse_spec, render_json,
+};
 
-use crate::args::{CheckArgs, Command, ImportArgs, RenderArgs, UsageError, usage_line};
+use crate::args::{CheckArgs, Command, ImportArgs, RenderArgs, STDIN, UsageError};
 
 /// How a command failed; each maps to an exit status.
 enum Failure {
     /// Bad arguments (status 2).
     Usage(UsageError),
-    /// Bad input: a file that cannot be read or is invalid (status 2).
+    /// Bad input: a file that cannot be read or is invalid (status 2); one problem a line.
     Input(String),
     /// A provider refuses a tool (status 1); the message was already printed when empty.
     Refused(String),
@@ -48,14 +54,17 @@ fn main() -> ExitCode {
         Err(Failure::Usage(e)) => {
             let _ = writeln!(
                 err,
-                "error: {}\n\n{}\n\nFor more information, try `--help`.",
+                "error: {}\n\n{}\n\nFor more information, try `{}`.",
                 e.message,
-                usage_line(e.usage)
+                e.usage(),
+                e.more()
             );
             ExitCode::from(2)
         }
         Err(Failure::Input(message)) => {
-            let _ = writeln!(err, "error: {message}");
+            for line in message.lines() {
+                let _ = writeln!(err, "error: {line}");
+            }
             ExitCode::from(2)
         }
         Err(Failure::Refused(message)) => {
@@ -92,9 +101,80 @@ fn warn(line: impl std::fmt::Display) {
     let _ = writeln!(io::stderr().lock(), "{line}");
 }
 
-/// Loads the specs of `paths`, printing skipped files and import notes to stderr.
+/// How stdin is named in messages.
+const STDIN_LABEL: &str = "<stdin>";
+
+/// Reads all of stdin as text, at most `limit` bytes.
+fn read_stdin(limit: u64) -> Result<String, Failure> {
+    let mut bytes = Vec::new();
+    io::stdin()
+        .lock()
+        .take(limit + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| Failure::Input(format!("{STDIN_LABEL}: cannot read stdin: {e}")))?;
+    if bytes.len() as u64 > limit {
+        return Err(Failure::Input(format!(
+            "{STDIN_LABEL}: stdin holds more than {limit} bytes; at most {limit} are read"
+        )));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        Failure::Input(format!(
+            "{STDIN_LABEL}: the input is not UTF-8 (invalid byte at offset {at})"
+        ))
+    })
+}
+
+/// The spec on stdin, named by its `name` key (there is no file stem to name it).
+fn stdin_spec() -> Result<LoadedSpec, Failure> {
+    let text = read_stdin(MAX_SPEC_BYTES)?;
+    let spec = parse_spec(STDIN_LABEL, &text, None).map_err(|e| {
+        let lines: Vec<String> = e
+            .problems
+            .iter()
+            .zip(e.messages())
+            .map(|(problem, message)| match problem {
+                SpecErrorKind::MissingName => format!(
+                    "{STDIN_LABEL}: the spec has no `name`; a spec read from stdin is named by \
+                     its `name` key"
+                ),
+                _ => message,
+            })
+            .collect();
+        Failure::Input(lines.join("\n"))
+    })?;
+    Ok(LoadedSpec { path: PathBuf::from(STDIN_LABEL), spec })
+}
+
+/// Loads the specs of `paths` (`-` is stdin), printing skipped files and import notes to stderr.
 fn load(paths: &[PathBuf]) -> Result<Specs, Failure> {
-    let specs = load_specs(paths).map_err(|e| Failure::Input(e.to_string()))?;
+    let mut specs = Specs::default();
+    // Runs of files and directories go to the library's loader; stdin is read here.
+    let mut runs = paths.split(|p| p.as_os_str() == STDIN).peekable();
+    while let Some(run) = runs.next() {
+        if !run.is_empty() {
+            let loaded = load_specs(run).map_err(|e| Failure::Input(e.to_string()))?;
+            specs.loaded.extend(loaded.loaded);
+            specs.skipped.extend(loaded.skipped);
+            specs.sources.extend(loaded.sources);
+        }
+        if runs.peek().is_some() {
+            // A `-` stood between this run and the next.
+            specs.loaded.push(stdin_spec()?);
+        }
+    }
+    // The library checks names within each run; across runs and stdin, here.
+    let mut seen: HashMap<&str, &Path> = HashMap::new();
+    for l in &specs.loaded {
+        let name = l.spec.descriptor.name.as_str();
+        if let Some(first) = seen.insert(name, &l.path) {
+            return Err(Failure::Input(format!(
+                "{}: tool `{name}` is already defined by {}",
+                l.path.display(),
+                first.display()
+            )));
+        }
+    }
     for skipped in &specs.skipped {
         warn(format_args!("warning: {skipped}"));
     }
@@ -149,11 +229,13 @@ fn check(a: CheckArgs) -> Result<(), Failure> {
     let specs = load(&a.paths)?;
     let tools = specs.descriptors();
     let mut text = String::new();
-    let mut refused_any = false;
+    let mut refusing = Vec::new();
     for provider in &a.providers {
         let renderer = provider.renderer(a.strict);
         let lines = check_one(&specs, &tools, &*renderer, policy(a.strict));
-        refused_any |= lines.refused > 0;
+        if lines.refused > 0 {
+            refusing.push(provider.name());
+        }
         let lossy = lines.changes.iter().filter(|(_, lossy)| *lossy).count();
         text.push_str(&format!(
             "{}: {} tools, {} changes ({lossy} lossy), {} refused\n",
@@ -170,7 +252,16 @@ fn check(a: CheckArgs) -> Result<(), Failure> {
         }
     }
     out(text.as_bytes())?;
-    if refused_any { Err(Failure::Refused(String::new())) } else { Ok(()) }
+    if refusing.is_empty() {
+        return Ok(());
+    }
+    Err(Failure::Refused(format!(
+        "{} of {} providers would refuse a tool: {}; check only the providers you target with \
+         `--provider`",
+        refusing.len(),
+        a.providers.len(),
+        refusing.join(", ")
+    )))
 }
 
 /// What one provider would change and refuse.
@@ -208,20 +299,45 @@ fn check_one(
 /// The largest provider tool list `import` reads.
 const MAX_IMPORT_BYTES: u64 = 64 * 1024 * 1024;
 
-fn import_cmd(a: ImportArgs) -> Result<(), Failure> {
-    let label = a.file.display().to_string();
-    let size =
-        std::fs::metadata(&a.file).map_err(|e| Failure::Input(format!("{label}: {e}")))?.len();
-    if size > MAX_IMPORT_BYTES {
+/// Reads a provider tool list, at most [`MAX_IMPORT_BYTES`].
+fn read_file(path: &Path, label: &str) -> Result<String, Failure> {
+    let fail = |e: io::Error| Failure::Input(format!("{label}: {e}"));
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(MAX_IMPORT_BYTES + 1).read_to_end(&mut bytes))
+        .map_err(fail)?;
+    if bytes.len() as u64 > MAX_IMPORT_BYTES {
         return Err(Failure::Input(format!(
-            "{label}: the file is {size} bytes; at most {MAX_IMPORT_BYTES} are read"
+            "{label}: the file is larger than {MAX_IMPORT_BYTES} bytes; at most that much is read"
         )));
     }
-    let text =
-        std::fs::read_to_string(&a.file).map_err(|e| Failure::Input(format!("{label}: {e}")))?;
+    String::from_utf8(bytes).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        Failure::Input(format!("{label}: the file is not UTF-8 (invalid byte at offset {at})"))
+    })
+}
+
+fn import_cmd(a: ImportArgs) -> Result<(), Failure> {
+    let (label, text) = if a.file.as_os_str() == STDIN {
+        (STDIN_LABEL.to_owned(), read_stdin(MAX_IMPORT_BYTES)?)
+    } else {
+        let label = a.file.display().to_string();
+        let text = read_file(&a.file, &label)?;
+        (label, text)
+    };
     let imported = import::import(&label, &text, a.from).map_err(Failure::Input)?;
-    for w in &imported.warnings {
-        warn(format_args!("warning: {label}: {w}"));
+    // A list of another format gives only noise as warnings: the error says what it is.
+    let why_empty = imported.why_empty(a.from);
+    if why_empty.is_none() || imported.shape_matches(a.from) {
+        for w in &imported.warnings {
+            warn(format_args!("warning: {label}: {w}"));
+        }
+    }
+    if let Some(why) = why_empty {
+        return Err(Failure::Input(format!("{label}: {why}")));
+    }
+    if imported.tools.is_empty() {
+        warn(format_args!("warning: {label}: no tools found"));
     }
     // Check everything before writing anything.
     let mut files: Vec<(PathBuf, String)> = Vec::with_capacity(imported.tools.len());
@@ -247,9 +363,6 @@ fn import_cmd(a: ImportArgs) -> Result<(), Failure> {
             .map_err(|e| Failure::Input(format!("{label}: #{}: {e}", tool.pointer)))?;
         json.push('\n');
         files.push((path, json));
-    }
-    if imported.tools.is_empty() {
-        warn(format_args!("warning: {label}: no tools found"));
     }
     std::fs::create_dir_all(&a.out)
         .map_err(|e| Failure::Input(format!("{}: {e}", a.out.display())))?;

@@ -84,14 +84,22 @@ pub(crate) enum ImportFormat {
 }
 
 impl ImportFormat {
+    /// Every format, in the order help texts list them.
+    pub(crate) const ALL: [ImportFormat; 4] =
+        [ImportFormat::Mcp, ImportFormat::OpenAi, ImportFormat::Anthropic, ImportFormat::Gemini];
+
+    /// The name on the command line (`--from NAME`).
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            ImportFormat::Mcp => "mcp",
+            ImportFormat::OpenAi => "openai",
+            ImportFormat::Anthropic => "anthropic",
+            ImportFormat::Gemini => "gemini",
+        }
+    }
+
     /// The format named `name`.
     pub(crate) fn parse(name: &str) -> Option<ImportFormat> {
-        match name {
-            "mcp" => Some(ImportFormat::Mcp),
-            "openai" => Some(ImportFormat::OpenAi),
-            "anthropic" => Some(ImportFormat::Anthropic),
-            "gemini" => Some(ImportFormat::Gemini),
-            _ => None,
-        }
+        ImportFormat::ALL.into_iter().find(|f| f.name() == name)
     }
 }

@@ -75,6 +75,8 @@ pub mod registry;
 pub mod render;
 pub mod schema;
 pub mod spec;
+#[doc(hidden)]
+pub mod suggest;
 pub mod tool;
 pub mod tool_schema;
 pub mod validate;

@@ -28,7 +28,9 @@
 //!
 //! Errors name the file (the `file` label the caller passes), then the line and column for
 //! malformed JSON, or the JSON pointer (`#/input_schema/properties/days/minimum`) for everything
-//! else.
+//! else. One [`SpecError`] lists every problem of the file (each schema contributes its first),
+//! and an unknown key close to an allowed one says which (`annotatons`: did you mean
+//! `annotations`?).
 
 use std::borrow::Cow;
 use std::fmt;
@@ -88,13 +90,15 @@ pub struct Spec {
     pub command: Option<Command>,
 }
 
-/// A spec that cannot be read, naming the file and where in it.
+/// A spec that cannot be read: every problem found in one file, naming the file and where in it.
 #[derive(Debug)]
 pub struct SpecError {
     /// The file label the caller passed (usually its path).
     pub file: String,
-    /// What is wrong.
-    pub kind: SpecErrorKind,
+    /// What is wrong, never empty. A file that cannot be read or is not well-formed JSON has one
+    /// problem; otherwise every problem the spec has is listed, in the order of the format's
+    /// keys (a schema contributes its first problem).
+    pub problems: Vec<SpecErrorKind>,
 }
 
 /// Why a spec cannot be read.
@@ -125,6 +129,8 @@ pub enum SpecErrorKind {
         key: String,
         /// The keys allowed there.
         allowed: &'static [&'static str],
+        /// The allowed key it is likely a typo of.
+        suggestion: Option<&'static str>,
     },
     /// A field has the wrong JSON type or value.
     WrongType {
@@ -157,10 +163,38 @@ pub enum SpecErrorKind {
     Invalid(DescriptorError),
 }
 
-impl fmt::Display for SpecError {
+impl SpecErrorKind {
+    /// The JSON pointer of the problem in the spec, when it has one.
+    pub fn pointer(&self) -> Option<&str> {
+        match self {
+            SpecErrorKind::UnknownKey { pointer, .. }
+            | SpecErrorKind::WrongType { pointer, .. }
+            | SpecErrorKind::Name { pointer, .. }
+            | SpecErrorKind::DefinitionConflict { pointer, .. } => Some(pointer),
+            SpecErrorKind::Schema(e) => Some(&e.pointer),
+            _ => None,
+        }
+    }
+}
+
+impl SpecError {
+    /// One message per problem, each naming the file and the line and column or JSON pointer
+    /// (`tools/t.json: #/annotatons: ...`); [`Display`](fmt::Display) joins them with newlines.
+    pub fn messages(&self) -> impl Iterator<Item = String> + '_ {
+        self.problems.iter().map(|kind| Problem { file: &self.file, kind }.to_string())
+    }
+}
+
+/// One problem of a file, displayed with the file's label.
+struct Problem<'a> {
+    file: &'a str,
+    kind: &'a SpecErrorKind,
+}
+
+impl fmt::Display for Problem<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let file = &self.file;
-        match &self.kind {
+        let file = self.file;
+        match self.kind {
             SpecErrorKind::Io(e) => write!(f, "{file}: cannot read the spec file: {e}"),
             SpecErrorKind::TooLarge { size } => write!(
                 f,
@@ -169,7 +203,10 @@ impl fmt::Display for SpecError {
             SpecErrorKind::Syntax { line, column, message } => {
                 write!(f, "{file}:{line}:{column}: malformed JSON: {message}")
             }
-            SpecErrorKind::UnknownKey { pointer, key, allowed } => write!(
+            SpecErrorKind::UnknownKey { pointer, key, suggestion: Some(s), .. } => {
+                write!(f, "{file}: #{pointer}: unknown key `{key}`; did you mean `{s}`?")
+            }
+            SpecErrorKind::UnknownKey { pointer, key, allowed, suggestion: None } => write!(
                 f,
                 "{file}: #{pointer}: unknown key `{key}`; expected one of {}",
                 allowed.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ")
@@ -191,9 +228,21 @@ impl fmt::Display for SpecError {
     }
 }
 
+impl fmt::Display for SpecError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, kind) in self.problems.iter().enumerate() {
+            if i > 0 {
+                f.write_str("\n")?;
+            }
+            Problem { file: &self.file, kind }.fmt(f)?;
+        }
+        Ok(())
+    }
+}
+
 impl std::error::Error for SpecError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match &self.kind {
+        match self.problems.first()? {
             SpecErrorKind::Io(e) => Some(e),
             SpecErrorKind::Schema(e) => Some(e),
             SpecErrorKind::Invalid(e) => Some(e),
@@ -203,8 +252,9 @@ impl std::error::Error for SpecError {
     }
 }
 
+/// An error with one problem (a file that cannot be read or parsed at all).
 fn err(file: &str, kind: SpecErrorKind) -> SpecError {
-    SpecError { file: file.to_owned(), kind }
+    SpecError { file: file.to_owned(), problems: vec![kind] }
 }
 
 fn describe(v: &Value) -> String {
@@ -219,8 +269,39 @@ fn describe(v: &Value) -> String {
     }
 }
 
-fn wrong(file: &str, pointer: String, expected: &'static str, found: &Value) -> SpecError {
-    err(file, SpecErrorKind::WrongType { pointer, expected, found: describe(found) })
+fn wrong(pointer: String, expected: &'static str, found: &Value) -> SpecErrorKind {
+    SpecErrorKind::WrongType { pointer, expected, found: describe(found) }
+}
+
+/// The problems found so far in one spec.
+#[derive(Default)]
+struct Problems(Vec<SpecErrorKind>);
+
+impl Problems {
+    fn push(&mut self, kind: SpecErrorKind) {
+        self.0.push(kind);
+    }
+
+    fn wrong(&mut self, pointer: String, expected: &'static str, found: &Value) {
+        self.push(wrong(pointer, expected, found));
+    }
+
+    /// Every key of `obj` (at `pointer`) that is not `allowed`, with a suggestion where close.
+    fn unknown_keys(
+        &mut self,
+        pointer: &str,
+        obj: &Map<String, Value>,
+        allowed: &'static [&'static str],
+    ) {
+        for key in obj.keys().filter(|k| !allowed.contains(&k.as_str())) {
+            self.push(SpecErrorKind::UnknownKey {
+                pointer: pointer.to_owned(),
+                key: key.clone(),
+                allowed,
+                suggestion: crate::suggest::closest(key, allowed.iter().copied()),
+            });
+        }
+    }
 }
 
 /// Parses spec text; `file` labels errors, `name_override` (a workspace file's stem) wins over
@@ -300,20 +381,93 @@ fn spec_value(
     fallback_name: Option<&str>,
 ) -> Result<Spec, SpecError> {
     let Value::Object(obj) = value else {
-        return Err(wrong(file, String::new(), "an object", value));
+        return Err(err(file, wrong(String::new(), "an object", value)));
     };
-    if let Some(key) = obj.keys().find(|k| !SPEC_KEYS.contains(&k.as_str())) {
-        return Err(err(
-            file,
-            SpecErrorKind::UnknownKey {
-                pointer: String::new(),
-                key: key.clone(),
-                allowed: SPEC_KEYS,
-            },
-        ));
-    }
+    let mut problems = Problems::default();
+    problems.unknown_keys("", obj, SPEC_KEYS);
     let mut notes = Vec::new();
-    let name = match (name_override, obj.get("name")) {
+    let name = spec_name(obj, name_override, fallback_name, &mut notes, &mut problems);
+    // A stand-in while the name is unknown; the spec is refused then, so it never shows.
+    let mut d = ToolDescriptor::with_name(name.clone().unwrap_or(ToolName::new("unnamed")));
+    d.title = opt_string(obj, "title", &mut problems).map(Cow::Owned);
+    if let Some(description) = opt_string(obj, "description", &mut problems) {
+        d.description = Cow::Owned(description);
+    }
+    // The descriptor is validated only when both schemas are in: a missing one would make its
+    // references look dangling.
+    let mut schemas_in = true;
+    if let Some(input) = obj.get("input_schema") {
+        match import_input(input) {
+            Ok(imported) => {
+                notes.extend(imported.notes.into_iter().map(|n| n.prefixed("/input_schema")));
+                imported.value.apply_to(&mut d);
+            }
+            Err(e) => {
+                schemas_in = false;
+                problems.push(SpecErrorKind::Schema(e.prefixed("/input_schema")));
+            }
+        }
+    }
+    if let Some(output) = obj.get("output_schema") {
+        match import_schema(output) {
+            Ok(imported) => {
+                notes.extend(imported.notes.into_iter().map(|n| n.prefixed("/output_schema")));
+                let mut definitions = d.definitions.to_vec();
+                match merge_definitions(&mut definitions, imported.value.definitions) {
+                    Ok(()) => {
+                        d.definitions = Cow::Owned(definitions);
+                        d.output = Some(SchemaRef::new(imported.value.schema));
+                    }
+                    Err(name) => {
+                        schemas_in = false;
+                        let table = match output.get("$defs").and_then(|t| t.get(&name)) {
+                            Some(_) => "$defs",
+                            None => "definitions",
+                        };
+                        let pointer = format!("/output_schema/{table}/{}", pointer_token(&name));
+                        problems.push(SpecErrorKind::DefinitionConflict { pointer, name });
+                    }
+                }
+            }
+            Err(e) => {
+                schemas_in = false;
+                problems.push(SpecErrorKind::Schema(e.prefixed("/output_schema")));
+            }
+        }
+    }
+    if let Some(annotations) = obj.get("annotations") {
+        d.annotations = parse_annotations(annotations, &mut problems);
+    }
+    let command = obj.get("command").and_then(|c| parse_command(c, &mut problems));
+    if name.is_some()
+        && schemas_in
+        && let Err(e) = d.validate()
+    {
+        problems.push(SpecErrorKind::Invalid(e));
+    }
+    // A `command` that is present but `None` has pushed its problems.
+    if !problems.0.is_empty() {
+        return Err(SpecError { file: file.to_owned(), problems: problems.0 });
+    }
+    Ok(Spec { descriptor: d, notes, command })
+}
+
+/// The tool's name: the override, the `name` key, or the fallback (a file stem), in that order.
+fn spec_name(
+    obj: &Map<String, Value>,
+    name_override: Option<&ToolName>,
+    fallback_name: Option<&str>,
+    notes: &mut Vec<ImportNote>,
+    problems: &mut Problems,
+) -> Option<ToolName> {
+    let parsed = |name: &str, pointer: &str, problems: &mut Problems| {
+        ToolName::parse(name.to_owned())
+            .map_err(|error| {
+                problems.push(SpecErrorKind::Name { pointer: pointer.to_owned(), error });
+            })
+            .ok()
+    };
+    match (name_override, obj.get("name")) {
         (Some(name), inner) => {
             if let Some(inner) = inner
                 && inner.as_str() != Some(name.as_str())
@@ -324,161 +478,130 @@ fn spec_value(
                     message: format!("is ignored; the tool is named `{name}` by its location"),
                 });
             }
-            name.clone()
+            Some(name.clone())
         }
-        (None, Some(Value::String(s))) => ToolName::parse(s.clone())
-            .map_err(|error| err(file, SpecErrorKind::Name { pointer: "/name".into(), error }))?,
-        (None, Some(other)) => return Err(wrong(file, "/name".into(), "a string", other)),
+        (None, Some(Value::String(s))) => parsed(s, "/name", problems),
+        (None, Some(other)) => {
+            problems.wrong("/name".into(), "a string", other);
+            None
+        }
         (None, None) => match fallback_name {
-            Some(stem) => ToolName::parse(stem.to_owned()).map_err(|error| {
-                err(file, SpecErrorKind::Name { pointer: String::new(), error })
-            })?,
-            None => return Err(err(file, SpecErrorKind::MissingName)),
+            Some(stem) => parsed(stem, "", problems),
+            None => {
+                problems.push(SpecErrorKind::MissingName);
+                None
+            }
         },
-    };
-    let mut d = ToolDescriptor::with_name(name);
-    d.title = opt_string(file, obj, "title")?.map(Cow::Owned);
-    if let Some(description) = opt_string(file, obj, "description")? {
-        d.description = Cow::Owned(description);
-    }
-    if let Some(input) = obj.get("input_schema") {
-        let imported = import_input(input)
-            .map_err(|e| err(file, SpecErrorKind::Schema(e.prefixed("/input_schema"))))?;
-        notes.extend(imported.notes.into_iter().map(|n| n.prefixed("/input_schema")));
-        imported.value.apply_to(&mut d);
-    }
-    if let Some(output) = obj.get("output_schema") {
-        let imported = import_schema(output)
-            .map_err(|e| err(file, SpecErrorKind::Schema(e.prefixed("/output_schema"))))?;
-        notes.extend(imported.notes.into_iter().map(|n| n.prefixed("/output_schema")));
-        let mut definitions = d.definitions.to_vec();
-        merge_definitions(&mut definitions, imported.value.definitions).map_err(|name| {
-            let table = match output.get("$defs").and_then(|t| t.get(&name)) {
-                Some(_) => "$defs",
-                None => "definitions",
-            };
-            let pointer = format!("/output_schema/{table}/{}", pointer_token(&name));
-            err(file, SpecErrorKind::DefinitionConflict { pointer, name })
-        })?;
-        d.definitions = Cow::Owned(definitions);
-        d.output = Some(SchemaRef::new(imported.value.schema));
-    }
-    if let Some(annotations) = obj.get("annotations") {
-        d.annotations = parse_annotations(file, annotations)?;
-    }
-    let command = obj.get("command").map(|c| parse_command(file, c)).transpose()?;
-    d.validate().map_err(|e| err(file, SpecErrorKind::Invalid(e)))?;
-    Ok(Spec { descriptor: d, notes, command })
-}
-
-fn opt_string(
-    file: &str,
-    obj: &Map<String, Value>,
-    key: &str,
-) -> Result<Option<String>, SpecError> {
-    match obj.get(key) {
-        None => Ok(None),
-        Some(Value::String(s)) => Ok(Some(s.clone())),
-        Some(other) => Err(wrong(file, format!("/{key}"), "a string", other)),
     }
 }
 
-fn parse_annotations(file: &str, value: &Value) -> Result<Annotations, SpecError> {
-    let Value::Object(obj) = value else {
-        return Err(wrong(file, "/annotations".into(), "an object", value));
-    };
+fn opt_string(obj: &Map<String, Value>, key: &str, problems: &mut Problems) -> Option<String> {
+    match obj.get(key)? {
+        Value::String(s) => Some(s.clone()),
+        other => {
+            problems.wrong(format!("/{key}"), "a string", other);
+            None
+        }
+    }
+}
+
+fn parse_annotations(value: &Value, problems: &mut Problems) -> Annotations {
     let mut a = Annotations::NONE;
+    let Value::Object(obj) = value else {
+        problems.wrong("/annotations".into(), "an object", value);
+        return a;
+    };
+    problems.unknown_keys("/annotations", obj, ANNOTATION_KEYS);
     for (key, v) in obj {
         let pointer = format!("/annotations/{}", pointer_token(key));
-        let hint =
-            |v: &Value| v.as_bool().ok_or_else(|| wrong(file, pointer.clone(), "a boolean", v));
-        match key.as_str() {
-            "title" => match v {
-                Value::String(s) => a.title = Some(Cow::Owned(s.clone())),
-                other => return Err(wrong(file, pointer, "a string", other)),
-            },
-            "readOnlyHint" => a.read_only = Some(hint(v)?),
-            "destructiveHint" => a.destructive = Some(hint(v)?),
-            "idempotentHint" => a.idempotent = Some(hint(v)?),
-            "openWorldHint" => a.open_world = Some(hint(v)?),
-            _ => {
-                return Err(err(
-                    file,
-                    SpecErrorKind::UnknownKey {
-                        pointer: "/annotations".into(),
-                        key: key.clone(),
-                        allowed: ANNOTATION_KEYS,
-                    },
-                ));
+        let slot = match key.as_str() {
+            "title" => {
+                match v {
+                    Value::String(s) => a.title = Some(Cow::Owned(s.clone())),
+                    other => problems.wrong(pointer, "a string", other),
+                }
+                continue;
             }
+            "readOnlyHint" => &mut a.read_only,
+            "destructiveHint" => &mut a.destructive,
+            "idempotentHint" => &mut a.idempotent,
+            "openWorldHint" => &mut a.open_world,
+            _ => continue, // reported above
+        };
+        match v.as_bool() {
+            Some(b) => *slot = Some(b),
+            None => problems.wrong(pointer, "a boolean", v),
         }
     }
-    Ok(a)
+    a
 }
 
-fn parse_command(file: &str, value: &Value) -> Result<Command, SpecError> {
+/// The keys of a `command` object.
+const COMMAND_KEYS: &[&str] = &["argv", "timeout_ms"];
+
+/// The command, or `None` with every problem pushed.
+fn parse_command(value: &Value, problems: &mut Problems) -> Option<Command> {
+    let before = problems.0.len();
     let (argv_value, argv_ptr, timeout) = match value {
         Value::Array(_) => (value, "/command".to_owned(), None),
         Value::Object(obj) => {
-            if let Some(key) = obj.keys().find(|k| !["argv", "timeout_ms"].contains(&k.as_str())) {
-                return Err(err(
-                    file,
-                    SpecErrorKind::UnknownKey {
-                        pointer: "/command".into(),
-                        key: key.clone(),
-                        allowed: &["argv", "timeout_ms"],
-                    },
-                ));
-            }
+            problems.unknown_keys("/command", obj, COMMAND_KEYS);
             let Some(argv) = obj.get("argv") else {
-                return Err(wrong(file, "/command".into(), "an object with `argv`", value));
+                problems.wrong("/command".into(), "an object with `argv`", value);
+                return None;
             };
             (argv, "/command/argv".to_owned(), obj.get("timeout_ms"))
         }
         other => {
-            return Err(wrong(
-                file,
+            problems.wrong(
                 "/command".into(),
                 "an array of strings or an object with `argv`",
                 other,
-            ));
+            );
+            return None;
         }
     };
-    let Value::Array(items) = argv_value else {
-        return Err(wrong(file, argv_ptr, "an array of strings", argv_value));
+    let argv = match argv_value {
+        Value::Array(items) if items.is_empty() => {
+            problems.wrong(argv_ptr, "a non-empty array (the program first)", argv_value);
+            Vec::new()
+        }
+        Value::Array(items) => parse_argv(items, &argv_ptr, problems),
+        other => {
+            problems.wrong(argv_ptr, "an array of strings", other);
+            Vec::new()
+        }
     };
-    if items.is_empty() {
-        return Err(wrong(file, argv_ptr, "a non-empty array (the program first)", argv_value));
-    }
+    let timeout_ms = timeout.and_then(|v| match v.as_u64() {
+        Some(ms) if (1..=MAX_TIMEOUT_MS).contains(&ms) => Some(ms),
+        _ => {
+            problems.wrong(
+                "/command/timeout_ms".into(),
+                "a whole number of milliseconds from 1 to 86400000",
+                v,
+            );
+            None
+        }
+    });
+    (problems.0.len() == before).then_some(Command { argv, timeout_ms })
+}
+
+fn parse_argv(items: &[Value], argv_ptr: &str, problems: &mut Problems) -> Vec<String> {
     let mut argv = Vec::with_capacity(items.len());
     for (i, item) in items.iter().enumerate() {
         let pointer = format!("{argv_ptr}/{i}");
         match item {
             Value::String(s) if i == 0 && s.is_empty() => {
-                return Err(wrong(file, pointer, "a program name", item));
+                problems.wrong(pointer, "a program name", item);
             }
             Value::String(s) if s.contains('\0') => {
-                return Err(wrong(file, pointer, "a string without NUL bytes", item));
+                problems.wrong(pointer, "a string without NUL bytes", item);
             }
             Value::String(s) => argv.push(s.clone()),
-            other => return Err(wrong(file, pointer, "a string", other)),
+            other => problems.wrong(pointer, "a string", other),
         }
     }
-    let timeout_ms = match timeout {
-        None => None,
-        Some(v) => match v.as_u64() {
-            Some(ms) if (1..=MAX_TIMEOUT_MS).contains(&ms) => Some(ms),
-            _ => {
-                return Err(wrong(
-                    file,
-                    "/command/timeout_ms".into(),
-                    "a whole number of milliseconds from 1 to 86400000",
-                    v,
-                ));
-            }
-        },
-    };
-    Ok(Command { argv, timeout_ms })
+    argv
 }
 
 /// Writes a descriptor (and a command) as spec JSON, in the key order of the format; reading

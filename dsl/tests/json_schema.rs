@@ -346,7 +346,17 @@ fn wrong_keyword_types_are_errors() {
         (
             json!({"type": "strin"}),
             "/type",
-            "`type` must be a type name or an array of type names; got the string \"strin\"",
+            "`strin` is not a JSON Schema type; did you mean `string`?",
+        ),
+        (
+            json!({"type": ["integer", "float"]}),
+            "/type/1",
+            "`float` is not a JSON Schema type; expected one of string, integer, number, boolean, null, array, object",
+        ),
+        (
+            json!({"type": [1]}),
+            "/type",
+            "`type` must be a type name or an array of type names; got the number 1",
         ),
         (
             json!({"type": "object", "properties": []}),

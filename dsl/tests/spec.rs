@@ -1,4 +1,5 @@
-//! Spec files: defaults, name override, commands, and errors that name the file and the place.
+//! Spec files: defaults, name override, commands, and errors that name the file and the place,
+//! every problem of a file at once, with suggestions for misspelt keys and type names.
 
 use serde_json::json;
 use tooldef::spec::{Command, MAX_SPEC_BYTES, SpecErrorKind};
@@ -122,7 +123,11 @@ fn errors_name_the_file_and_the_place() {
     assert_eq!(error("[]"), "tools/t.json: #: expected an object, got an array");
     assert_eq!(
         error(r#"{"name": "x", "inputSchema": {}}"#),
-        "tools/t.json: #: unknown key `inputSchema`; expected one of `$schema`, `name`, `title`, `description`, `input_schema`, `output_schema`, `annotations`, `command`"
+        "tools/t.json: #: unknown key `inputSchema`; did you mean `input_schema`?"
+    );
+    assert_eq!(
+        error(r#"{"name": "x", "parameters": {}}"#),
+        "tools/t.json: #: unknown key `parameters`; expected one of `$schema`, `name`, `title`, `description`, `input_schema`, `output_schema`, `annotations`, `command`"
     );
     assert_eq!(
         error(r#"{"name": 5}"#),
@@ -148,9 +153,13 @@ fn errors_name_the_file_and_the_place() {
         error(r#"{"name": "x", "annotations": {"title": 1}}"#),
         "tools/t.json: #/annotations/title: expected a string, got the number 1"
     );
-    assert!(
-        error(r#"{"name": "x", "annotations": {"readonlyHint": true}}"#)
-            .starts_with("tools/t.json: #/annotations: unknown key `readonlyHint`")
+    assert_eq!(
+        error(r#"{"name": "x", "annotations": {"readonlyHint": true}}"#),
+        "tools/t.json: #/annotations: unknown key `readonlyHint`; did you mean `readOnlyHint`?"
+    );
+    assert_eq!(
+        error(r#"{"name": "x", "annotations": {"sideEffects": true}}"#),
+        "tools/t.json: #/annotations: unknown key `sideEffects`; expected one of `title`, `readOnlyHint`, `destructiveHint`, `idempotentHint`, `openWorldHint`"
     );
     assert_eq!(
         error(
@@ -226,7 +235,7 @@ fn files_are_loaded_with_their_path_in_errors() {
 
     let missing = dir.join("missing.json");
     let e = load_spec_file(&missing, None).unwrap_err();
-    assert!(matches!(e.kind, SpecErrorKind::Io(_)));
+    assert!(matches!(e.problems[..], [SpecErrorKind::Io(_)]));
     assert!(
         e.to_string().starts_with(&format!("{}: cannot read the spec file: ", missing.display())),
         "{e}"
@@ -247,6 +256,77 @@ fn files_are_loaded_with_their_path_in_errors() {
     let bad = dir.join("bad stem.json");
     std::fs::write(&bad, "{}").unwrap();
     let e = load_spec_file(&bad, None).unwrap_err();
-    assert!(matches!(e.kind, SpecErrorKind::Name { .. }), "{e}");
+    assert!(matches!(e.problems[..], [SpecErrorKind::Name { .. }]), "{e}");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn every_problem_of_a_file_is_reported_at_once() {
+    let text = r#"{
+      "name": "x",
+      "annotatons": {},
+      "description": 5,
+      "input_schema": {"type": "object", "properties": {"n": {"type": "integr"}}},
+      "output_schema": {"type": ["object", "nul"]},
+      "annotations": {"readOnlyHnt": true, "destructiveHint": "no"},
+      "command": {"argv": ["", 3], "timeot_ms": 5}
+    }"#;
+    let e = parse_spec("tools/t.json", text, None).unwrap_err();
+    let messages: Vec<String> = e.messages().collect();
+    assert_eq!(
+        messages,
+        [
+            "tools/t.json: #: unknown key `annotatons`; did you mean `annotations`?",
+            "tools/t.json: #/description: expected a string, got the number 5",
+            "tools/t.json: #/input_schema/properties/n/type: `integr` is not a JSON Schema type; did you mean `integer`?",
+            "tools/t.json: #/output_schema/type/1: `nul` is not a JSON Schema type; did you mean `null`?",
+            "tools/t.json: #/annotations: unknown key `readOnlyHnt`; did you mean `readOnlyHint`?",
+            "tools/t.json: #/annotations/destructiveHint: expected a boolean, got the string \"no\"",
+            "tools/t.json: #/command: unknown key `timeot_ms`; did you mean `timeout_ms`?",
+            "tools/t.json: #/command/argv/0: expected a program name, got the string \"\"",
+            "tools/t.json: #/command/argv/1: expected a string, got the number 3",
+        ]
+    );
+    // Display is the same messages, one a line.
+    assert_eq!(e.to_string(), messages.join("\n"));
+    let pointers: Vec<Option<&str>> = e.problems.iter().map(SpecErrorKind::pointer).collect();
+    assert_eq!(
+        pointers,
+        [
+            Some(""),
+            Some("/description"),
+            Some("/input_schema/properties/n/type"),
+            Some("/output_schema/type/1"),
+            Some("/annotations"),
+            Some("/annotations/destructiveHint"),
+            Some("/command"),
+            Some("/command/argv/0"),
+            Some("/command/argv/1"),
+        ]
+    );
+}
+
+#[test]
+fn the_descriptor_rules_are_checked_beside_other_problems() {
+    // A misspelt key does not hide a default outside its range.
+    let text = r#"{"name": "x", "titel": "X", "input_schema": {"type": "object",
+        "properties": {"days": {"type": "integer", "maximum": 10, "default": 11}}}}"#;
+    assert_eq!(
+        error(text),
+        "tools/t.json: #: unknown key `titel`; did you mean `title`?\n\
+         tools/t.json: tool `x`: parameter `days`: default 11 is above the maximum 10"
+    );
+    // Without its name the descriptor is not checked: the checks would name a stand-in.
+    let text = r##"{"name": "bad name", "input_schema": {"type": "object",
+        "properties": {"days": {"type": "integer", "maximum": 10, "default": 11}}}}"##;
+    let e = parse_spec("t.json", text, None).unwrap_err();
+    assert!(matches!(e.problems[..], [SpecErrorKind::Name { .. }]), "{e}");
+    // Each schema gives its own first problem.
+    let text = r##"{"name": "x", "input_schema": {"type": "object", "not": {}},
+        "output_schema": {"$ref": "#/$defs/A"}}"##;
+    assert_eq!(
+        error(text),
+        "tools/t.json: #/input_schema/not: `not` cannot be expressed by tooldef: the IR has no negation\n\
+         tools/t.json: #/output_schema/$ref: `$ref` `#/$defs/A` points at no definition"
+    );
 }

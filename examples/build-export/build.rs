@@ -1,6 +1,6 @@
 //! Renders the tools of `tooldef-example-weather-tools` (defined with the const DSL) and the
-//! spec files of `examples/tools/` to OpenAI Chat and Anthropic JSON in `OUT_DIR`, once per
-//! build; the crate includes the files with `include_str!`.
+//! spec files of `examples/tools/` and `examples/tools/recursive/` to OpenAI Chat and Anthropic
+//! JSON in `OUT_DIR`, once per build; the crate includes the files with `include_str!`.
 #![allow(clippy::print_stdout)] // cargo reads a build script's directives from stdout
 
 use std::path::Path;
@@ -11,7 +11,8 @@ use tooldef_openai::OpenAiRenderer;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tools");
-    let specs = load_specs(&[dir])?;
+    // `recursive/` is a subdirectory, so it is named too: OpenAI and Anthropic take it.
+    let specs = load_specs(&[dir.clone(), dir.join("recursive")])?;
     for line in specs.rerun_if_changed() {
         println!("{line}");
     }

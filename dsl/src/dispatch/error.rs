@@ -110,43 +110,19 @@ impl DispatchError {
     }
 }
 
-/// The closest of `names` to `wanted`, if close enough to be a likely typo: equal ignoring case
-/// or namespace, or within an edit distance of about a third of the name.
+/// The closest of `names` to `wanted`, if close enough to be a likely typo: the shared rule of
+/// [`crate::suggest::closest`], or a name whose namespace-less part (after `__`) is `wanted`.
 pub(crate) fn closest<'a>(
     wanted: &str,
     names: impl IntoIterator<Item = &'a str>,
 ) -> Option<&'a str> {
-    let wanted_lower = wanted.to_ascii_lowercase();
-    let limit = (wanted.chars().count() / 3).max(1);
-    let mut best: Option<(usize, &'a str)> = None;
-    for name in names {
-        let lower = name.to_ascii_lowercase();
-        let local = lower.split_once("__").map_or(lower.as_str(), |(_, l)| l);
-        let d = if lower == wanted_lower || local == wanted_lower {
-            0
-        } else {
-            edit_distance(&wanted_lower, &lower)
-        };
-        if d <= limit && best.is_none_or(|(bd, _)| d < bd) {
-            best = Some((d, name));
-        }
-    }
-    best.map(|(_, n)| n)
-}
-
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    let mut cur = vec![0; b.len() + 1];
-    for (i, ca) in a.chars().enumerate() {
-        cur[0] = i + 1;
-        for (j, &cb) in b.iter().enumerate() {
-            let cost = usize::from(ca != cb);
-            cur[j + 1] = (prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1);
-        }
-        std::mem::swap(&mut prev, &mut cur);
-    }
-    prev[b.len()]
+    let names: Vec<&'a str> = names.into_iter().collect();
+    let local = |name: &'a str| name.split_once("__").map_or(name, |(_, l)| l);
+    names
+        .iter()
+        .copied()
+        .find(|name| local(name).eq_ignore_ascii_case(wanted))
+        .or_else(|| crate::suggest::closest(wanted, names.iter().copied()))
 }
 
 /// serde's message without the ` at line 1 column 20` suffix, which means nothing to the model
@@ -170,6 +146,5 @@ mod tests {
         assert_eq!(closest("GET_WEATHER", names), Some("get_weather"));
         assert_eq!(closest("forecast", names), Some("a2a__forecast"));
         assert_eq!(closest("delete_everything", names), None);
-        assert_eq!(edit_distance("kitten", "sitting"), 3);
     }
 }

@@ -1123,14 +1123,20 @@ fn type_set(v: &Value, ptr: &str) -> Result<Vec<String>, ImportError> {
         other => return Err(wrong(ptr, "type", expected, other)),
     };
     let mut out: Vec<String> = Vec::new();
-    for n in names {
+    for (i, n) in names.into_iter().enumerate() {
         match n.as_str() {
             Some(t) if TYPE_NAMES.contains(&t) => {
                 if !out.iter().any(|o| o == t) {
                     out.push(t.to_owned());
                 }
             }
-            _ => return Err(wrong(ptr, "type", expected, n)),
+            Some(t) => {
+                let suggestion = crate::suggest::closest(t, TYPE_NAMES.iter().copied());
+                let pointer = if v.is_array() { format!("{ptr}/{i}") } else { ptr.to_owned() };
+                let kind = ImportErrorKind::UnknownType { name: t.to_owned(), suggestion };
+                return Err(ImportError { pointer, kind });
+            }
+            None => return Err(wrong(ptr, "type", expected, n)),
         }
     }
     // `number` already accepts every integer.

@@ -7,6 +7,7 @@ use std::fmt;
 
 use serde_json::Value;
 
+use super::keywords::TYPE_NAMES;
 use crate::descriptor::{Definition, Param, ToolDescriptor};
 use crate::schema::{Additional, Schema};
 use crate::validate::MAX_DEPTH;
@@ -105,6 +106,20 @@ pub enum ImportErrorKind {
         expected: &'static str,
         /// What was found.
         found: String,
+    },
+    /// A `type` names no JSON Schema type (`"integr"`).
+    #[error(
+        "`{name}` is not a JSON Schema type; {}",
+        match suggestion {
+            Some(s) => format!("did you mean `{s}`?"),
+            None => format!("expected one of {}", TYPE_NAMES.join(", ")),
+        }
+    )]
+    UnknownType {
+        /// The name given.
+        name: String,
+        /// The type name it is likely a typo of.
+        suggestion: Option<&'static str>,
     },
     /// A keyword changes what is valid in a way the IR cannot express.
     #[error("`{keyword}` cannot be expressed by tooldef: {reason}")]
