@@ -562,7 +562,9 @@ fn relocate(pointer: &str, map: &[(&'static str, String)]) -> String {
 }
 
 fn relocate_note(note: &ImportNote, map: &[(&'static str, String)]) -> ImportNote {
-    ImportNote { pointer: relocate(&note.pointer, map), ..note.clone() }
+    let mut note = note.clone();
+    note.pointer = relocate(&note.pointer, map);
+    note
 }
 
 fn relocated(mut e: SpecError, map: &[(&'static str, String)]) -> SpecError {

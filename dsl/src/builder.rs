@@ -24,6 +24,7 @@ use crate::validate::DescriptorError;
 
 /// Why a run-time descriptor could not be built.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum BuildError {
     /// The name breaks the [`ToolName`] rule.
     #[error(transparent)]

@@ -66,6 +66,7 @@ pub enum SkipReason {
 
 /// A file of a directory that was skipped, and why.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct Skipped {
     /// The file.
     pub path: PathBuf,
@@ -89,6 +90,7 @@ impl fmt::Display for Skipped {
 
 /// Specs loaded from files and directories, in load order, with what was skipped.
 #[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
 pub struct Specs {
     /// The specs: files in the order given, a directory's specs sorted by name where it was
     /// given.
@@ -320,6 +322,7 @@ impl<'a> Target<'a> {
 
 /// A file written (or found up to date) by [`export`].
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct Exported {
     /// The file.
     pub path: PathBuf,

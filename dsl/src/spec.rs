@@ -92,6 +92,7 @@ pub struct Spec {
 
 /// A spec that cannot be read: every problem found in one file, naming the file and where in it.
 #[derive(Debug)]
+#[non_exhaustive]
 pub struct SpecError {
     /// The file label the caller passed (usually its path).
     pub file: String,

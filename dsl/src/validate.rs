@@ -69,6 +69,7 @@ const MSG_CAP: usize = 480;
 
 /// A broken rule with its message, built without allocation so it works in `const`.
 #[derive(Clone, Copy)]
+#[non_exhaustive]
 pub struct Violation {
     rule: Rule,
     buf: [u8; MSG_CAP],
@@ -115,6 +116,7 @@ const fn as_str(buf: &[u8], start: usize, end: usize) -> &str {
 /// A descriptor that breaks a rule; the run-time form of [`Violation`].
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{message}")]
+#[non_exhaustive]
 pub struct DescriptorError {
     /// The tool's name.
     pub tool: String,

@@ -18,6 +18,7 @@ pub enum ToolPattern {
 
 /// Why a string is not a valid [`ToolPattern`].
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum PatternError {
     /// The pattern is empty.
     #[error("tool pattern is empty; write a name, or `prefix*`")]

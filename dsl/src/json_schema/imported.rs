@@ -14,6 +14,7 @@ use crate::validate::MAX_DEPTH;
 
 /// The result of an import: the IR value and the notes about what was dropped or inferred.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct Imported<T> {
     /// What was imported.
     pub value: T,
@@ -23,6 +24,7 @@ pub struct Imported<T> {
 
 /// The input half of a descriptor, imported from an object schema.
 #[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
 pub struct InputSchema {
     /// The properties, in document order.
     pub params: Vec<Param>,
@@ -43,6 +45,7 @@ impl InputSchema {
 
 /// One schema imported with the definitions of its document.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct ImportedSchema {
     /// The schema.
     pub schema: Schema,
@@ -52,6 +55,7 @@ pub struct ImportedSchema {
 
 /// Something an import dropped or inferred without failing.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ImportNote {
     /// JSON pointer of the keyword (`/properties/city/deprecated`).
     pub pointer: String,
@@ -68,6 +72,15 @@ impl fmt::Display for ImportNote {
 }
 
 impl ImportNote {
+    /// A note about `keyword` at `pointer`.
+    pub fn new(
+        pointer: impl Into<String>,
+        keyword: impl Into<String>,
+        message: impl Into<String>,
+    ) -> Self {
+        ImportNote { pointer: pointer.into(), keyword: keyword.into(), message: message.into() }
+    }
+
     /// The same note with `prefix` (a JSON pointer) put before its pointer.
     pub fn prefixed(mut self, prefix: &str) -> Self {
         self.pointer.insert_str(0, prefix);
@@ -78,6 +91,7 @@ impl ImportNote {
 /// A JSON Schema that cannot be imported, with the JSON pointer of the fault.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 #[error("#{pointer}: {kind}")]
+#[non_exhaustive]
 pub struct ImportError {
     /// JSON pointer of the offending keyword or schema (empty for the document root).
     pub pointer: String,

@@ -38,6 +38,7 @@ pub enum ChangeKind {
 
 /// One change a renderer made to fit its provider.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Change {
     /// The tool's name.
     pub tool: String,

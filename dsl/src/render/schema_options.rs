@@ -8,6 +8,7 @@ use std::hash::Hash;
 /// A JSON Schema keyword a dialect may or may not accept.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[repr(u8)]
+#[non_exhaustive]
 pub enum Keyword {
     /// `title`.
     Title,
@@ -113,6 +114,7 @@ impl Keywords {
 
 /// How a schema says "or null".
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum NullStyle {
     /// `"type": ["string", "null"]` where there is one type; `anyOf` with `{"type":"null"}` for
     /// unions and references.
@@ -125,6 +127,7 @@ pub enum NullStyle {
 
 /// Where named definitions go.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum RefStyle {
     /// `"$ref": "#/$defs/Name"` with `$defs` at the root (2020-12).
     Defs,
@@ -136,6 +139,7 @@ pub enum RefStyle {
 
 /// What happens to a keyword the dialect does not accept.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Unsupported {
     /// Written into the description (`Minimum: 1.`) and reported as lossless.
     Describe,
@@ -216,6 +220,7 @@ impl Default for SchemaOptions {
 
 /// Counts gathered while writing a schema, for providers' limits.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct SchemaStats {
     /// Object properties written, all levels and definitions included.
     pub properties: usize,

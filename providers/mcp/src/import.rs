@@ -62,11 +62,11 @@ pub fn import_tools(list: &Value) -> Result<ImportedTools, ImportError> {
                 "inputSchema" => "input_schema",
                 "outputSchema" => "output_schema",
                 _ => {
-                    out.notes.push(ImportNote {
-                        pointer: format!("{at}/{key}"),
-                        keyword: key.clone(),
-                        message: "has no place in a tooldef descriptor and is dropped".into(),
-                    });
+                    out.notes.push(ImportNote::new(
+                        format!("{at}/{key}"),
+                        key.clone(),
+                        "has no place in a tooldef descriptor and is dropped",
+                    ));
                     continue;
                 }
             };
