@@ -38,7 +38,8 @@
 //! macro generates one type named after the function in `UpperCamelCase` (`get_weather` →
 //! `GetWeather`), which implements [`Tool`](crate::Tool).
 //!
-//! ```
+#![cfg_attr(feature = "macros", doc = "```")]
+#![cfg_attr(not(feature = "macros"), doc = "```text")]
 //! use tooldef::{Tool, ToolSchema, tool};
 //!
 //! #[derive(serde::Deserialize, ToolSchema)]
@@ -81,7 +82,8 @@
 //! tools that do not need a runtime's reactor. A tool may return `Result<T, E>`: with `E:
 //! Display`, the error's text is what the model reads.
 //!
-//! ```
+#![cfg_attr(feature = "macros", doc = "```")]
+#![cfg_attr(not(feature = "macros"), doc = "```text")]
 //! use tooldef::{ToolCall, Toolbox, tool};
 //!
 //! /// Look a word up in the dictionary.
@@ -111,7 +113,8 @@
 //! [`ToolSet`](crate::ToolSet) (its descriptors, and `add_to` to put every tool in a
 //! [`Toolbox`](crate::Toolbox)).
 //!
-//! ```
+#![cfg_attr(feature = "macros", doc = "```")]
+#![cfg_attr(not(feature = "macros"), doc = "```text")]
 //! use std::sync::Arc;
 //! use std::sync::atomic::{AtomicU64, Ordering};
 //! use tooldef::{ToolCall, ToolSet, Toolbox, tools};
@@ -153,7 +156,8 @@
 //! The struct's fields are the parameters; serde decodes it, and
 //! [`RunTool`](crate::RunTool) is the call.
 //!
-//! ```
+#![cfg_attr(feature = "macros", doc = "```")]
+#![cfg_attr(not(feature = "macros"), doc = "```text")]
 //! use tooldef::{RunTool, Tool, ToolCall, ToolError, Toolbox};
 //!
 //! /// Add two numbers.
@@ -183,7 +187,8 @@
 //! `rename_all`, `default`, `skip`, `flatten`, `tag`, `content`, `untagged`) are honoured, so the
 //! schema says what serde accepts.
 //!
-//! ```
+#![cfg_attr(feature = "macros", doc = "```")]
+#![cfg_attr(not(feature = "macros"), doc = "```text")]
 //! use tooldef::{SchemaKind, ToolSchema, schema_for};
 //!
 //! /// Where to send the parcel.
@@ -209,7 +214,8 @@
 //! (or held in a `static`), because a `Param` owns text and Rust promotes only drop-free values
 //! to `'static` on its own.
 //!
-//! ```
+#![cfg_attr(feature = "macros", doc = "```")]
+#![cfg_attr(not(feature = "macros"), doc = "```text")]
 //! use tooldef::{Param, ToolDescriptor};
 //!
 //! const WEATHER: ToolDescriptor = ToolDescriptor::new("get_weather")
@@ -235,7 +241,8 @@
 //! renders a set of descriptors to the provider's `tools` array, as JSON text ready to splice
 //! into a request body, or fails naming the first tool it cannot render.
 //!
-//! ```
+#![cfg_attr(feature = "macros", doc = "```")]
+#![cfg_attr(not(feature = "macros"), doc = "```text")]
 //! use tooldef::{Param, Policy, ToolDescriptor, tools_json};
 //! use tooldef_openai::OpenAiRenderer;
 //!
@@ -258,7 +265,8 @@
 //! gathers sections and tools (from contributors such as a registry), runs interceptors, and a
 //! provider crate's `request_fragment` turns it into the part of the body it decides:
 //!
-//! ```
+#![cfg_attr(feature = "macros", doc = "```")]
+#![cfg_attr(not(feature = "macros"), doc = "```text")]
 //! use tooldef::{Policy, PromptAssembly, Section, ToolDescriptor};
 //! use tooldef_openai::{OpenAiRenderer, request_fragment};
 //!
@@ -280,7 +288,8 @@
 //! tool runs; bad arguments, an unknown tool, a failing or panicking tool all become an error
 //! result whose text tells the model what to fix.
 //!
-//! ```
+#![cfg_attr(feature = "macros", doc = "```")]
+#![cfg_attr(not(feature = "macros"), doc = "```text")]
 //! use tooldef::{ToolSchema, Toolbox, tool};
 //! use tooldef_openai::{chat_tool_calls, chat_tool_message};
 //!
@@ -323,7 +332,8 @@
 //! - Any JSON Schema becomes a descriptor's parameters with
 //!   [`import_input`](crate::import_input), reporting whatever it had to change:
 //!
-//! ```
+#![cfg_attr(feature = "macros", doc = "```")]
+#![cfg_attr(not(feature = "macros"), doc = "```text")]
 //! use serde_json::json;
 //! use tooldef::import_input;
 //!

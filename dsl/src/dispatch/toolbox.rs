@@ -23,7 +23,8 @@ use crate::tool::{Executor, Tool, ToolCall, ToolResult};
 /// malformed or invalid arguments, a tool that returns an error and a tool that panics all
 /// become an error [`ToolResult`] whose text tells the model what to fix.
 ///
-/// ```
+#[cfg_attr(feature = "macros", doc = "```")]
+#[cfg_attr(not(feature = "macros"), doc = "```text")]
 /// use tooldef::{ToolCall, Toolbox, tool};
 ///
 /// /// Divide `a` by `b`.
