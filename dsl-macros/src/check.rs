@@ -52,12 +52,12 @@ fn signature(cx: &Ctxt, sig: &syn::Signature, receiver: Option<&syn::Receiver>, 
     if let Some(c) = &sig.constness {
         cx.error(c, "a tool cannot be a `const fn`");
     }
-    if let Some(u) = &sig.unsafety {
+    if let syn::Safety::Unsafe(u) = &sig.safety {
         cx.error(u, "a tool cannot be an `unsafe fn`");
     }
     match (receiver, in_tools) {
         (Some(r), false) => cx.error(r, "a `self` receiver needs `#[tools]` on the `impl` block"),
-        (Some(r), true) if r.reference.is_none() || r.mutability.is_some() => {
+        (Some(r), true) if !matches!(r.kind, syn::ReceiverKind::Reference(_, _, None)) => {
             cx.error(r, "a tool method takes `&self`; state shared by tools lives behind `&self`");
         }
         (None, true) => cx.error(&sig.ident, "a tool method under `#[tools]` takes `&self`"),

@@ -147,7 +147,7 @@ fn tools_impl(cx: Ctxt, krate_path: Option<syn::Path>, item: syn::ItemImpl) -> T
     if !item.generics.params.is_empty() {
         cx.error(&item.generics, "`#[tools]` does not support generic `impl` blocks");
     }
-    if let Some((_, path, _)) = &item.trait_ {
+    if let Some((path, _)) = &item.trait_ {
         cx.error(path, "`#[tools]` applies to inherent `impl` blocks, not trait impls");
     }
     let self_ty = &*item.self_ty;
