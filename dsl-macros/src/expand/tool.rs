@@ -133,15 +133,31 @@ fn default_check(p: &ParamIr<'_>, d: &SpannedValue) -> TokenStream {
     let kind = d.value.kind();
     let head = format!("the default {lit} of parameter `{param}`");
     let takes = |what: &str| format!("{head} is {kind}, but `{ty_text}` takes {what}");
-    let messages = [
-        ("NotString", takes("a string")),
-        ("NotInteger", takes("an integer")),
-        ("NotNumber", takes("a number")),
-        ("NotBoolean", takes("a boolean")),
-        ("BelowMin", format!("{head} is below the smallest value of `{ty_text}`")),
-        ("AboveMax", format!("{head} is above the largest value of `{ty_text}`")),
-        ("NotEnumValue", format!("{head} is not one of the values of `{ty_text}`")),
-    ];
+    // Only the verdicts `default_fit` can give for this kind of literal get a message.
+    let messages: Vec<(&str, String)> = match d.value {
+        Value::Str(_) => vec![
+            ("NotInteger", takes("an integer")),
+            ("NotNumber", takes("a number")),
+            ("NotBoolean", takes("a boolean")),
+            ("NotEnumValue", format!("{head} is not one of the values of `{ty_text}`")),
+        ],
+        Value::Int(_) => vec![
+            ("NotString", takes("a string")),
+            ("NotBoolean", takes("a boolean")),
+            ("BelowMin", format!("{head} is below the smallest value of `{ty_text}`")),
+            ("AboveMax", format!("{head} is above the largest value of `{ty_text}`")),
+        ],
+        Value::Float(_) => vec![
+            ("NotString", takes("a string")),
+            ("NotInteger", takes("an integer")),
+            ("NotBoolean", takes("a boolean")),
+        ],
+        Value::Bool(_) => vec![
+            ("NotString", takes("a string")),
+            ("NotInteger", takes("an integer")),
+            ("NotNumber", takes("a number")),
+        ],
+    };
     let verdict =
         quote_spanned!(d.span=> __p::default_fit(<#ty as __p::ToolSchema>::SHAPE, #lit_kind));
     const_verdict(d.span, verdict, &messages)
