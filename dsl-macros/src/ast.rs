@@ -20,7 +20,8 @@ pub(crate) struct ToolIr<'a> {
     pub(crate) attrs: ToolAttrs,
     pub(crate) description: Option<String>,
     pub(crate) vis: &'a Visibility,
-    /// The generated type (`get_weather` becomes `GetWeather`), or the derived struct.
+    /// The generated type (`get_weather` becomes `GetWeather`, or `#[tool(type = ...)]`), or
+    /// the derived struct.
     pub(crate) type_ident: Ident,
     pub(crate) params: Vec<ParamIr<'a>>,
     /// The function's shape; `None` for `#[derive(Tool)]`.
@@ -86,6 +87,7 @@ pub(crate) fn tool_fn<'a>(
     };
     let description =
         attrs.description.as_ref().map(syn::LitStr::value).or_else(|| doc_of(fn_attrs));
+    let type_ident = attrs.type_name.clone().unwrap_or_else(|| camel(ident));
     let mut receiver = None;
     let mut params = Vec::new();
     for arg in &sig.inputs {
@@ -131,7 +133,7 @@ pub(crate) fn tool_fn<'a>(
         attrs,
         description,
         vis,
-        type_ident: camel(ident),
+        type_ident,
         params,
         func: Some(FnIr { sig, receiver, ret }),
     }
@@ -148,6 +150,12 @@ pub(crate) fn tool_struct<'a>(cx: &Ctxt, input: &'a syn::DeriveInput) -> Option<
         return None;
     };
     let attrs = ToolAttrs::from_attrs(cx, &input.attrs);
+    if let Some(t) = &attrs.type_name {
+        cx.error(
+            t,
+            "`type` is not allowed on a `#[derive(Tool)]` struct: the struct itself is the tool's type",
+        );
+    }
     let serde = SerdeContainer::from_attrs(cx, &input.attrs);
     let (name, name_span) = match &attrs.name {
         Some(n) => (n.value(), n.span()),

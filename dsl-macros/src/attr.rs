@@ -9,7 +9,7 @@ use std::cell::RefCell;
 use proc_macro2::{Span, TokenStream};
 use quote::ToTokens;
 use syn::spanned::Spanned;
-use syn::{Attribute, Expr, ExprLit, ExprUnary, Lit, LitStr, Meta, Path, Token, UnOp};
+use syn::{Attribute, Expr, ExprLit, ExprUnary, Ident, Lit, LitStr, Meta, Path, Token, UnOp};
 
 use crate::case::RenameRule;
 
@@ -23,8 +23,9 @@ pub(crate) mod tool_key {
     pub(crate) const IDEMPOTENT: &str = "idempotent";
     pub(crate) const OPEN_WORLD: &str = "open_world";
     pub(crate) const CRATE: &str = "crate";
+    pub(crate) const TYPE: &str = "type";
     pub(crate) const ALL: &[&str] =
-        &[NAME, DESCRIPTION, TITLE, READ_ONLY, DESTRUCTIVE, IDEMPOTENT, OPEN_WORLD, CRATE];
+        &[NAME, DESCRIPTION, TITLE, READ_ONLY, DESTRUCTIVE, IDEMPOTENT, OPEN_WORLD, CRATE, TYPE];
 }
 
 /// Keys of `#[param(...)]` on a parameter or a `#[derive(Tool)]` field.
@@ -193,12 +194,13 @@ pub(crate) enum Value {
 }
 
 impl Value {
+    /// What the literal is, with its article: `a string`, `an integer`...
     pub(crate) fn kind(&self) -> &'static str {
         match self {
-            Value::Str(_) => "string",
-            Value::Int(_) => "integer",
-            Value::Float(_) => "number",
-            Value::Bool(_) => "boolean",
+            Value::Str(_) => "a string",
+            Value::Int(_) => "an integer",
+            Value::Float(_) => "a float",
+            Value::Bool(_) => "a boolean",
         }
     }
 
@@ -346,6 +348,31 @@ fn crate_path(meta: &syn::meta::ParseNestedMeta<'_>) -> syn::Result<Path> {
     }
 }
 
+/// Parses `type = Name`: one identifier, the name of the generated type.
+fn type_name(cx: &Ctxt, meta: &syn::meta::ParseNestedMeta<'_>) -> syn::Result<Option<Ident>> {
+    let expr: Expr = meta.value()?.parse()?;
+    match &expr {
+        Expr::Path(p) if p.qself.is_none() && p.attrs.is_empty() => {
+            if let Some(ident) = p.path.get_ident() {
+                return Ok(Some(ident.clone()));
+            }
+            cx.error(&expr, "`type` takes the name of the type to generate, such as `type = WeatherTool`, not a path");
+        }
+        Expr::Lit(ExprLit { lit: Lit::Str(s), .. }) => {
+            let hint = match syn::parse_str::<Ident>(&s.value()) {
+                Ok(ident) => format!("; write `type = {ident}`"),
+                Err(_) => String::new(),
+            };
+            cx.error(s, format!("`type` takes an identifier, not a string{hint}"));
+        }
+        _ => cx.error(
+            &expr,
+            "`type` takes the name of the type to generate, such as `type = WeatherTool`",
+        ),
+    }
+    Ok(None)
+}
+
 /// Parses every `#[name(...)]` attribute of `attrs` with `each`, reporting errors to `cx`.
 fn for_each_meta(
     cx: &Ctxt,
@@ -389,6 +416,8 @@ pub(crate) struct ToolAttrs {
     pub(crate) idempotent: Option<bool>,
     pub(crate) open_world: Option<bool>,
     pub(crate) krate: Option<Path>,
+    /// `type = Name`: the name of the generated type.
+    pub(crate) type_name: Option<Ident>,
 }
 
 const ELSEWHERE_FOR_TOOL: &[(&[&str], &str)] = &[(
@@ -457,6 +486,7 @@ impl ToolAttrs {
             tool_key::IDEMPOTENT => self.idempotent = Some(flag(cx, meta)?),
             tool_key::OPEN_WORLD => self.open_world = Some(flag(cx, meta)?),
             tool_key::CRATE => self.krate = Some(crate_path(meta)?),
+            tool_key::TYPE => self.type_name = type_name(cx, meta)?,
             _ => {
                 unknown_key(cx, &meta.path, TOOL, tool_key::ALL, ELSEWHERE_FOR_TOOL);
                 skip_value(meta)?;

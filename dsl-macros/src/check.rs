@@ -52,12 +52,12 @@ fn signature(cx: &Ctxt, sig: &syn::Signature, receiver: Option<&syn::Receiver>, 
     if let Some(c) = &sig.constness {
         cx.error(c, "a tool cannot be a `const fn`");
     }
-    if let Some(u) = &sig.unsafety {
+    if let syn::Safety::Unsafe(u) = &sig.safety {
         cx.error(u, "a tool cannot be an `unsafe fn`");
     }
     match (receiver, in_tools) {
         (Some(r), false) => cx.error(r, "a `self` receiver needs `#[tools]` on the `impl` block"),
-        (Some(r), true) if r.reference.is_none() || r.mutability.is_some() => {
+        (Some(r), true) if !matches!(r.kind, syn::ReceiverKind::Reference(_, _, None)) => {
             cx.error(r, "a tool method takes `&self`; state shared by tools lives behind `&self`");
         }
         (None, true) => cx.error(&sig.ident, "a tool method under `#[tools]` takes `&self`"),
@@ -111,7 +111,7 @@ fn param(cx: &Ctxt, p: &ParamIr<'_>, derived: bool) {
     }
     for v in [&min, &max].into_iter().flatten() {
         if v.value.as_f64().is_none() {
-            cx.error_at(v.span, format!("a bound must be a number, not a {}", v.value.kind()));
+            cx.error_at(v.span, format!("a bound must be a number, not {}", v.value.kind()));
         }
     }
     if let (Some(lo), Some(hi)) = (&min, &max)
@@ -164,12 +164,13 @@ fn param(cx: &Ctxt, p: &ParamIr<'_>, derived: bool) {
         }
     }
     let fits = |v: &SpannedValue, what: &str| {
+        let what = format!("{what} {} of parameter `{}`", show(&v.value), p.wire);
         if let Some(values) = a.one_of.get() {
             match &v.value {
                 Value::Str(s) if !values.iter().any(|(_, w)| w == s) => cx.error_at(
                     v.span,
                     format!(
-                        "the {what} \"{s}\" is not one of {}",
+                        "the {what} is not one of {}",
                         values
                             .iter()
                             .map(|(_, w)| format!("\"{w}\""))
@@ -180,7 +181,7 @@ fn param(cx: &Ctxt, p: &ParamIr<'_>, derived: bool) {
                 Value::Str(_) => {}
                 other => cx.error_at(
                     v.span,
-                    format!("the {what} is a {}, but `one_of` takes strings", other.kind()),
+                    format!("the {what} is {}, but `one_of` takes strings", other.kind()),
                 ),
             }
         }
@@ -189,7 +190,7 @@ fn param(cx: &Ctxt, p: &ParamIr<'_>, derived: bool) {
                 None => cx.error_at(
                     v.span,
                     format!(
-                        "the {what} is a {}, but the parameter has numeric bounds",
+                        "the {what} is {}, but the parameter has numeric bounds",
                         v.value.kind()
                     ),
                 ),
@@ -200,8 +201,7 @@ fn param(cx: &Ctxt, p: &ParamIr<'_>, derived: bool) {
                         cx.error_at(
                             v.span,
                             format!(
-                                "the {what} {} is below the minimum {}",
-                                show(&v.value),
+                                "the {what} is below the minimum {}",
                                 show(&min.as_ref().unwrap().value)
                             ),
                         );
@@ -212,8 +212,7 @@ fn param(cx: &Ctxt, p: &ParamIr<'_>, derived: bool) {
                         cx.error_at(
                             v.span,
                             format!(
-                                "the {what} {} is above the maximum {}",
-                                show(&v.value),
+                                "the {what} is above the maximum {}",
                                 show(&max.as_ref().unwrap().value)
                             ),
                         );
@@ -224,10 +223,7 @@ fn param(cx: &Ctxt, p: &ParamIr<'_>, derived: bool) {
         if let Value::Str(s) = &v.value {
             let n = s.chars().count() as i128;
             if len.0.is_some_and(|l| n < l) || len.1.is_some_and(|h| n > h) {
-                cx.error_at(
-                    v.span,
-                    format!("the {what} \"{s}\" has {n} characters, outside `length`"),
-                );
+                cx.error_at(v.span, format!("the {what} has {n} characters, outside `length`"));
             }
         }
     };

@@ -4,7 +4,10 @@
 //! Every macro runs three stages over one IR: `ast` reads the syntax (with `attr` for the
 //! attribute grammar), `check` reports every semantic error at once, `expand` generates code
 //! from checked IR; on error `fallback` emits the user's item and stub impls.
-#![doc = include_str!("../REFERENCE.md")]
+//!
+//! The reference of every attribute key, what the macros check and what they expand to is in
+//! the `tooldef` crate's guide, `tooldef::guide` (the section "The attribute reference"), so that
+//! it sits where users of the macros read.
 
 mod ast;
 mod attr;
@@ -22,7 +25,7 @@ use syn::{ImplItem, Item};
 use crate::attr::{Ctxt, ToolAttrs};
 use crate::expand::tool::Kind;
 
-/// Turns a function into a tool: see the crate documentation for keys and expansion.
+/// Turns a function into a tool; every key is in the attribute reference of `tooldef::guide`.
 #[proc_macro_attribute]
 pub fn tool(args: TokenStream, input: TokenStream) -> TokenStream {
     let cx = Ctxt::default();
@@ -147,7 +150,7 @@ fn tools_impl(cx: Ctxt, krate_path: Option<syn::Path>, item: syn::ItemImpl) -> T
     if !item.generics.params.is_empty() {
         cx.error(&item.generics, "`#[tools]` does not support generic `impl` blocks");
     }
-    if let Some((_, path, _)) = &item.trait_ {
+    if let Some((path, _)) = &item.trait_ {
         cx.error(path, "`#[tools]` applies to inherent `impl` blocks, not trait impls");
     }
     let self_ty = &*item.self_ty;

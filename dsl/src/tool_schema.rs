@@ -274,7 +274,11 @@ impl<T: ToolSchema + Serialize + Send + 'static> ToolReturn for T {
 macro_rules! int_schema {
     ($($t:ty),*) => {$(
         impl ToolSchema for $t {
-            const SHAPE: Shape = Shape::Integer { min: <$t>::MIN as i128, max: <$t>::MAX as i128 };
+            // `u128::MAX` does not fit in `i128`: its bound saturates (literals are `i64`).
+            const SHAPE: Shape = Shape::Integer {
+                min: <$t>::MIN as i128,
+                max: if <$t>::MAX as u128 > i128::MAX as u128 { i128::MAX } else { <$t>::MAX as i128 },
+            };
 
             fn schema(_: &mut SchemaGen) -> Schema {
                 let mut s = Schema::integer();
@@ -799,7 +803,7 @@ pub mod __private {
     pub use serde;
     pub use serde::de::MapAccess;
 
-    pub use super::args::{DecodeArgs, decode_args, fill, next_key, take};
+    pub use super::args::{DecodeArgs, DecodeParam, decode_args, next_key};
 
     pub use super::SchemaGen;
     pub use super::{
@@ -1034,7 +1038,8 @@ pub(crate) mod rt {
         }
     }
 
-    /// The JSON type of a `#[param(default = ...)]` literal, with its value where checked.
+    /// The JSON type of a `#[param(default = ...)]` literal, with its value where checked
+    /// (see [`default_fit`]).
     #[derive(Clone, Copy, Debug)]
     pub enum DefaultLit {
         /// A string.
@@ -1047,44 +1052,61 @@ pub(crate) mod rt {
         Bool,
     }
 
-    /// Checks a default literal against the parameter type's shape (in `const`, so a mismatch
-    /// is a compile error with this message).
-    pub const fn check_default(shape: Shape, default: DefaultLit) {
+    /// How a `#[param(...)]` literal fits the parameter type's [`Shape`], decided in `const`.
+    /// Generated code matches on it and panics, spanned at the literal, with a message that
+    /// names the parameter and its type; the message is the macro's, since only it knows them.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum Fit {
+        /// The literal fits (or the shape is not checked at compile time).
+        Fits,
+        /// The type takes a string (or one of its enum values) and the literal is not one.
+        NotString,
+        /// The type takes an integer and the literal is not one.
+        NotInteger,
+        /// The type takes a number and the literal is not one.
+        NotNumber,
+        /// The type takes a boolean and the literal is not one.
+        NotBoolean,
+        /// The literal is below the smallest value of the integer type.
+        BelowMin,
+        /// The literal is above the largest value of the integer type.
+        AboveMax,
+        /// The type is an enum and the string is not one of its values.
+        NotEnumValue,
+    }
+
+    /// How a default literal fits the parameter type's shape.
+    pub const fn default_fit(shape: Shape, default: DefaultLit) -> Fit {
         match (shape, default) {
             (Shape::Other, _)
             | (Shape::String, DefaultLit::Str(_))
             | (Shape::Float, DefaultLit::Int(_) | DefaultLit::Float)
-            | (Shape::Boolean, DefaultLit::Bool) => {}
-            (Shape::Integer { min, max }, DefaultLit::Int(i)) => {
-                if (i as i128) < min {
-                    panic!("the default is below the smallest value of the parameter's type");
-                }
-                if (i as i128) > max {
-                    panic!("the default is above the largest value of the parameter's type");
-                }
-            }
+            | (Shape::Boolean, DefaultLit::Bool) => Fit::Fits,
+            (Shape::Integer { .. }, DefaultLit::Int(i)) => bound_fit(shape, i),
             (Shape::Enum(values), DefaultLit::Str(s)) => {
                 let mut i = 0;
                 while i < values.len() {
                     if str_eq(values[i], s) {
-                        return;
+                        return Fit::Fits;
                     }
                     i += 1;
                 }
-                panic!("the default is not one of the values of the parameter's enum type");
+                Fit::NotEnumValue
             }
-            (Shape::String | Shape::Enum(_), _) => {
-                panic!("the default is not a string, but the parameter takes a string")
-            }
-            (Shape::Integer { .. }, _) => {
-                panic!("the default is not an integer, but the parameter takes an integer")
-            }
-            (Shape::Float, _) => {
-                panic!("the default is not a number, but the parameter takes a number")
-            }
-            (Shape::Boolean, _) => {
-                panic!("the default is not a boolean, but the parameter takes a boolean")
-            }
+            (Shape::String | Shape::Enum(_), _) => Fit::NotString,
+            (Shape::Integer { .. }, _) => Fit::NotInteger,
+            (Shape::Float, _) => Fit::NotNumber,
+            (Shape::Boolean, _) => Fit::NotBoolean,
+        }
+    }
+
+    /// How an integer (a default, or a `range`/`min`/`max` bound rounded inwards) fits the
+    /// natural bounds of the parameter type; only integer shapes have any.
+    pub const fn bound_fit(shape: Shape, value: i64) -> Fit {
+        match shape {
+            Shape::Integer { min, .. } if (value as i128) < min => Fit::BelowMin,
+            Shape::Integer { max, .. } if (value as i128) > max => Fit::AboveMax,
+            _ => Fit::Fits,
         }
     }
 
@@ -1284,5 +1306,55 @@ pub(crate) mod rt {
             schema.description = Some(Cow::Borrowed(d));
         }
         schema
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::rt::{DefaultLit, Fit, bound_fit, default_fit};
+    use super::{Shape, ToolSchema};
+
+    /// Both ends of every integer type, one past them, as `i64` bounds (what the macro emits).
+    fn ends<T: ToolSchema>(min: i128, max: i128) {
+        let shape = T::SHAPE;
+        let name = std::any::type_name::<T>();
+        let cases = [
+            (Some(min), Fit::Fits),
+            (Some(max), Fit::Fits),
+            (min.checked_sub(1), Fit::BelowMin),
+            (max.checked_add(1), Fit::AboveMax),
+        ];
+        for (value, fit) in cases {
+            let Some(Ok(v)) = value.map(i64::try_from) else { continue };
+            assert_eq!(bound_fit(shape, v), fit, "{name} {v}");
+            assert_eq!(default_fit(shape, DefaultLit::Int(v)), fit, "{name} {v}");
+        }
+    }
+
+    #[test]
+    fn integer_bounds_fit_their_type_at_both_ends() {
+        macro_rules! each {
+            ($($t:ty),*) => {$( ends::<$t>(<$t>::MIN as i128, i128::try_from(<$t>::MAX).unwrap_or(i128::MAX)); )*};
+        }
+        each!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize);
+        assert_eq!(bound_fit(<u8>::SHAPE, 300), Fit::AboveMax);
+        assert_eq!(bound_fit(<Option<u8>>::SHAPE, 300), Fit::AboveMax);
+        assert_eq!(bound_fit(<f64>::SHAPE, 1_000_000), Fit::Fits);
+        assert_eq!(default_fit(<u128>::SHAPE, DefaultLit::Int(i64::MAX)), Fit::Fits);
+    }
+
+    #[test]
+    fn defaults_of_the_wrong_json_type_are_named() {
+        assert_eq!(default_fit(<u32>::SHAPE, DefaultLit::Str("ten")), Fit::NotInteger);
+        assert_eq!(default_fit(<u32>::SHAPE, DefaultLit::Float), Fit::NotInteger);
+        assert_eq!(default_fit(<String>::SHAPE, DefaultLit::Int(3)), Fit::NotString);
+        assert_eq!(default_fit(<f64>::SHAPE, DefaultLit::Bool), Fit::NotNumber);
+        assert_eq!(default_fit(<f64>::SHAPE, DefaultLit::Int(3)), Fit::Fits);
+        assert_eq!(default_fit(<bool>::SHAPE, DefaultLit::Str("yes")), Fit::NotBoolean);
+        let unit = Shape::Enum(&["celsius", "fahrenheit"]);
+        assert_eq!(default_fit(unit, DefaultLit::Str("kelvin")), Fit::NotEnumValue);
+        assert_eq!(default_fit(unit, DefaultLit::Str("celsius")), Fit::Fits);
+        assert_eq!(default_fit(unit, DefaultLit::Int(1)), Fit::NotString);
+        assert_eq!(default_fit(<Vec<u8>>::SHAPE, DefaultLit::Str("x")), Fit::Fits);
     }
 }

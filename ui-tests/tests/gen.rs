@@ -118,6 +118,42 @@ impl RunTool for Derived {
     }
 }
 
+/// A type of the user's own with the name `#[tool]` would pick for `lookup`.
+pub struct Lookup {
+    /// What to look up.
+    pub key: String,
+}
+
+/// Looks a key up; the generated type is named with `type`, so it does not clash with `Lookup`.
+#[tool(type = LookupTool)]
+pub fn lookup(key: String) -> String {
+    Lookup { key }.key
+}
+
+/// Services whose tool types are named too.
+pub struct Catalog;
+
+#[tools]
+impl Catalog {
+    /// Search the catalog.
+    #[tool(type = CatalogSearch)]
+    pub fn search(&self, query: String) -> String {
+        query
+    }
+}
+
+#[test]
+fn type_names_the_generated_type() {
+    assert_eq!(LookupTool::descriptor().name, "lookup");
+    assert_eq!(<LookupTool as Tool>::NAME, "lookup");
+    let toolbox = tooldef::Toolbox::new().with(LookupTool);
+    let call = tooldef::ToolCall::new("c1", "lookup", serde_json::json!({"key": "k"}));
+    assert_eq!(toolbox.call_blocking(&call).text(), "k");
+    let search = CatalogSearch(std::sync::Arc::new(Catalog));
+    assert_eq!(<CatalogSearch as Tool>::descriptor().name, "search");
+    let _ = search;
+}
+
 #[test]
 fn generated_code_is_warning_free_and_consistent() {
     let d = AllKeys::descriptor();

@@ -79,6 +79,119 @@ fn length_bounds(p: &ParamIr<'_>) -> (Option<u64>, Option<u64>) {
     }
 }
 
+/// A type as the user wrote it, for messages: `Option<u8>`, not `Option < u8 >`.
+fn type_text(ty: &Type) -> String {
+    let mut s = ty.to_token_stream().to_string();
+    for (from, to) in [(" <", "<"), ("< ", "<"), (" >", ">"), (" ::", "::"), (":: ", "::")] {
+        s = s.replace(from, to);
+    }
+    s.replace(" ,", ",").replace("& ", "&")
+}
+
+/// A literal as written: strings quoted, floats with their point.
+fn literal_text(v: &Value) -> String {
+    match v {
+        Value::Str(s) => format!("{s:?}"),
+        Value::Int(i) => i.to_string(),
+        Value::Float(f) => format!("{f:?}"),
+        Value::Bool(b) => b.to_string(),
+    }
+}
+
+/// `const _: () = match <verdict> { ... };` that panics with `messages` (verdict, message),
+/// spanned at `span` so that the compiler puts the error on the user's literal.
+fn const_verdict(
+    span: proc_macro2::Span,
+    verdict: TokenStream,
+    messages: &[(&str, String)],
+) -> TokenStream {
+    let arms = messages.iter().map(|(variant, message)| {
+        let variant = format_ident!("{}", variant, span = span);
+        quote_spanned!(span=> __p::Fit::#variant => ::core::panic!(#message),)
+    });
+    quote_spanned! {span=>
+        const _: () = match #verdict {
+            #(#arms)*
+            _ => {}
+        };
+    }
+}
+
+/// The compile-time check of a default against the parameter type's shape.
+fn default_check(p: &ParamIr<'_>, d: &SpannedValue) -> TokenStream {
+    let ty = p.ty;
+    let lit_kind = match &d.value {
+        Value::Str(s) => quote!(__p::DefaultLit::Str(#s)),
+        Value::Int(i) => {
+            let i = Lit::i64_suffixed(*i as i64);
+            quote!(__p::DefaultLit::Int(#i))
+        }
+        Value::Float(_) => quote!(__p::DefaultLit::Float),
+        Value::Bool(_) => quote!(__p::DefaultLit::Bool),
+    };
+    let (lit, param, ty_text) = (literal_text(&d.value), &p.wire, type_text(ty));
+    let kind = d.value.kind();
+    let head = format!("the default {lit} of parameter `{param}`");
+    let takes = |what: &str| format!("{head} is {kind}, but `{ty_text}` takes {what}");
+    // Only the verdicts `default_fit` can give for this kind of literal get a message.
+    let messages: Vec<(&str, String)> = match d.value {
+        Value::Str(_) => vec![
+            ("NotInteger", takes("an integer")),
+            ("NotNumber", takes("a number")),
+            ("NotBoolean", takes("a boolean")),
+            ("NotEnumValue", format!("{head} is not one of the values of `{ty_text}`")),
+        ],
+        Value::Int(_) => vec![
+            ("NotString", takes("a string")),
+            ("NotBoolean", takes("a boolean")),
+            ("BelowMin", format!("{head} is below the smallest value of `{ty_text}`")),
+            ("AboveMax", format!("{head} is above the largest value of `{ty_text}`")),
+        ],
+        Value::Float(_) => vec![
+            ("NotString", takes("a string")),
+            ("NotInteger", takes("an integer")),
+            ("NotBoolean", takes("a boolean")),
+        ],
+        Value::Bool(_) => vec![
+            ("NotString", takes("a string")),
+            ("NotInteger", takes("an integer")),
+            ("NotNumber", takes("a number")),
+        ],
+    };
+    let verdict =
+        quote_spanned!(d.span=> __p::default_fit(<#ty as __p::ToolSchema>::SHAPE, #lit_kind));
+    const_verdict(d.span, verdict, &messages)
+}
+
+/// The compile-time checks of numeric bounds against the natural bounds of an integer type
+/// (`range = 1..=300` on a `u8` is an error, not a silent 255). A fractional bound is rounded
+/// inwards first, as the runtime does.
+fn bound_checks(p: &ParamIr<'_>) -> TokenStream {
+    let ty = p.ty;
+    let (min, max) = numeric_bounds(p);
+    let mut out = TokenStream::new();
+    for (which, v) in [("minimum", min), ("maximum", max)] {
+        let Some(v) = v else { continue };
+        let int = match v.value {
+            Value::Int(i) => i as i64,
+            Value::Float(f) if which == "minimum" => f.ceil() as i64,
+            Value::Float(f) => f.floor() as i64,
+            _ => continue,
+        };
+        let head = format!("the {which} {} of parameter `{}`", literal_text(&v.value), p.wire);
+        let ty_text = type_text(ty);
+        let messages = [
+            ("BelowMin", format!("{head} is below the smallest value of `{ty_text}`")),
+            ("AboveMax", format!("{head} is above the largest value of `{ty_text}`")),
+        ];
+        let int = Lit::i64_suffixed(int);
+        let verdict =
+            quote_spanned!(v.span=> __p::bound_fit(<#ty as __p::ToolSchema>::SHAPE, #int));
+        out.extend(const_verdict(v.span, verdict, &messages));
+    }
+    out
+}
+
 /// The argument checks of one parameter, as statements pushing into `__errors`.
 fn checks(p: &ParamIr<'_>, span: proc_macro2::Span, access: &TokenStream) -> TokenStream {
     let ty = p.ty;
@@ -172,7 +285,7 @@ fn args_deserialize(args: &[ArgSlot<'_>]) -> TokenStream {
     let arms = args.iter().enumerate().map(|(i, a)| {
         let (ty, wire, slot) = (a.ty, a.wire, slot(i));
         let pat = if i == last { quote!(_) } else { Lit::usize_unsuffixed(i).into_token_stream() };
-        quote_spanned!(a.span=> #pat => __p::fill::<#ty, __A>(&mut #slot, &mut __map, #wire)?)
+        quote_spanned!(a.span=> #pat => <#ty as __p::DecodeParam<'de>>::fill::<__A>(&mut #slot, &mut __map, #wire)?)
     });
     let body = if args.is_empty() {
         // No key is known: `next_key` refuses every key, and the loop never runs.
@@ -184,7 +297,7 @@ fn args_deserialize(args: &[ArgSlot<'_>]) -> TokenStream {
         let (field, ty, wire, slot) = (a.field, a.ty, a.wire, slot(i));
         match &a.default_fn {
             Some(f) => quote!(#field: #slot.unwrap_or_else(#f)),
-            None => quote_spanned!(a.span=> #field: __p::take::<#ty, __A::Error>(#slot, #wire)?),
+            None => quote_spanned!(a.span=> #field: <#ty as __p::DecodeParam<'de>>::take::<__A::Error>(#slot, #wire)?),
         }
     });
     quote! {
@@ -247,23 +360,13 @@ pub(crate) fn tool_impl(ir: &ToolIr<'_>, kind: &Kind<'_>, krate: &TokenStream) -
         let access = quote!(args.#member);
         check_stmts.extend(checks(p, span, &access));
 
-        // Defaults: an absent key takes the literal; its JSON type, natural bounds and enum
-        // membership are checked against the type here, at compile time.
+        // Defaults and bounds: their JSON type, the type's natural bounds and enum membership
+        // are checked against the type here, at compile time, spanned at the literal.
+        items.extend(bound_checks(p));
         let mut default_fn = None;
         if let Some(d) = p.attrs.default.get() {
             let lit = literal(&d.value);
-            let lit_kind = match &d.value {
-                Value::Str(s) => quote!(__p::DefaultLit::Str(#s)),
-                Value::Int(i) => {
-                    let i = Lit::i64_suffixed(*i as i64);
-                    quote!(__p::DefaultLit::Int(#i))
-                }
-                Value::Float(_) => quote!(__p::DefaultLit::Float),
-                Value::Bool(_) => quote!(__p::DefaultLit::Bool),
-            };
-            items.extend(quote_spanned! {d.span=>
-                const _: () = __p::check_default(<#ty as __p::ToolSchema>::SHAPE, #lit_kind);
-            });
+            items.extend(default_check(p, d));
             if !matches!(kind, Kind::Derived) {
                 let f = format_ident!("__default_{}", i);
                 let wire = &p.wire;

@@ -21,7 +21,7 @@ use serde::de::{self, Deserialize, DeserializeSeed, Deserializer, MapAccess, Vis
 
 /// The per-tool part of decoding arguments, implemented by `#[tool]` on its arguments struct:
 /// the wire names, and the loop over an object's keys with one local `Option` slot per
-/// parameter ([`next_key`], [`fill`] and [`take`] do the work).
+/// parameter ([`next_key`] and [`DecodeParam`] do the work).
 pub trait DecodeArgs<'de>: Sized {
     /// The wire names, in declaration order.
     const FIELDS: &'static [&'static str];
@@ -115,41 +115,55 @@ impl<'de, S: DecodeArgs<'de>> Visitor<'de> for FieldIndex<S> {
     }
 }
 
-/// Reads one value into its slot.
+/// Decoding of one parameter's value, implemented for every `Deserialize` type.
 ///
-/// # Errors
-///
-/// `duplicate field` when the slot is already filled, or the value's own decoding error.
-pub fn fill<'de, T, A>(
-    slot: &mut Option<T>,
-    map: &mut A,
-    name: &'static str,
-) -> Result<(), A::Error>
-where
-    T: Deserialize<'de>,
-    A: MapAccess<'de>,
-{
-    if slot.is_some() {
-        return Err(de::Error::duplicate_field(name));
-    }
-    *slot = Some(map.next_value()?);
-    Ok(())
+/// Generated code calls it as `<Type as DecodeParam<'de>>::fill`, spanned at the parameter's
+/// type: a type without `Deserialize` is then reported there with the message below, rather
+/// than as a bound of a hidden helper function.
+#[diagnostic::on_unimplemented(
+    message = "the parameter type `{Self}` cannot be decoded from the model's arguments",
+    label = "`{Self}` does not implement `serde::Deserialize`",
+    note = "a tool parameter's type needs `serde::Deserialize`: add `#[derive(serde::Deserialize)]` to it, or take a type that has it"
+)]
+pub trait DecodeParam<'de>: Sized {
+    /// Reads one value into its slot.
+    ///
+    /// # Errors
+    ///
+    /// `duplicate field` when the slot is already filled, or the value's own decoding error.
+    fn fill<A: MapAccess<'de>>(
+        slot: &mut Option<Self>,
+        map: &mut A,
+        name: &'static str,
+    ) -> Result<(), A::Error>;
+
+    /// The value of a slot without a default: an absent key is `None` for a type that decodes
+    /// "no value" (an `Option`), and `missing field` for any other.
+    ///
+    /// # Errors
+    ///
+    /// `missing field` for an absent key the type cannot do without.
+    fn take<E: de::Error>(slot: Option<Self>, name: &'static str) -> Result<Self, E>;
 }
 
-/// The value of a slot without a default: an absent key is `None` for a type that decodes
-/// "no value" (an `Option`), and `missing field` for any other.
-///
-/// # Errors
-///
-/// `missing field` for an absent key the type cannot do without.
-pub fn take<'de, T, E>(slot: Option<T>, name: &'static str) -> Result<T, E>
-where
-    T: Deserialize<'de>,
-    E: de::Error,
-{
-    match slot {
-        Some(value) => Ok(value),
-        None => T::deserialize(Absent(name, PhantomData)),
+impl<'de, T: Deserialize<'de>> DecodeParam<'de> for T {
+    fn fill<A: MapAccess<'de>>(
+        slot: &mut Option<T>,
+        map: &mut A,
+        name: &'static str,
+    ) -> Result<(), A::Error> {
+        if slot.is_some() {
+            return Err(de::Error::duplicate_field(name));
+        }
+        *slot = Some(map.next_value()?);
+        Ok(())
+    }
+
+    fn take<E: de::Error>(slot: Option<T>, name: &'static str) -> Result<T, E> {
+        match slot {
+            Some(value) => Ok(value),
+            None => T::deserialize(Absent(name, PhantomData)),
+        }
     }
 }
 
@@ -203,17 +217,17 @@ mod tests {
             let (mut city, mut days, mut limit, mut kind) = (None, None, None, None);
             while let Some(i) = next_key::<Self, A>(&mut map)? {
                 match i {
-                    0 => fill(&mut city, &mut map, "city")?,
-                    1 => fill(&mut days, &mut map, "days")?,
-                    2 => fill(&mut limit, &mut map, "limit")?,
-                    _ => fill(&mut kind, &mut map, "type")?,
+                    0 => DecodeParam::fill(&mut city, &mut map, "city")?,
+                    1 => DecodeParam::fill(&mut days, &mut map, "days")?,
+                    2 => DecodeParam::fill(&mut limit, &mut map, "limit")?,
+                    _ => DecodeParam::fill(&mut kind, &mut map, "type")?,
                 }
             }
             Ok(Args {
-                city: take::<_, A::Error>(city, "city")?,
-                days: take::<_, A::Error>(days, "days")?,
+                city: DecodeParam::take::<A::Error>(city, "city")?,
+                days: DecodeParam::take::<A::Error>(days, "days")?,
                 limit: limit.unwrap_or_else(three),
-                kind: take::<_, A::Error>(kind, "type")?,
+                kind: DecodeParam::take::<A::Error>(kind, "type")?,
             })
         }
     }

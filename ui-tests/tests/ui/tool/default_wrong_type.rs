@@ -1,6 +1,7 @@
 #![allow(unused_variables)]
 
+// A string default on an integer parameter: the error names the parameter and its type.
 #[tooldef::tool]
-fn days(#[param(default = "three")] n: u8) {}
+fn days(#[param(default = "ten")] n: u32) {}
 
 fn main() {}

@@ -1,0 +1,6 @@
+#![allow(unused_variables)]
+
+#[tooldef::tool]
+fn days(#[param(min = -1)] n: u32) {}
+
+fn main() {}
