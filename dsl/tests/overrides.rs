@@ -262,7 +262,20 @@ fn ranges_replace_the_given_sides_and_are_revalidated() {
 
 #[test]
 fn required_optional_and_default_are_set() {
-    let d = Override::constrain("fact", Constraint::Optional).apply(&remember()).unwrap();
+    // `importance` has a default, so the tool does not need the model to send it.
+    let d = Override::constrain("importance", Constraint::Optional).apply(&remember()).unwrap();
+    assert!(!d.param("importance").unwrap().required);
+    // `fact` has none: optional only together with a value the patch supplies.
+    let err = Override::constrain("fact", Constraint::Optional).apply(&remember()).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "override of tool `remember`: the tool requires parameter `fact`, but the patched schema \
+         lets the model leave it out; keep it required, give it a default or hide it with a value"
+    );
+    let d = Override::constrain("fact", Constraint::Optional)
+        .then(Override::constrain("fact", Constraint::default("nothing")))
+        .apply(&remember())
+        .unwrap();
     assert!(!d.param("fact").unwrap().required);
     let d = Override::constrain("importance", Constraint::Required).apply(&remember()).unwrap();
     let p = d.param("importance").unwrap();
@@ -291,9 +304,11 @@ fn hidden_parameter_is_removed_and_injected_at_call_time() {
 
     let r = run(&exec, &call("remember", json!({"fact": "f", "category": "memory:health"})));
     assert!(!r.is_error, "{}", r.text());
+    // The registered default of `importance` is filled in too: the call is completed as the
+    // patched schema promises before the registered executor sees it.
     assert_eq!(
         r.structured.unwrap()["args"],
-        json!({"fact": "f", "category": "memory:health", "user_id": "u-42"})
+        json!({"fact": "f", "category": "memory:health", "importance": 5, "user_id": "u-42"})
     );
 
     let r = run(
@@ -332,7 +347,7 @@ fn renamed_parameter_maps_back_and_the_old_name_is_rejected() {
     );
     assert_eq!(
         r.structured.unwrap()["args"],
-        json!({"fact": "f", "category": "memory:health", "user_id": "u"})
+        json!({"fact": "f", "category": "memory:health", "importance": 5, "user_id": "u"})
     );
     let r = run(
         &exec,
@@ -340,6 +355,9 @@ fn renamed_parameter_maps_back_and_the_old_name_is_rejected() {
     );
     assert!(r.is_error);
     assert_eq!(r.text(), "/fact is not a parameter of `remember`; remove it and call again");
+    // Errors name the parameter as the model knows it, not as the executor does.
+    let r = run(&exec, &call("remember", json!({"category": "memory:health", "user_id": "u"})));
+    assert_eq!(r.text(), "/content is required");
 }
 
 #[test]
@@ -615,25 +633,47 @@ fn input_schema_is_replaced_from_raw_json_schema() {
         "type": "object",
         "properties": {
             "fact": {"type": "string", "description": "The fact.", "maxLength": 200},
-            "tags": {"type": "array", "items": {"type": "string"}}
+            "tags": {"type": "array", "items": {"type": "string"}},
+            "category": {"type": "string", "enum": ["memory:health"]},
+            "user_id": {"type": "string"}
         },
-        "required": ["fact"],
+        "required": ["fact", "category", "user_id"],
         "additionalProperties": false
     });
     let exec = Override::input_schema(raw).wrap(echo(remember())).unwrap();
     let d = exec.descriptor();
     let names: Vec<_> = d.params.iter().map(|p| p.name.to_string()).collect();
-    assert_eq!(names, ["fact", "tags"]);
+    assert_eq!(names, ["fact", "tags", "category", "user_id"]);
     assert!(d.param("fact").unwrap().required);
     assert!(!d.param("tags").unwrap().required);
     assert_eq!(d.additional, tooldef::Additional::Closed);
     assert_eq!(d.description, "Store a fact about the user.", "only the input schema changes");
 
-    // Calls are checked against the new schema.
-    let r = run(&exec, &call("remember", json!({"tags": []})));
+    // Calls are checked against the new schema; `tags`, which the tool does not take, is kept
+    // back from its closed input.
+    let args = json!({"category": "memory:health", "user_id": "u", "tags": []});
+    let r = run(&exec, &call("remember", args));
     assert_eq!(r.text(), "/fact is required");
-    let r = run(&exec, &call("remember", json!({"fact": "f", "tags": ["a"]})));
+    let args = json!({"fact": "f", "category": "memory:health", "user_id": "u", "tags": ["a"]});
+    let r = run(&exec, &call("remember", args));
     assert!(!r.is_error, "{}", r.text());
+    assert_eq!(
+        r.structured.unwrap()["args"],
+        json!({"fact": "f", "category": "memory:health", "user_id": "u"})
+    );
+
+    // A replacement that leaves out a parameter the tool requires is refused.
+    let err = Override::input_schema(json!({
+        "type": "object",
+        "properties": {"fact": {"type": "string"}},
+        "required": ["fact"]
+    }))
+    .apply(&remember())
+    .unwrap_err();
+    assert_eq!(
+        err,
+        OverrideError::DropsRequired { tool: "remember".into(), param: "category".into() }
+    );
 }
 
 #[test]

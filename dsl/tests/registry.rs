@@ -374,7 +374,11 @@ fn rename_moves_the_tool_and_routes_to_the_registered_executor() {
     );
     let res = call(&r, "remember", json!({}));
     assert!(res.is_error);
-    assert_eq!(res.text(), "there is no tool `remember`; the tools are: store_fact");
+    // The same message as the Toolbox gives.
+    assert_eq!(
+        res.text(),
+        r#"there is no tool named "remember"; the available tools are store_fact"#
+    );
 
     // Removal addresses the registered name.
     assert!(r.unregister("remember", Origin::Core));
