@@ -92,6 +92,17 @@ pub enum OverrideError {
         /// The parameter (its registered name).
         param: String,
     },
+    /// An added parameter takes the registered name of a hidden or renamed one, so the two
+    /// would reach the executor as one.
+    #[error(
+        "override of tool `{tool}`: cannot add parameter `{param}`: the tool already takes it, hidden or under another name"
+    )]
+    ParamTaken {
+        /// The tool.
+        tool: String,
+        /// The parameter.
+        param: String,
+    },
     /// A constraint that does not apply to the parameter's kind.
     #[error(
         "override of tool `{tool}`: {what} does not apply to parameter `{param}` of type {kind}"
@@ -168,6 +179,7 @@ impl OverrideError {
             | OverrideError::WidensEnum { tool, .. }
             | OverrideError::WidensRange { tool, .. }
             | OverrideError::DropsRequired { tool, .. }
+            | OverrideError::ParamTaken { tool, .. }
             | OverrideError::NotApplicable { tool, .. }
             | OverrideError::Name { tool, .. }
             | OverrideError::HiddenValue { tool, .. }
@@ -614,6 +626,12 @@ impl Patched {
                     .map_err(|source| OverrideError::Name { tool: tool.clone(), source })?;
             }
             Step::AddParam(p) => {
+                let name = p.name();
+                if self.calls.hidden.contains_key(name)
+                    || self.calls.renamed.values().any(|r| r == name)
+                {
+                    return Err(OverrideError::ParamTaken { tool, param: name.to_owned() });
+                }
                 d.params.to_mut().push(p.clone());
                 self.calls.check = true;
             }
