@@ -32,7 +32,7 @@ enum Seed {
     Optional(Index),
     NarrowEnum(Index, u8),
     NarrowRange(Index, u8, u8),
-    Add(Param),
+    Add(Box<Param>),
     Namespace(String),
     Describe(String),
 }
@@ -47,7 +47,7 @@ fn seed() -> impl Strategy<Value = Seed> {
         2 => index().prop_map(Seed::Optional),
         2 => (index(), any::<u8>()).prop_map(|(i, m)| Seed::NarrowEnum(i, m)),
         2 => (index(), 0u8..4, 0u8..4).prop_map(|(i, a, b)| Seed::NarrowRange(i, a, b)),
-        2 => arb_param().prop_map(Seed::Add),
+        2 => arb_param().prop_map(|p| Seed::Add(Box::new(p))),
         1 => "[a-z]{1,8}".prop_map(Seed::Namespace),
         1 => "[a-z ]{0,12}".prop_map(Seed::Describe),
     ]
@@ -162,7 +162,7 @@ fn step(
                 _ => return None,
             }
         }
-        Seed::Add(p) => Override::add_param(p.clone()),
+        Seed::Add(p) => Override::add_param((**p).clone()),
         Seed::Namespace(ns) => Override::set_namespace(ns.clone()),
         Seed::Describe(text) => Override::append_description(text.clone()),
     })
