@@ -20,7 +20,7 @@
 //!   of parameters the registered tool does not take (added by [`Override::add_param`], or a
 //!   replacement input schema) are handed on only when the registered tool's input is open
 //!   (or a map whose value schema they match); otherwise they are kept back, so a typed
-//!   executor never fails on them. Either way [`Override::on_call`] hooks see them in
+//!   executor never fails on them. Either way [`Override::on_call`] hooks read them in
 //!   [`OverrideCall::extra`].
 //! - **Narrowing only.** A constraint may narrow what a parameter accepts (an enum, a range, a
 //!   string turned enum), never widen it; and a patch may not let the model leave out a
@@ -908,9 +908,10 @@ impl<'a> OverrideCall<'a> {
         self.arguments.get(name)
     }
 
-    /// The values the registered tool does not take and was not handed (its input is closed):
-    /// parameters added by [`Override::add_param`] (keyed by the name they were added under),
-    /// and keys a replacement input schema accepts that the tool does not.
+    /// The values of keys the registered tool has no parameter for: parameters added by
+    /// [`Override::add_param`] (keyed by the name they were added under), and other keys the
+    /// patched schema accepts. They are here whether or not they were also handed on (they are
+    /// when the tool's input is open, or a map whose value schema they match).
     pub fn extra(&self) -> &'a Map<String, Value> {
         self.extra
     }
@@ -927,7 +928,7 @@ struct Prepared {
     forwarded: ToolCall,
     /// The model's arguments, checked and completed (kept only when hooks read them).
     arguments: Map<String, Value>,
-    /// Values the registered executor does not take.
+    /// Values of keys the registered executor has no parameter for.
     extra: Map<String, Value>,
 }
 
@@ -1001,8 +1002,9 @@ impl OverriddenExecutor {
         Ok(prepared)
     }
 
-    /// Puts one argument (by its registered name) where it belongs: in the forwarded call when
-    /// the registered tool takes it, with the extras otherwise.
+    /// Puts one argument (by its registered name) where it belongs: with the extras when the
+    /// registered tool has no such parameter, and in the forwarded call when the tool takes it
+    /// (a parameter, or a key its open input or map accepts).
     fn route(
         &self,
         key: String,
@@ -1011,15 +1013,19 @@ impl OverriddenExecutor {
         extra: &mut Map<String, Value>,
     ) {
         let original = self.inner.descriptor();
-        let takes = original.param(&key).is_some()
-            || match &original.additional {
-                Additional::Open => true,
-                Additional::Typed(schema) => {
-                    self.validator.check_value(schema, &original.definitions, &value, "").is_ok()
-                }
-                Additional::Closed => false,
-            };
+        if original.param(&key).is_some() {
+            forwarded.insert(key, value);
+            return;
+        }
+        let takes = match &original.additional {
+            Additional::Open => true,
+            Additional::Typed(schema) => {
+                self.validator.check_value(schema, &original.definitions, &value, "").is_ok()
+            }
+            Additional::Closed => false,
+        };
         if takes {
+            extra.insert(key.clone(), value.clone());
             forwarded.insert(key, value);
         } else {
             extra.insert(key, value);

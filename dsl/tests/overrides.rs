@@ -796,10 +796,20 @@ fn an_open_executor_is_handed_the_added_parameters() {
         .additional(Additional::Open)
         .build()
         .unwrap();
-    let exec = Override::add_param(Param::string("tag")).wrap(strict(open)).unwrap();
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let log = Arc::clone(&seen);
+    let exec = Override::add_param(Param::string("tag"))
+        .then(Override::on_call(move |c: &OverrideCall<'_>| {
+            log.lock().unwrap().push(Value::Object(c.extra().clone()));
+            Ok(())
+        }))
+        .wrap(strict(open))
+        .unwrap();
     let r = run(&exec, &call("review", json!({"book": "Dune", "tag": "sf"})));
     assert!(!r.is_error, "{}", r.text());
     assert_eq!(r.structured.unwrap(), json!({"book": "Dune", "tag": "sf"}));
+    // Hooks read it in the same place whether or not the tool was handed it.
+    assert_eq!(*seen.lock().unwrap(), [json!({"tag": "sf"})]);
 
     // A map is handed the values its value schema takes, and only those.
     let map = ToolDescriptor::builder("review")

@@ -165,10 +165,16 @@ fn stripping_hides_core_and_unstripping_restores_it() {
     assert!(r.unstrip("shell"));
     assert_eq!(active_tag(&r, "shell").as_deref(), Some("core v2"));
 
-    // A name can be stripped before any tool has it.
+    // A name can be stripped before any tool has it: nothing listed changes then, but the rule
+    // stands, so a core tool registered later is hidden (kept, stashed) until the unstrip.
+    let listed = names(&r);
     assert!(r.strip("later"));
+    assert_eq!(names(&r), listed);
     assert_eq!(r.register(tool("later", "core"), Origin::Core), Ok(Registered::Stashed));
     assert!(r.get("later").is_none());
+    assert_eq!(r.origins("later"), [Origin::Core]);
+    assert!(r.unstrip("later"));
+    assert_eq!(active_tag(&r, "later").as_deref(), Some("core"));
 }
 
 #[test]
