@@ -300,6 +300,12 @@ impl Param {
         Param::new(name, Schema::object(properties))
     }
 
+    /// A required open object parameter: the given properties and any other key (see
+    /// [`Schema::open_object`]).
+    pub const fn open_object(name: &'static str, properties: &'static [Param]) -> Self {
+        Param::new(name, Schema::open_object(properties))
+    }
+
     /// The property name (usable in `const`).
     pub const fn name(&self) -> &str {
         text_str(&self.name)

@@ -14,6 +14,20 @@
 //! - **Namespaces.** A patch that only sets the namespace is a rename like any other:
 //!   `set_namespace("mem")` turns `remember` into `mem__remember` (and `old__remember` into
 //!   `mem__remember`: the namespace is replaced, never stacked); `clear_namespace` strips it.
+//! - **What the model is shown is what dispatch accepts.** Once a patch touches parameters,
+//!   every call is checked against the *patched* schema (errors name the model's pointers) and
+//!   absent parameters get the *patched* defaults before the registered executor runs. Values
+//!   of parameters the registered tool does not take (added by [`Override::add_param`], or a
+//!   replacement input schema) are handed on only when the registered tool's input is open
+//!   (or a map whose value schema they match); otherwise they are kept back, so a typed
+//!   executor never fails on them. Either way [`Override::on_call`] hooks read them in
+//!   [`OverrideCall::extra`].
+//! - **Narrowing only.** A constraint may narrow what a parameter accepts (an enum, a range, a
+//!   string turned enum), never widen it; and a patch may not let the model leave out a
+//!   parameter the tool requires unless it supplies the value (a default, or a hidden value).
+//!   Both are [`OverrideError`]s when the patch is applied, not argument errors at call time.
+//!   Closures ([`Override::edit`]) and replacement schemas are trusted: only the requirement
+//!   rule is checked after them.
 
 use std::borrow::Cow;
 use std::fmt;
@@ -23,10 +37,11 @@ use indexmap::IndexMap;
 use serde_json::{Map, Value};
 
 use crate::descriptor::{NameError, Param, ToolDescriptor, ToolName};
+use crate::dispatch::{Validator, apply_defaults};
 use crate::json_schema;
 use crate::literal::{Literal, Text};
-use crate::schema::{EnumSchema, EnumValues, Schema, SchemaKind, SchemaRef};
-use crate::tool::{Arguments, BoxFuture, Executor, Tool, ToolCall, ToolResult};
+use crate::schema::{Additional, EnumSchema, EnumValues, Schema, SchemaKind, SchemaRef};
+use crate::tool::{Arguments, BoxFuture, Executor, Tool, ToolCall, ToolError, ToolResult};
 use crate::validate::DescriptorError;
 
 /// Why a patch could not be applied to a tool. Every variant names the tool.
@@ -53,6 +68,40 @@ pub enum OverrideError {
         param: String,
         /// The values that are not among the parameter's values.
         values: Vec<String>,
+    },
+    /// A range that lets through values the parameter does not accept (that would widen it).
+    #[error(
+        "override of tool `{tool}`: parameter `{param}` must be {limit}; an override may narrow a range, never widen it"
+    )]
+    WidensRange {
+        /// The tool.
+        tool: String,
+        /// The parameter.
+        param: String,
+        /// The bound the new range crosses, as a phrase (`at least 1`, `less than 10`).
+        limit: String,
+    },
+    /// The patched schema lets the model leave out a parameter the tool requires, and the patch
+    /// supplies no value for it (no default, not hidden).
+    #[error(
+        "override of tool `{tool}`: the tool requires parameter `{param}`, but the patched schema lets the model leave it out; keep it required, give it a default or hide it with a value"
+    )]
+    DropsRequired {
+        /// The tool.
+        tool: String,
+        /// The parameter (its registered name).
+        param: String,
+    },
+    /// An added parameter takes the registered name of a hidden or renamed one, so the two
+    /// would reach the executor as one.
+    #[error(
+        "override of tool `{tool}`: cannot add parameter `{param}`: the tool already takes it, hidden or under another name"
+    )]
+    ParamTaken {
+        /// The tool.
+        tool: String,
+        /// The parameter.
+        param: String,
     },
     /// A constraint that does not apply to the parameter's kind.
     #[error(
@@ -128,6 +177,9 @@ impl OverrideError {
         match self {
             OverrideError::UnknownParam { tool, .. }
             | OverrideError::WidensEnum { tool, .. }
+            | OverrideError::WidensRange { tool, .. }
+            | OverrideError::DropsRequired { tool, .. }
+            | OverrideError::ParamTaken { tool, .. }
             | OverrideError::NotApplicable { tool, .. }
             | OverrideError::Name { tool, .. }
             | OverrideError::HiddenValue { tool, .. }
@@ -195,6 +247,23 @@ impl Constraint {
 }
 
 type EditFn = dyn Fn(&mut ToolDescriptor) -> Result<(), String> + Send + Sync;
+type HookFn = dyn Fn(&OverrideCall<'_>) -> Result<(), ToolError> + Send + Sync;
+
+/// An [`Override::on_call`] hook (compared by identity).
+#[derive(Clone)]
+struct Hook(Arc<HookFn>);
+
+impl fmt::Debug for Hook {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Hook(..)")
+    }
+}
+
+impl PartialEq for Hook {
+    fn eq(&self, other: &Hook) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
 
 #[derive(Clone)]
 enum Step {
@@ -210,6 +279,7 @@ enum Step {
     InputSchema(Value),
     AugmentOutput(Schema),
     Edit(Arc<EditFn>),
+    OnCall(Hook),
 }
 
 impl fmt::Debug for Step {
@@ -227,6 +297,7 @@ impl fmt::Debug for Step {
             Step::InputSchema(v) => f.debug_tuple("InputSchema").field(v).finish(),
             Step::AugmentOutput(s) => f.debug_tuple("AugmentOutput").field(s).finish(),
             Step::Edit(_) => f.write_str("Edit(..)"),
+            Step::OnCall(_) => f.write_str("OnCall(..)"),
         }
     }
 }
@@ -366,6 +437,46 @@ impl Override {
         Override::one(Step::Edit(Arc::new(f)))
     }
 
+    /// Runs `hook` on every call, after the arguments are checked against the patched schema
+    /// and defaults are filled, before the registered executor runs. The hook reads what the
+    /// model sent ([`OverrideCall::arguments`]), including the values of parameters the
+    /// registered tool does not take ([`OverrideCall::extra`]: what [`Override::add_param`]
+    /// adds, for the consumer code that reads it). An `Err` answers the call with an error
+    /// result carrying its message, and the executor is not called. Hooks run in the order
+    /// they were added.
+    ///
+    /// ```
+    /// use std::sync::{Arc, Mutex};
+    /// use serde_json::{Value, json};
+    /// use tooldef::dispatch::{DynamicTool, block_on};
+    /// use tooldef::{Executor, Override, Param, ToolCall, ToolDescriptor};
+    ///
+    /// let remember = ToolDescriptor::builder("remember").param(Param::string("fact")).build().unwrap();
+    /// let tool: Arc<dyn Executor> = Arc::new(DynamicTool::new_sync(remember, |args: Value| Ok(args)));
+    /// let tags = Arc::new(Mutex::new(Vec::new()));
+    /// let seen = Arc::clone(&tags);
+    /// let patched = Override::add_param(Param::string("tag").optional())
+    ///     .then(Override::on_call(move |call| {
+    ///         if let Some(tag) = call.extra().get("tag") {
+    ///             seen.lock().unwrap().push(tag.clone());
+    ///         }
+    ///         Ok(())
+    ///     }))
+    ///     .wrap(tool)
+    ///     .unwrap();
+    ///
+    /// let call = ToolCall::new("1", "remember", json!({"fact": "likes tea", "tag": "food"}));
+    /// let result = block_on(patched.execute(&call));
+    /// // The registered tool (closed, without `tag`) gets only what it takes.
+    /// assert_eq!(result.structured, Some(json!({"fact": "likes tea"})));
+    /// assert_eq!(*tags.lock().unwrap(), [json!("food")]);
+    /// ```
+    pub fn on_call(
+        hook: impl Fn(&OverrideCall<'_>) -> Result<(), ToolError> + Send + Sync + 'static,
+    ) -> Self {
+        Override::one(Step::OnCall(Hook(Arc::new(hook))))
+    }
+
     /// Applies the patch to a clone of `descriptor` and validates the result.
     ///
     /// # Errors
@@ -393,6 +504,7 @@ impl Override {
             tool: p.calls.registered.to_string(),
             source,
         })?;
+        p.check_required()?;
         Ok(p)
     }
 }
@@ -408,8 +520,13 @@ pub(crate) struct CallMap {
     renamed: IndexMap<String, String>,
     /// Names the model may no longer send: hidden parameters and old names of renamed ones.
     retired: Vec<String>,
-    /// Whether parameter constraints changed, so arguments must be checked here.
+    /// Whether parameters changed, so arguments must be checked, completed and rewritten here.
     check: bool,
+    /// The registered tool's required parameters (registered names), which the patch must
+    /// keep required or give a value.
+    required: Vec<String>,
+    /// [`Override::on_call`] hooks, in order.
+    hooks: Vec<Hook>,
 }
 
 impl CallMap {
@@ -437,14 +554,47 @@ impl Patched {
                 renamed: IndexMap::new(),
                 retired: Vec::new(),
                 check: false,
+                required: d
+                    .params
+                    .iter()
+                    .filter(|p| p.required)
+                    .map(|p| p.name().to_owned())
+                    .collect(),
+                hooks: Vec::new(),
             },
         }
     }
 
     /// Whether calls need anything beyond the name rewrite.
     fn rewrites_arguments(&self) -> bool {
-        let c = &self.calls;
-        !c.hidden.is_empty() || !c.renamed.is_empty() || c.check
+        self.calls.check
+    }
+
+    /// Every parameter the registered tool requires is still required, has a default or is
+    /// hidden (see the module docs).
+    fn check_required(&self) -> Result<(), OverrideError> {
+        let calls = &self.calls;
+        for registered in &calls.required {
+            if calls.hidden.contains_key(registered) {
+                continue;
+            }
+            let shown = calls
+                .renamed
+                .iter()
+                .find(|(_, r)| *r == registered)
+                .map_or(registered.as_str(), |(shown, _)| shown.as_str());
+            let answered = self
+                .descriptor
+                .param(shown)
+                .is_some_and(|p| p.required || p.schema.default.is_some());
+            if !answered {
+                return Err(OverrideError::DropsRequired {
+                    tool: self.tool(),
+                    param: registered.clone(),
+                });
+            }
+        }
+        Ok(())
     }
 
     fn tool(&self) -> String {
@@ -476,6 +626,12 @@ impl Patched {
                     .map_err(|source| OverrideError::Name { tool: tool.clone(), source })?;
             }
             Step::AddParam(p) => {
+                let name = p.name();
+                if self.calls.hidden.contains_key(name)
+                    || self.calls.renamed.values().any(|r| r == name)
+                {
+                    return Err(OverrideError::ParamTaken { tool, param: name.to_owned() });
+                }
                 d.params.to_mut().push(p.clone());
                 self.calls.check = true;
             }
@@ -496,6 +652,7 @@ impl Patched {
                 }
                 self.calls.retire(from);
                 self.calls.retire(&registered);
+                self.calls.check = true;
             }
             Step::InputSchema(raw) => {
                 let imported = json_schema::import_input(raw).map_err(|e| {
@@ -525,6 +682,10 @@ impl Patched {
                 f(d).map_err(|message| OverrideError::Custom { tool: tool.clone(), message })?;
                 self.calls.check = true;
             }
+            Step::OnCall(hook) => {
+                self.calls.hooks.push(hook.clone());
+                self.calls.check = true;
+            }
         }
         Ok(())
     }
@@ -550,6 +711,7 @@ impl Patched {
         self.calls.retire(name);
         self.calls.retire(&registered);
         self.calls.hidden.insert(registered, value.clone());
+        self.calls.check = true;
         Ok(())
     }
 }
@@ -585,20 +747,22 @@ fn constrain(tool: &str, param: &mut Param, c: &Constraint) -> Result<(), Overri
                 let narrowed = e.values.retain(|v| values.iter().any(|k| k == v));
                 param.schema.kind = SchemaKind::Enum(EnumSchema { values: narrowed });
             }
-            SchemaKind::String(s) => {
-                let out_of_length: Vec<String> = values
+            SchemaKind::String(_) => {
+                // Every value must be one the string accepts (lengths, pattern).
+                let validator = Validator::new();
+                let refused: Vec<String> = values
                     .iter()
                     .filter(|v| {
-                        let n = v.chars().count() as u64;
-                        s.min_length.is_some_and(|m| n < m) || s.max_length.is_some_and(|m| n > m)
+                        let value = Value::String(v.to_string());
+                        validator.check_value(&param.schema, &[], &value, "").is_err()
                     })
                     .map(|v| v.to_string())
                     .collect();
-                if !out_of_length.is_empty() {
+                if !refused.is_empty() {
                     return Err(OverrideError::WidensEnum {
                         tool: tool.to_owned(),
                         param: param.name.to_string(),
-                        values: out_of_length,
+                        values: refused,
                     });
                 }
                 let values: EnumValues = values
@@ -609,24 +773,58 @@ fn constrain(tool: &str, param: &mut Param, c: &Constraint) -> Result<(), Overri
             }
             other => return Err(not_applicable("`one_of`", other.type_name())),
         },
-        Constraint::Range { min, max } => match &mut param.schema.kind {
-            SchemaKind::Integer(n) => {
-                n.minimum = min.or(n.minimum);
-                n.maximum = max.or(n.maximum);
+        Constraint::Range { min, max } => {
+            let name = param.name.to_string();
+            match &mut param.schema.kind {
+                SchemaKind::Integer(n) => narrow(tool, &name, n, *min, *max)?,
+                SchemaKind::Float(n) => {
+                    narrow(tool, &name, n, min.map(|v| v as f64), max.map(|v| v as f64))?;
+                }
+                other => return Err(not_applicable("a range", other.type_name())),
             }
-            SchemaKind::Float(n) => {
-                n.minimum = min.map(|v| v as f64).or(n.minimum);
-                n.maximum = max.map(|v| v as f64).or(n.maximum);
+        }
+        Constraint::RangeF64 { min, max } => {
+            let name = param.name.to_string();
+            match &mut param.schema.kind {
+                SchemaKind::Float(n) => narrow(tool, &name, n, *min, *max)?,
+                other => return Err(not_applicable("a fractional range", other.type_name())),
             }
-            other => return Err(not_applicable("a range", other.type_name())),
-        },
-        Constraint::RangeF64 { min, max } => match &mut param.schema.kind {
-            SchemaKind::Float(n) => {
-                n.minimum = min.or(n.minimum);
-                n.maximum = max.or(n.maximum);
-            }
-            other => return Err(not_applicable("a fractional range", other.type_name())),
-        },
+        }
+    }
+    Ok(())
+}
+
+/// Sets the given inclusive bounds of a number, refusing any that would let through a value
+/// the current bounds refuse.
+fn narrow<T: Copy + PartialOrd + fmt::Display>(
+    tool: &str,
+    param: &str,
+    n: &mut crate::schema::NumberSchema<T>,
+    min: Option<T>,
+    max: Option<T>,
+) -> Result<(), OverrideError> {
+    let widens = |limit: String| OverrideError::WidensRange {
+        tool: tool.to_owned(),
+        param: param.to_owned(),
+        limit,
+    };
+    if let Some(m) = min {
+        if let Some(lo) = n.minimum.filter(|lo| m < *lo) {
+            return Err(widens(format!("at least {lo}")));
+        }
+        if let Some(lo) = n.exclusive_minimum.filter(|lo| m <= *lo) {
+            return Err(widens(format!("greater than {lo}")));
+        }
+        n.minimum = Some(m);
+    }
+    if let Some(m) = max {
+        if let Some(hi) = n.maximum.filter(|hi| m > *hi) {
+            return Err(widens(format!("at most {hi}")));
+        }
+        if let Some(hi) = n.exclusive_maximum.filter(|hi| m >= *hi) {
+            return Err(widens(format!("less than {hi}")));
+        }
+        n.maximum = Some(m);
     }
     Ok(())
 }
@@ -665,11 +863,13 @@ fn augment_output(
 }
 
 /// An executor behind an override: exposes the patched descriptor and rewrites each call (tool
-/// name, renamed and hidden parameters) before handing it to the registered executor.
+/// name, renamed and hidden parameters, defaults, values the registered tool does not take)
+/// before handing it to the registered executor, which is never changed.
 #[derive(Clone)]
 pub struct OverriddenExecutor {
     inner: Arc<dyn Executor>,
     patched: Patched,
+    validator: Arc<Validator>,
 }
 
 impl fmt::Debug for OverriddenExecutor {
@@ -681,9 +881,60 @@ impl fmt::Debug for OverriddenExecutor {
     }
 }
 
+/// A call as an [`Override::on_call`] hook sees it: what the model sent, checked against the
+/// patched schema and completed with its defaults, and what the registered executor receives.
+#[derive(Debug)]
+pub struct OverrideCall<'a> {
+    call: &'a ToolCall,
+    arguments: &'a Map<String, Value>,
+    extra: &'a Map<String, Value>,
+    forwarded: &'a ToolCall,
+}
+
+impl<'a> OverrideCall<'a> {
+    /// The call as the model sent it (the tool's patched name, the arguments as received).
+    pub fn call(&self) -> &'a ToolCall {
+        self.call
+    }
+
+    /// The arguments under the names the model sees, checked against the patched schema, with
+    /// the patched defaults filled in (hidden parameters are not among them).
+    pub fn arguments(&self) -> &'a Map<String, Value> {
+        self.arguments
+    }
+
+    /// One argument of [`arguments`](Self::arguments), by the name the model sees.
+    pub fn argument(&self, name: &str) -> Option<&'a Value> {
+        self.arguments.get(name)
+    }
+
+    /// The values of keys the registered tool has no parameter for: parameters added by
+    /// [`Override::add_param`] (keyed by the name they were added under), and other keys the
+    /// patched schema accepts. They are here whether or not they were also handed on (they are
+    /// when the tool's input is open, or a map whose value schema they match).
+    pub fn extra(&self) -> &'a Map<String, Value> {
+        self.extra
+    }
+
+    /// The call the registered executor receives: its registered name, registered parameter
+    /// names, hidden values injected.
+    pub fn forwarded(&self) -> &'a ToolCall {
+        self.forwarded
+    }
+}
+
+/// A call rewritten for the registered executor.
+struct Prepared {
+    forwarded: ToolCall,
+    /// The model's arguments, checked and completed (kept only when hooks read them).
+    arguments: Map<String, Value>,
+    /// Values of keys the registered executor has no parameter for.
+    extra: Map<String, Value>,
+}
+
 impl OverriddenExecutor {
     pub(crate) fn from_patched(inner: Arc<dyn Executor>, patched: Patched) -> Self {
-        OverriddenExecutor { inner, patched }
+        OverriddenExecutor { inner, patched, validator: Arc::new(Validator::new()) }
     }
 
     /// The registered executor this one delegates to.
@@ -698,61 +949,98 @@ impl OverriddenExecutor {
 
     /// Rewrites a call into what the registered executor expects; `Err` is the message of an
     /// error result for the model.
-    fn rewrite(&self, call: &ToolCall) -> Result<ToolCall, String> {
+    fn prepare(&self, call: &ToolCall) -> Result<Prepared, String> {
         let calls = &self.patched.calls;
-        let mut out = ToolCall {
-            id: call.id.clone(),
-            name: calls.registered.to_string(),
-            arguments: call.arguments.clone(),
+        let mut prepared = Prepared {
+            forwarded: ToolCall {
+                id: call.id.clone(),
+                name: calls.registered.to_string(),
+                arguments: call.arguments.clone(),
+            },
+            arguments: Map::new(),
+            extra: Map::new(),
         };
         if !self.patched.rewrites_arguments() {
-            return Ok(out);
+            return Ok(prepared);
         }
-        let tool = &self.patched.descriptor.name;
-        let value = match &call.arguments {
+        let descriptor = &self.patched.descriptor;
+        let tool = &descriptor.name;
+        let mut value = match &call.arguments {
+            Arguments::Json(Value::Null) => Value::Object(Map::new()),
             Arguments::Json(v) => v.clone(),
             Arguments::Text(t) if t.trim().is_empty() => Value::Object(Map::new()),
             Arguments::Text(t) => serde_json::from_str(t)
                 .map_err(|e| format!("the arguments of `{tool}` are not valid JSON: {e}"))?,
         };
-        let mut args = match value {
-            Value::Object(m) => m,
-            Value::Null => Map::new(),
-            other => {
-                return Err(format!(
-                    "the arguments of `{tool}` must be a JSON object; got {}",
-                    json_type(&other)
-                ));
-            }
+        let not_object = |v: &Value| {
+            format!("the arguments of `{tool}` must be a JSON object; got {}", json_type(v))
         };
+        let Value::Object(args) = &value else { return Err(not_object(&value)) };
         for key in args.keys() {
-            let is_param = self.patched.descriptor.param(key).is_some();
-            if !is_param && calls.retired.iter().any(|r| r == key) {
+            if descriptor.param(key).is_none() && calls.retired.iter().any(|r| r == key) {
                 return Err(format!(
                     "{} is not a parameter of `{tool}`; remove it and call again",
                     pointer(key)
                 ));
             }
         }
-        if calls.check {
-            let value = Value::Object(std::mem::take(&mut args));
-            crate::dispatch::check_args(&self.patched.descriptor, &value)
-                .map_err(|e| e.to_string())?;
-            if let Value::Object(checked) = value {
-                args = checked;
-            }
+        self.validator.check_args(descriptor, &value).map_err(|e| e.to_string())?;
+        apply_defaults(descriptor, &mut value);
+        let Value::Object(args) = value else { return Err(not_object(&value)) };
+        if !calls.hooks.is_empty() {
+            prepared.arguments = args.clone();
         }
-        let mut renamed = Map::new();
+        let mut forwarded = Map::new();
         for (key, value) in args {
             let key = calls.renamed.get(&key).cloned().unwrap_or(key);
-            renamed.insert(key, value);
+            self.route(key, value, &mut forwarded, &mut prepared.extra);
         }
-        args = renamed;
         for (key, value) in &calls.hidden {
-            args.insert(key.clone(), value.clone());
+            self.route(key.clone(), value.clone(), &mut forwarded, &mut prepared.extra);
         }
-        out.arguments = Arguments::Json(Value::Object(args));
-        Ok(out)
+        prepared.forwarded.arguments = Arguments::Json(Value::Object(forwarded));
+        Ok(prepared)
+    }
+
+    /// Puts one argument (by its registered name) where it belongs: with the extras when the
+    /// registered tool has no such parameter, and in the forwarded call when the tool takes it
+    /// (a parameter, or a key its open input or map accepts).
+    fn route(
+        &self,
+        key: String,
+        value: Value,
+        forwarded: &mut Map<String, Value>,
+        extra: &mut Map<String, Value>,
+    ) {
+        let original = self.inner.descriptor();
+        if original.param(&key).is_some() {
+            forwarded.insert(key, value);
+            return;
+        }
+        let takes = match &original.additional {
+            Additional::Open => true,
+            Additional::Typed(schema) => {
+                self.validator.check_value(schema, &original.definitions, &value, "").is_ok()
+            }
+            Additional::Closed => false,
+        };
+        if takes {
+            extra.insert(key.clone(), value.clone());
+            forwarded.insert(key, value);
+        } else {
+            extra.insert(key, value);
+        }
+    }
+
+    /// Runs the hooks; the first refusal is the message of the error result.
+    fn run_hooks(&self, call: &ToolCall, prepared: &Prepared) -> Result<(), ToolError> {
+        let seen = OverrideCall {
+            call,
+            arguments: &prepared.arguments,
+            extra: &prepared.extra,
+            forwarded: &prepared.forwarded,
+        };
+        self.patched.calls.hooks.iter().try_for_each(|hook| (hook.0)(&seen))
     }
 }
 
@@ -763,8 +1051,11 @@ impl Executor for OverriddenExecutor {
 
     fn execute<'a>(&'a self, call: &'a ToolCall) -> BoxFuture<'a, ToolResult> {
         Box::pin(async move {
-            let mut result = match self.rewrite(call) {
-                Ok(inner_call) => self.inner.execute(&inner_call).await,
+            let mut result = match self.prepare(call) {
+                Ok(prepared) => match self.run_hooks(call, &prepared) {
+                    Ok(()) => self.inner.execute(&prepared.forwarded).await,
+                    Err(refused) => ToolResult::error(call, refused.message()),
+                },
                 Err(message) => ToolResult::error(call, message),
             };
             result.name = call.name.clone();

@@ -11,7 +11,12 @@
 //! - A workspace entry shadows them all: the stack is kept (stashed) and comes back when the
 //!   workspace entry is unregistered.
 //! - [`strip`](ToolRegistry::strip) (what a `.removed` file does) hides the non-workspace stack
-//!   until [`unstrip`](ToolRegistry::unstrip); the name may be stripped before any tool has it.
+//!   until [`unstrip`](ToolRegistry::unstrip). A strip is a standing rule for the name, not a
+//!   one-time removal: stripping a name no tool has is a logged no-op for the listing (nothing
+//!   disappears), and a tool registered under the name while it is stripped is hidden at once
+//!   (a core tool is kept, stashed, and logged; an extension is skipped). So what a
+//!   `.removed` file means never depends on whether the workspace or the application started
+//!   first.
 //! - Plugin, skill and MCP registrations of a workspace-owned or stripped name are warned
 //!   (`tracing`) and skipped. Core registrations are kept (stashed) so an upgrade is not lost.
 //! - A [`Batch`] is validated whole before any change: a name registered twice in the batch, a
@@ -27,6 +32,11 @@
 //! Readers take a [`Snapshot`] (an `Arc`, cheap to clone) that never changes under them; each
 //! write builds a new snapshot and swaps it in. Listing order is **sorted by name** (byte order of
 //! the name the model sees), so it does not depend on registration or reconcile order.
+//!
+//! The registry is a prompt-assembly [`Contributor`]: registered with an
+//! [`Assembler`](crate::assembly::Assembler), it contributes the current snapshot's tools, as the
+//! model must see them (after overrides), to every assembly. Each snapshot hands out the same
+//! `Arc` per tool on every assembly, so cached renderings keep hitting until the next write.
 //!
 //! ```
 //! use std::sync::Arc;
@@ -62,10 +72,11 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
-use std::sync::{Arc, Mutex, MutexGuard, RwLock};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, RwLock};
 
 use indexmap::IndexMap;
 
+use crate::assembly::{AssemblyContext, Contribution, Contributor};
 use crate::descriptor::{ToolDescriptor, ToolName};
 use crate::overrides::{OverriddenExecutor, OverrideError, OverrideReport, Overrides, Patched};
 use crate::tool::{Executor, ToolCall, ToolResult};
@@ -155,6 +166,7 @@ pub struct RegistryEntry {
     executor: Arc<dyn Executor>,
     origin: Origin,
     overridden: bool,
+    shared: OnceLock<Arc<ToolDescriptor>>,
 }
 
 impl RegistryEntry {
@@ -171,6 +183,13 @@ impl RegistryEntry {
     /// The descriptor (after overrides).
     pub fn descriptor(&self) -> &ToolDescriptor {
         self.executor.descriptor()
+    }
+
+    /// The descriptor (after overrides) as a shared `Arc`: the same one every time for this
+    /// snapshot, so renderings cached by address are reused (what the registry contributes to
+    /// an assembly).
+    pub fn shared_descriptor(&self) -> Arc<ToolDescriptor> {
+        Arc::clone(self.shared.get_or_init(|| Arc::new(self.descriptor().clone())))
     }
 
     /// The executor to call (honours overrides: renames, hidden parameters).
@@ -241,22 +260,36 @@ impl Snapshot {
         self.version
     }
 
-    /// Calls the tool `call.name`; an unknown tool is an error result naming the known ones.
+    /// Calls the tool `call.name` (the name the model sees); an unknown tool is an error result
+    /// naming the known ones, with the same text as [`Toolbox::call`](crate::Toolbox::call).
     pub async fn call(&self, call: &ToolCall) -> ToolResult {
         match self.get(&call.name) {
             Some(e) => e.executor.execute(call).await,
             None => {
-                let known: Vec<&str> = self.entries.iter().map(|e| e.name().as_str()).collect();
-                ToolResult::error(
-                    call,
-                    format!(
-                        "there is no tool `{}`; the tools are: {}",
-                        call.name,
-                        known.join(", ")
-                    ),
-                )
+                let known = self.entries.iter().map(|e| e.name().as_str());
+                crate::dispatch::unknown_tool(&call.name, known).to_result(call)
             }
         }
+    }
+
+    /// [`call`](Self::call), driven to completion on the current thread (for sync callers and
+    /// tests; tools that need an async runtime's reactor must be called from that runtime).
+    pub fn call_blocking(&self, call: &ToolCall) -> ToolResult {
+        crate::dispatch::block_on(self.call(call))
+    }
+}
+
+impl Contributor for Snapshot {
+    /// Contributes every tool of the snapshot, as the model must see it (after overrides).
+    fn contribute(&self, _cx: &AssemblyContext, out: &mut Contribution) {
+        out.tools(self.entries.iter().map(RegistryEntry::shared_descriptor));
+    }
+}
+
+impl Contributor for ToolRegistry {
+    /// Contributes the tools of the current snapshot (see [`Snapshot`]'s contribution).
+    fn contribute(&self, cx: &AssemblyContext, out: &mut Contribution) {
+        self.snapshot().contribute(cx, out);
     }
 }
 
@@ -377,7 +410,10 @@ impl State {
         }
         slot.stack.shift_remove(&origin);
         slot.stack.insert(origin, executor);
-        if slot.workspace.is_some() || slot.stripped {
+        if slot.workspace.is_some() {
+            Registered::Stashed
+        } else if slot.stripped {
+            tracing::info!(tool = %name, %origin, "registered under a stripped name; hidden until unstripped");
             Registered::Stashed
         } else {
             Registered::Active
@@ -400,6 +436,10 @@ impl State {
     fn set_stripped(&mut self, name: &str, stripped: bool) -> bool {
         let slot = self.slots.entry(name.to_owned()).or_default();
         let changed = slot.stripped != stripped;
+        if changed && slot.stack.is_empty() {
+            let what = if stripped { "stripped" } else { "unstripped" };
+            tracing::info!(tool = %name, "{what} a name no tool has: nothing listed changes");
+        }
         slot.stripped = stripped;
         if slot.is_empty() {
             self.slots.remove(name);
@@ -416,8 +456,13 @@ impl State {
         let mut entries = Vec::with_capacity(active.len());
         for (name, origin, executor) in active {
             let registered = executor.descriptor().name.clone();
-            let mut entry =
-                RegistryEntry { registered, executor: executor.clone(), origin, overridden: false };
+            let mut entry = RegistryEntry {
+                registered,
+                executor: executor.clone(),
+                origin,
+                overridden: false,
+                shared: OnceLock::new(),
+            };
             if self.overrides.patches_for(name).next().is_some() {
                 let patched =
                     self.overrides.patch(name, Patched::new(executor.descriptor())).and_then(|p| {
@@ -540,8 +585,11 @@ impl ToolRegistry {
         removed
     }
 
-    /// Hides the non-workspace entries of `name` (a `.removed` file) and makes later extension
-    /// registrations of it skip; whether anything changed.
+    /// Hides the non-workspace entries of `name` (a `.removed` file) until
+    /// [`unstrip`](Self::unstrip), including those registered later: a core tool registered
+    /// while the name is stripped is stashed, an extension skipped. Stripping a name no tool has
+    /// is a logged no-op for the listing, but the rule stands. Returns whether the name's strip
+    /// state changed.
     pub fn strip(&self, name: &str) -> bool {
         self.set_stripped(name, true)
     }
@@ -563,6 +611,12 @@ impl ToolRegistry {
     /// Whether `name` is stripped.
     pub fn is_stripped(&self, name: &str) -> bool {
         self.lock().slots.get(name).is_some_and(|s| s.stripped)
+    }
+
+    /// The workspace entry registered as `name`, stashed or not (what a reconcile checks its
+    /// applied state against).
+    pub(crate) fn workspace_entry(&self, name: &str) -> Option<Arc<dyn Executor>> {
+        self.lock().slots.get(name).and_then(|s| s.workspace.clone())
     }
 
     /// The origins registered under `name`, active first, then the stashed ones from the most

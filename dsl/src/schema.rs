@@ -524,6 +524,33 @@ impl Schema {
         }))
     }
 
+    /// An open object: the given properties, and any other key with any value
+    /// (`additionalProperties: true`). Usable in `const`, like [`Schema::object`].
+    ///
+    /// ```
+    /// use tooldef::{Additional, Param, Schema, SchemaKind};
+    ///
+    /// const METADATA: Schema =
+    ///     Schema::open_object(const { &[Param::string("source").optional()] })
+    ///         .description("Free-form metadata.");
+    /// let SchemaKind::Object(object) = &METADATA.kind else { unreachable!() };
+    /// assert_eq!(object.additional, Additional::Open);
+    /// ```
+    pub const fn open_object(properties: &'static [Param]) -> Self {
+        Schema::of(SchemaKind::Object(ObjectSchema {
+            properties: Cow::Borrowed(properties),
+            additional: Additional::Open,
+        }))
+    }
+
+    /// An open object with properties built at run time (see [`Schema::open_object`]).
+    pub fn open_object_of(properties: Vec<Param>) -> Self {
+        Schema::of(SchemaKind::Object(ObjectSchema {
+            properties: Cow::Owned(properties),
+            additional: Additional::Open,
+        }))
+    }
+
     /// A map from string keys to values of `values`.
     pub const fn map(values: &'static Schema) -> Self {
         Schema::of(SchemaKind::Object(ObjectSchema {

@@ -10,8 +10,11 @@
 //!   "workspace tool NAME has no implementation". With a `"command"` (an argv array, no shell)
 //!   it is executable: the arguments JSON goes to its stdin and its stdout is the result, within
 //!   [`WorkspaceOptions::command_timeout`] and [`WorkspaceOptions::max_output`].
-//! - `NAME.removed` strips the core tool `NAME` (a no-op when there is none); the tool comes back
-//!   when the sentinel goes.
+//! - `NAME.removed` strips the core tool `NAME`; the tool comes back when the sentinel goes. The
+//!   sentinel is a standing rule, whatever starts first: with no tool of that name registered it
+//!   is a logged no-op (nothing listed changes; it is reported in
+//!   [`ReconcileReport::sentinels_without_tool`], not as stripped), and a tool registered under
+//!   the name later, while the sentinel is there, stays hidden (see [`crate::registry`]).
 //! - A spec named like a core tool replaces it; the core tool is restored when the file goes.
 //! - A stem with both a spec and a `.removed` tears both down: the core tool (if any) stays live.
 //! - Dot-files, directories, other non-regular files and other extensions are ignored.
@@ -25,7 +28,10 @@
 //!
 //! Unchanged files are not re-read: each spec is cached by its `stat` identity (size,
 //! modification time and, on unix, inode and change time), so a reconcile that finds nothing
-//! new costs one directory read and one `stat` per file. Concurrent calls share one scan.
+//! new costs one directory read and one `stat` per file, plus one look-up in the target per
+//! file to confirm that what was applied is still in effect: a workspace tool unregistered (or
+//! a name unstripped) behind the workspace's back is applied again. Concurrent calls share one
+//! scan.
 //!
 //! Owns the directory scan, the spec cache and the command runner; the registry's rules
 //! (stash, strip, batch validation) belong to [`crate::registry`], JSON import to
@@ -125,7 +131,8 @@ pub enum WorkspaceOp {
     Register(Arc<dyn Executor>),
     /// Remove the workspace tool and restore the stashed core tool, if any.
     Unregister(ToolName),
-    /// Strip the core tool of that name (a no-op when there is none).
+    /// Strip the core tool of that name, now or when one is registered later (a logged no-op
+    /// for the listing while there is none).
     Strip(ToolName),
     /// Restore a stripped core tool.
     Unstrip(ToolName),
@@ -163,6 +170,21 @@ pub trait WorkspaceTarget {
     ///
     /// A message saying why the batch was refused.
     fn apply_workspace(&self, ops: &[WorkspaceOp]) -> Result<(), String>;
+
+    /// Whether `op`, applied by an earlier reconcile, is still in effect (the workspace tool is
+    /// still the one registered, the name still stripped). A reconcile applies again what is
+    /// not, even when its file is unchanged. The default trusts the target: always `true`.
+    fn in_effect(&self, op: &WorkspaceOp) -> bool {
+        let _ = op;
+        true
+    }
+
+    /// Whether a tool other than a workspace one is registered as `name` (active or hidden):
+    /// whether a `.removed` sentinel for it strips something. The default says `true`.
+    fn has_tool(&self, name: &ToolName) -> bool {
+        let _ = name;
+        true
+    }
 }
 
 impl WorkspaceTarget for ToolRegistry {
@@ -177,6 +199,21 @@ impl WorkspaceTarget for ToolRegistry {
             };
         }
         self.apply(batch).map(drop).map_err(|e| e.to_string())
+    }
+
+    fn in_effect(&self, op: &WorkspaceOp) -> bool {
+        match op {
+            WorkspaceOp::Register(e) => self
+                .workspace_entry(e.descriptor().name.as_str())
+                .is_some_and(|w| Arc::ptr_eq(&w, e)),
+            WorkspaceOp::Unregister(n) => self.workspace_entry(n.as_str()).is_none(),
+            WorkspaceOp::Strip(n) => self.is_stripped(n.as_str()),
+            WorkspaceOp::Unstrip(n) => !self.is_stripped(n.as_str()),
+        }
+    }
+
+    fn has_tool(&self, name: &ToolName) -> bool {
+        self.origins(name.as_str()).iter().any(|o| *o != Origin::Workspace)
     }
 }
 
@@ -284,6 +321,10 @@ pub struct ReconcileReport {
     pub stripped: Vec<ToolChange>,
     /// Core tools restored because their `.removed` sentinel went.
     pub restored: Vec<ToolChange>,
+    /// `.removed` sentinels that appeared or went while no tool of their name is registered:
+    /// logged no-ops that change nothing listed (a tool registered later under the name, while
+    /// the sentinel is there, is stripped then).
+    pub sentinels_without_tool: Vec<ToolChange>,
     /// Files not used, with the reason (sorted by path).
     pub skipped: Vec<Skipped>,
     /// Spec files read (and parsed) by this reconcile: the ones new or changed since the last.
@@ -293,7 +334,8 @@ pub struct ReconcileReport {
 }
 
 impl ReconcileReport {
-    /// Whether nothing in the registry changed.
+    /// Whether nothing listed in the registry changed (sentinels without a tool change nothing
+    /// listed).
     pub fn is_unchanged(&self) -> bool {
         self.registered.is_empty()
             && self.removed.is_empty()
@@ -503,6 +545,14 @@ impl Applied {
         }
     }
 
+    /// The operation that put this in place.
+    fn op(&self) -> WorkspaceOp {
+        match self {
+            Applied::Spec(l) => WorkspaceOp::Register(l.tool.clone()),
+            Applied::Removed(s) => WorkspaceOp::Strip(s.name.clone()),
+        }
+    }
+
     fn same(&self, other: &Applied) -> bool {
         match (self, other) {
             (Applied::Spec(a), Applied::Spec(b)) => Arc::ptr_eq(a, b),
@@ -529,6 +579,7 @@ impl Inner {
     }
 }
 
+/// What a reconcile returns (shared with the calls that waited for it).
 type Outcome = Result<Arc<ReconcileReport>, WorkspaceError>;
 
 #[derive(Default)]
@@ -631,7 +682,10 @@ impl Workspace {
     /// [`WorkspaceError::ReadDir`] when the directory cannot be listed (a missing directory is
     /// an empty workspace). Problems with single files are reported in
     /// [`ReconcileReport::skipped`], never as an error.
-    pub fn reconcile<T: WorkspaceTarget + ?Sized>(&self, target: &T) -> Outcome {
+    pub fn reconcile<T: WorkspaceTarget + ?Sized>(
+        &self,
+        target: &T,
+    ) -> Result<Arc<ReconcileReport>, WorkspaceError> {
         let mut gate = lock(&self.gate);
         if gate.running {
             let epoch = gate.epoch;
@@ -688,7 +742,7 @@ impl Workspace {
             ..ReconcileReport::default()
         };
 
-        if listing.failed.is_empty() && self.unchanged(inner, &listing.entries) {
+        if listing.failed.is_empty() && self.unchanged(inner, &listing.entries, target) {
             report.skipped.sort_by(|a, b| a.path.cmp(&b.path));
             self.stat_calls.fetch_add(report.stat_calls, Ordering::Relaxed);
             return Ok(report);
@@ -762,8 +816,14 @@ impl Workspace {
 
     /// The fast path of a reconcile that finds nothing new: whether every listed file is an
     /// unchanged spec whose cached version is the applied one, or a sentinel already applied,
-    /// and nothing applied has gone. Touches only the cache (no sort, no reference counts).
-    fn unchanged(&self, inner: &mut Inner, entries: &[Entry]) -> bool {
+    /// nothing applied has gone, and the target still holds what was applied. Touches only the
+    /// cache and the target (no sort).
+    fn unchanged<T: WorkspaceTarget + ?Sized>(
+        &self,
+        inner: &mut Inner,
+        entries: &[Entry],
+        target: &T,
+    ) -> bool {
         if entries.len() != inner.applied.len() {
             return false;
         }
@@ -786,8 +846,8 @@ impl Workspace {
         }
         // A flagged spec is the applied entry of its name, and a name has one lowercase spec
         // and one lowercase sentinel at most (never both flagged): so the listed files match
-        // the applied names one to one.
-        true
+        // the applied names one to one. Left: whether the target still holds them.
+        inner.applied.iter().all(|a| target.in_effect(&a.op()))
     }
 
     /// The desired state of one stem, pushed onto `desired`; returns how many cache entries it
@@ -944,9 +1004,16 @@ impl Workspace {
                     a += 1;
                     d += 1;
                     if o.same(n) {
-                        continue;
+                        if target.in_effect(&o.op()) {
+                            continue;
+                        }
+                        // Undone behind the workspace's back (unregistered, unstripped):
+                        // apply it again.
+                        tracing::info!(tool = %n.name(), "workspace change no longer in effect; applying it again");
+                        (None, Some(n))
+                    } else {
+                        (Some(o), Some(n))
                     }
-                    (Some(o), Some(n))
                 }
                 (Some(o), Some(n)) if o.name() < n.name() => {
                     a += 1;
@@ -998,6 +1065,11 @@ impl Workspace {
                 match bucket {
                     Bucket::Registered => report.registered.push(c),
                     Bucket::Removed => report.removed.push(c),
+                    Bucket::Stripped | Bucket::Restored if !target.has_tool(&c.name) => {
+                        tracing::info!(tool = %c.name, path = %c.path.display(),
+                            "`.removed` sentinel with no tool of that name: nothing listed changes");
+                        report.sentinels_without_tool.push(c);
+                    }
                     Bucket::Stripped => report.stripped.push(c),
                     Bucket::Restored => report.restored.push(c),
                 }

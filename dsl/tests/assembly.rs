@@ -614,3 +614,47 @@ fn a_tool_named_like_the_meta_tool_does_not_duplicate_it() {
     assert_eq!(names(&a), ["tool_search"]);
     assert_eq!(a.tools[0], *disclosure.meta_tool());
 }
+
+#[test]
+fn the_registry_contributes_its_current_tools_as_patched() {
+    use tooldef::dispatch::DynamicTool;
+    use tooldef::{Origin, Override, Overrides, ToolRegistry};
+
+    let registry = Arc::new(ToolRegistry::new());
+    let search: Arc<dyn Executor> =
+        Arc::new(DynamicTool::new_sync(tool("search", "Search the web."), Ok));
+    registry.register(search, Origin::Core).unwrap();
+    let asm = Assembler::new();
+    asm.add_contributor(Bundle::new().tool(tool("local_note", "A note.")));
+    asm.add_contributor(Arc::clone(&registry));
+    asm.add_interceptor(ToolFilter::new().deny("mcp__*").unwrap());
+
+    let first = asm.assemble(&cx()).unwrap();
+    assert_eq!(names(&first), ["local_note", "search"]);
+    // No write in between: the very same descriptor, so renderings cached by address hit.
+    let second = asm.assemble(&cx()).unwrap();
+    assert!(Arc::ptr_eq(first.tool("search").unwrap(), second.tool("search").unwrap()));
+
+    // Writes show in the next assembly: an override, a new tool (filtered), a removal.
+    registry.apply_overrides(
+        Overrides::new()
+            .for_name("search", Override::set_namespace("web").then(Override::title("Web"))),
+    );
+    let memory: Arc<dyn Executor> =
+        Arc::new(DynamicTool::new_sync(tool("mcp__memory__recall", "Recall."), Ok));
+    registry.register(memory, Origin::Mcp).unwrap();
+    let third = asm.assemble(&cx()).unwrap();
+    assert_eq!(names(&third), ["local_note", "web__search"]);
+    assert_eq!(third.tool("web__search").unwrap().title.as_deref(), Some("Web"));
+    assert!(registry.unregister("search", Origin::Core));
+    assert_eq!(names(&asm.assemble(&cx()).unwrap()), ["local_note"]);
+
+    // A snapshot contributes what it holds, whatever the registry does later.
+    let held = registry.snapshot();
+    let frozen = Assembler::new();
+    frozen.add_contributor(Arc::clone(&held));
+    registry
+        .register(Arc::new(DynamicTool::new_sync(tool("later", "Later."), Ok)), Origin::Core)
+        .unwrap();
+    assert_eq!(names(&frozen.assemble(&cx()).unwrap()), ["mcp__memory__recall"]);
+}

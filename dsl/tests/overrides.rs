@@ -4,14 +4,16 @@
 
 use std::future::Future;
 use std::pin::pin;
-use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll, Waker};
 
 use serde_json::{Value, json};
+use tooldef::dispatch::{DynamicTool, TypedTool};
 use tooldef::{
-    Arguments, BoxFuture, Constraint, EnumValue, Executor, Literal, Override, OverrideError,
-    Overrides, Param, Rule, Schema, SchemaKind, Tool, ToolCall, ToolDescriptor, ToolError,
-    ToolResult,
+    Additional, Arguments, BoxFuture, Constraint, EnumValue, Executor, Literal, Override,
+    OverrideCall, OverrideError, Overrides, Param, Rule, Schema, SchemaKind, SchemaRef, Tool,
+    ToolCall, ToolDescriptor, ToolError, ToolResult,
 };
 
 /// Drives a future that never waits on I/O (every executor here answers at once).
@@ -262,7 +264,20 @@ fn ranges_replace_the_given_sides_and_are_revalidated() {
 
 #[test]
 fn required_optional_and_default_are_set() {
-    let d = Override::constrain("fact", Constraint::Optional).apply(&remember()).unwrap();
+    // `importance` has a default, so the tool does not need the model to send it.
+    let d = Override::constrain("importance", Constraint::Optional).apply(&remember()).unwrap();
+    assert!(!d.param("importance").unwrap().required);
+    // `fact` has none: optional only together with a value the patch supplies.
+    let err = Override::constrain("fact", Constraint::Optional).apply(&remember()).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "override of tool `remember`: the tool requires parameter `fact`, but the patched schema \
+         lets the model leave it out; keep it required, give it a default or hide it with a value"
+    );
+    let d = Override::constrain("fact", Constraint::Optional)
+        .then(Override::constrain("fact", Constraint::default("nothing")))
+        .apply(&remember())
+        .unwrap();
     assert!(!d.param("fact").unwrap().required);
     let d = Override::constrain("importance", Constraint::Required).apply(&remember()).unwrap();
     let p = d.param("importance").unwrap();
@@ -291,9 +306,11 @@ fn hidden_parameter_is_removed_and_injected_at_call_time() {
 
     let r = run(&exec, &call("remember", json!({"fact": "f", "category": "memory:health"})));
     assert!(!r.is_error, "{}", r.text());
+    // The registered default of `importance` is filled in too: the call is completed as the
+    // patched schema promises before the registered executor sees it.
     assert_eq!(
         r.structured.unwrap()["args"],
-        json!({"fact": "f", "category": "memory:health", "user_id": "u-42"})
+        json!({"fact": "f", "category": "memory:health", "importance": 5, "user_id": "u-42"})
     );
 
     let r = run(
@@ -332,7 +349,7 @@ fn renamed_parameter_maps_back_and_the_old_name_is_rejected() {
     );
     assert_eq!(
         r.structured.unwrap()["args"],
-        json!({"fact": "f", "category": "memory:health", "user_id": "u"})
+        json!({"fact": "f", "category": "memory:health", "importance": 5, "user_id": "u"})
     );
     let r = run(
         &exec,
@@ -340,6 +357,9 @@ fn renamed_parameter_maps_back_and_the_old_name_is_rejected() {
     );
     assert!(r.is_error);
     assert_eq!(r.text(), "/fact is not a parameter of `remember`; remove it and call again");
+    // Errors name the parameter as the model knows it, not as the executor does.
+    let r = run(&exec, &call("remember", json!({"category": "memory:health", "user_id": "u"})));
+    assert_eq!(r.text(), "/content is required");
 }
 
 #[test]
@@ -615,25 +635,47 @@ fn input_schema_is_replaced_from_raw_json_schema() {
         "type": "object",
         "properties": {
             "fact": {"type": "string", "description": "The fact.", "maxLength": 200},
-            "tags": {"type": "array", "items": {"type": "string"}}
+            "tags": {"type": "array", "items": {"type": "string"}},
+            "category": {"type": "string", "enum": ["memory:health"]},
+            "user_id": {"type": "string"}
         },
-        "required": ["fact"],
+        "required": ["fact", "category", "user_id"],
         "additionalProperties": false
     });
     let exec = Override::input_schema(raw).wrap(echo(remember())).unwrap();
     let d = exec.descriptor();
     let names: Vec<_> = d.params.iter().map(|p| p.name.to_string()).collect();
-    assert_eq!(names, ["fact", "tags"]);
+    assert_eq!(names, ["fact", "tags", "category", "user_id"]);
     assert!(d.param("fact").unwrap().required);
     assert!(!d.param("tags").unwrap().required);
     assert_eq!(d.additional, tooldef::Additional::Closed);
     assert_eq!(d.description, "Store a fact about the user.", "only the input schema changes");
 
-    // Calls are checked against the new schema.
-    let r = run(&exec, &call("remember", json!({"tags": []})));
+    // Calls are checked against the new schema; `tags`, which the tool does not take, is kept
+    // back from its closed input.
+    let args = json!({"category": "memory:health", "user_id": "u", "tags": []});
+    let r = run(&exec, &call("remember", args));
     assert_eq!(r.text(), "/fact is required");
-    let r = run(&exec, &call("remember", json!({"fact": "f", "tags": ["a"]})));
+    let args = json!({"fact": "f", "category": "memory:health", "user_id": "u", "tags": ["a"]});
+    let r = run(&exec, &call("remember", args));
     assert!(!r.is_error, "{}", r.text());
+    assert_eq!(
+        r.structured.unwrap()["args"],
+        json!({"fact": "f", "category": "memory:health", "user_id": "u"})
+    );
+
+    // A replacement that leaves out a parameter the tool requires is refused.
+    let err = Override::input_schema(json!({
+        "type": "object",
+        "properties": {"fact": {"type": "string"}},
+        "required": ["fact"]
+    }))
+    .apply(&remember())
+    .unwrap_err();
+    assert_eq!(
+        err,
+        OverrideError::DropsRequired { tool: "remember".into(), param: "category".into() }
+    );
 }
 
 #[test]
@@ -666,4 +708,226 @@ fn invalid_replacement_input_schema_is_an_error_naming_the_pointer() {
         matches!(err, OverrideError::Invalid { ref source, .. } if source.rule == Rule::NotInEnum),
         "{err:?}"
     );
+}
+
+/// A tool that checks its arguments strictly (closed input, required keys) and answers with
+/// what it received: the executor an override must never change.
+fn strict(d: ToolDescriptor) -> Arc<dyn Executor> {
+    Arc::new(DynamicTool::new_sync(d, Ok))
+}
+
+fn review() -> ToolDescriptor {
+    ToolDescriptor::builder("review")
+        .description("Rate a book.")
+        .param(Param::string("book"))
+        .param(Param::integer("stars").range(1, 5))
+        .param(Param::integer("weight").range(1, 10).with_default(5))
+        .build()
+        .unwrap()
+}
+
+#[test]
+fn a_default_set_by_an_override_is_applied_before_the_executor_runs() {
+    let exec = Override::constrain("stars", Constraint::default(3i64))
+        .then(Override::constrain("weight", Constraint::default(8i64)))
+        .wrap(strict(review()))
+        .unwrap();
+    let stars = exec.descriptor().param("stars").unwrap();
+    assert!(!stars.required);
+    assert_eq!(stars.default_value(), Some(&Literal::Int(3)));
+
+    // The model leaves out what it was told is optional: the executor gets the patched
+    // defaults, not its own (`weight` is 5 as registered).
+    let r = run(&exec, &call("review", json!({"book": "Dune"})));
+    assert!(!r.is_error, "{}", r.text());
+    assert_eq!(r.structured.unwrap(), json!({"book": "Dune", "stars": 3, "weight": 8}));
+    // What the model sends wins over the defaults.
+    let r = run(&exec, &call("review", json!({"book": "Dune", "stars": 5, "weight": 1})));
+    assert_eq!(r.structured.unwrap(), json!({"book": "Dune", "stars": 5, "weight": 1}));
+    // The registered executor is untouched.
+    assert_eq!(*exec.original(), review());
+    let r = run(&**exec.inner(), &call("review", json!({"book": "Dune"})));
+    assert_eq!(r.text(), "invalid arguments for review: /stars is required");
+}
+
+#[test]
+fn an_added_parameter_is_accepted_kept_back_from_a_closed_executor_and_seen_by_hooks() {
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let log = Arc::clone(&seen);
+    let exec = Override::add_param(Param::string("tag").with_description("A label.").optional())
+        .then(Override::add_param(Param::string("source").with_default("chat")))
+        .then(Override::on_call(move |c: &OverrideCall<'_>| {
+            log.lock().unwrap().push((
+                c.call().name.clone(),
+                Value::Object(c.arguments().clone()),
+                Value::Object(c.extra().clone()),
+                c.forwarded().arguments.clone(),
+            ));
+            Ok(())
+        }))
+        .wrap(strict(review()))
+        .unwrap();
+    let names: Vec<_> = exec.descriptor().params.iter().map(|p| p.name.to_string()).collect();
+    assert_eq!(names, ["book", "stars", "weight", "tag", "source"]);
+
+    let r = run(&exec, &call("review", json!({"book": "Dune", "stars": 4, "tag": "sf"})));
+    assert!(!r.is_error, "{}", r.text());
+    // The closed executor gets only what it takes.
+    assert_eq!(r.structured.unwrap(), json!({"book": "Dune", "stars": 4, "weight": 5}));
+    let seen = seen.lock().unwrap();
+    let (name, arguments, extra, forwarded) = &seen[0];
+    assert_eq!(name, "review");
+    assert_eq!(
+        *arguments,
+        json!({"book": "Dune", "stars": 4, "tag": "sf", "weight": 5, "source": "chat"})
+    );
+    assert_eq!(*extra, json!({"tag": "sf", "source": "chat"}));
+    assert_eq!(*forwarded, Arguments::Json(json!({"book": "Dune", "stars": 4, "weight": 5})));
+
+    // The added parameter is checked like any other.
+    let r = run(&exec, &call("review", json!({"book": "Dune", "stars": 4, "tag": 7})));
+    assert_eq!(r.text(), "/tag must be a string; got 7");
+}
+
+#[test]
+fn an_open_executor_is_handed_the_added_parameters() {
+    let open = ToolDescriptor::builder("review")
+        .param(Param::string("book"))
+        .additional(Additional::Open)
+        .build()
+        .unwrap();
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let log = Arc::clone(&seen);
+    let exec = Override::add_param(Param::string("tag"))
+        .then(Override::on_call(move |c: &OverrideCall<'_>| {
+            log.lock().unwrap().push(Value::Object(c.extra().clone()));
+            Ok(())
+        }))
+        .wrap(strict(open))
+        .unwrap();
+    let r = run(&exec, &call("review", json!({"book": "Dune", "tag": "sf"})));
+    assert!(!r.is_error, "{}", r.text());
+    assert_eq!(r.structured.unwrap(), json!({"book": "Dune", "tag": "sf"}));
+    // Hooks read it in the same place whether or not the tool was handed it.
+    assert_eq!(*seen.lock().unwrap(), [json!({"tag": "sf"})]);
+
+    // A map is handed the values its value schema takes, and only those.
+    let map = ToolDescriptor::builder("review")
+        .param(Param::string("book"))
+        .additional(Additional::Typed(SchemaRef::new(Schema::integer())))
+        .build()
+        .unwrap();
+    let exec = Override::add_param(Param::integer("year").optional())
+        .then(Override::add_param(Param::string("tag").optional()))
+        .wrap(strict(map))
+        .unwrap();
+    let r = run(&exec, &call("review", json!({"book": "Dune", "year": 1965, "tag": "sf"})));
+    assert!(!r.is_error, "{}", r.text());
+    assert_eq!(r.structured.unwrap(), json!({"book": "Dune", "year": 1965}));
+}
+
+/// Look a word up.
+#[tooldef::tool]
+async fn define(
+    /// The word.
+    word: String,
+    /// How many senses.
+    #[param(range = 1..=5)]
+    senses: u8,
+) -> Result<String, String> {
+    Ok(format!("{word}: {senses} senses"))
+}
+
+#[test]
+fn a_typed_executor_never_fails_on_what_an_override_adds_or_defaults() {
+    let typed = TypedTool::shared(Define);
+    let exec = Override::add_param(Param::boolean("verbose").optional())
+        .then(Override::constrain("senses", Constraint::default(2i64)))
+        .then(Override::constrain("senses", Constraint::range(1, 3)))
+        .wrap(typed)
+        .unwrap();
+    let r = run(&exec, &call("define", json!({"word": "tool", "verbose": true})));
+    assert!(!r.is_error, "{}", r.text());
+    assert_eq!(r.structured.unwrap(), json!("tool: 2 senses"));
+    let r = run(&exec, &call("define", json!({"word": "tool", "senses": 4})));
+    assert_eq!(r.text(), "/senses must be at most 3; got 4");
+}
+
+#[test]
+fn a_hook_may_refuse_a_call_and_the_executor_is_not_called() {
+    let calls = Arc::new(AtomicUsize::new(0));
+    let counted = Arc::clone(&calls);
+    let inner: Arc<dyn Executor> = Arc::new(DynamicTool::new_sync(review(), move |args| {
+        counted.fetch_add(1, Ordering::SeqCst);
+        Ok(args)
+    }));
+    let exec = Override::on_call(|c: &OverrideCall<'_>| match c.argument("book") {
+        Some(Value::String(b)) if b.is_empty() => Err(ToolError::new("name the book")),
+        _ => Ok(()),
+    })
+    .wrap(inner)
+    .unwrap();
+    let r = run(&exec, &call("review", json!({"book": "", "stars": 1})));
+    assert!(r.is_error);
+    assert_eq!(r.text(), "name the book");
+    assert_eq!(calls.load(Ordering::SeqCst), 0);
+    let r = run(&exec, &call("review", json!({"book": "Dune", "stars": 1})));
+    assert!(!r.is_error, "{}", r.text());
+    assert_eq!(calls.load(Ordering::SeqCst), 1);
+}
+
+#[test]
+fn ranges_only_narrow() {
+    let err = Override::constrain("stars", Constraint::range(0, 5)).apply(&review()).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "override of tool `review`: parameter `stars` must be at least 1; an override may narrow \
+         a range, never widen it"
+    );
+    let err = Override::constrain("stars", Constraint::Range { min: None, max: Some(6) })
+        .apply(&review())
+        .unwrap_err();
+    assert_eq!(
+        err,
+        OverrideError::WidensRange {
+            tool: "review".into(),
+            param: "stars".into(),
+            limit: "at most 5".into(),
+        }
+    );
+    let exclusive = ToolDescriptor::builder("t")
+        .param(Param::float("share").exclusive_range(Some(0), Some(1)))
+        .build()
+        .unwrap();
+    let err = Override::constrain("share", Constraint::range_f64(0.0, 0.5))
+        .apply(&exclusive)
+        .unwrap_err();
+    assert!(
+        matches!(err, OverrideError::WidensRange { ref limit, .. } if limit == "greater than 0"),
+        "{err:?}"
+    );
+    let d = Override::constrain("share", Constraint::range_f64(0.25, 0.75)).apply(&exclusive);
+    assert!(d.is_ok(), "{d:?}");
+}
+
+#[test]
+fn one_of_on_a_string_refuses_values_the_string_refuses() {
+    let code = ToolDescriptor::builder("t")
+        .param(Param::string("code").with_pattern("^[A-Z]{3}$"))
+        .build()
+        .unwrap();
+    let err = Override::constrain("code", Constraint::one_of(["EUR", "usd", "GBP"]))
+        .apply(&code)
+        .unwrap_err();
+    assert_eq!(
+        err,
+        OverrideError::WidensEnum {
+            tool: "t".into(),
+            param: "code".into(),
+            values: vec!["usd".into()]
+        }
+    );
+    let exec =
+        Override::constrain("code", Constraint::one_of(["EUR", "GBP"])).wrap(strict(code)).unwrap();
+    assert!(!run(&exec, &call("t", json!({"code": "EUR"}))).is_error);
 }

@@ -165,10 +165,16 @@ fn stripping_hides_core_and_unstripping_restores_it() {
     assert!(r.unstrip("shell"));
     assert_eq!(active_tag(&r, "shell").as_deref(), Some("core v2"));
 
-    // A name can be stripped before any tool has it.
+    // A name can be stripped before any tool has it: nothing listed changes then, but the rule
+    // stands, so a core tool registered later is hidden (kept, stashed) until the unstrip.
+    let listed = names(&r);
     assert!(r.strip("later"));
+    assert_eq!(names(&r), listed);
     assert_eq!(r.register(tool("later", "core"), Origin::Core), Ok(Registered::Stashed));
     assert!(r.get("later").is_none());
+    assert_eq!(r.origins("later"), [Origin::Core]);
+    assert!(r.unstrip("later"));
+    assert_eq!(active_tag(&r, "later").as_deref(), Some("core"));
 }
 
 #[test]
@@ -374,7 +380,11 @@ fn rename_moves_the_tool_and_routes_to_the_registered_executor() {
     );
     let res = call(&r, "remember", json!({}));
     assert!(res.is_error);
-    assert_eq!(res.text(), "there is no tool `remember`; the tools are: store_fact");
+    // The same message as the Toolbox gives.
+    assert_eq!(
+        res.text(),
+        r#"there is no tool named "remember"; the available tools are store_fact"#
+    );
 
     // Removal addresses the registered name.
     assert!(r.unregister("remember", Origin::Core));
@@ -499,4 +509,152 @@ fn a_held_snapshot_does_not_change() {
     assert_eq!(held.len(), 1);
     assert_eq!(held.get("a").unwrap().descriptor().description, "one");
     assert_eq!(r.snapshot().len(), 2);
+}
+
+/// A capability's tool, built in `const`, with an open nested object.
+static SAVE_NOTE: ToolDescriptor =
+    ToolDescriptor::new("save_note").description("Save a note.").params(
+        const {
+            &[
+                Param::string("text").description("The note."),
+                Param::enumeration("folder", &["inbox", "work", "home", "archive"]),
+                Param::integer("priority").range(1, 5),
+                Param::string("owner"),
+                Param::open_object("metadata", const { &[Param::string("source").optional()] })
+                    .description("Anything else worth keeping.")
+                    .optional(),
+            ]
+        },
+    );
+
+#[test]
+fn a_patched_tool_is_assembled_rendered_and_dispatched_as_the_model_was_shown() {
+    use std::sync::Mutex;
+    use tooldef::assembly::{Assembler, AssemblyContext, SectionSource};
+    use tooldef::dispatch::DynamicTool;
+    use tooldef::{OverrideCall, Policy, RenderCache};
+    use tooldef_openai::{OpenAiRenderer, chat_tool_calls};
+
+    // The capability registers its tool; its executor checks strictly and echoes.
+    let registry = Arc::new(ToolRegistry::new());
+    let capability: Arc<dyn Executor> = Arc::new(DynamicTool::new_sync(SAVE_NOTE.clone(), Ok));
+    registry.register(Arc::clone(&capability), Origin::Plugin).unwrap();
+
+    // The application patches it.
+    let extras = Arc::new(Mutex::new(Vec::new()));
+    let seen = Arc::clone(&extras);
+    let report = registry.apply_overrides(
+        Overrides::new().for_name(
+            "save_note",
+            Override::set_namespace("notes")
+                .then(Override::rename_param("text", "body"))
+                .then(Override::constrain("folder", Constraint::one_of(["inbox", "work"])))
+                .then(Override::constrain("priority", Constraint::range(1, 3)))
+                .then(Override::constrain("priority", Constraint::default(3i64)))
+                .then(Override::hide("owner", "u-7"))
+                .then(Override::add_param(
+                    Param::string("tag").with_description("A label.").optional(),
+                ))
+                .then(Override::on_call(move |c: &OverrideCall<'_>| {
+                    seen.lock().unwrap().push(Value::Object(c.extra().clone()));
+                    Ok(())
+                })),
+        ),
+    );
+    assert!(report.is_ok() && report.applied == ["save_note"], "{report:?}");
+
+    // One prompt assembly: a section and the registry's tools.
+    let assembler = Assembler::new();
+    assembler.add_section(SectionSource::fixed("persona", 0, "You keep notes."));
+    assembler.add_contributor(Arc::clone(&registry));
+    let assembly = assembler.assemble(&AssemblyContext::new()).unwrap();
+    assert_eq!(assembly.tool_names().collect::<Vec<_>>(), ["notes__save_note"]);
+
+    // Rendered for one provider: the model is shown the patched tool.
+    let cache = RenderCache::new();
+    let (tools, _) =
+        assembly.tool_values(&OpenAiRenderer::chat(), Policy::Lenient, Some(&cache)).unwrap();
+    let function = &tools[0]["function"];
+    assert_eq!(function["name"], "notes__save_note");
+    let parameters = &function["parameters"];
+    let properties = parameters["properties"].as_object().unwrap();
+    assert_eq!(
+        properties.keys().collect::<Vec<_>>(),
+        ["body", "folder", "priority", "metadata", "tag"]
+    );
+    assert_eq!(parameters["required"], json!(["body", "folder"]));
+    assert_eq!(properties["folder"]["enum"], json!(["inbox", "work"]));
+    assert_eq!(
+        (&properties["priority"]["minimum"], &properties["priority"]["maximum"]),
+        (&json!(1), &json!(3))
+    );
+    assert_eq!(properties["metadata"]["additionalProperties"], json!(true));
+
+    // The model calls it as it was shown, leaving out the defaulted `priority`.
+    let message = json!({"role": "assistant", "tool_calls": [{
+        "id": "call_1", "type": "function",
+        "function": {
+            "name": "notes__save_note",
+            "arguments": r#"{"body": "buy milk", "folder": "work", "tag": "errand", "metadata": {"source": "chat", "mood": "fine"}}"#
+        }
+    }]});
+    let calls = chat_tool_calls(&message).unwrap();
+    let snapshot = registry.snapshot();
+    let result = snapshot.call_blocking(&calls[0]);
+    assert!(!result.is_error, "{}", result.text());
+    assert_eq!((result.name.as_str(), result.call_id.as_str()), ("notes__save_note", "call_1"));
+    // The capability's executor got its own names: renamed back, default filled, hidden value
+    // injected, the open object handed on whole, the added `tag` kept back ...
+    assert_eq!(
+        result.structured.unwrap(),
+        json!({
+            "text": "buy milk", "folder": "work", "priority": 3, "owner": "u-7",
+            "metadata": {"source": "chat", "mood": "fine"}
+        })
+    );
+    // ... and handed to the hook instead.
+    assert_eq!(*extras.lock().unwrap(), [json!({"tag": "errand"})]);
+
+    // What the model was not shown is refused, each at its pointer.
+    let refused = |arguments: Value| {
+        let call = ToolCall::new("call_2", "notes__save_note", arguments);
+        snapshot.call_blocking(&call).text()
+    };
+    assert_eq!(
+        refused(json!({"body": "b", "folder": "home"})),
+        r#"/folder must be one of "inbox", "work"; got "home""#
+    );
+    assert_eq!(
+        refused(json!({"body": "b", "folder": "work", "priority": 4})),
+        "/priority must be at most 3; got 4"
+    );
+    assert_eq!(
+        refused(json!({"text": "b", "folder": "work"})),
+        "/text is not a parameter of `notes__save_note`; remove it and call again"
+    );
+    assert_eq!(
+        refused(json!({"body": "b", "folder": "work", "owner": "me"})),
+        "/owner is not a parameter of `notes__save_note`; remove it and call again"
+    );
+    assert_eq!(refused(json!({"folder": "work"})), "/body is required");
+    assert_eq!(
+        snapshot.call_blocking(&ToolCall::new("call_3", "save_note", json!({}))).text(),
+        r#"there is no tool named "save_note" (did you mean "notes__save_note"?); the available tools are notes__save_note"#
+    );
+
+    // The capability's executor is untouched.
+    assert_eq!(*capability.descriptor(), SAVE_NOTE);
+    let direct = block_on(capability.execute(&ToolCall::new(
+        "c",
+        "save_note",
+        json!({"text": "t", "folder": "work"}),
+    )));
+    assert_eq!(
+        direct.text(),
+        "invalid arguments for save_note:\n- /priority is required\n- /owner is required"
+    );
+
+    // The next assembly hands out the same descriptor, so its rendering is reused.
+    let again = assembler.assemble(&AssemblyContext::new()).unwrap();
+    assert!(Arc::ptr_eq(&assembly.tools[0], &again.tools[0]));
 }

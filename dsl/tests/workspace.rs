@@ -7,7 +7,11 @@ use std::sync::{Arc, Barrier};
 use std::time::{Duration, Instant};
 
 use serde_json::json;
-use tooldef::{Origin, SkipReason, ToolCall, ToolRegistry, Workspace, WorkspaceOptions};
+use tooldef::dispatch::DynamicTool;
+use tooldef::{
+    Origin, Registered, SkipReason, ToolCall, ToolDescriptor, ToolRegistry, Workspace,
+    WorkspaceOptions,
+};
 use workspace_support::{Reg, TempDir, block_on};
 
 fn names(report: &[tooldef::ToolChange]) -> Vec<&str> {
@@ -67,12 +71,86 @@ fn a_removed_sentinel_strips_a_core_tool_until_it_goes() {
     dir.write("fetch.removed", "");
     dir.write("nothing_here.removed", "");
     let r = ws.reconcile(&reg).unwrap();
-    assert_eq!(names(&r.stripped), ["fetch", "nothing_here"]);
+    // Only a sentinel with a tool behind it strips something.
+    assert_eq!(names(&r.stripped), ["fetch"]);
+    assert_eq!(names(&r.sentinels_without_tool), ["nothing_here"]);
     assert_eq!(reg.live(), ["search"]);
     dir.remove("fetch.removed");
     let r = ws.reconcile(&reg).unwrap();
     assert_eq!(names(&r.restored), ["fetch"]);
     assert_eq!(reg.live(), ["fetch", "search"]);
+}
+
+#[test]
+fn a_sentinel_with_no_tool_behind_it_is_a_no_op_that_still_strips_a_tool_registered_later() {
+    let dir = TempDir::new();
+    let reg = Reg::with_core(&["search"]);
+    let ws = Workspace::new(dir.path());
+    dir.write("shell.removed", "");
+    let r = ws.reconcile(&reg).unwrap();
+    // Nothing listed changes: not reported as stripped, and the report says so.
+    assert!(r.stripped.is_empty(), "{r:?}");
+    assert_eq!(names(&r.sentinels_without_tool), ["shell"]);
+    assert_eq!(r.sentinels_without_tool[0].path, dir.path().join("shell.removed"));
+    assert!(r.is_unchanged());
+    assert_eq!(reg.live(), ["search"]);
+
+    // The application registers its core `shell` after the workspace started: the sentinel is
+    // still on disk, so the tool stays hidden (kept, not lost) ...
+    let core = ToolDescriptor::builder("shell").description("core shell").build().unwrap();
+    let outcome = reg.registry.register(Arc::new(DynamicTool::new_sync(core, Ok)), Origin::Core);
+    assert_eq!(outcome, Ok(Registered::Stashed));
+    assert_eq!(reg.live(), ["search"]);
+    assert!(ws.reconcile(&reg).unwrap().is_unchanged());
+    assert_eq!(reg.live(), ["search"]);
+
+    // ... and comes back when the sentinel goes.
+    dir.remove("shell.removed");
+    let r = ws.reconcile(&reg).unwrap();
+    assert_eq!(names(&r.restored), ["shell"]);
+    assert_eq!(reg.live(), ["search", "shell"]);
+
+    // A sentinel that goes with nothing behind it is a no-op too.
+    dir.write("ghost.removed", "");
+    ws.reconcile(&reg).unwrap();
+    dir.remove("ghost.removed");
+    let r = ws.reconcile(&reg).unwrap();
+    assert!(r.restored.is_empty(), "{r:?}");
+    assert_eq!(names(&r.sentinels_without_tool), ["ghost"]);
+}
+
+#[test]
+fn what_was_undone_behind_the_workspaces_back_is_applied_again() {
+    let dir = TempDir::new();
+    let reg = Reg::with_core(&["search", "fetch"]);
+    let ws = Workspace::new(dir.path());
+    dir.write("greet.json", r#"{"description": "Say hello."}"#);
+    dir.write("search.json", r#"{"description": "mine"}"#);
+    dir.write("fetch.removed", "");
+    ws.reconcile(&reg).unwrap();
+    assert_eq!(reg.live(), ["greet", "search"]);
+
+    // Someone else removes the workspace tools and unstrips `fetch`; the files are unchanged.
+    assert!(reg.registry.unregister("greet", Origin::Workspace));
+    assert!(reg.registry.unregister("search", Origin::Workspace));
+    assert!(reg.registry.unstrip("fetch"));
+    assert_eq!(reg.live(), ["fetch", "search"]);
+    assert_eq!(reg.get("search").unwrap().descriptor().description, "core search");
+
+    let r = ws.reconcile(&reg).unwrap();
+    assert_eq!(names(&r.registered), ["greet", "search"]);
+    assert_eq!(names(&r.stripped), ["fetch"]);
+    assert_eq!(r.files_read, 0, "unchanged files are not read again");
+    assert_eq!(reg.live(), ["greet", "search"]);
+    assert_eq!(reg.get("search").unwrap().descriptor().description, "mine");
+    assert!(ws.reconcile(&reg).unwrap().is_unchanged());
+
+    // A workspace tool replaced behind its back by another executor is put back too.
+    let other = ToolDescriptor::builder("greet").description("impostor").build().unwrap();
+    reg.registry.register(Arc::new(DynamicTool::new_sync(other, Ok)), Origin::Workspace).unwrap();
+    let r = ws.reconcile(&reg).unwrap();
+    assert_eq!(names(&r.registered), ["greet"]);
+    assert_eq!(reg.get("greet").unwrap().descriptor().description, "Say hello.");
 }
 
 #[test]

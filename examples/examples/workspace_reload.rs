@@ -10,8 +10,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use serde_json::{Value, json};
-use tooldef::assembly::{Assembler, AssemblyContext, Contribution};
-use tooldef::dispatch::block_on;
+use tooldef::assembly::{Assembler, AssemblyContext, Contribution, Contributor};
 use tooldef::{
     DynamicTool, Origin, Param, Schema, ToolDescriptor, ToolError, ToolName, ToolRegistry,
     Workspace,
@@ -49,14 +48,13 @@ fn run(dir: &Path) -> Result<(Transcript, Vec<Value>), Box<dyn std::error::Error
 
     let assembler = Assembler::new();
     let (reg, ws) = (Arc::clone(&registry), Arc::clone(&workspace));
-    assembler.add_contributor(move |_: &AssemblyContext, out: &mut Contribution| {
+    assembler.add_contributor(move |cx: &AssemblyContext, out: &mut Contribution| {
         // Reconcile before listing: a bad file is reported and skipped, never fatal.
         if let Err(e) = ws.reconcile(&*reg) {
             note(&e.to_string());
         }
-        for entry in reg.snapshot().entries() {
-            out.tool(entry.descriptor().clone());
-        }
+        // Then the registry contributes its tools, as the model must see them.
+        reg.contribute(cx, out);
     });
 
     let model = FakeModel::openai_chat(Script {
@@ -73,7 +71,7 @@ fn run(dir: &Path) -> Result<(Transcript, Vec<Value>), Box<dyn std::error::Error
             }
         }),
     })?;
-    let dispatch = |call: &tooldef::ToolCall| block_on(registry.snapshot().call(call));
+    let dispatch = |call: &tooldef::ToolCall| registry.snapshot().call_blocking(call);
     let transcript =
         run_openai_chat(model.addr(), &assembler, &dispatch, "Add an order lookup tool.")?;
     Ok((transcript, model.requests()))

@@ -41,5 +41,6 @@ pub use dynamic::{DynamicTool, prepare_arguments};
 pub use error::DispatchError;
 pub use runtime::{CatchUnwind, block_on};
 pub use toolbox::Toolbox;
+pub(crate) use toolbox::unknown_tool;
 pub use typed::TypedTool;
 pub use validator::{MAX_DEPTH, MAX_ERRORS, Validator, apply_defaults, check_args};

@@ -142,11 +142,20 @@ impl Toolbox {
     }
 
     fn unknown(&self, name: &str) -> DispatchError {
-        DispatchError::UnknownTool {
-            name: name.to_owned(),
-            available: self.tools.keys().cloned().collect(),
-            suggestion: closest(name, self.names()).map(str::to_owned),
-        }
+        unknown_tool(name, self.tools.keys().map(String::as_str))
+    }
+}
+
+/// The error for a call to a tool that is not there, naming the ones that are (in the order
+/// given) and a close match: one message for the `Toolbox` and the registry.
+pub(crate) fn unknown_tool<'a>(
+    name: &str,
+    available: impl Iterator<Item = &'a str> + Clone,
+) -> DispatchError {
+    DispatchError::UnknownTool {
+        name: name.to_owned(),
+        available: available.clone().map(str::to_owned).collect(),
+        suggestion: closest(name, available).map(str::to_owned),
     }
 }
 

@@ -103,6 +103,14 @@ impl WorkspaceTarget for Reg {
         self.batches.fetch_add(1, Ordering::Relaxed);
         self.registry.apply_workspace(ops)
     }
+
+    fn in_effect(&self, op: &WorkspaceOp) -> bool {
+        self.registry.in_effect(op)
+    }
+
+    fn has_tool(&self, name: &ToolName) -> bool {
+        self.registry.has_tool(name)
+    }
 }
 
 struct Unpark(std::thread::Thread);
