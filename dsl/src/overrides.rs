@@ -1209,6 +1209,7 @@ impl Overrides {
 
 /// What applying a set of overrides did.
 #[derive(Debug, Clone, Default, PartialEq)]
+#[non_exhaustive]
 pub struct OverrideReport {
     /// Tools (registered names) that were patched.
     pub applied: Vec<String>,

@@ -123,6 +123,7 @@ impl fmt::Display for Origin {
 
 /// What happened to one registration.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Registered {
     /// The entry is now the active tool of its name.
     Active,

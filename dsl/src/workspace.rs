@@ -288,6 +288,7 @@ impl SkipReason {
 
 /// A file that was not used, and why.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Skipped {
     /// The file.
     pub path: PathBuf,
@@ -301,6 +302,7 @@ pub struct Skipped {
 
 /// A tool a reconcile changed.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ToolChange {
     /// The tool.
     pub name: ToolName,
@@ -312,6 +314,7 @@ pub struct ToolChange {
 
 /// What one reconcile did.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ReconcileReport {
     /// Workspace tools registered or replaced by a new version.
     pub registered: Vec<ToolChange>,
@@ -372,6 +375,7 @@ impl WorkspaceError {
 
 /// Counters accumulated over a workspace's life.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct WorkspaceStats {
     /// Directory scans run (calls that shared a scan count once).
     pub scans: u64,
