@@ -14,6 +14,7 @@ pub mod registry;
 pub mod render;
 pub mod schema;
 pub mod spec;
+pub mod stream;
 pub mod tool;
 pub mod tool_schema;
 pub mod validate;

@@ -39,6 +39,7 @@ mod validator;
 
 pub use dynamic::{DynamicTool, prepare_arguments};
 pub use error::DispatchError;
+pub(crate) use error::closest;
 pub use runtime::{CatchUnwind, block_on};
 pub use toolbox::Toolbox;
 pub use typed::TypedTool;

@@ -1,0 +1,300 @@
+//! Streamed tool calls: Chat Completions chunks ([`ChatStream`]) and Responses events
+//! ([`ResponsesStream`]) to [`ToolCall`]s, checked while they arrive.
+//!
+//! Chat Completions streams each call as `choices[].delta.tool_calls[]` pieces keyed by
+//! `index`: the first piece carries `id` and `function.name`, later ones only more
+//! `function.arguments` text; a choice's `finish_reason` ends its calls. Responses streams a
+//! `function_call` item as `response.output_item.added`, then
+//! `response.function_call_arguments.delta` pieces and `response.function_call_arguments.done`
+//! (with the whole text), keyed by `output_index`. The assembling and the early checks are
+//! [`tooldef::stream::CallAssembler`]'s; this module only maps events onto it.
+
+use serde_json::Value;
+use tooldef::stream::{CallAssembler, StreamError, StreamEvent, StreamLimits, ToolLookup};
+
+/// Assembles the tool calls of a Chat Completions stream (`chat.completion.chunk` objects).
+///
+/// ```
+/// use serde_json::json;
+/// use tooldef::stream::StreamEvent;
+/// use tooldef_openai::ChatStream;
+///
+/// let mut stream = ChatStream::new();
+/// let chunks = [
+///     json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0, "id": "call_1",
+///         "type": "function", "function": {"name": "get_weather", "arguments": ""}}]}}]}),
+///     json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0,
+///         "function": {"arguments": "{\"city\": \"Paris\"}"}}]}}]}),
+///     json!({"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]}),
+/// ];
+/// let mut calls = Vec::new();
+/// for chunk in &chunks {
+///     for event in stream.push(chunk).unwrap() {
+///         if let StreamEvent::Call(call) = event {
+///             calls.push(call);
+///         }
+///     }
+/// }
+/// stream.finish().unwrap();
+/// assert_eq!(calls[0].name, "get_weather");
+/// ```
+#[derive(Debug, Default)]
+pub struct ChatStream<'a> {
+    calls: CallAssembler<'a>,
+    chunks: u64,
+}
+
+/// Chat calls of different choices (`n > 1`) are told apart by the choice in the high bits.
+const CHOICE_SHIFT: u32 = 32;
+
+impl<'a> ChatStream<'a> {
+    /// A stream assembler that checks structure only.
+    pub fn new() -> Self {
+        ChatStream::default()
+    }
+
+    /// A stream assembler that also checks arguments against `tools` while they arrive.
+    pub fn with_tools(tools: &'a dyn ToolLookup) -> Self {
+        ChatStream { calls: CallAssembler::with_tools(tools), ..ChatStream::default() }
+    }
+
+    /// These limits instead of [`StreamLimits::DEFAULT`].
+    #[must_use]
+    pub fn limits(mut self, limits: StreamLimits) -> Self {
+        self.calls = self.calls.limits(limits);
+        self
+    }
+
+    /// Takes one chunk (the JSON of one `data:` line): calls it completes, in index order, and
+    /// arguments it shows to be invalid.
+    ///
+    /// # Errors
+    ///
+    /// A chunk not in the documented shape, a piece for a call never started, or a limit.
+    pub fn push(&mut self, chunk: &Value) -> Result<Vec<StreamEvent>, StreamError> {
+        let n = self.chunks;
+        self.chunks += 1;
+        let malformed = |pointer: String, message: &str| StreamError::Malformed {
+            event: format!("chunk {n}"),
+            pointer,
+            message: message.to_owned(),
+        };
+        let mut out = Vec::new();
+        let Some(choices) = chunk.get("choices") else {
+            if let Some(e) = chunk.get("error") {
+                return Err(StreamError::Provider { message: provider_message(e) });
+            }
+            return Err(malformed(String::new(), "a chunk has a `choices` array"));
+        };
+        let Value::Array(choices) = choices else {
+            return Err(malformed("/choices".into(), "must be an array"));
+        };
+        for (c, choice) in choices.iter().enumerate() {
+            let at = format!("/choices/{c}");
+            let choice_index = match choice.get("index") {
+                None => 0,
+                Some(v) => v
+                    .as_u64()
+                    .filter(|i| *i < 1 << 16)
+                    .ok_or_else(|| malformed(format!("{at}/index"), "must be a small integer"))?,
+            };
+            if let Some(tool_calls) = choice.pointer("/delta/tool_calls") {
+                let Value::Array(pieces) = tool_calls else {
+                    if tool_calls.is_null() {
+                        continue;
+                    }
+                    return Err(malformed(format!("{at}/delta/tool_calls"), "must be an array"));
+                };
+                for (p, piece) in pieces.iter().enumerate() {
+                    let at = format!("{at}/delta/tool_calls/{p}");
+                    self.piece(choice_index, piece, &at, &mut out).map_err(|e| match e {
+                        Piece::Shape(pointer, message) => malformed(pointer, message),
+                        Piece::Stream(e) => e,
+                    })?;
+                }
+            }
+            if choice.get("finish_reason").is_some_and(|r| !r.is_null()) {
+                let due: Vec<u64> = self
+                    .calls
+                    .open_indexes()
+                    .filter(|key| key >> CHOICE_SHIFT == choice_index)
+                    .collect();
+                for key in due {
+                    out.push(StreamEvent::Call(self.calls.finish(key)?));
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    fn piece(
+        &mut self,
+        choice: u64,
+        piece: &Value,
+        at: &str,
+        out: &mut Vec<StreamEvent>,
+    ) -> Result<(), Piece> {
+        let index = piece
+            .get("index")
+            .and_then(Value::as_u64)
+            .filter(|i| *i < 1 << CHOICE_SHIFT)
+            .ok_or_else(|| Piece::Shape(format!("{at}/index"), "must be an integer"))?;
+        let key = (choice << CHOICE_SHIFT) | index;
+        let text = |field: &str| -> Result<Option<&str>, Piece> {
+            match piece.pointer(field) {
+                None | Some(Value::Null) => Ok(None),
+                Some(Value::String(s)) => Ok(Some(s.as_str())),
+                Some(_) => Err(Piece::Shape(format!("{at}{field}"), "must be a string")),
+            }
+        };
+        let id = text("/id")?;
+        let name = text("/function/name")?;
+        let arguments = text("/function/arguments")?;
+        if !self.calls.is_open(key) {
+            if self.calls.is_finished(key) {
+                return Err(Piece::Stream(StreamError::AlreadyFinished { index: key }));
+            }
+            // The first piece of a call names it; anything else is a piece of nothing.
+            let (Some(id), Some(name)) = (id, name) else {
+                return Err(Piece::Stream(StreamError::NotStarted { index: key }));
+            };
+            self.calls.start(key, id, name, out).map_err(Piece::Stream)?;
+        }
+        if let Some(delta) = arguments.filter(|a| !a.is_empty()) {
+            self.calls.append(key, delta, out).map_err(Piece::Stream)?;
+        }
+        Ok(())
+    }
+
+    /// Ends the stream. A call still open is an error: its choice never sent a
+    /// `finish_reason`, so the stream was cut short and the call may be incomplete.
+    ///
+    /// # Errors
+    ///
+    /// [`StreamError::Unfinished`].
+    pub fn finish(self) -> Result<(), StreamError> {
+        self.calls.end()
+    }
+}
+
+enum Piece {
+    Shape(String, &'static str),
+    Stream(StreamError),
+}
+
+/// Assembles the function calls of a Responses stream (the JSON of each server-sent event).
+#[derive(Debug, Default)]
+pub struct ResponsesStream<'a> {
+    calls: CallAssembler<'a>,
+}
+
+impl<'a> ResponsesStream<'a> {
+    /// A stream assembler that checks structure only.
+    pub fn new() -> Self {
+        ResponsesStream::default()
+    }
+
+    /// A stream assembler that also checks arguments against `tools` while they arrive.
+    pub fn with_tools(tools: &'a dyn ToolLookup) -> Self {
+        ResponsesStream { calls: CallAssembler::with_tools(tools) }
+    }
+
+    /// These limits instead of [`StreamLimits::DEFAULT`].
+    #[must_use]
+    pub fn limits(mut self, limits: StreamLimits) -> Self {
+        self.calls = self.calls.limits(limits);
+        self
+    }
+
+    /// Takes one event: a call it completes, and arguments it shows to be invalid. Events
+    /// that are not about function calls (text, reasoning, lifecycle) give nothing.
+    ///
+    /// # Errors
+    ///
+    /// An event of a known type not in the documented shape, a delta for an item never
+    /// added, an `error` or `response.failed` event, or a limit.
+    pub fn push(&mut self, event: &Value) -> Result<Vec<StreamEvent>, StreamError> {
+        let kind = event.get("type").and_then(Value::as_str).unwrap_or_default();
+        let malformed = |pointer: &str, message: &str| StreamError::Malformed {
+            event: kind.to_owned(),
+            pointer: pointer.to_owned(),
+            message: message.to_owned(),
+        };
+        let index = || {
+            event
+                .get("output_index")
+                .and_then(Value::as_u64)
+                .ok_or_else(|| malformed("/output_index", "must be an integer"))
+        };
+        let string = |field: &str| {
+            event
+                .pointer(field)
+                .and_then(Value::as_str)
+                .ok_or_else(|| malformed(field, "must be a string"))
+        };
+        let mut out = Vec::new();
+        match kind {
+            "response.output_item.added" => {
+                if event.pointer("/item/type").and_then(Value::as_str) != Some("function_call") {
+                    return Ok(out);
+                }
+                let index = index()?;
+                self.calls.start(
+                    index,
+                    string("/item/call_id")?,
+                    string("/item/name")?,
+                    &mut out,
+                )?;
+                if let Some(text) = event.pointer("/item/arguments").and_then(Value::as_str) {
+                    self.calls.append(index, text, &mut out)?;
+                }
+            }
+            "response.function_call_arguments.delta" => {
+                self.calls.append(index()?, string("/delta")?, &mut out)?;
+            }
+            "response.function_call_arguments.done" => {
+                let index = index()?;
+                self.calls.replace(index, string("/arguments")?, &mut out)?;
+                out.push(StreamEvent::Call(self.calls.finish(index)?));
+            }
+            "response.output_item.done" => {
+                if event.pointer("/item/type").and_then(Value::as_str) != Some("function_call") {
+                    return Ok(out);
+                }
+                let index = index()?;
+                // Normally finished by `.done` already; this is the item's last word otherwise.
+                if !self.calls.is_finished(index) {
+                    if !self.calls.is_open(index) {
+                        return Err(StreamError::NotStarted { index });
+                    }
+                    self.calls.replace(index, string("/item/arguments")?, &mut out)?;
+                    out.push(StreamEvent::Call(self.calls.finish(index)?));
+                }
+            }
+            "error" | "response.failed" => {
+                let e = event.get("error").or_else(|| event.pointer("/response/error"));
+                return Err(StreamError::Provider {
+                    message: e.map_or_else(|| kind.to_owned(), provider_message),
+                });
+            }
+            _ => {}
+        }
+        Ok(out)
+    }
+
+    /// Ends the stream.
+    ///
+    /// # Errors
+    ///
+    /// [`StreamError::Unfinished`] when an item was added and never done.
+    pub fn finish(self) -> Result<(), StreamError> {
+        self.calls.end()
+    }
+}
+
+fn provider_message(error: &Value) -> String {
+    match error.get("message").and_then(Value::as_str) {
+        Some(m) => m.to_owned(),
+        None => error.to_string(),
+    }
+}
