@@ -607,6 +607,7 @@ impl Workspace {
     /// an empty workspace). Problems with single files are reported in
     /// [`ReconcileReport::skipped`], never as an error.
     pub fn reconcile<T: WorkspaceTarget + ?Sized>(&self, target: &T) -> Outcome {
+        let _span = tracing::info_span!("tooldef.reconcile", dir = %self.dir.display()).entered();
         let mut gate = lock(&self.gate);
         if gate.running {
             let epoch = gate.epoch;
