@@ -25,6 +25,8 @@ mod render;
 mod request;
 mod rules;
 mod stream;
+#[cfg(feature = "async-openai")]
+pub mod typed;
 
 pub use calls::{
     chat_tool_calls, chat_tool_message, responses_function_call_output, responses_tool_calls,

@@ -72,8 +72,7 @@ impl<'a> ChatStream<'a> {
     ///
     /// A chunk not in the documented shape, a piece for a call never started, or a limit.
     pub fn push(&mut self, chunk: &Value) -> Result<Vec<StreamEvent>, StreamError> {
-        let n = self.chunks;
-        self.chunks += 1;
+        let n = self.count_chunk();
         let malformed = |pointer: String, message: &str| StreamError::Malformed {
             event: format!("chunk {n}"),
             pointer,
@@ -114,14 +113,7 @@ impl<'a> ChatStream<'a> {
                 }
             }
             if choice.get("finish_reason").is_some_and(|r| !r.is_null()) {
-                let due: Vec<u64> = self
-                    .calls
-                    .open_indexes()
-                    .filter(|key| key >> CHOICE_SHIFT == choice_index)
-                    .collect();
-                for key in due {
-                    out.push(StreamEvent::Call(self.calls.finish(key)?));
-                }
+                self.finish_choice(choice_index, &mut out)?;
             }
         }
         Ok(out)
@@ -137,9 +129,7 @@ impl<'a> ChatStream<'a> {
         let index = piece
             .get("index")
             .and_then(Value::as_u64)
-            .filter(|i| *i < 1 << CHOICE_SHIFT)
             .ok_or_else(|| Piece::Shape(format!("{at}/index"), "must be an integer"))?;
-        let key = (choice << CHOICE_SHIFT) | index;
         let text = |field: &str| -> Result<Option<&str>, Piece> {
             match piece.pointer(field) {
                 None | Some(Value::Null) => Ok(None),
@@ -147,23 +137,60 @@ impl<'a> ChatStream<'a> {
                 Some(_) => Err(Piece::Shape(format!("{at}{field}"), "must be a string")),
             }
         };
-        let id = text("/id")?;
-        let name = text("/function/name")?;
-        let arguments = text("/function/arguments")?;
+        let parts = (text("/id")?, text("/function/name")?, text("/function/arguments")?);
+        self.piece_parts(choice, index, parts, out).map_err(Piece::Stream)
+    }
+
+    /// One `tool_calls` piece, by its fields: `(id, function.name, function.arguments)`.
+    pub(crate) fn piece_parts(
+        &mut self,
+        choice: u64,
+        index: u64,
+        (id, name, arguments): (Option<&str>, Option<&str>, Option<&str>),
+        out: &mut Vec<StreamEvent>,
+    ) -> Result<(), StreamError> {
+        if index >= 1 << CHOICE_SHIFT {
+            return Err(StreamError::Malformed {
+                event: format!("chunk {}", self.chunks.saturating_sub(1)),
+                pointer: "/choices/delta/tool_calls/index".into(),
+                message: "must be below 2^32".into(),
+            });
+        }
+        let key = (choice << CHOICE_SHIFT) | index;
         if !self.calls.is_open(key) {
             if self.calls.is_finished(key) {
-                return Err(Piece::Stream(StreamError::AlreadyFinished { index: key }));
+                return Err(StreamError::AlreadyFinished { index: key });
             }
             // The first piece of a call names it; anything else is a piece of nothing.
             let (Some(id), Some(name)) = (id, name) else {
-                return Err(Piece::Stream(StreamError::NotStarted { index: key }));
+                return Err(StreamError::NotStarted { index: key });
             };
-            self.calls.start(key, id, name, out).map_err(Piece::Stream)?;
+            self.calls.start(key, id, name, out)?;
         }
         if let Some(delta) = arguments.filter(|a| !a.is_empty()) {
-            self.calls.append(key, delta, out).map_err(Piece::Stream)?;
+            self.calls.append(key, delta, out)?;
         }
         Ok(())
+    }
+
+    /// A choice's `finish_reason` arrived: its open calls are complete.
+    pub(crate) fn finish_choice(
+        &mut self,
+        choice: u64,
+        out: &mut Vec<StreamEvent>,
+    ) -> Result<(), StreamError> {
+        let due: Vec<u64> =
+            self.calls.open_indexes().filter(|key| key >> CHOICE_SHIFT == choice).collect();
+        for key in due {
+            out.push(StreamEvent::Call(self.calls.finish(key)?));
+        }
+        Ok(())
+    }
+
+    /// Counts a chunk (for messages naming it).
+    pub(crate) fn count_chunk(&mut self) -> u64 {
+        self.chunks += 1;
+        self.chunks - 1
     }
 
     /// Ends the stream. A call still open is an error: its choice never sent a
@@ -233,43 +260,22 @@ impl<'a> ResponsesStream<'a> {
                 .ok_or_else(|| malformed(field, "must be a string"))
         };
         let mut out = Vec::new();
+        let is_call =
+            || event.pointer("/item/type").and_then(Value::as_str) == Some("function_call");
         match kind {
-            "response.output_item.added" => {
-                if event.pointer("/item/type").and_then(Value::as_str) != Some("function_call") {
-                    return Ok(out);
-                }
-                let index = index()?;
-                self.calls.start(
-                    index,
-                    string("/item/call_id")?,
-                    string("/item/name")?,
-                    &mut out,
-                )?;
-                if let Some(text) = event.pointer("/item/arguments").and_then(Value::as_str) {
-                    self.calls.append(index, text, &mut out)?;
-                }
+            "response.output_item.added" if is_call() => {
+                let arguments = event.pointer("/item/arguments").and_then(Value::as_str);
+                let (id, name) = (string("/item/call_id")?, string("/item/name")?);
+                self.added(index()?, id, name, arguments, &mut out)?;
             }
             "response.function_call_arguments.delta" => {
-                self.calls.append(index()?, string("/delta")?, &mut out)?;
+                self.delta(index()?, string("/delta")?, &mut out)?;
             }
             "response.function_call_arguments.done" => {
-                let index = index()?;
-                self.calls.replace(index, string("/arguments")?, &mut out)?;
-                out.push(StreamEvent::Call(self.calls.finish(index)?));
+                self.done(index()?, string("/arguments")?, &mut out)?;
             }
-            "response.output_item.done" => {
-                if event.pointer("/item/type").and_then(Value::as_str) != Some("function_call") {
-                    return Ok(out);
-                }
-                let index = index()?;
-                // Normally finished by `.done` already; this is the item's last word otherwise.
-                if !self.calls.is_finished(index) {
-                    if !self.calls.is_open(index) {
-                        return Err(StreamError::NotStarted { index });
-                    }
-                    self.calls.replace(index, string("/item/arguments")?, &mut out)?;
-                    out.push(StreamEvent::Call(self.calls.finish(index)?));
-                }
+            "response.output_item.done" if is_call() => {
+                self.item_done(index()?, string("/item/arguments")?, &mut out)?;
             }
             "error" | "response.failed" => {
                 let e = event.get("error").or_else(|| event.pointer("/response/error"));
@@ -280,6 +286,61 @@ impl<'a> ResponsesStream<'a> {
             _ => {}
         }
         Ok(out)
+    }
+
+    /// `response.output_item.added` for a `function_call` item.
+    pub(crate) fn added(
+        &mut self,
+        index: u64,
+        call_id: &str,
+        name: &str,
+        arguments: Option<&str>,
+        out: &mut Vec<StreamEvent>,
+    ) -> Result<(), StreamError> {
+        self.calls.start(index, call_id, name, out)?;
+        match arguments {
+            Some(text) if !text.is_empty() => self.calls.append(index, text, out),
+            _ => Ok(()),
+        }
+    }
+
+    /// `response.function_call_arguments.delta`.
+    pub(crate) fn delta(
+        &mut self,
+        index: u64,
+        delta: &str,
+        out: &mut Vec<StreamEvent>,
+    ) -> Result<(), StreamError> {
+        self.calls.append(index, delta, out)
+    }
+
+    /// `response.function_call_arguments.done`: the whole text, and the call is complete.
+    pub(crate) fn done(
+        &mut self,
+        index: u64,
+        arguments: &str,
+        out: &mut Vec<StreamEvent>,
+    ) -> Result<(), StreamError> {
+        self.calls.replace(index, arguments, out)?;
+        out.push(StreamEvent::Call(self.calls.finish(index)?));
+        Ok(())
+    }
+
+    /// `response.output_item.done` for a `function_call` item: normally finished by `.done`
+    /// already; the item's last word otherwise.
+    pub(crate) fn item_done(
+        &mut self,
+        index: u64,
+        arguments: &str,
+        out: &mut Vec<StreamEvent>,
+    ) -> Result<(), StreamError> {
+        if self.calls.is_finished(index) {
+            return Ok(());
+        }
+        if !self.calls.is_open(index) {
+            return Err(StreamError::NotStarted { index });
+        }
+        self.done(index, arguments, out)
     }
 
     /// Ends the stream.
