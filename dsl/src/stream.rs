@@ -100,6 +100,17 @@ impl ToolLookup for Snapshot {
     }
 }
 
+/// `value.pointer(pointer)` without the allocations `serde_json` makes for each token (what
+/// every event of a stream goes through); for pointers without `~` escapes, as event fields
+/// are.
+pub fn at<'v>(value: &'v serde_json::Value, pointer: &str) -> Option<&'v serde_json::Value> {
+    pointer.split('/').skip(1).try_fold(value, |v, token| match v {
+        serde_json::Value::Object(m) => m.get(token),
+        serde_json::Value::Array(items) => token.parse::<usize>().ok().and_then(|i| items.get(i)),
+        _ => None,
+    })
+}
+
 /// The bounds that keep one stream's memory finite whatever the provider sends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]

@@ -70,11 +70,20 @@ impl<'d> Early<'d> {
         for frame in frames {
             schema = step(schema, &d.definitions, frame, buf)?;
         }
-        let value: Value = match serde_json::from_str(&buf[done.range.clone()]) {
+        let text = &buf[done.range.clone()];
+        // The common case, decided on the text alone: a scalar that certainly fits, or a list
+        // whose items were each checked as they completed.
+        if if done.container {
+            covered(schema, &d.definitions)
+        } else {
+            accepts(schema, &d.definitions, text)
+        } {
+            return None;
+        }
+        let value: Value = match serde_json::from_str(text) {
             Ok(v) => v,
             Err(_) => {
                 let pointer = pointer_of(scanner.frames(), buf)?;
-                let text = &buf[done.range.clone()];
                 let shown = match text.char_indices().nth(32) {
                     Some((cut, _)) => format!("{}...", &text[..cut]),
                     None => text.to_owned(),
@@ -84,9 +93,6 @@ impl<'d> Early<'d> {
                 )));
             }
         };
-        if quick_accept(schema, &value) {
-            return None;
-        }
         let pointer = pointer_of(scanner.frames(), buf)?;
         match validator.check_value(schema, &d.definitions, &value, &pointer) {
             Ok(()) => None,
@@ -110,32 +116,132 @@ impl<'d> Early<'d> {
     }
 }
 
-/// A value that needs no further look: a string for a plain string schema, a boolean for a
-/// boolean one (the common case, checked without building the validator's walk).
-fn quick_accept(schema: &Schema, value: &Value) -> bool {
-    match (&schema.kind, value) {
-        (SchemaKind::String(s), Value::String(_)) => {
-            s.format.is_none()
-                && s.pattern.is_none()
-                && s.min_length.is_none()
-                && s.max_length.is_none()
+/// `schema` with its references followed (`None` for a dangling one).
+fn resolve<'s>(mut schema: &'s Schema, defs: &'s [Definition]) -> Option<&'s Schema> {
+    for _ in 0..MAX_DEPTH {
+        let SchemaKind::Ref(r) = &schema.kind else { return Some(schema) };
+        schema = &defs.iter().find(|d| d.name == r.name)?.schema;
+    }
+    None
+}
+
+/// Whether the complete scalar `text` certainly satisfies `schema`, decided without building
+/// a `Value`. `false` means "look closer" (the validator then decides and words the error).
+fn accepts(schema: &Schema, defs: &[Definition], text: &str) -> bool {
+    let Some(schema) = resolve(schema, defs) else { return false };
+    if schema.nullable && text == "null" {
+        return true;
+    }
+    match &schema.kind {
+        SchemaKind::Any => true,
+        SchemaKind::Boolean => text == "true" || text == "false",
+        SchemaKind::Null => text == "null",
+        SchemaKind::String(s) => plain_string(text).is_some_and(|inner| {
+            let n = inner.chars().count() as u64;
+            s.pattern.is_none()
+                && s.min_length.is_none_or(|min| n >= min)
+                && s.max_length.is_none_or(|max| n <= max)
+        }),
+        SchemaKind::Enum(e) => plain_string(text).is_some_and(|inner| e.values.contains(inner)),
+        SchemaKind::Integer(n) => {
+            is_json_number(text)
+                && text.parse::<i64>().is_ok_and(|v| {
+                    n.minimum.is_none_or(|m| v >= m)
+                        && n.maximum.is_none_or(|m| v <= m)
+                        && n.exclusive_minimum.is_none_or(|m| v > m)
+                        && n.exclusive_maximum.is_none_or(|m| v < m)
+                        && n.multiple_of.is_none_or(|step| step > 0 && v % step == 0)
+                })
         }
-        (SchemaKind::Boolean, Value::Bool(_)) | (SchemaKind::Any, _) => true,
+        SchemaKind::Float(n) => {
+            is_json_number(text)
+                && n.multiple_of.is_none()
+                && text.parse::<f64>().is_ok_and(|v| {
+                    v.is_finite()
+                        && n.minimum.is_none_or(|m| v >= m)
+                        && n.maximum.is_none_or(|m| v <= m)
+                        && n.exclusive_minimum.is_none_or(|m| v > m)
+                        && n.exclusive_maximum.is_none_or(|m| v < m)
+                })
+        }
         _ => false,
     }
 }
 
+/// Whether a completed container needs no check of its own: a list without item-count or
+/// uniqueness rules whose items are scalars (each was checked when it completed).
+fn covered(schema: &Schema, defs: &[Definition]) -> bool {
+    let Some(schema) = resolve(schema, defs) else { return false };
+    match &schema.kind {
+        SchemaKind::List(l) => {
+            l.min_items.is_none()
+                && l.max_items.is_none()
+                && !l.unique
+                && resolve(&l.items, defs).is_some_and(|items| {
+                    !matches!(
+                        items.kind,
+                        SchemaKind::List(_)
+                            | SchemaKind::Object(_)
+                            | SchemaKind::AnyOf(_)
+                            | SchemaKind::Any
+                    )
+                })
+        }
+        SchemaKind::Any => true,
+        _ => false,
+    }
+}
+
+/// The inside of a JSON string without escapes (`None` for anything else).
+fn plain_string(text: &str) -> Option<&str> {
+    let inner = text.strip_prefix('"')?.strip_suffix('"')?;
+    (!inner.contains('\\')).then_some(inner)
+}
+
+/// Whether `text` is a number by JSON's grammar (Rust's parsers also take `inf`, `+1`, `01`).
+fn is_json_number(text: &str) -> bool {
+    let b = text.as_bytes();
+    let mut i = usize::from(b.first() == Some(&b'-'));
+    let digits = |i: &mut usize| {
+        let start = *i;
+        while b.get(*i).is_some_and(u8::is_ascii_digit) {
+            *i += 1;
+        }
+        *i - start
+    };
+    match b.get(i) {
+        Some(b'0') => i += 1,
+        Some(b'1'..=b'9') => {
+            digits(&mut i);
+        }
+        _ => return false,
+    }
+    if b.get(i) == Some(&b'.') {
+        i += 1;
+        if digits(&mut i) == 0 {
+            return false;
+        }
+    }
+    if matches!(b.get(i), Some(b'e' | b'E')) {
+        i += 1;
+        if matches!(b.get(i), Some(b'+' | b'-')) {
+            i += 1;
+        }
+        if digits(&mut i) == 0 {
+            return false;
+        }
+    }
+    i == b.len()
+}
+
 /// The schema one step down `frame` from `schema`, when the path leads to exactly one.
 fn step<'s>(
-    mut schema: &'s Schema,
+    schema: &'s Schema,
     defs: &'s [Definition],
     frame: &Frame,
     buf: &str,
 ) -> Option<&'s Schema> {
-    for _ in 0..MAX_DEPTH {
-        let SchemaKind::Ref(r) = &schema.kind else { break };
-        schema = &defs.iter().find(|d| d.name == r.name)?.schema;
-    }
+    let schema = resolve(schema, defs)?;
     match (&schema.kind, frame) {
         (SchemaKind::Object(o), Frame::Object { key: Some(k) }) => {
             let key = key_text(&buf[k.clone()])?;
@@ -181,4 +287,19 @@ fn pointer_of<'f>(frames: impl Iterator<Item = &'f Frame>, buf: &str) -> Option<
         }
     }
     Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_numbers_are_told_from_what_rust_also_parses() {
+        for ok in ["0", "-0", "12", "-3.25", "1e9", "2.5E-3", "6e+2"] {
+            assert!(is_json_number(ok), "{ok}");
+        }
+        for bad in ["", "-", "01", "+1", "1.", ".5", "1e", "inf", "nan", "NaN", "1_000", "0x10"] {
+            assert!(!is_json_number(bad), "{bad}");
+        }
+    }
 }

@@ -9,7 +9,7 @@
 //! [`tooldef::stream::CallAssembler`]'s; this module only maps events onto it.
 
 use serde_json::Value;
-use tooldef::stream::{CallAssembler, StreamError, StreamEvent, StreamLimits, ToolLookup};
+use tooldef::stream::{CallAssembler, StreamError, StreamEvent, StreamLimits, ToolLookup, at};
 
 /// How many blocks that are not tool calls one stream may open (bounded memory).
 const MAX_OTHER_BLOCKS: usize = 4096;
@@ -85,8 +85,7 @@ impl<'a> ToolUseStream<'a> {
                 .ok_or_else(|| malformed("/index", "must be an integer"))
         };
         let string = |field: &str| {
-            event
-                .pointer(field)
+            at(event, field)
                 .and_then(Value::as_str)
                 .ok_or_else(|| malformed(field, "must be a string"))
         };
@@ -94,8 +93,7 @@ impl<'a> ToolUseStream<'a> {
         match kind {
             "content_block_start" => {
                 let index = index()?;
-                if event.pointer("/content_block/type").and_then(Value::as_str) != Some("tool_use")
-                {
+                if at(event, "/content_block/type").and_then(Value::as_str) != Some("tool_use") {
                     if self.other.len() >= MAX_OTHER_BLOCKS {
                         return Err(malformed("/index", "too many content blocks in one stream"));
                     }
@@ -105,7 +103,7 @@ impl<'a> ToolUseStream<'a> {
                 let (id, name) = (string("/content_block/id")?, string("/content_block/name")?);
                 self.calls.start(index, id, name, &mut out)?;
                 // `input` is `{}` when the arguments stream; a non-empty one came whole.
-                match event.pointer("/content_block/input") {
+                match at(event, "/content_block/input") {
                     Some(Value::Object(m)) if !m.is_empty() => {
                         let text = Value::Object(m.clone()).to_string();
                         self.calls.append(index, &text, &mut out)?;
@@ -115,8 +113,7 @@ impl<'a> ToolUseStream<'a> {
             }
             "content_block_delta" => {
                 let index = index()?;
-                if event.pointer("/delta/type").and_then(Value::as_str) != Some("input_json_delta")
-                {
+                if at(event, "/delta/type").and_then(Value::as_str) != Some("input_json_delta") {
                     return Ok(out);
                 }
                 if self.other.contains(&index) {
@@ -138,8 +135,7 @@ impl<'a> ToolUseStream<'a> {
                 }
             }
             "error" => {
-                let message = event
-                    .pointer("/error/message")
+                let message = at(event, "/error/message")
                     .and_then(Value::as_str)
                     .map_or_else(|| event.to_string(), str::to_owned);
                 return Err(StreamError::Provider { message });

@@ -11,7 +11,7 @@
 //! [`tooldef::stream::CallAssembler`]'s; this module only maps events onto it.
 
 use serde_json::Value;
-use tooldef::stream::{CallAssembler, StreamError, StreamEvent, StreamLimits, ToolLookup};
+use tooldef::stream::{CallAssembler, StreamError, StreamEvent, StreamLimits, ToolLookup, at};
 
 /// The exception events ConverseStream may send in place of a normal event.
 const EXCEPTIONS: [&str; 5] = [
@@ -110,15 +110,14 @@ impl<'a> ConverseToolStream<'a> {
                 .ok_or_else(|| malformed("/contentBlockIndex", "must be an integer"))
         };
         let string = |field: &str| {
-            payload
-                .pointer(field)
+            at(payload, field)
                 .and_then(Value::as_str)
                 .ok_or_else(|| malformed(field, "must be a string"))
         };
         let mut out = Vec::new();
         match kind {
             "contentBlockStart" => {
-                if payload.pointer("/start/toolUse").is_none() {
+                if at(payload, "/start/toolUse").is_none() {
                     return Ok(out);
                 }
                 let index = index()?;
@@ -127,7 +126,7 @@ impl<'a> ConverseToolStream<'a> {
                 self.calls.start(index, id, name, &mut out)?;
             }
             "contentBlockDelta" => {
-                if payload.pointer("/delta/toolUse").is_none() {
+                if at(payload, "/delta/toolUse").is_none() {
                     return Ok(out);
                 }
                 self.calls.append(index()?, string("/delta/toolUse/input")?, &mut out)?;

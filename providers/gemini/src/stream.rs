@@ -8,7 +8,7 @@
 //! the order they arrive, which is also the order to answer them in.
 
 use serde_json::{Map, Value};
-use tooldef::stream::{CallAssembler, StreamError, StreamEvent, StreamLimits, ToolLookup};
+use tooldef::stream::{CallAssembler, StreamError, StreamEvent, StreamLimits, ToolLookup, at};
 use tooldef::{Arguments, ToolCall};
 
 /// Takes the chunks of a `streamGenerateContent` stream and yields each function call.
@@ -77,7 +77,7 @@ impl<'a> FunctionCallStream<'a> {
             });
         }
         let mut out = Vec::new();
-        let Some(parts) = chunk.pointer("/candidates/0/content/parts") else { return Ok(out) };
+        let Some(parts) = at(chunk, "/candidates/0/content/parts") else { return Ok(out) };
         let Value::Array(parts) = parts else {
             return Err(malformed("/candidates/0/content/parts".into(), "must be an array"));
         };

@@ -10,7 +10,7 @@
 //! [`tooldef::stream::CallAssembler`]'s; this module only maps events onto it.
 
 use serde_json::Value;
-use tooldef::stream::{CallAssembler, StreamError, StreamEvent, StreamLimits, ToolLookup};
+use tooldef::stream::{CallAssembler, StreamError, StreamEvent, StreamLimits, ToolLookup, at};
 
 /// Assembles the tool calls of a Chat Completions stream (`chat.completion.chunk` objects).
 ///
@@ -89,30 +89,34 @@ impl<'a> ChatStream<'a> {
             return Err(malformed("/choices".into(), "must be an array"));
         };
         for (c, choice) in choices.iter().enumerate() {
-            let at = format!("/choices/{c}");
-            let choice_index = match choice.get("index") {
+            let [index, delta, finish_reason] = fields(choice, ["index", "delta", "finish_reason"]);
+            let choice_index = match index {
                 None => 0,
-                Some(v) => v
-                    .as_u64()
-                    .filter(|i| *i < 1 << 16)
-                    .ok_or_else(|| malformed(format!("{at}/index"), "must be a small integer"))?,
+                Some(v) => v.as_u64().filter(|i| *i < 1 << 16).ok_or_else(|| {
+                    malformed(format!("/choices/{c}/index"), "must be a small integer")
+                })?,
             };
-            if let Some(tool_calls) = choice.pointer("/delta/tool_calls") {
-                let Value::Array(pieces) = tool_calls else {
-                    if tool_calls.is_null() {
-                        continue;
+            match delta.and_then(|d| d.get("tool_calls")) {
+                None | Some(Value::Null) => {}
+                Some(Value::Array(pieces)) => {
+                    for (p, piece) in pieces.iter().enumerate() {
+                        self.piece(choice_index, piece, &mut out).map_err(|e| match e {
+                            Piece::Shape(field, message) => malformed(
+                                format!("/choices/{c}/delta/tool_calls/{p}{field}"),
+                                message,
+                            ),
+                            Piece::Stream(e) => e,
+                        })?;
                     }
-                    return Err(malformed(format!("{at}/delta/tool_calls"), "must be an array"));
-                };
-                for (p, piece) in pieces.iter().enumerate() {
-                    let at = format!("{at}/delta/tool_calls/{p}");
-                    self.piece(choice_index, piece, &at, &mut out).map_err(|e| match e {
-                        Piece::Shape(pointer, message) => malformed(pointer, message),
-                        Piece::Stream(e) => e,
-                    })?;
+                }
+                Some(_) => {
+                    return Err(malformed(
+                        format!("/choices/{c}/delta/tool_calls"),
+                        "must be an array",
+                    ));
                 }
             }
-            if choice.get("finish_reason").is_some_and(|r| !r.is_null()) {
+            if finish_reason.is_some_and(|r| !r.is_null()) {
                 self.finish_choice(choice_index, &mut out)?;
             }
         }
@@ -123,21 +127,23 @@ impl<'a> ChatStream<'a> {
         &mut self,
         choice: u64,
         piece: &Value,
-        at: &str,
         out: &mut Vec<StreamEvent>,
     ) -> Result<(), Piece> {
-        let index = piece
-            .get("index")
-            .and_then(Value::as_u64)
-            .ok_or_else(|| Piece::Shape(format!("{at}/index"), "must be an integer"))?;
-        let text = |field: &str| -> Result<Option<&str>, Piece> {
-            match piece.pointer(field) {
-                None | Some(Value::Null) => Ok(None),
-                Some(Value::String(s)) => Ok(Some(s.as_str())),
-                Some(_) => Err(Piece::Shape(format!("{at}{field}"), "must be a string")),
-            }
-        };
-        let parts = (text("/id")?, text("/function/name")?, text("/function/arguments")?);
+        let [index, id, function] = fields(piece, ["index", "id", "function"]);
+        let index =
+            index.and_then(Value::as_u64).ok_or(Piece::Shape("/index", "must be an integer"))?;
+        let [name, arguments] = function.map_or([None, None], |f| fields(f, ["name", "arguments"]));
+        let arguments = text(arguments, "/function/arguments")?;
+        let key = (choice << CHOICE_SHIFT) | index;
+        if index < 1 << CHOICE_SHIFT && self.calls.is_open(key) {
+            // The usual piece: more text for a call already named (its id and name, if
+            // repeated, are the ones it started with).
+            return match arguments.filter(|a| !a.is_empty()) {
+                Some(delta) => self.calls.append(key, delta, out).map_err(Piece::Stream),
+                None => Ok(()),
+            };
+        }
+        let parts = (text(id, "/id")?, text(name, "/function/name")?, arguments);
         self.piece_parts(choice, index, parts, out).map_err(Piece::Stream)
     }
 
@@ -204,8 +210,32 @@ impl<'a> ChatStream<'a> {
     }
 }
 
+/// The fields `names` of an object, in one pass over its entries (cheaper than one hashed
+/// lookup per field for the few-key objects a stream is made of).
+fn fields<'v, const N: usize>(value: &'v Value, names: [&str; N]) -> [Option<&'v Value>; N] {
+    let mut out = [None; N];
+    if let Value::Object(m) = value {
+        for (k, v) in m {
+            if let Some(i) = names.iter().position(|n| *n == k) {
+                out[i] = Some(v);
+            }
+        }
+    }
+    out
+}
+
+/// An optional string field of a piece.
+fn text<'v>(v: Option<&'v Value>, field: &'static str) -> Result<Option<&'v str>, Piece> {
+    match v {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s.as_str())),
+        Some(_) => Err(Piece::Shape(field, "must be a string")),
+    }
+}
+
 enum Piece {
-    Shape(String, &'static str),
+    /// The field at fault (a pointer within the piece) and what is wrong with it.
+    Shape(&'static str, &'static str),
     Stream(StreamError),
 }
 
@@ -254,17 +284,15 @@ impl<'a> ResponsesStream<'a> {
                 .ok_or_else(|| malformed("/output_index", "must be an integer"))
         };
         let string = |field: &str| {
-            event
-                .pointer(field)
+            at(event, field)
                 .and_then(Value::as_str)
                 .ok_or_else(|| malformed(field, "must be a string"))
         };
         let mut out = Vec::new();
-        let is_call =
-            || event.pointer("/item/type").and_then(Value::as_str) == Some("function_call");
+        let is_call = || at(event, "/item/type").and_then(Value::as_str) == Some("function_call");
         match kind {
             "response.output_item.added" if is_call() => {
-                let arguments = event.pointer("/item/arguments").and_then(Value::as_str);
+                let arguments = at(event, "/item/arguments").and_then(Value::as_str);
                 let (id, name) = (string("/item/call_id")?, string("/item/name")?);
                 self.added(index()?, id, name, arguments, &mut out)?;
             }
@@ -278,7 +306,7 @@ impl<'a> ResponsesStream<'a> {
                 self.item_done(index()?, string("/item/arguments")?, &mut out)?;
             }
             "error" | "response.failed" => {
-                let e = event.get("error").or_else(|| event.pointer("/response/error"));
+                let e = event.get("error").or_else(|| at(event, "/response/error"));
                 return Err(StreamError::Provider {
                     message: e.map_or_else(|| kind.to_owned(), provider_message),
                 });
