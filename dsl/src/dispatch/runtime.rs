@@ -34,9 +34,14 @@ thread_local! {
     static LOCATION: RefCell<Option<String>> = const { RefCell::new(None) };
 }
 
-/// Whether a panic inside a tool skips the panic hook (`true`, the default; see the
-/// [module docs](self)). Takes effect for hooks not yet installed: call it before the first
-/// dispatch.
+/// Whether a panic inside a tool skips the panic hook (`true`, the default).
+///
+/// The first time dispatch catches a panic it installs, once per process, a hook that wraps
+/// whichever hook is in place then: a panic raised while a tool runs under dispatch on that
+/// thread is logged through `tracing` (message and location, with the tool's name) and not
+/// passed on; every other panic goes to the wrapped hook as before. A program that sets its
+/// own hook afterwards replaces the filter. Call this with `false` before the first dispatch
+/// to leave the hook alone (tool panics then print as usual, and still become error results).
 pub fn set_quiet_panics(quiet: bool) {
     QUIET.store(quiet, Ordering::SeqCst);
 }

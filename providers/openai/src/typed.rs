@@ -193,7 +193,7 @@ pub fn tool_message(result: &ToolResult) -> ChatCompletionRequestToolMessage {
 }
 
 /// The Responses `function_call_output` input item answering a call (what
-/// [`responses_function_call_output`](crate::responses_function_call_output) writes as JSON).
+/// [`responses_function_call_output`] writes as JSON).
 pub fn function_call_output(result: &ToolResult) -> FunctionCallOutputItemParam {
     let json = responses_function_call_output(result);
     let output = match serde_json::from_value::<FunctionCallOutput>(json["output"].clone()) {
