@@ -103,6 +103,18 @@ pub fn comparisons(providers: &[&str]) -> Vec<Comparison> {
         alternative: "workspace_1000_files/dir_read_and_1000_stats".into(),
         target: Target::Reference,
     });
+    out.push(Comparison {
+        what: "assemble a 100-call stream of 20-byte deltas, early validation included".into(),
+        tooldef: "stream_100_calls_20_byte_deltas/tooldef_assembler".into(),
+        alternative: "stream_100_calls_20_byte_deltas/concat_then_from_str".into(),
+        target: Target::Within(1.5),
+    });
+    out.push(Comparison {
+        what: "the same stream as Chat Completions chunks".into(),
+        tooldef: "stream_100_calls_20_byte_deltas/tooldef_openai_chat_stream".into(),
+        alternative: "stream_100_calls_20_byte_deltas/concat_chunks_then_from_str".into(),
+        target: Target::Within(1.5),
+    });
     out
 }
 

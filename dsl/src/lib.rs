@@ -75,6 +75,7 @@ pub mod registry;
 pub mod render;
 pub mod schema;
 pub mod spec;
+pub mod stream;
 #[doc(hidden)]
 pub mod suggest;
 pub mod tool;

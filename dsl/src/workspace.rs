@@ -690,6 +690,7 @@ impl Workspace {
         &self,
         target: &T,
     ) -> Result<Arc<ReconcileReport>, WorkspaceError> {
+        let _span = tracing::info_span!("tooldef.reconcile", dir = %self.dir.display()).entered();
         let mut gate = lock(&self.gate);
         if gate.running {
             let epoch = gate.epoch;

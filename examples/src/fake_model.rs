@@ -108,6 +108,7 @@ fn openai_answer(script: &Script, body: &Value) -> Result<Value, String> {
     Ok(json!({
         "id": "chatcmpl-fake",
         "object": "chat.completion",
+        "created": 1_733_000_000,
         "model": body["model"],
         "choices": [{ "index": 0, "message": message, "finish_reason": finish }]
     }))

@@ -4,6 +4,18 @@ use std::fmt;
 
 use crate::checks::ArgErrors;
 
+thread_local! {
+    /// The kind of the last error turned into a result on this thread: how the dispatch span
+    /// learns why a call failed (the result itself only says that it did), since an executor
+    /// builds its error result in the same poll that returns it.
+    static LAST_KIND: std::cell::Cell<Option<&'static str>> = const { std::cell::Cell::new(None) };
+}
+
+/// Takes the kind [`DispatchError::to_result`] last recorded on this thread.
+pub(crate) fn take_last_kind() -> Option<&'static str> {
+    LAST_KIND.with(std::cell::Cell::take)
+}
+
 /// Why a call produced an error result. Its `Display` is the text the model reads.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[non_exhaustive]
@@ -50,6 +62,20 @@ pub enum DispatchError {
         /// The panic message (logged, not shown to the model).
         message: String,
     },
+    /// The tool did not finish within the call's timeout and was stopped.
+    #[error("{tool} did not finish within {} and was stopped", seconds(.after))]
+    TimedOut {
+        /// The tool.
+        tool: String,
+        /// The timeout.
+        after: std::time::Duration,
+    },
+    /// The call was cancelled before the tool finished.
+    #[error("the call to {tool} was cancelled before it finished")]
+    Cancelled {
+        /// The tool.
+        tool: String,
+    },
     /// The tool's result could not be turned into JSON.
     #[error("{tool} produced a result that cannot be represented as JSON: {message}")]
     Output {
@@ -58,6 +84,16 @@ pub enum DispatchError {
         /// What serde said.
         message: String,
     },
+}
+
+/// A duration as people write it: `30s`, `1.5s`, `250ms`.
+fn seconds(d: &std::time::Duration) -> String {
+    if d.as_millis() < 1000 {
+        format!("{}ms", d.as_millis())
+    } else {
+        let s = d.as_secs_f64();
+        if s.fract() == 0.0 { format!("{s:.0}s") } else { format!("{s}s") }
+    }
 }
 
 fn unknown_tool(name: &str, available: &[String], suggestion: Option<&str>) -> String {
@@ -100,12 +136,31 @@ impl DispatchError {
             | DispatchError::InvalidArguments { tool, .. }
             | DispatchError::Failed { tool, .. }
             | DispatchError::Panicked { tool, .. }
+            | DispatchError::TimedOut { tool, .. }
+            | DispatchError::Cancelled { tool }
             | DispatchError::Output { tool, .. } => tool,
+        }
+    }
+
+    /// A short stable name for what went wrong (`unknown_tool`, `malformed_json`,
+    /// `invalid_arguments`, `failed`, `panicked`, `timed_out`, `cancelled`, `output`): the
+    /// `error` field of the dispatch span.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            DispatchError::UnknownTool { .. } => "unknown_tool",
+            DispatchError::MalformedJson { .. } => "malformed_json",
+            DispatchError::InvalidArguments { .. } => "invalid_arguments",
+            DispatchError::Failed { .. } => "failed",
+            DispatchError::Panicked { .. } => "panicked",
+            DispatchError::TimedOut { .. } => "timed_out",
+            DispatchError::Cancelled { .. } => "cancelled",
+            DispatchError::Output { .. } => "output",
         }
     }
 
     /// The error result answering `call`.
     pub fn to_result(&self, call: &crate::ToolCall) -> crate::ToolResult {
+        LAST_KIND.with(|k| k.set(Some(self.kind())));
         crate::ToolResult::error(call, self.to_string())
     }
 }

@@ -5,7 +5,11 @@
 //! [`Validator`] (a JSON value against a descriptor's schemas, every error with its JSON
 //! pointer) and [`apply_defaults`], dynamic tools over `serde_json::Value` ([`DynamicTool`]),
 //! the [`Toolbox`] that calls tools by name, and the small runtime pieces that keep a panic
-//! inside the result ([`CatchUnwind`], [`block_on`]). Messages come from [`crate::checks`].
+//! inside the result (a panic-catching future, and [`block_on`] for sync callers), and what production hosts need around a
+//! call: [`CallOptions`] (a per-call timeout on a runtime-agnostic [`Timer`], a
+//! [`CancelToken`], a bound on concurrent calls for [`Toolbox::call_all`]), `tracing` spans
+//! and tool panics kept off stderr ([`set_quiet_panics`]). Messages come from
+//! [`crate::checks`].
 //! Does not touch providers' wire formats, the registry or overrides.
 //!
 //! ```
@@ -30,16 +34,23 @@
 //! );
 //! ```
 
+mod cancel;
 mod dynamic;
 mod error;
+mod options;
 mod runtime;
+mod timer;
 mod toolbox;
 mod typed;
 mod validator;
 
+pub use cancel::{CancelToken, Cancelled};
 pub use dynamic::{DynamicTool, prepare_arguments};
 pub use error::DispatchError;
-pub use runtime::{CatchUnwind, block_on};
+pub(crate) use error::closest;
+pub use options::CallOptions;
+pub use runtime::{block_on, set_quiet_panics};
+pub use timer::{ThreadTimer, Timer};
 pub use toolbox::Toolbox;
 pub(crate) use toolbox::unknown_tool;
 pub use typed::TypedTool;

@@ -1,17 +1,24 @@
-//! [`Toolbox`]: executors by name, and the one entry point that turns a [`ToolCall`] into a
-//! [`ToolResult`] whatever happens.
+//! [`Toolbox`]: executors by name, and the entry points that turn [`ToolCall`]s into
+//! [`ToolResult`]s whatever happens: one call, one call with a timeout and cancellation, or a
+//! model turn's calls concurrently with a bound, each in a `tracing` span.
 
-use std::future::Future;
-use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::future::{Future, poll_fn};
 use std::sync::Arc;
+use std::task::Poll;
+use std::time::Instant;
 
 use indexmap::IndexMap;
+use tracing::Instrument;
 
 use crate::descriptor::ToolDescriptor;
-use crate::dispatch::error::{DispatchError, closest};
-use crate::dispatch::runtime::{CatchUnwind, block_on, panic_message};
+use crate::dispatch::error::{DispatchError, closest, take_last_kind};
+use crate::dispatch::options::{BoundedJoin, CallOptions};
+use crate::dispatch::runtime::{CatchUnwind, block_on, catch_unwind};
 use crate::dispatch::typed::{TypedTool, panicked};
-use crate::tool::{Executor, Tool, ToolCall, ToolResult};
+use crate::tool::{BoxFuture, Executor, Tool, ToolCall, ToolResult};
+
+/// The options of [`Toolbox::call`]: no timeout, no cancellation.
+static PLAIN: CallOptions = CallOptions::new();
 
 /// Tools by name, called from [`ToolCall`]s.
 ///
@@ -117,22 +124,105 @@ impl Toolbox {
 
     /// Calls the tool the model asked for. Resolves to an error result (never a panic) when the
     /// tool is unknown, the arguments are malformed or invalid, or the tool fails or panics.
+    ///
+    /// Runs in a `tooldef.dispatch` span (see [`call_with`](Toolbox::call_with)).
     pub fn call<'a>(&'a self, call: &'a ToolCall) -> impl Future<Output = ToolResult> + Send + 'a {
-        let executor = self.tools.get(call.name.as_str());
+        self.call_with(call, &PLAIN)
+    }
+
+    /// [`call`](Toolbox::call) under `options`: a call that outlives the timeout, or whose
+    /// cancellation token fires, has its future dropped and is answered with an error result
+    /// saying so.
+    ///
+    /// Each call runs in an `info` span `tooldef.dispatch` with the fields `tool`, `call_id`,
+    /// `outcome` (`ok` or `error`), `error` (what went wrong, as [`DispatchError::kind`] names
+    /// it) and `duration_ms`.
+    pub fn call_with<'a>(
+        &'a self,
+        call: &'a ToolCall,
+        options: &'a CallOptions,
+    ) -> impl Future<Output = ToolResult> + Send + 'a {
+        let span = tracing::info_span!(
+            "tooldef.dispatch",
+            tool = %call.name,
+            call_id = %call.id,
+            outcome = tracing::field::Empty,
+            error = tracing::field::Empty,
+            duration_ms = tracing::field::Empty,
+        );
+        let record = span.clone();
         async move {
-            let Some(executor) = executor else {
-                return self.unknown(&call.name).to_result(call);
-            };
-            // An executor may panic before it returns its future, or while it is polled.
-            let future = match catch_unwind(AssertUnwindSafe(|| executor.execute(call))) {
-                Ok(future) => future,
-                Err(payload) => return panicked(call, &call.name, panic_message(payload.as_ref())),
-            };
-            match CatchUnwind::new(future).await {
-                Ok(result) => result,
-                Err(panic) => panicked(call, &call.name, panic),
+            let start = Instant::now();
+            take_last_kind(); // nothing stale from an earlier call on this thread
+            let result = self.run(call, options).await;
+            if result.is_error {
+                record.record("outcome", "error");
+                if let Some(kind) = take_last_kind() {
+                    record.record("error", kind);
+                }
+            } else {
+                record.record("outcome", "ok");
             }
+            record.record("duration_ms", start.elapsed().as_secs_f64() * 1000.0);
+            result
         }
+        .instrument(span)
+    }
+
+    /// Calls every call of one model turn, at most [`CallOptions::concurrency`] at a time,
+    /// each under `options` as in [`call_with`](Toolbox::call_with); the results come in the
+    /// order of `calls`, whatever order the tools finish in.
+    ///
+    /// The calls share the polling task (as `join` does): tools that `.await` overlap, a tool
+    /// that blocks its thread holds the others up until it returns. Spawn such tools on a
+    /// blocking pool inside the tool.
+    pub fn call_all<'a>(
+        &'a self,
+        calls: &'a [ToolCall],
+        options: &'a CallOptions,
+    ) -> impl Future<Output = Vec<ToolResult>> + Send + 'a {
+        BoundedJoin::new(calls.len(), options.concurrency, move |i| -> BoxFuture<'a, ToolResult> {
+            Box::pin(self.call_with(&calls[i], options))
+        })
+    }
+
+    async fn run(&self, call: &ToolCall, options: &CallOptions) -> ToolResult {
+        let Some(executor) = self.tools.get(call.name.as_str()) else {
+            return self.unknown(&call.name).to_result(call);
+        };
+        let cancelled = || DispatchError::Cancelled { tool: call.name.clone() }.to_result(call);
+        if options.cancel.as_ref().is_some_and(|t| t.is_cancelled()) {
+            return cancelled();
+        }
+        // An executor may panic before it returns its future, or while it is polled.
+        let future = match catch_unwind(|| executor.execute(call)) {
+            Ok(future) => future,
+            Err(panic) => return panicked(call, &call.name, panic),
+        };
+        let mut future = CatchUnwind::new(future);
+        let mut sleep = options.timeout.map(|d| options.sleep(d));
+        let mut cancel = options.cancel.as_ref().map(|t| t.cancelled());
+        poll_fn(|cx| {
+            if let Some(c) = cancel.as_mut()
+                && std::pin::Pin::new(c).poll(cx).is_ready()
+            {
+                return Poll::Ready(cancelled());
+            }
+            if let Poll::Ready(out) = std::pin::Pin::new(&mut future).poll(cx) {
+                return Poll::Ready(match out {
+                    Ok(result) => result,
+                    Err(panic) => panicked(call, &call.name, panic),
+                });
+            }
+            if let (Some(s), Some(after)) = (sleep.as_mut(), options.timeout)
+                && s.as_mut().poll(cx).is_ready()
+            {
+                let error = DispatchError::TimedOut { tool: call.name.clone(), after };
+                return Poll::Ready(error.to_result(call));
+            }
+            Poll::Pending
+        })
+        .await
     }
 
     /// [`call`](Toolbox::call), driven to completion on the current thread (for sync callers

@@ -264,7 +264,7 @@ impl RenderCache {
         if let Some(hit) = self.lookup(&rkey, key, |h| matches!(h, Held::Static)) {
             return Ok(hit);
         }
-        let rendered = renderer.render(tool, policy)?;
+        let rendered = render_traced(renderer, tool, policy)?;
         self.store(&rkey, key, Held::Static, rendered.clone());
         Ok(rendered)
     }
@@ -286,7 +286,7 @@ impl RenderCache {
         if let Some(hit) = self.lookup(&rkey, key, |h| matches!(h, Held::Shared(_))) {
             return Ok(hit);
         }
-        let rendered = renderer.render(tool, policy)?;
+        let rendered = render_traced(renderer, tool, policy)?;
         self.store(&rkey, key, Held::Shared(Arc::clone(tool)), rendered.clone());
         Ok(rendered)
     }
@@ -308,10 +308,27 @@ impl RenderCache {
         if let Some(hit) = self.lookup(&rkey, key, same) {
             return Ok(hit);
         }
-        let rendered = renderer.render(tool, policy)?;
+        let rendered = render_traced(renderer, tool, policy)?;
         self.store(&rkey, key, Held::Content(Box::new(tool.clone())), rendered.clone());
         Ok(rendered)
     }
+}
+
+/// One rendering (a cache miss) inside a `debug` span `tooldef.render` naming the renderer,
+/// the tool and the policy.
+fn render_traced<R: Renderer + ?Sized>(
+    renderer: &R,
+    tool: &ToolDescriptor,
+    policy: Policy,
+) -> Result<Rendered, RenderError> {
+    let _span = tracing::debug_span!(
+        "tooldef.render",
+        renderer = renderer.name(),
+        tool = tool.name.as_str(),
+        policy = ?policy
+    )
+    .entered();
+    renderer.render(tool, policy)
 }
 
 /// A 64-bit hash of a descriptor's content (what [`RenderCache::get`] keys by). Fast, not

@@ -163,6 +163,9 @@ pub trait Renderer {
         tools: &[&ToolDescriptor],
         policy: Policy,
     ) -> Result<Vec<Rendered>, RenderError> {
+        let _span =
+            tracing::debug_span!("tooldef.render_set", renderer = self.name(), tools = tools.len())
+                .entered();
         self.check_set(tools, policy)?;
         tools.iter().map(|t| self.render(t, policy)).collect()
     }

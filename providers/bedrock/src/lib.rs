@@ -23,10 +23,12 @@ mod calls;
 mod render;
 mod request;
 mod rules;
+mod stream;
 
 pub use calls::{tool_result_block, tool_result_message, tool_uses};
 pub use render::{BedrockRenderer, tool_config};
 pub use request::request_fragment;
 pub use rules::strict_violations;
+pub use stream::ConverseToolStream;
 pub use tooldef::CallError;
 pub use tooldef::RequestFragment;

@@ -26,10 +26,12 @@ mod calls;
 mod render;
 mod request;
 mod rules;
+mod stream;
 
 pub use calls::{function_calls, function_response, function_response_content};
 pub use render::{FUNCTION_NAME, Form, GeminiRenderer, PROPERTY_NAME, tools_json};
 pub use request::request_fragment;
 pub use rules::parameters_violations;
+pub use stream::FunctionCallStream;
 pub use tooldef::CallError;
 pub use tooldef::RequestFragment;

@@ -13,7 +13,8 @@ struct WireCall {
     id: String,
     #[serde(rename = "type", default)]
     kind: Option<String>,
-    function: WireFunction,
+    #[serde(default)]
+    function: Option<WireFunction>,
 }
 
 #[derive(Deserialize)]
@@ -47,10 +48,13 @@ pub fn chat_tool_calls(message: &Value) -> Result<Vec<ToolCall>, CallError> {
             // Custom tools carry free text, not function arguments; they are not ours.
             continue;
         }
+        let Some(function) = wire.function else {
+            return Err(err(&format!("{base}/{i}/function"), "a function call needs `function`"));
+        };
         out.push(ToolCall {
             id: wire.id,
-            name: wire.function.name,
-            arguments: Arguments::Text(wire.function.arguments.unwrap_or_else(|| "{}".into())),
+            name: function.name,
+            arguments: Arguments::Text(function.arguments.unwrap_or_else(|| "{}".into())),
         });
     }
     Ok(out)
@@ -107,6 +111,11 @@ pub fn responses_tool_calls(output: &Value) -> Result<Vec<ToolCall>, CallError> 
 /// Chat tool messages carry text only: images are replaced by a note naming their type (and a
 /// `tracing` warning). An error result's text is sent as is; Chat has no error flag.
 pub fn chat_tool_message(result: &ToolResult) -> Value {
+    json!({ "role": "tool", "tool_call_id": result.call_id, "content": chat_tool_text(result) })
+}
+
+/// The text of a Chat tool message: text parts joined by newlines, images replaced by a note.
+pub(crate) fn chat_tool_text(result: &ToolResult) -> String {
     let mut text = String::new();
     for c in &result.content {
         if !text.is_empty() {
@@ -124,7 +133,7 @@ pub fn chat_tool_message(result: &ToolResult) -> Value {
             _ => {}
         }
     }
-    json!({ "role": "tool", "tool_call_id": result.call_id, "content": text })
+    text
 }
 
 /// The Responses input item answering a call:

@@ -24,6 +24,9 @@ mod calls;
 mod render;
 mod request;
 mod rules;
+mod stream;
+#[cfg(feature = "async-openai")]
+pub mod typed;
 
 pub use calls::{
     chat_tool_calls, chat_tool_message, responses_function_call_output, responses_tool_calls,
@@ -31,5 +34,6 @@ pub use calls::{
 pub use render::{Api, OpenAiRenderer, Profile};
 pub use request::request_fragment;
 pub use rules::strict_violations;
+pub use stream::{ChatStream, ResponsesStream};
 pub use tooldef::CallError;
 pub use tooldef::RequestFragment;

@@ -1,0 +1,305 @@
+//! The early checker: each value the scanner completes, checked against the schema at its
+//! path, so that an argument that already breaks the schema is known before the call ends.
+//!
+//! Direct members of the arguments object are checked whole (every constraint, nested ones
+//! included) when they complete; scalars deeper down are checked on their own as soon as they
+//! complete, where the path leads to one schema (through objects, lists and references; not
+//! into `anyOf`, where the variant is not known yet). Each problem is reported once.
+
+use std::borrow::Cow;
+
+use serde_json::Value;
+
+use crate::checks::{self, ArgError};
+use crate::descriptor::{Definition, ToolDescriptor};
+use crate::dispatch::{MAX_DEPTH, MAX_ERRORS, Validator};
+use crate::schema::{Additional, Schema, SchemaKind};
+use crate::stream::scan::{Completed, Frame, Scanner};
+
+/// What checking one completed value found.
+pub(crate) enum Finding {
+    /// Problems not reported before.
+    Invalid(Vec<ArgError>),
+    /// The value's own text is not JSON (a mistyped number or literal).
+    Malformed(String),
+}
+
+/// The early checks of one call against its descriptor.
+#[derive(Debug)]
+pub(crate) struct Early<'d> {
+    descriptor: &'d ToolDescriptor,
+    reported: Vec<ArgError>,
+}
+
+impl<'d> Early<'d> {
+    pub(crate) fn new(descriptor: &'d ToolDescriptor) -> Self {
+        Early { descriptor, reported: Vec::new() }
+    }
+
+    /// Checks the value `done` that `scanner` has just completed in `buf`.
+    pub(crate) fn check(
+        &mut self,
+        validator: &Validator,
+        scanner: &Scanner,
+        buf: &str,
+        done: &Completed,
+    ) -> Option<Finding> {
+        let mut frames = scanner.frames();
+        let depth = frames.len();
+        // The root object itself: what is missing is dispatch's to say, once the call is whole.
+        let Some(Frame::Object { key: Some(key) }) = frames.next() else { return None };
+        if depth > 1 && done.container {
+            return None;
+        }
+        let key = key_text(&buf[key.clone()])?;
+        let d = self.descriptor;
+        let mut schema = match d.params.iter().find(|p| p.name() == key) {
+            Some(p) => &p.schema,
+            None => match &d.additional {
+                Additional::Typed(s) => &**s,
+                Additional::Open => return None,
+                Additional::Closed if depth == 1 => {
+                    let pointer = pointer_of(scanner.frames(), buf)?;
+                    let names = d.params.iter().map(|p| p.name());
+                    let e = checks::unknown_key(&pointer, Some(d.name.as_str()), names);
+                    return self.fresh(vec![e]);
+                }
+                Additional::Closed => return None,
+            },
+        };
+        for frame in frames {
+            schema = step(schema, &d.definitions, frame, buf)?;
+        }
+        let text = &buf[done.range.clone()];
+        // The common case, decided on the text alone: a scalar that certainly fits, or a list
+        // whose items were each checked as they completed.
+        if if done.container {
+            covered(schema, &d.definitions)
+        } else {
+            accepts(schema, &d.definitions, text)
+        } {
+            return None;
+        }
+        let value: Value = match serde_json::from_str(text) {
+            Ok(v) => v,
+            Err(_) => {
+                let pointer = pointer_of(scanner.frames(), buf)?;
+                let shown = match text.char_indices().nth(32) {
+                    Some((cut, _)) => format!("{}...", &text[..cut]),
+                    None => text.to_owned(),
+                };
+                return Some(Finding::Malformed(format!(
+                    "`{shown}` at {pointer} is not a JSON value"
+                )));
+            }
+        };
+        let pointer = pointer_of(scanner.frames(), buf)?;
+        match validator.check_value(schema, &d.definitions, &value, &pointer) {
+            Ok(()) => None,
+            Err(errors) => self.fresh(errors.0),
+        }
+    }
+
+    /// The errors among `errors` not reported before (at most [`MAX_ERRORS`] in all).
+    fn fresh(&mut self, errors: Vec<ArgError>) -> Option<Finding> {
+        let mut new = Vec::new();
+        for e in errors {
+            if self.reported.len() >= MAX_ERRORS {
+                break;
+            }
+            if !self.reported.contains(&e) {
+                self.reported.push(e.clone());
+                new.push(e);
+            }
+        }
+        (!new.is_empty()).then_some(Finding::Invalid(new))
+    }
+}
+
+/// `schema` with its references followed (`None` for a dangling one).
+fn resolve<'s>(mut schema: &'s Schema, defs: &'s [Definition]) -> Option<&'s Schema> {
+    for _ in 0..MAX_DEPTH {
+        let SchemaKind::Ref(r) = &schema.kind else { return Some(schema) };
+        schema = &defs.iter().find(|d| d.name == r.name)?.schema;
+    }
+    None
+}
+
+/// Whether the complete scalar `text` certainly satisfies `schema`, decided without building
+/// a `Value`. `false` means "look closer" (the validator then decides and words the error).
+fn accepts(schema: &Schema, defs: &[Definition], text: &str) -> bool {
+    let Some(schema) = resolve(schema, defs) else { return false };
+    if schema.nullable && text == "null" {
+        return true;
+    }
+    match &schema.kind {
+        SchemaKind::Any => true,
+        SchemaKind::Boolean => text == "true" || text == "false",
+        SchemaKind::Null => text == "null",
+        SchemaKind::String(s) => plain_string(text).is_some_and(|inner| {
+            let n = inner.chars().count() as u64;
+            s.pattern.is_none()
+                && s.min_length.is_none_or(|min| n >= min)
+                && s.max_length.is_none_or(|max| n <= max)
+        }),
+        SchemaKind::Enum(e) => plain_string(text).is_some_and(|inner| e.values.contains(inner)),
+        SchemaKind::Integer(n) => {
+            is_json_number(text)
+                && text.parse::<i64>().is_ok_and(|v| {
+                    n.minimum.is_none_or(|m| v >= m)
+                        && n.maximum.is_none_or(|m| v <= m)
+                        && n.exclusive_minimum.is_none_or(|m| v > m)
+                        && n.exclusive_maximum.is_none_or(|m| v < m)
+                        && n.multiple_of.is_none_or(|step| step > 0 && v % step == 0)
+                })
+        }
+        SchemaKind::Float(n) => {
+            is_json_number(text)
+                && n.multiple_of.is_none()
+                && text.parse::<f64>().is_ok_and(|v| {
+                    v.is_finite()
+                        && n.minimum.is_none_or(|m| v >= m)
+                        && n.maximum.is_none_or(|m| v <= m)
+                        && n.exclusive_minimum.is_none_or(|m| v > m)
+                        && n.exclusive_maximum.is_none_or(|m| v < m)
+                })
+        }
+        _ => false,
+    }
+}
+
+/// Whether a completed container needs no check of its own: a list without item-count or
+/// uniqueness rules whose items are scalars (each was checked when it completed).
+fn covered(schema: &Schema, defs: &[Definition]) -> bool {
+    let Some(schema) = resolve(schema, defs) else { return false };
+    match &schema.kind {
+        SchemaKind::List(l) => {
+            l.min_items.is_none()
+                && l.max_items.is_none()
+                && !l.unique
+                && resolve(&l.items, defs).is_some_and(|items| {
+                    !matches!(
+                        items.kind,
+                        SchemaKind::List(_)
+                            | SchemaKind::Object(_)
+                            | SchemaKind::AnyOf(_)
+                            | SchemaKind::Any
+                    )
+                })
+        }
+        SchemaKind::Any => true,
+        _ => false,
+    }
+}
+
+/// The inside of a JSON string without escapes (`None` for anything else).
+fn plain_string(text: &str) -> Option<&str> {
+    let inner = text.strip_prefix('"')?.strip_suffix('"')?;
+    (!inner.contains('\\')).then_some(inner)
+}
+
+/// Whether `text` is a number by JSON's grammar (Rust's parsers also take `inf`, `+1`, `01`).
+fn is_json_number(text: &str) -> bool {
+    let b = text.as_bytes();
+    let mut i = usize::from(b.first() == Some(&b'-'));
+    let digits = |i: &mut usize| {
+        let start = *i;
+        while b.get(*i).is_some_and(u8::is_ascii_digit) {
+            *i += 1;
+        }
+        *i - start
+    };
+    match b.get(i) {
+        Some(b'0') => i += 1,
+        Some(b'1'..=b'9') => {
+            digits(&mut i);
+        }
+        _ => return false,
+    }
+    if b.get(i) == Some(&b'.') {
+        i += 1;
+        if digits(&mut i) == 0 {
+            return false;
+        }
+    }
+    if matches!(b.get(i), Some(b'e' | b'E')) {
+        i += 1;
+        if matches!(b.get(i), Some(b'+' | b'-')) {
+            i += 1;
+        }
+        if digits(&mut i) == 0 {
+            return false;
+        }
+    }
+    i == b.len()
+}
+
+/// The schema one step down `frame` from `schema`, when the path leads to exactly one.
+fn step<'s>(
+    schema: &'s Schema,
+    defs: &'s [Definition],
+    frame: &Frame,
+    buf: &str,
+) -> Option<&'s Schema> {
+    let schema = resolve(schema, defs)?;
+    match (&schema.kind, frame) {
+        (SchemaKind::Object(o), Frame::Object { key: Some(k) }) => {
+            let key = key_text(&buf[k.clone()])?;
+            match o.properties.iter().find(|p| p.name() == key) {
+                Some(p) => Some(&p.schema),
+                None => match &o.additional {
+                    Additional::Typed(s) => Some(&**s),
+                    _ => None,
+                },
+            }
+        }
+        (SchemaKind::List(l), Frame::Array { .. }) => Some(&*l.items),
+        _ => None,
+    }
+}
+
+/// The text of a key (its raw JSON string, quotes included); `None` if the escapes are bad.
+pub(crate) fn key_text(raw: &str) -> Option<Cow<'_, str>> {
+    if raw.contains('\\') {
+        serde_json::from_str::<String>(raw).ok().map(Cow::Owned)
+    } else {
+        raw.get(1..raw.len().saturating_sub(1)).map(Cow::Borrowed)
+    }
+}
+
+/// The JSON pointer of the value at the end of `frames`.
+fn pointer_of<'f>(frames: impl Iterator<Item = &'f Frame>, buf: &str) -> Option<String> {
+    let mut out = String::new();
+    for f in frames {
+        out.push('/');
+        match f {
+            Frame::Object { key: Some(k) } => {
+                for c in key_text(&buf[k.clone()])?.chars() {
+                    match c {
+                        '~' => out.push_str("~0"),
+                        '/' => out.push_str("~1"),
+                        c => out.push(c),
+                    }
+                }
+            }
+            Frame::Object { key: None } => return None,
+            Frame::Array { index } => out.push_str(&index.to_string()),
+        }
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_numbers_are_told_from_what_rust_also_parses() {
+        for ok in ["0", "-0", "12", "-3.25", "1e9", "2.5E-3", "6e+2"] {
+            assert!(is_json_number(ok), "{ok}");
+        }
+        for bad in ["", "-", "01", "+1", "1.", ".5", "1e", "inf", "nan", "NaN", "1_000", "0x10"] {
+            assert!(!is_json_number(bad), "{bad}");
+        }
+    }
+}

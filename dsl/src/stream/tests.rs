@@ -1,0 +1,291 @@
+use super::*;
+use crate::descriptor::Param;
+use crate::schema::Schema;
+
+fn tools() -> Vec<ToolDescriptor> {
+    vec![
+        ToolDescriptor::builder("get_weather")
+            .param(Param::string("city"))
+            .param(Param::enumeration("unit", &["celsius", "fahrenheit"]).optional())
+            .param(Param::integer("days").range(1, 10).optional())
+            .param(
+                Param::named(
+                    "hours",
+                    Schema::list_of(Schema::object_of(vec![Param::integer("at").range(0, 23)])),
+                )
+                .optional(),
+            )
+            .build()
+            .unwrap(),
+        ToolDescriptor::builder("search").param(Param::string("query")).build().unwrap(),
+    ]
+}
+
+/// The messages of the `Invalid` events, in order.
+fn invalid(events: &[StreamEvent]) -> Vec<String> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            StreamEvent::Invalid(i) => Some(i.error.to_string()),
+            StreamEvent::Call(_) => None,
+        })
+        .collect()
+}
+
+/// Feeds `text` to call 0 one character at a time; the messages of what was reported, each
+/// with the byte count at which it was.
+fn feed(text: &str) -> Vec<(usize, String)> {
+    let tools = tools();
+    let mut calls = CallAssembler::with_tools(&tools);
+    let mut out = Vec::new();
+    calls.start(0, "c", "get_weather", &mut out).unwrap();
+    let mut seen = Vec::new();
+    let mut sent = 0;
+    for c in text.chars() {
+        calls.append(0, c.encode_utf8(&mut [0; 4]), &mut out).unwrap();
+        sent += c.len_utf8();
+        seen.extend(invalid(&out).into_iter().map(|m| (sent, m)));
+        out.clear();
+    }
+    seen
+}
+
+#[test]
+fn interleaved_calls_come_out_whole() {
+    let tools = tools();
+    let mut calls = CallAssembler::with_tools(&tools);
+    let mut out = Vec::new();
+    calls.start(3, "a", "get_weather", &mut out).unwrap();
+    calls.start(5, "b", "search", &mut out).unwrap();
+    for (index, delta) in
+        [(3, r#"{"ci"#), (5, r#"{"query""#), (3, r#"ty": "Paris"}"#), (5, r#": "rust"}"#)]
+    {
+        calls.append(index, delta, &mut out).unwrap();
+    }
+    assert_eq!(out, vec![]);
+    let b = calls.finish(5).unwrap();
+    let a = calls.finish(3).unwrap();
+    assert_eq!(
+        b,
+        ToolCall {
+            id: "b".into(),
+            name: "search".into(),
+            arguments: Arguments::Text(r#"{"query": "rust"}"#.into())
+        }
+    );
+    assert_eq!(a.arguments, Arguments::Text(r#"{"city": "Paris"}"#.into()));
+    assert!(calls.is_idle());
+    assert_eq!(calls.end(), Ok(()));
+}
+
+#[test]
+fn a_number_is_reported_once_it_is_complete_not_before() {
+    let text = r#"{"days": 12, "city": "Paris"}"#;
+    // `12` might still be `1` followed by more digits until the comma arrives (byte 12).
+    assert_eq!(
+        feed(text),
+        vec![(
+            12,
+            "invalid arguments for get_weather: /days must be at most 10; got 12".to_owned()
+        )]
+    );
+}
+
+#[test]
+fn an_enum_value_is_reported_when_its_string_closes() {
+    let text = r#"{"unit": "kelvin", "city": "Paris"}"#;
+    assert_eq!(feed(text), vec![(
+        17,
+        r#"invalid arguments for get_weather: /unit must be one of "celsius", "fahrenheit"; got "kelvin""#
+            .to_owned()
+    )]);
+}
+
+#[test]
+fn a_nested_scalar_is_reported_before_its_containers_close_and_only_once() {
+    let text = r#"{"hours": [{"at": 30}, {"at": 2}], "city": "x"}"#;
+    assert_eq!(
+        feed(text),
+        vec![(
+            21,
+            "invalid arguments for get_weather: /hours/0/at must be at most 23; got 30".to_owned()
+        )]
+    );
+}
+
+#[test]
+fn an_unknown_key_is_reported_with_the_parameters() {
+    let text = r#"{"town": "Paris"}"#;
+    assert_eq!(feed(text), vec![(
+        16,
+        "invalid arguments for get_weather: /town is not a parameter of get_weather; the parameters are city, unit, days, hours"
+            .to_owned()
+    )]);
+}
+
+#[test]
+fn text_that_is_not_json_is_reported_at_the_byte() {
+    assert_eq!(
+        feed(r#"{"city" "Paris"}"#),
+        vec![(
+            9,
+            "the arguments of get_weather are not valid JSON: expected `:` after a key at byte 8"
+                .to_owned()
+        )]
+    );
+    assert_eq!(
+        feed(r#"{"days": tru, "city": "x"}"#),
+        vec![(
+            13,
+            "the arguments of get_weather are not valid JSON: `tru` at /days is not a JSON value"
+                .to_owned()
+        )]
+    );
+}
+
+#[test]
+fn an_unknown_tool_is_reported_at_the_start() {
+    let tools = tools();
+    let mut calls = CallAssembler::with_tools(&tools);
+    let mut out = Vec::new();
+    calls.start(0, "c1", "get_wether", &mut out).unwrap();
+    assert_eq!(
+        invalid(&out),
+        vec![
+            r#"there is no tool named "get_wether" (did you mean "get_weather"?); the available tools are get_weather, search"#
+        ]
+    );
+    let StreamEvent::Invalid(i) = &out[0] else { unreachable!() };
+    assert_eq!(i.to_result().call_id, "c1");
+    assert!(i.to_result().is_error);
+}
+
+#[test]
+fn a_whole_call_is_checked_like_a_streamed_one() {
+    let tools = tools();
+    let calls = CallAssembler::with_tools(&tools);
+    let mut out = Vec::new();
+    let call = ToolCall::new("g", "get_weather", serde_json::json!({"city": "x", "days": 0}));
+    calls.check_whole(0, &call, &mut out);
+    assert_eq!(
+        invalid(&out),
+        vec!["invalid arguments for get_weather: /days must be at least 1; got 0"]
+    );
+}
+
+#[test]
+fn protocol_breaks_are_errors_naming_the_call() {
+    let mut calls = CallAssembler::new();
+    let mut out = Vec::new();
+    assert_eq!(calls.append(7, "{", &mut out), Err(StreamError::NotStarted { index: 7 }));
+    calls.start(7, "x", "t", &mut out).unwrap();
+    assert_eq!(calls.start(7, "x", "t", &mut out), Err(StreamError::AlreadyStarted { index: 7 }));
+    calls.start(8, "y", "u", &mut out).unwrap();
+    assert_eq!(
+        calls.end().unwrap_err().to_string(),
+        "the stream ended before these tool calls were finished: 7 (t), 8 (u)"
+    );
+    calls.finish(7).unwrap();
+    assert_eq!(
+        calls.append(7, "}", &mut out).unwrap_err().to_string(),
+        "arguments arrived for the tool call at index 7 after it finished"
+    );
+    assert_eq!(calls.finish_all().len(), 1);
+    assert_eq!(out, vec![]);
+}
+
+#[test]
+fn hostile_sizes_are_refused_without_growing() {
+    let limits = StreamLimits::DEFAULT.max_calls(2).max_argument_bytes(64).max_stream_bytes(100);
+    let mut calls = CallAssembler::new().limits(limits);
+    let mut out = Vec::new();
+    calls.start(0, "a", "t", &mut out).unwrap();
+    calls.start(1, "b", "t", &mut out).unwrap();
+    assert_eq!(calls.start(2, "c", "t", &mut out), Err(StreamError::TooManyCalls { limit: 2 }));
+    let huge = "x".repeat(1 << 20);
+    assert_eq!(
+        calls.append(0, &huge, &mut out).unwrap_err().to_string(),
+        "the arguments of the tool call at index 0 exceeds 64 bytes"
+    );
+    // Text that is not an object is an event, not a broken stream.
+    calls.append(0, &"1".repeat(60), &mut out).unwrap();
+    assert_eq!(
+        invalid(&out),
+        vec![
+            "the arguments of t are not valid JSON: the arguments must be a JSON object at byte 0"
+        ]
+    );
+    calls.append(1, &" ".repeat(30), &mut out).unwrap();
+    assert_eq!(
+        calls.append(1, &" ".repeat(20), &mut out).unwrap_err(),
+        StreamError::TooLarge { index: 1, what: "stream's arguments", limit: 100 }
+    );
+    let long = "n".repeat(600);
+    let mut fresh = CallAssembler::new();
+    assert_eq!(
+        fresh.start(0, "a", &long, &mut out),
+        Err(StreamError::TooLarge { index: 0, what: "name", limit: 512 })
+    );
+}
+
+#[test]
+fn blank_arguments_become_an_empty_object() {
+    let mut calls = CallAssembler::new();
+    let mut out = Vec::new();
+    calls.start(0, "a", "ping", &mut out).unwrap();
+    calls.append(0, "  ", &mut out).unwrap();
+    assert_eq!(calls.finish(0).unwrap().arguments, Arguments::Text("{}".into()));
+}
+
+#[test]
+fn a_replacement_that_continues_the_text_scans_only_the_rest() {
+    let tools = tools();
+    let mut calls = CallAssembler::with_tools(&tools);
+    let mut out = Vec::new();
+    calls.start(0, "a", "get_weather", &mut out).unwrap();
+    calls.append(0, r#"{"days": 11,"#, &mut out).unwrap();
+    calls.replace(0, r#"{"days": 11, "city": "x"}"#, &mut out).unwrap();
+    assert_eq!(invalid(&out).len(), 1, "{out:?}");
+    calls.replace(0, r#"{"city": "y"}"#, &mut out).unwrap();
+    assert_eq!(calls.finish(0).unwrap().arguments, Arguments::Text(r#"{"city": "y"}"#.into()));
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+
+    /// However the text is cut, the same problems are reported and the same text comes out.
+    #[test]
+    fn chunking_does_not_change_the_outcome(cuts in proptest::collection::vec(0usize..80, 0..12)) {
+        let text = r#"{"city": "Pa\"ris\u00e9", "days": 40, "hours": [{"at": 1}, {"at": -1}], "x": [1, {"y": "z"}]}"#;
+        let tools = tools();
+        let run = |pieces: &[&str]| {
+            let mut calls = CallAssembler::with_tools(&tools);
+            let mut out = Vec::new();
+            calls.start(0, "c", "get_weather", &mut out).unwrap();
+            for p in pieces {
+                calls.append(0, p, &mut out).unwrap();
+            }
+            let problems: Vec<String> = out
+                .iter()
+                .flat_map(|e| match e {
+                    StreamEvent::Invalid(Invalid {
+                        error: DispatchError::InvalidArguments { errors, .. }, ..
+                    }) => errors.0.iter().map(ToString::to_string).collect(),
+                    other => vec![format!("{other:?}")],
+                })
+                .collect();
+            (problems, calls.finish(0).unwrap())
+        };
+        let mut cuts: Vec<usize> = cuts.into_iter().filter(|c| *c < text.len()).collect();
+        cuts.sort_unstable();
+        cuts.dedup();
+        let mut pieces = Vec::new();
+        let mut from = 0;
+        for c in cuts {
+            pieces.push(&text[from..c]);
+            from = c;
+        }
+        pieces.push(&text[from..]);
+        proptest::prop_assert_eq!(run(&pieces), run(&[text]));
+    }
+}

@@ -1,0 +1,149 @@
+//! The typed bridge to `async-openai` (feature `async-openai`), both ways: tooldef values into
+//! its types say exactly what the JSON path says, and its values come back as tooldef's.
+#![cfg(feature = "async-openai")]
+
+use async_openai::types::chat::{
+    ChatCompletionResponseMessage, CreateChatCompletionStreamResponse,
+};
+use async_openai::types::responses::{OutputItem, ResponseStreamEvent};
+use serde_json::{Value, json};
+use tooldef::{Content, Policy, Renderer, ToolCall, ToolDescriptor, ToolResult};
+use tooldef_openai::typed::{self, TypedError};
+use tooldef_openai::{
+    ChatStream, OpenAiRenderer, ResponsesStream, chat_tool_calls, chat_tool_message,
+    responses_function_call_output, responses_tool_calls,
+};
+use tooldef_testkit::corpus::corpus;
+
+fn renderable(renderer: &OpenAiRenderer) -> Vec<ToolDescriptor> {
+    corpus().into_iter().filter(|t| renderer.render(t, Policy::Lenient).is_ok()).collect()
+}
+
+#[test]
+fn chat_tools_serialize_back_to_the_rendered_json() {
+    for renderer in [OpenAiRenderer::chat(), OpenAiRenderer::chat().strict(true)] {
+        let tools = renderable(&renderer);
+        let refs: Vec<&ToolDescriptor> = tools.iter().collect();
+        let typed = typed::chat_tools(&renderer, &refs, Policy::Lenient).unwrap();
+        let rendered = renderer.render_set(&refs, Policy::Lenient).unwrap();
+        assert_eq!(typed.len(), rendered.len());
+        for (t, r) in typed.iter().zip(&rendered) {
+            assert_eq!(serde_json::to_value(t).unwrap(), r.to_value(), "{}", r.name());
+        }
+    }
+}
+
+#[test]
+fn responses_tools_serialize_back_to_the_rendered_json() {
+    for renderer in [OpenAiRenderer::responses(), OpenAiRenderer::responses().strict(true)] {
+        let tools = renderable(&renderer);
+        let refs: Vec<&ToolDescriptor> = tools.iter().collect();
+        let typed = typed::responses_tools(&renderer, &refs, Policy::Lenient).unwrap();
+        for (t, d) in typed.iter().zip(&tools) {
+            let r = renderer.render(d, Policy::Lenient).unwrap();
+            assert_eq!(serde_json::to_value(t).unwrap(), r.to_value(), "{}", d.name);
+        }
+    }
+}
+
+#[test]
+fn the_wrong_api_is_named() {
+    let err = typed::chat_tools(&OpenAiRenderer::responses(), &[], Policy::Lenient).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "chat_tools needs a renderer for the Chat Completions API; this one renders for Responses"
+    );
+    let one = &corpus()[0];
+    let rendered = OpenAiRenderer::responses().render(one, Policy::Lenient).unwrap();
+    assert!(matches!(typed::chat_tool(&rendered), Err(TypedError::Shape { .. })));
+}
+
+#[test]
+fn assistant_tool_calls_read_like_the_json_path() {
+    let message = json!({
+        "role": "assistant",
+        "content": null,
+        "tool_calls": [
+            {"id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\":\"Paris\"}"}},
+            {"id": "call_2", "type": "custom", "custom_tool": {"name": "grammar", "input": "free text"}},
+            {"id": "call_3", "type": "function", "function": {"name": "ping", "arguments": "{}"}}
+        ]
+    });
+    let typed: ChatCompletionResponseMessage = serde_json::from_value(message.clone()).unwrap();
+    let calls = typed::tool_calls(&typed);
+    assert_eq!(calls, chat_tool_calls(&message).unwrap());
+    assert_eq!(calls.iter().map(|c| c.id.as_str()).collect::<Vec<_>>(), ["call_1", "call_3"]);
+}
+
+#[test]
+fn responses_output_calls_read_like_the_json_path() {
+    let output = json!([
+        {"type": "message", "id": "msg_1", "role": "assistant", "status": "completed",
+         "content": [{"type": "output_text", "text": "Checking.", "annotations": []}]},
+        {"type": "function_call", "id": "fc_1", "call_id": "call_a", "name": "get_weather",
+         "arguments": "{\"city\":\"Paris\"}", "status": "completed"}
+    ]);
+    let typed: Vec<OutputItem> = serde_json::from_value(output.clone()).unwrap();
+    let calls = typed::output_tool_calls(&typed);
+    assert_eq!(calls, responses_tool_calls(&output).unwrap());
+    assert_eq!(calls.len(), 1);
+}
+
+fn results() -> Vec<ToolResult> {
+    let call = ToolCall::new("call_1", "get_weather", json!({}));
+    let mut with_image = ToolResult::success(&call, json!({"temp": 21}));
+    with_image
+        .content
+        .push(Content::Image { data: "iVBORw0".into(), mime_type: "image/png".into() });
+    vec![
+        ToolResult::success(&call, json!({"temp": 21})),
+        ToolResult::error(&call, "city must not be empty"),
+        with_image,
+    ]
+}
+
+#[test]
+fn tool_results_become_the_same_messages_as_the_json_path() {
+    for result in results() {
+        let mut tool_message = serde_json::to_value(typed::tool_message(&result)).unwrap();
+        tool_message["role"] = json!("tool");
+        assert_eq!(tool_message, chat_tool_message(&result));
+        let mut output = serde_json::to_value(typed::function_call_output(&result)).unwrap();
+        output["type"] = json!("function_call_output");
+        // async-openai spells out the API's default image detail; the JSON path leaves it out.
+        for part in output["output"].as_array_mut().into_iter().flatten() {
+            if part["detail"] == "auto" {
+                part.as_object_mut().unwrap().remove("detail");
+            }
+        }
+        assert_eq!(output, responses_function_call_output(&result));
+    }
+}
+
+fn sse(text: &str) -> Vec<Value> {
+    text.lines()
+        .filter_map(|l| l.strip_prefix("data: "))
+        .filter(|d| *d != "[DONE]")
+        .map(|d| serde_json::from_str(d).unwrap())
+        .collect()
+}
+
+#[test]
+fn typed_stream_chunks_give_the_same_events_as_json_ones() {
+    let chunks = sse(include_str!("fixtures/stream/chat_parallel.sse"));
+    let (mut by_json, mut by_type) = (ChatStream::new(), ChatStream::new());
+    for c in &chunks {
+        let typed: CreateChatCompletionStreamResponse = serde_json::from_value(c.clone()).unwrap();
+        assert_eq!(by_type.push_chunk(&typed).unwrap(), by_json.push(c).unwrap());
+    }
+    let events = sse(include_str!("fixtures/stream/responses_parallel.sse"));
+    let (mut by_json, mut by_type) = (ResponsesStream::new(), ResponsesStream::new());
+    let mut calls = 0;
+    for e in events.iter().skip(1) {
+        let typed: ResponseStreamEvent = serde_json::from_value(e.clone()).unwrap();
+        let out = by_type.push_event(&typed).unwrap();
+        calls += out.len();
+        assert_eq!(out, by_json.push(e).unwrap());
+    }
+    assert_eq!(calls, 2);
+}
