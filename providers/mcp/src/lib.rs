@@ -28,6 +28,8 @@
 //! ([`server`]), `client` the tools of any MCP server as executors in a registry ([`client`]).
 
 mod calls;
+#[cfg(feature = "client")]
+pub mod client;
 mod import;
 mod render;
 #[cfg(feature = "rmcp")]
