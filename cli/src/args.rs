@@ -21,6 +21,10 @@ pub(crate) enum Command {
     Check(CheckArgs),
     /// `tooldef import`.
     Import(ImportArgs),
+    /// `tooldef import --from mcp-server -- CMD...`.
+    ImportServer(crate::mcp_import::McpImportArgs),
+    /// `tooldef serve`.
+    Serve(crate::serve::ServeArgs),
 }
 
 /// Arguments of `tooldef render`.
@@ -57,11 +61,14 @@ Usage:
   tooldef render --provider P [--strict] [--report] [--pretty] PATH...
   tooldef check  [--provider P]... [--strict] PATH...
   tooldef import --from mcp|openai|anthropic|gemini FILE [--out DIR] [--force]
+  tooldef import --from mcp-server [--out DIR] [--force] -- CMD [ARG]...
+  tooldef serve  DIR...
 
 Commands:
   render   Print the provider's wire JSON for the tools, as one JSON array
   check    Show, per provider, what rendering would change or refuse
   import   Turn a provider's tool list into spec files, one per tool
+  serve    Serve the tools of workspace directories as an MCP server on stdio
 
 PATH is a spec file (*.json) or a directory of spec files.
 P is one of: openai-chat, openai-responses, anthropic, gemini, gemini-openapi, ollama, mcp,
@@ -117,6 +124,7 @@ pub(crate) const IMPORT_HELP: &str = "\
 Turn a provider's tool list into spec files, one per tool, named by the tool
 
 Usage: tooldef import --from mcp|openai|anthropic|gemini FILE [--out DIR] [--force]
+       tooldef import --from mcp-server [--out DIR] [--force] -- CMD [ARG]...
 
 Accepted input:
   mcp        a `tools/list` result ({\"tools\": [...]}), the JSON-RPC response holding it, or
@@ -126,6 +134,9 @@ Accepted input:
   gemini     a `functionDeclarations` array, {\"functionDeclarations\": [...]}, or a `tools`
              array or wrapper of such objects; `parameters` (OpenAPI subset) and
              `parametersJsonSchema` are both read
+  mcp-server a live MCP server: CMD is started with its stdin and stdout as the MCP stdio
+             transport, its tools are listed (every page) and written; nothing is written if
+             one of them cannot be imported
 
 Options:
   --from F      The input's provider format
@@ -268,23 +279,25 @@ pub(crate) fn parse(argv: Vec<OsString>) -> Result<Command, UsageError> {
         "render" => parse_render(&mut args),
         "check" => parse_check(&mut args),
         "import" => parse_import(&mut args),
+        "serve" => parse_serve(&mut args),
         "help" => match args.next_arg() {
             None => Ok(Command::Help(MAIN_HELP)),
             Some(Arg::Positional(c)) => match c.to_str() {
                 Some("render") => Ok(Command::Help(RENDER_HELP)),
                 Some("check") => Ok(Command::Help(CHECK_HELP)),
                 Some("import") => Ok(Command::Help(IMPORT_HELP)),
+                Some("serve") => Ok(Command::Help(crate::serve::SERVE_HELP)),
                 _ => Err(usage(format!("no command `{}`", c.to_string_lossy()), MAIN_HELP)),
             },
             Some(Arg::Flag { name, .. }) => Err(unknown(&name, &[], MAIN_HELP)),
         },
         other => {
-            let close = ["render", "check", "import", "help"]
+            let close = ["render", "check", "import", "serve", "help"]
                 .into_iter()
                 .find(|k| edit_distance(other, k) <= 2);
             let message = match close {
                 Some(k) => format!("no command `{other}`; did you mean `{k}`?"),
-                None => format!("no command `{other}`; expected render, check or import"),
+                None => format!("no command `{other}`; expected render, check, import or serve"),
             };
             Err(usage(message, MAIN_HELP))
         }
@@ -370,6 +383,7 @@ fn parse_check(args: &mut Args) -> Result<Command, UsageError> {
 fn parse_import(args: &mut Args) -> Result<Command, UsageError> {
     const H: &str = IMPORT_HELP;
     let (mut from, mut out, mut force, mut files) = (None, None, false, Vec::new());
+    let mut server = false;
     while let Some(arg) = args.next_arg() {
         match arg {
             Arg::Positional(p) => files.push(PathBuf::from(p)),
@@ -377,10 +391,14 @@ fn parse_import(args: &mut Args) -> Result<Command, UsageError> {
                 "--help" => return Ok(Command::Help(H)),
                 "--from" => {
                     let v = args.value(&name, value, H)?;
+                    server = v == "mcp-server";
+                    if server {
+                        continue;
+                    }
                     from = Some(ImportFormat::parse(&v).ok_or_else(|| {
                         usage(
                             format!(
-                                "unknown format `{v}`; expected one of mcp, openai, anthropic, gemini"
+                                "unknown format `{v}`; expected one of mcp, openai, anthropic, gemini, mcp-server"
                             ),
                             H,
                         )
@@ -395,6 +413,14 @@ fn parse_import(args: &mut Args) -> Result<Command, UsageError> {
             },
         }
     }
+    if server {
+        if files.is_empty() {
+            return Err(usage("no server command given after `--`", H));
+        }
+        let command = files.into_iter().map(PathBuf::into_os_string).collect();
+        let out = out.unwrap_or_else(|| ".".into());
+        return Ok(Command::ImportServer(crate::mcp_import::McpImportArgs { command, out, force }));
+    }
     let from = from.ok_or_else(|| usage("`--from` is required", H))?;
     let file = match files.len() {
         1 => files.remove(0),
@@ -402,6 +428,22 @@ fn parse_import(args: &mut Args) -> Result<Command, UsageError> {
         _ => return Err(usage("import reads one FILE", H)),
     };
     Ok(Command::Import(ImportArgs { from, file, out: out.unwrap_or_else(|| ".".into()), force }))
+}
+
+fn parse_serve(args: &mut Args) -> Result<Command, UsageError> {
+    const H: &str = crate::serve::SERVE_HELP;
+    let mut paths = Vec::new();
+    while let Some(arg) = args.next_arg() {
+        match arg {
+            Arg::Positional(p) => paths.push(PathBuf::from(p)),
+            Arg::Flag { name, .. } if name == "--help" => return Ok(Command::Help(H)),
+            Arg::Flag { name, .. } => return Err(unknown(&name, &["--help"], H)),
+        }
+    }
+    if paths.is_empty() {
+        return Err(usage("no DIR given", H));
+    }
+    Ok(Command::Serve(crate::serve::ServeArgs { paths }))
 }
 
 #[cfg(test)]

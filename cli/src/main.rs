@@ -5,13 +5,17 @@
 //! tooldef render --provider P [--strict] [--report] [--pretty] PATH...
 //! tooldef check  [--provider P]... [--strict] PATH...
 //! tooldef import --from mcp|openai|anthropic|gemini FILE [--out DIR] [--force]
+//! tooldef import --from mcp-server [--out DIR] [--force] -- CMD [ARG]...
+//! tooldef serve  DIR...
 //! ```
 //!
 //! Exit status: 0 success, 1 a provider refuses a tool, 2 bad usage or bad input.
 
 mod args;
 mod import;
+mod mcp_import;
 mod providers;
+mod serve;
 
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -74,6 +78,12 @@ fn run(command: Command) -> Result<(), Failure> {
         Command::Render(a) => render(a),
         Command::Check(a) => check(a),
         Command::Import(a) => import_cmd(a),
+        Command::ImportServer(a) => {
+            let written = mcp_import::import(a).map_err(Failure::Input)?;
+            written.warnings.iter().for_each(warn);
+            out(written.listing.as_bytes())
+        }
+        Command::Serve(a) => serve::serve(a).map_err(Failure::Input),
     }
 }
 
