@@ -30,6 +30,8 @@
 mod calls;
 #[cfg(feature = "client")]
 pub mod client;
+#[cfg(any(feature = "http-server", feature = "http-client"))]
+pub mod http;
 mod import;
 mod render;
 #[cfg(feature = "rmcp")]

@@ -98,6 +98,15 @@ pub fn call_from_params(params: &CallToolRequestParams, id: impl Into<String>) -
     }
 }
 
+/// [`call_from_params`], taking the params by value (no copy of the arguments).
+pub fn into_call(params: CallToolRequestParams, id: impl Into<String>) -> ToolCall {
+    ToolCall {
+        id: id.into(),
+        name: params.name.into_owned(),
+        arguments: Arguments::Json(Value::Object(params.arguments.unwrap_or_default())),
+    }
+}
+
 /// The `tools/call` params for a call; arguments given as text are parsed.
 ///
 /// # Errors
@@ -131,14 +140,21 @@ pub fn call_result_from_result(
     version: McpVersion,
     with_structured: bool,
 ) -> CallToolResult {
+    into_call_result(result.clone(), version, with_structured)
+}
+
+/// [`call_result_from_result`], taking the result by value (no copy of its content).
+pub fn into_call_result(
+    result: ToolResult,
+    version: McpVersion,
+    with_structured: bool,
+) -> CallToolResult {
     let content = result
         .content
-        .iter()
+        .into_iter()
         .filter_map(|c| match c {
-            Content::Text { text } => Some(ContentBlock::text(text.clone())),
-            Content::Image { data, mime_type } => {
-                Some(ContentBlock::image(data.clone(), mime_type.clone()))
-            }
+            Content::Text { text } => Some(ContentBlock::text(text)),
+            Content::Image { data, mime_type } => Some(ContentBlock::image(data, mime_type)),
             _ => None,
         })
         .collect();
@@ -148,10 +164,10 @@ pub fn call_result_from_result(
         CallToolResult::success(content)
     };
     if with_structured
-        && let Some(v) = &result.structured
+        && let Some(v) = result.structured
         && (v.is_object() || !version.object_output_only())
     {
-        out.structured_content = Some(v.clone());
+        out.structured_content = Some(v);
     }
     if !version.has_result_type() {
         out.result_type = None;

@@ -34,7 +34,7 @@ use tooldef::dispatch::CatchUnwind;
 use tooldef::{Executor, ToolRegistry, ToolResult, Toolbox, Workspace};
 
 use crate::render::McpVersion;
-use crate::sdk::{call_from_params, call_result_from_result, tool_from_descriptor, version_of};
+use crate::sdk::{into_call, into_call_result, tool_from_descriptor, version_of};
 
 /// How an [`McpServer`] lists and watches its tools.
 #[derive(Clone, Debug)]
@@ -262,12 +262,12 @@ impl McpServer {
         registry.snapshot().version()
     }
 
-    fn executor(&self, name: &str) -> Option<(Arc<dyn Executor>, u64)> {
+    /// The executor the model's name `name` calls now.
+    fn executor(&self, name: &str) -> Option<Arc<dyn Executor>> {
         match &self.shared.source {
-            Source::Toolbox(t) => t.get(name).map(|e| (Arc::clone(e), 0)),
+            Source::Toolbox(t) => t.get(name).cloned(),
             Source::Registry { registry, .. } => {
-                let snapshot = registry.snapshot();
-                snapshot.get(name).map(|e| (Arc::clone(e.executor()), snapshot.version()))
+                registry.snapshot().get(name).map(|e| Arc::clone(e.executor()))
             }
         }
     }
@@ -431,14 +431,14 @@ impl ServerHandler for McpServer {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let Some((executor, _)) = self.executor(&request.name) else {
+        let Some(executor) = self.executor(&request.name) else {
             return Err(ErrorData::invalid_params(
                 format!("unknown tool `{}`", request.name),
                 None,
             ));
         };
         let protocol = version_of(context.protocol_version().as_ref());
-        let call = call_from_params(&request, context.id.to_string());
+        let call = into_call(request, context.id.to_string());
         let with_structured = executor.descriptor().output.is_some();
         let run = async {
             match CatchUnwind::new(executor.execute(&call)).await {
@@ -455,13 +455,13 @@ impl ServerHandler for McpServer {
                 return Err(ErrorData::internal_error("the call was cancelled", None));
             }
         };
-        let out: CallToolResult = call_result_from_result(&result, protocol, with_structured);
+        let out: CallToolResult = into_call_result(result, protocol, with_structured);
         Ok(CallToolResponse::Complete(out))
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
-        let (executor, _) = self.executor(name)?;
-        tool_from_descriptor(executor.descriptor(), McpVersion::default()).ok()
+        let (_, tools) = self.listing(McpVersion::default());
+        tools.iter().find(|t| t.name == name).cloned()
     }
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {

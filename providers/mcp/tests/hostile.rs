@@ -42,7 +42,7 @@ fn answer(id: &Value, result: Value) -> Vec<u8> {
 
 /// A server written by hand, so that it can misbehave: a proper start and `tools/list`, then
 /// `how` on the first `tools/call`.
-async fn fake_server(stream: DuplexStream, how: Misbehaviour) {
+async fn fake_server(stream: DuplexStream, how: Misbehaviour, written: Arc<AtomicBool>) {
     let (read, mut write) = tokio::io::split(stream);
     let mut lines = BufReader::new(read).lines();
     let mut calls = 0;
@@ -79,18 +79,34 @@ async fn fake_server(stream: DuplexStream, how: Misbehaviour) {
         if write.write_all(&reply).await.is_err() {
             return;
         }
+        if calls == 1 {
+            written.store(true, Ordering::SeqCst);
+        }
     }
 }
 
 const CALL_TIMEOUT: Duration = Duration::from_millis(500);
 
-async fn hostile(how: Misbehaviour) -> (McpClient, Arc<McpTool>) {
+/// A client of a [`fake_server`], its one tool, and whether the answer to the first call has
+/// been written out.
+async fn hostile(how: Misbehaviour) -> (McpClient, Arc<McpTool>, Arc<AtomicBool>) {
     let (ours, theirs) = tokio::io::duplex(1 << 16);
-    tokio::spawn(fake_server(theirs, how));
+    let written = Arc::new(AtomicBool::new(false));
+    tokio::spawn(fake_server(theirs, how, Arc::clone(&written)));
     let options = ClientOptions::default().call_timeout(CALL_TIMEOUT);
     let client = within("connect", McpClient::connect("hostile", ours, options)).await.unwrap();
     let mut imported = within("import", client.import()).await.unwrap();
-    (client, imported.tools.remove(0))
+    (client, imported.tools.remove(0), written)
+}
+
+/// Waits until the fake server has written its whole answer to the first call.
+async fn flushed(written: &AtomicBool) {
+    within("the first answer to be written", async {
+        while !written.load(Ordering::SeqCst) {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    })
+    .await;
 }
 
 async fn call(tool: &McpTool, id: &str) -> tooldef::ToolResult {
@@ -101,7 +117,7 @@ const NO_ANSWER: &str = "MCP server `hostile`: tool work: no answer within 500 m
 
 #[tokio::test]
 async fn a_server_that_never_answers_is_an_error_for_that_call() {
-    let (_client, tool) = hostile(Misbehaviour::NeverAnswers).await;
+    let (_client, tool, _) = hostile(Misbehaviour::NeverAnswers).await;
     let result = call(&tool, "1").await;
     assert_eq!((result.is_error, result.text()), (true, NO_ANSWER.to_owned()));
     assert_eq!(call(&tool, "2").await.text(), "done", "the next call still works");
@@ -109,7 +125,7 @@ async fn a_server_that_never_answers_is_an_error_for_that_call() {
 
 #[tokio::test]
 async fn a_server_that_exits_mid_call_is_an_error_for_that_call() {
-    let (_client, tool) = hostile(Misbehaviour::Exits).await;
+    let (_client, tool, _) = hostile(Misbehaviour::Exits).await;
     let result = call(&tool, "1").await;
     assert!(result.is_error);
     assert_eq!(
@@ -122,17 +138,21 @@ async fn a_server_that_exits_mid_call_is_an_error_for_that_call() {
 
 #[tokio::test]
 async fn a_100_mb_line_is_discarded_and_the_call_times_out() {
-    let (_client, tool) = hostile(Misbehaviour::HugeLine).await;
+    let (_client, tool, written) = hostile(Misbehaviour::HugeLine).await;
     let result = call(&tool, "1").await;
     assert_eq!((result.is_error, result.text()), (true, NO_ANSWER.to_owned()));
+    // The line may still be on its way (100 MB through a 64 KiB pipe): let it arrive first, so
+    // that the next call's deadline measures the recovery, not the transfer.
+    flushed(&written).await;
     assert_eq!(call(&tool, "2").await.text(), "done", "the stream recovers after the line");
 }
 
 #[tokio::test]
 async fn invalid_json_is_discarded_and_the_call_times_out() {
-    let (_client, tool) = hostile(Misbehaviour::Garbage).await;
+    let (_client, tool, written) = hostile(Misbehaviour::Garbage).await;
     let result = call(&tool, "1").await;
     assert_eq!((result.is_error, result.text()), (true, NO_ANSWER.to_owned()));
+    flushed(&written).await;
     assert_eq!(call(&tool, "2").await.text(), "done");
 }
 
