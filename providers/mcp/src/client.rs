@@ -13,8 +13,27 @@
 //! same "invalid arguments" text as for local tools), and forwarded under the server's own
 //! name, so an override that renames the tool in a registry keeps working.
 //!
-//! Owns the connection and the forwarding; the import rules are [`crate::import`]'s and the
-//! conversions [`crate::sdk`]'s.
+//! Owns the connection and the forwarding; the import rules are [`import_tools`](crate::import_tools)'s and
+//! the conversions [`crate::sdk`]'s.
+//!
+//! ```no_run
+//! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+//! use tooldef::{ToolCall, ToolRegistry};
+//! use tooldef_mcp::client::{ClientOptions, McpClient};
+//!
+//! let mut command = tokio::process::Command::new("npx");
+//! command.args(["-y", "@modelcontextprotocol/server-everything"]);
+//! let client = McpClient::spawn(command, ClientOptions::default()).await?;
+//! let imported = client.import().await?;
+//! for (name, why) in &imported.skipped {
+//!     eprintln!("left out {name}: {why}");
+//! }
+//! let registry = ToolRegistry::new();
+//! imported.register(&registry)?; // origin MCP, beside the application's own tools
+//! let call = ToolCall::new("call_1", "echo", serde_json::json!({"message": "hi"}));
+//! let result = registry.snapshot().call(&call).await; // forwarded, with a deadline
+//! # Ok(()) }
+//! ```
 
 use std::borrow::Cow;
 use std::fmt;

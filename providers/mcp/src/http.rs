@@ -1,12 +1,12 @@
-//! Streamable HTTP, both sides (features `http-server` and `http-client`): an [`McpServer`]
+//! Streamable HTTP, both sides (features `http-server` and `http-client`): an [`McpServer`](crate::server::McpServer)
 //! served on a TCP listener through rmcp's `StreamableHttpService` (one fresh session state per
-//! client session, the same tools), and [`McpClient::connect_http`] to use an HTTP MCP server's
+//! client session, the same tools), and [`McpClient::connect_http`](crate::client::McpClient::connect_http) to use an HTTP MCP server's
 //! tools.
 //!
 //! The server keeps rmcp's defaults: DNS-rebinding protection that accepts only `localhost`,
 //! `127.0.0.1` and `::1` as `Host`, sessions for clients on the session lifecycle, stateless
 //! answers for 2026-07-28 clients. Owns only the socket wiring; the protocol is
-//! [`crate::server`]'s and [`crate::client`]'s.
+//! `crate::server`'s and `crate::client`'s.
 
 #[cfg(feature = "http-server")]
 mod serve {

@@ -1,7 +1,7 @@
 //! An MCP server over tooldef's tools: [`McpServer`] serves a [`Toolbox`] (a fixed set), or a
 //! [`ToolRegistry`] kept up to date by [`Workspace`]s, through the official Rust SDK (`rmcp`).
 //!
-//! - `tools/list` renders each tool with [`McpRenderer`] for the protocol version the client
+//! - `tools/list` renders each tool with [`McpRenderer`](crate::McpRenderer) for the protocol version the client
 //!   negotiated (titles, annotations and output schemas included), once per change of the set;
 //!   with [`ServerOptions::page_size`] it pages, and `nextCursor` names the set it came from, so
 //!   a cursor from before a change is refused rather than silently skipping tools. A registry
@@ -15,7 +15,7 @@
 //!   both to sessions (`initialize`) and to 2026-07-28 `subscriptions/listen` streams.
 //! - `notifications/cancelled` drops the call's future; no result is sent.
 //!
-//! Owns the `rmcp::ServerHandler` and the listing cache; rendering is [`crate::render`]'s,
+//! Owns the `rmcp::ServerHandler` and the listing cache; rendering is [`McpRenderer`](crate::McpRenderer)'s,
 //! argument checks the executors'.
 
 use std::num::NonZeroUsize;
