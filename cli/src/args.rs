@@ -24,6 +24,10 @@ pub(crate) enum Command {
     Check(CheckArgs),
     /// `tooldef import`.
     Import(ImportArgs),
+    /// `tooldef import --from mcp-server -- CMD...`.
+    ImportServer(crate::mcp_import::McpImportArgs),
+    /// `tooldef serve`.
+    Serve(crate::serve::ServeArgs),
 }
 
 /// Arguments of `tooldef render`.
@@ -158,6 +162,11 @@ Accepted input (FILE, or `-` for stdin):
   gemini     a `functionDeclarations` array, {\"functionDeclarations\": [...]}, or a `tools`
              array or wrapper of such objects; `parameters` (OpenAPI subset) and
              `parametersJsonSchema` are both read
+  mcp-server a live MCP server, instead of FILE:
+             tooldef import --from mcp-server [--out DIR] [--force] -- CMD [ARG]...
+             CMD is started with its stdin and stdout as the MCP stdio transport, its tools
+             are listed (every page) and written; nothing is written if one of them cannot be
+             imported
 
 Options:
   --from F      The input's provider format
@@ -170,6 +179,27 @@ non-empty list that yields no tool is an error that says which format it looks l
 ",
         options: &["--from", "--out", "--force", "--help"],
         parse: parse_import,
+    },
+    Verb {
+        name: "serve",
+        args: "DIR...",
+        summary: "Serve the tools of workspace directories as an MCP server on stdio",
+        about: "Serve the tools of workspace directories as an MCP server on stdin and stdout",
+        details: "\
+Each DIR is a workspace tool directory (*.json specs, the file stem is the tool name). The
+directories are read again on every `tools/list`: a broken file is skipped with a warning on
+stderr, a changed file that breaks keeps its last good version, and clients are sent
+`notifications/tools/list_changed` when the set changes. `tools/call` checks the arguments
+against the schema first (an error result names the JSON pointer); a spec with a `command`
+runs it with the arguments on its stdin, a spec without one answers with an error result.
+
+The server stops when its client closes stdin. Only MCP messages are written on stdout.
+
+Options:
+  -h, --help    Print this help
+",
+        options: &["--help"],
+        parse: parse_serve,
     },
     Verb {
         name: "help",
@@ -494,8 +524,12 @@ fn parse_check(args: &mut Args, v: &'static Verb) -> Result<Command, UsageError>
     Ok(Command::Check(CheckArgs { providers, strict, paths }))
 }
 
+/// The `--from` value that imports from a live MCP server rather than a file.
+const MCP_SERVER: &str = "mcp-server";
+
 fn parse_import(args: &mut Args, v: &'static Verb) -> Result<Command, UsageError> {
     let (mut from, mut out, mut force, mut files) = (None, None, false, Vec::new());
+    let mut server = false;
     while let Some(arg) = args.next_arg() {
         match arg {
             Arg::Positional(p) => files.push(PathBuf::from(p)),
@@ -503,10 +537,21 @@ fn parse_import(args: &mut Args, v: &'static Verb) -> Result<Command, UsageError
                 "--help" => return Ok(Command::Help(v.help())),
                 "--from" => {
                     let value = args.value(&name, value, v)?;
+                    server = value == MCP_SERVER;
+                    if server {
+                        continue;
+                    }
                     from = Some(ImportFormat::parse(&value).ok_or_else(|| {
-                        let names = ImportFormat::ALL.map(ImportFormat::name);
-                        let rest =
-                            hint(&value, names, &format!("; expected one of {}", names.join(", ")));
+                        let names: Vec<&str> = ImportFormat::ALL
+                            .map(ImportFormat::name)
+                            .into_iter()
+                            .chain([MCP_SERVER])
+                            .collect();
+                        let rest = hint(
+                            &value,
+                            names.iter().copied(),
+                            &format!("; expected one of {}", names.join(", ")),
+                        );
                         usage(format!("unknown format `{value}`{rest}"), Some(v))
                     })?);
                 }
@@ -519,9 +564,17 @@ fn parse_import(args: &mut Args, v: &'static Verb) -> Result<Command, UsageError
             },
         }
     }
+    if server {
+        if files.is_empty() {
+            return Err(usage("no server command given after `--`", Some(v)));
+        }
+        let command = files.into_iter().map(PathBuf::into_os_string).collect();
+        let out = out.unwrap_or_else(|| ".".into());
+        return Ok(Command::ImportServer(crate::mcp_import::McpImportArgs { command, out, force }));
+    }
     let from = from.ok_or_else(|| {
         let names = ImportFormat::ALL.map(ImportFormat::name);
-        usage(format!("`--from` is required: one of {}", names.join(", ")), Some(v))
+        usage(format!("`--from` is required: one of {}, {MCP_SERVER}", names.join(", ")), Some(v))
     })?;
     let file = match files.len() {
         1 => files.remove(0),
@@ -529,6 +582,21 @@ fn parse_import(args: &mut Args, v: &'static Verb) -> Result<Command, UsageError
         _ => return Err(usage("import reads one FILE", Some(v))),
     };
     Ok(Command::Import(ImportArgs { from, file, out: out.unwrap_or_else(|| ".".into()), force }))
+}
+
+fn parse_serve(args: &mut Args, v: &'static Verb) -> Result<Command, UsageError> {
+    let mut paths = Vec::new();
+    while let Some(arg) = args.next_arg() {
+        match arg {
+            Arg::Positional(p) => paths.push(PathBuf::from(p)),
+            Arg::Flag { name, .. } if name == "--help" => return Ok(Command::Help(v.help())),
+            Arg::Flag { name, .. } => return Err(unknown_option(&name, v.options, Some(v))),
+        }
+    }
+    if paths.is_empty() {
+        return Err(usage("no DIR given", Some(v)));
+    }
+    Ok(Command::Serve(crate::serve::ServeArgs { paths }))
 }
 
 #[cfg(test)]
@@ -625,7 +693,7 @@ mod tests {
         assert_eq!(message(&["improt"]), "no command `improt`; did you mean `import`?");
         assert_eq!(
             message(&["convert"]),
-            "no command `convert`; expected one of render, check, import, help"
+            "no command `convert`; expected one of render, check, import, serve, help"
         );
         assert_eq!(
             message(&["--verison"]),
@@ -659,6 +727,7 @@ mod tests {
   tooldef render --provider P [--strict] [--report] [--pretty] PATH...
   tooldef check  [--provider P]... [--strict] PATH...
   tooldef import --from mcp|openai|anthropic|gemini FILE [--out DIR] [--force]
+  tooldef serve  DIR...
   tooldef help   [COMMAND]
   tooldef --help | --version"
         );

@@ -5,6 +5,8 @@
 //! tooldef render --provider P [--strict] [--report] [--pretty] PATH...
 //! tooldef check  [--provider P]... [--strict] PATH...
 //! tooldef import --from mcp|openai|anthropic|gemini FILE [--out DIR] [--force]
+//! tooldef import --from mcp-server [--out DIR] [--force] -- CMD [ARG]...
+//! tooldef serve  DIR...
 //! tooldef help   [COMMAND]
 //! ```
 //!
@@ -13,7 +15,9 @@
 
 mod args;
 mod import;
+mod mcp_import;
 mod providers;
+mod serve;
 
 use std::collections::HashMap;
 use std::io::{self, Read, Write};
@@ -83,6 +87,12 @@ fn run(command: Command) -> Result<(), Failure> {
         Command::Render(a) => render(a),
         Command::Check(a) => check(a),
         Command::Import(a) => import_cmd(a),
+        Command::ImportServer(a) => {
+            let written = mcp_import::import(a).map_err(Failure::Input)?;
+            written.warnings.iter().for_each(warn);
+            out(written.listing.as_bytes())
+        }
+        Command::Serve(a) => serve::serve(a).map_err(Failure::Input),
     }
 }
 

@@ -19,6 +19,7 @@ Usage:
   tooldef render --provider P [--strict] [--report] [--pretty] PATH...
   tooldef check  [--provider P]... [--strict] PATH...
   tooldef import --from mcp|openai|anthropic|gemini FILE [--out DIR] [--force]
+  tooldef serve  DIR...
   tooldef help   [COMMAND]
   tooldef --help | --version";
 
@@ -135,7 +136,7 @@ fn a_mistyped_verb_is_named_with_a_suggestion() {
     assert_eq!(o.status.code(), Some(2));
     assert!(
         stderr(&o).starts_with(
-            "error: no command `convert`; expected one of render, check, import, help\n"
+            "error: no command `convert`; expected one of render, check, import, serve, help\n"
         ),
         "{}",
         stderr(&o)
@@ -178,6 +179,7 @@ fn help_and_version_go_to_stdout_and_exit_zero() {
             "import",
             "Usage: tooldef import --from mcp|openai|anthropic|gemini FILE [--out DIR] [--force]",
         ),
+        ("serve", "Usage: tooldef serve DIR..."),
     ] {
         for args in [[verb, "--help"], [verb, "-h"], ["help", verb]] {
             let o = tooldef(&args);

@@ -1,8 +1,9 @@
 //! Fake model servers on 127.0.0.1 speaking OpenAI Chat Completions' and Anthropic Messages'
 //! shapes, for the agent-loop examples. Each follows a one-step script: when the request offers
-//! the scripted tool and carries no tool result yet, it answers with a call of that tool; once a
-//! tool result is in the conversation, it answers with text quoting it; when the tool is not
-//! offered, it says so in text. Every request body is recorded for the example to inspect.
+//! the scripted tools and carries no tool result yet, it answers with a call of each (several
+//! calls in one turn, as models do in parallel); once tool results are in the conversation, it
+//! answers with text quoting them; when a tool is not offered, it says so in text. Every request
+//! body is recorded for the example to inspect.
 
 use std::io;
 use std::net::SocketAddr;
@@ -35,7 +36,16 @@ impl FakeModel {
     ///
     /// The listener cannot be bound.
     pub fn openai_chat(script: Script) -> io::Result<Self> {
-        Self::start("/v1/chat/completions", move |body| openai_answer(&script, body))
+        Self::openai_chat_calls(vec![script])
+    }
+
+    /// [`openai_chat`](Self::openai_chat) calling every scripted tool in one turn.
+    ///
+    /// # Errors
+    ///
+    /// The listener cannot be bound.
+    pub fn openai_chat_calls(scripts: Vec<Script>) -> io::Result<Self> {
+        Self::start("/v1/chat/completions", move |body| openai_answer(&scripts, body))
     }
 
     /// An Anthropic-compatible server answering `POST /v1/messages`.
@@ -44,7 +54,16 @@ impl FakeModel {
     ///
     /// The listener cannot be bound.
     pub fn anthropic(script: Script) -> io::Result<Self> {
-        Self::start("/v1/messages", move |body| anthropic_answer(&script, body))
+        Self::anthropic_calls(vec![script])
+    }
+
+    /// [`anthropic`](Self::anthropic) calling every scripted tool in one turn.
+    ///
+    /// # Errors
+    ///
+    /// The listener cannot be bound.
+    pub fn anthropic_calls(scripts: Vec<Script>) -> io::Result<Self> {
+        Self::start("/v1/messages", move |body| anthropic_answer(&scripts, body))
     }
 
     fn start<F>(path: &'static str, answer: F) -> io::Result<Self>
@@ -84,25 +103,32 @@ fn tools_of(body: &Value) -> Result<&Vec<Value>, String> {
         .ok_or_else(|| "the request has no `tools` array".to_owned())
 }
 
-fn openai_answer(script: &Script, body: &Value) -> Result<Value, String> {
+fn openai_answer(scripts: &[Script], body: &Value) -> Result<Value, String> {
     let messages = body.get("messages").and_then(Value::as_array).ok_or("no `messages` array")?;
-    let offered = tools_of(body)?.iter().any(|t| t["function"]["name"] == script.tool.as_str());
+    let tools = tools_of(body)?;
+    let missing =
+        scripts.iter().find(|s| !tools.iter().any(|t| t["function"]["name"] == s.tool.as_str()));
     let last = messages.last().ok_or("`messages` is empty")?;
     let message = if last["role"] == "tool" {
-        let text = last["content"].as_str().unwrap_or_default();
-        json!({ "role": "assistant", "content": format!("The tool answered: {text}") })
-    } else if offered {
-        json!({
-            "role": "assistant",
-            "content": null,
-            "tool_calls": [{
-                "id": format!("call_{}", messages.len()),
-                "type": "function",
-                "function": { "name": script.tool, "arguments": script.arguments.to_string() }
-            }]
-        })
-    } else {
+        let first = messages.iter().rposition(|m| m["role"] != "tool").map_or(0, |i| i + 1);
+        let texts: Vec<&str> =
+            messages[first..].iter().map(|m| m["content"].as_str().unwrap_or_default()).collect();
+        json!({ "role": "assistant", "content": format!("The tool answered: {}", texts.join(" | ")) })
+    } else if let Some(script) = missing {
         json!({ "role": "assistant", "content": format!("I have no `{}` tool.", script.tool) })
+    } else {
+        let calls: Vec<Value> = scripts
+            .iter()
+            .enumerate()
+            .map(|(i, script)| {
+                json!({
+                    "id": format!("call_{}_{i}", messages.len()),
+                    "type": "function",
+                    "function": { "name": script.tool, "arguments": script.arguments.to_string() }
+                })
+            })
+            .collect();
+        json!({ "role": "assistant", "content": null, "tool_calls": calls })
     };
     let finish = if message.get("tool_calls").is_some() { "tool_calls" } else { "stop" };
     Ok(json!({
@@ -114,39 +140,53 @@ fn openai_answer(script: &Script, body: &Value) -> Result<Value, String> {
     }))
 }
 
-fn anthropic_answer(script: &Script, body: &Value) -> Result<Value, String> {
+fn anthropic_answer(scripts: &[Script], body: &Value) -> Result<Value, String> {
     let messages = body.get("messages").and_then(Value::as_array).ok_or("no `messages` array")?;
-    let offered = tools_of(body)?.iter().any(|t| t["name"] == script.tool.as_str());
+    let tools = tools_of(body)?;
+    let missing = scripts.iter().find(|s| !tools.iter().any(|t| t["name"] == s.tool.as_str()));
     let last = messages.last().ok_or("`messages` is empty")?;
-    let result = last["content"]
+    let results: Vec<&Value> = last["content"]
         .as_array()
-        .and_then(|blocks| blocks.iter().find(|b| b["type"] == "tool_result"));
-    let (content, stop) = if let Some(result) = result {
-        let text: Vec<&str> = result["content"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(|b| b["text"].as_str())
+        .into_iter()
+        .flatten()
+        .filter(|b| b["type"] == "tool_result")
+        .collect();
+    let (content, stop) = if !results.is_empty() {
+        let texts: Vec<String> = results
+            .iter()
+            .map(|result| {
+                let text: Vec<&str> = result["content"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|b| b["text"].as_str())
+                    .collect();
+                text.join(" ")
+            })
             .collect();
         (
-            json!([{ "type": "text", "text": format!("The tool answered: {}", text.join(" ")) }]),
+            json!([{ "type": "text", "text": format!("The tool answered: {}", texts.join(" | ")) }]),
             "end_turn",
         )
-    } else if offered {
-        (
-            json!([{
-                "type": "tool_use",
-                "id": format!("toolu_{}", messages.len()),
-                "name": script.tool,
-                "input": script.arguments
-            }]),
-            "tool_use",
-        )
-    } else {
+    } else if let Some(script) = missing {
         (
             json!([{ "type": "text", "text": format!("I have no `{}` tool.", script.tool) }]),
             "end_turn",
         )
+    } else {
+        let calls: Vec<Value> = scripts
+            .iter()
+            .enumerate()
+            .map(|(i, script)| {
+                json!({
+                    "type": "tool_use",
+                    "id": format!("toolu_{}_{i}", messages.len()),
+                    "name": script.tool,
+                    "input": script.arguments
+                })
+            })
+            .collect();
+        (Value::Array(calls), "tool_use")
     };
     Ok(json!({
         "id": "msg_fake",

@@ -5,7 +5,8 @@
 //! [`Validator`] (a JSON value against a descriptor's schemas, every error with its JSON
 //! pointer) and [`apply_defaults`], dynamic tools over `serde_json::Value` ([`DynamicTool`]),
 //! the [`Toolbox`] that calls tools by name, and the small runtime pieces that keep a panic
-//! inside the result (a panic-catching future, and [`block_on`] for sync callers), and what production hosts need around a
+//! inside the result ([`CatchUnwind`] for executors and servers that run tools themselves, [`block_on`] for
+//! sync callers), and what production hosts need around a
 //! call: [`CallOptions`] (a per-call timeout on a runtime-agnostic [`Timer`], a
 //! [`CancelToken`], a bound on concurrent calls for [`Toolbox::call_all`]), `tracing` spans
 //! and tool panics kept off stderr ([`set_quiet_panics`]). Messages come from
@@ -49,7 +50,7 @@ pub use dynamic::{DynamicTool, prepare_arguments};
 pub use error::DispatchError;
 pub(crate) use error::closest;
 pub use options::CallOptions;
-pub use runtime::{block_on, set_quiet_panics};
+pub use runtime::{CatchUnwind, block_on, set_quiet_panics};
 pub use timer::{ThreadTimer, Timer};
 pub use toolbox::Toolbox;
 pub(crate) use toolbox::unknown_tool;

@@ -85,13 +85,13 @@ pub(crate) fn catch_unwind<R>(f: impl FnOnce() -> R) -> Result<R, String> {
 /// Wraps only `Unpin` futures (such as [`crate::BoxFuture`]), so no pinning projection is needed.
 #[derive(Debug)]
 #[must_use = "futures do nothing unless polled"]
-pub(crate) struct CatchUnwind<F> {
+pub struct CatchUnwind<F> {
     inner: Option<F>,
 }
 
 impl<F> CatchUnwind<F> {
     /// Wraps `future`.
-    pub(crate) fn new(future: F) -> Self {
+    pub fn new(future: F) -> Self {
         CatchUnwind { inner: Some(future) }
     }
 }

@@ -22,9 +22,22 @@
 //! assert_eq!(back.tools, [PING.clone()]);
 //! ```
 
+//!
+//! With features, the real protocol through the official Rust SDK (`rmcp`): `rmcp` adds typed
+//! bridges to its model ([`sdk`]), `server` an MCP server over a `Toolbox` or a `ToolRegistry`
+//! ([`server`]), `client` the tools of any MCP server as executors in a registry ([`client`]).
+
 mod calls;
+#[cfg(feature = "client")]
+pub mod client;
+#[cfg(any(feature = "http-server", feature = "http-client"))]
+pub mod http;
 mod import;
 mod render;
+#[cfg(feature = "rmcp")]
+pub mod sdk;
+#[cfg(feature = "server")]
+pub mod server;
 
 pub use calls::{call_tool_result, tool_call};
 pub use import::{ImportError, ImportedTools, import_tools};

@@ -1,0 +1,236 @@
+//! `tooldef serve` and `tooldef import --from mcp-server`, as processes: the pair as a round
+//! trip (the same specs back, less their commands), and `serve` driven by the official Rust
+//! SDK's client (calls through dispatch, list_changed when a file appears, a server that dies
+//! mid-call).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use rmcp::model::{CallToolRequestParams, ClientConfig, ProtocolVersion};
+use rmcp::service::{NotificationContext, RunningService};
+use rmcp::transport::TokioChildProcess;
+use rmcp::{ClientHandler, RoleClient, ServiceExt};
+use serde_json::{Value, json};
+use tokio::sync::Notify;
+use tooldef::load_spec_dir;
+
+/// How long one step may take before the test fails.
+const STEP: Duration = Duration::from_secs(30);
+
+async fn within<F: std::future::Future>(what: &str, f: F) -> F::Output {
+    tokio::time::timeout(STEP, f).await.unwrap_or_else(|_| panic!("{what}: no end within {STEP:?}"))
+}
+
+fn fixture(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(rel)
+}
+
+const TOOLDEF: &str = env!("CARGO_BIN_EXE_tooldef");
+
+/// A directory under the system temp dir, removed on drop.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new() -> Self {
+        static N: AtomicU64 = AtomicU64::new(0);
+        let nanos = SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_nanos();
+        let name = format!(
+            "tooldef-cli-mcp-{}-{}-{nanos}",
+            std::process::id(),
+            N.fetch_add(1, Ordering::Relaxed)
+        );
+        let path = std::env::temp_dir().join(name);
+        std::fs::create_dir(&path).unwrap();
+        TempDir(path)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Runs `tooldef` with a deadline (the child is killed past it).
+fn run_bounded(args: &[&std::ffi::OsStr]) -> std::process::Output {
+    let mut child = Command::new(TOOLDEF)
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run tooldef");
+    let started = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > STEP {
+            let _ = child.kill();
+            panic!("tooldef {args:?} did not end within {STEP:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn import_from_a_served_directory_gives_back_the_same_specs_less_their_commands() {
+    let out = TempDir::new();
+    let src = fixture("serve");
+    let o = run_bounded(&[
+        "import".as_ref(),
+        "--from".as_ref(),
+        "mcp-server".as_ref(),
+        "--out".as_ref(),
+        out.0.as_os_str(),
+        "--".as_ref(),
+        TOOLDEF.as_ref(),
+        "serve".as_ref(),
+        src.as_os_str(),
+    ]);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "import failed: {stderr}");
+    let listed: Vec<String> =
+        String::from_utf8(o.stdout).unwrap().lines().map(str::to_owned).collect();
+    let expected: Vec<String> = ["create_issue", "get_weather", "set_alarm", "shout"]
+        .iter()
+        .map(|n| out.0.join(format!("{n}.json")).display().to_string())
+        .collect();
+    assert_eq!(listed, expected);
+
+    let before = load_spec_dir(&src).unwrap();
+    let after = load_spec_dir(&out.0).unwrap();
+    assert_eq!(after.descriptors(), before.descriptors());
+    for loaded in &before.loaded {
+        let name = loaded.spec.descriptor.name.as_str();
+        let written: Value = serde_json::from_str(
+            &std::fs::read_to_string(out.0.join(format!("{name}.json"))).unwrap(),
+        )
+        .unwrap();
+        assert_eq!(written, tooldef::spec_to_json(&loaded.spec.descriptor, None), "{name}");
+        assert!(written.get("command").is_none());
+    }
+}
+
+#[test]
+fn serve_refuses_a_file_and_import_needs_a_command() {
+    let o = run_bounded(&["serve".as_ref(), fixture("serve/shout.json").as_os_str()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr),
+        format!(
+            "error: {}: not a directory; serve takes workspace directories\n",
+            fixture("serve/shout.json").display()
+        )
+    );
+    let o = run_bounded(&["import".as_ref(), "--from".as_ref(), "mcp-server".as_ref()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&o.stderr)
+            .starts_with("error: no server command given after `--`\n")
+    );
+}
+
+/// A 2025-11-25 session client that counts `tools/list_changed`.
+#[derive(Clone, Default)]
+struct Counting(Arc<Notify>);
+
+impl ClientHandler for Counting {
+    fn get_info(&self) -> ClientConfig {
+        ClientConfig::default().with_protocol_version(ProtocolVersion::LATEST_WITH_INITIALIZE)
+    }
+
+    async fn on_tool_list_changed(&self, _context: NotificationContext<RoleClient>) {
+        self.0.notify_one();
+    }
+}
+
+async fn serve(dir: &Path, handler: Counting) -> RunningService<RoleClient, Counting> {
+    let mut command = tokio::process::Command::new(TOOLDEF);
+    command.arg("serve").arg(dir);
+    let transport = TokioChildProcess::new(command).expect("start tooldef serve");
+    within("the client start", handler.serve(transport)).await.expect("serve starts")
+}
+
+fn text(r: &rmcp::model::CallToolResult) -> String {
+    r.content.iter().filter_map(|c| c.as_text()).map(|t| t.text.as_str()).collect()
+}
+
+fn copy_fixtures(into: &Path) {
+    for entry in std::fs::read_dir(fixture("serve")).unwrap() {
+        let path = entry.unwrap().path();
+        std::fs::copy(&path, into.join(path.file_name().unwrap())).unwrap();
+    }
+}
+
+#[tokio::test]
+async fn serve_answers_calls_through_dispatch_and_says_when_the_set_changes() {
+    let dir = TempDir::new();
+    copy_fixtures(&dir.0);
+    let handler = Counting::default();
+    let changed = Arc::clone(&handler.0);
+    let client = serve(&dir.0, handler).await;
+
+    let tools = within("list", client.list_all_tools()).await.unwrap();
+    let names: Vec<_> = tools.iter().map(|t| t.name.as_ref()).collect();
+    assert_eq!(names, ["create_issue", "get_weather", "set_alarm", "shout"]);
+
+    let args = json!({"text": "hello"}).as_object().cloned().unwrap();
+    let shout =
+        within("shout", client.call_tool(CallToolRequestParams::new("shout").with_arguments(args)))
+            .await
+            .unwrap();
+    assert_eq!((shout.is_error, text(&shout)), (Some(false), r#"{"TEXT":"HELLO"}"#.to_owned()));
+
+    let args = json!({"text": 5}).as_object().cloned().unwrap();
+    let bad =
+        within("shout", client.call_tool(CallToolRequestParams::new("shout").with_arguments(args)))
+            .await
+            .unwrap();
+    assert_eq!(bad.is_error, Some(true));
+    assert_eq!(text(&bad), "invalid arguments for shout: /text must be a string; got 5");
+
+    let args = json!({"city": "Paris"}).as_object().cloned().unwrap();
+    let declarative = within(
+        "get_weather",
+        client.call_tool(CallToolRequestParams::new("get_weather").with_arguments(args)),
+    )
+    .await
+    .unwrap();
+    assert_eq!(declarative.is_error, Some(true));
+    assert_eq!(text(&declarative), "workspace tool get_weather has no implementation");
+
+    std::fs::write(dir.0.join("later.json"), r#"{"description": "Came later."}"#).unwrap();
+    within("list_changed", changed.notified()).await;
+    let tools = within("list", client.list_all_tools()).await.unwrap();
+    assert!(tools.iter().any(|t| t.name == "later"), "{tools:?}");
+    within("close", client.cancel()).await.unwrap();
+}
+
+#[tokio::test]
+async fn a_served_tool_that_kills_its_server_is_an_error_for_the_client() {
+    let dir = TempDir::new();
+    std::fs::write(
+        dir.0.join("die.json"),
+        r#"{"description": "Ends the server.", "command": ["sh", "-c", "kill -9 $PPID"]}"#,
+    )
+    .unwrap();
+    let mut command = tokio::process::Command::new(TOOLDEF);
+    command.arg("serve").arg(&dir.0);
+    let client =
+        within("spawn", tooldef_mcp::client::McpClient::spawn(command, Default::default()))
+            .await
+            .unwrap();
+    let imported = within("import", client.import()).await.unwrap();
+    let call = tooldef::ToolCall::new("c1", "die", json!({}));
+    let result = within("die", tooldef::Executor::execute(&*imported.tools[0], &call)).await;
+    assert!(result.is_error);
+    assert_eq!(
+        result.text(),
+        format!(
+            "MCP server `{TOOLDEF} serve {}`: tool die: the server is gone (its connection closed)",
+            dir.0.display()
+        )
+    );
+}
