@@ -111,6 +111,53 @@ pub fn at<'v>(value: &'v serde_json::Value, pointer: &str) -> Option<&'v serde_j
     })
 }
 
+/// The fields of one provider event, read with every failure a [`StreamError::Malformed`] that
+/// names the event and the JSON pointer: what each provider crate's accumulator reads its events
+/// with.
+#[derive(Clone, Copy, Debug)]
+pub struct EventFields<'v> {
+    event: &'v str,
+    value: &'v serde_json::Value,
+}
+
+impl<'v> EventFields<'v> {
+    /// The fields of `value`, an event the provider calls `event` (its type).
+    pub fn new(event: &'v str, value: &'v serde_json::Value) -> Self {
+        EventFields { event, value }
+    }
+
+    /// A [`StreamError::Malformed`] for this event at `pointer`.
+    pub fn malformed(&self, pointer: &str, message: &str) -> StreamError {
+        StreamError::Malformed {
+            event: self.event.to_owned(),
+            pointer: pointer.to_owned(),
+            message: message.to_owned(),
+        }
+    }
+
+    /// The non-negative integer at `pointer`.
+    ///
+    /// # Errors
+    ///
+    /// [`StreamError::Malformed`] when it is absent or not such an integer.
+    pub fn integer(&self, pointer: &str) -> Result<u64, StreamError> {
+        at(self.value, pointer)
+            .and_then(serde_json::Value::as_u64)
+            .ok_or_else(|| self.malformed(pointer, "must be an integer"))
+    }
+
+    /// The string at `pointer`.
+    ///
+    /// # Errors
+    ///
+    /// [`StreamError::Malformed`] when it is absent or not a string.
+    pub fn string(&self, pointer: &str) -> Result<&'v str, StreamError> {
+        at(self.value, pointer)
+            .and_then(serde_json::Value::as_str)
+            .ok_or_else(|| self.malformed(pointer, "must be a string"))
+    }
+}
+
 /// The bounds that keep one stream's memory finite whatever the provider sends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]

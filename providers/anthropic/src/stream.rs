@@ -9,7 +9,9 @@
 //! [`tooldef::stream::CallAssembler`]'s; this module only maps events onto it.
 
 use serde_json::Value;
-use tooldef::stream::{CallAssembler, StreamError, StreamEvent, StreamLimits, ToolLookup, at};
+use tooldef::stream::{
+    CallAssembler, EventFields, StreamError, StreamEvent, StreamLimits, ToolLookup, at,
+};
 
 /// How many blocks that are not tool calls one stream may open (bounded memory).
 const MAX_OTHER_BLOCKS: usize = 4096;
@@ -73,34 +75,22 @@ impl<'a> ToolUseStream<'a> {
     /// block never started, an `error` event, or a limit.
     pub fn push(&mut self, event: &Value) -> Result<Vec<StreamEvent>, StreamError> {
         let kind = event.get("type").and_then(Value::as_str).unwrap_or_default();
-        let malformed = |pointer: &str, message: &str| StreamError::Malformed {
-            event: kind.to_owned(),
-            pointer: pointer.to_owned(),
-            message: message.to_owned(),
-        };
-        let index = || {
-            event
-                .get("index")
-                .and_then(Value::as_u64)
-                .ok_or_else(|| malformed("/index", "must be an integer"))
-        };
-        let string = |field: &str| {
-            at(event, field)
-                .and_then(Value::as_str)
-                .ok_or_else(|| malformed(field, "must be a string"))
-        };
+        let fields = EventFields::new(kind, event);
         let mut out = Vec::new();
         match kind {
             "content_block_start" => {
-                let index = index()?;
+                let index = fields.integer("/index")?;
                 if at(event, "/content_block/type").and_then(Value::as_str) != Some("tool_use") {
                     if self.other.len() >= MAX_OTHER_BLOCKS {
-                        return Err(malformed("/index", "too many content blocks in one stream"));
+                        return Err(
+                            fields.malformed("/index", "too many content blocks in one stream")
+                        );
                     }
                     self.other.push(index);
                     return Ok(out);
                 }
-                let (id, name) = (string("/content_block/id")?, string("/content_block/name")?);
+                let (id, name) =
+                    (fields.string("/content_block/id")?, fields.string("/content_block/name")?);
                 self.calls.start(index, id, name, &mut out)?;
                 // `input` is `{}` when the arguments stream; a non-empty one came whole.
                 match at(event, "/content_block/input") {
@@ -112,7 +102,7 @@ impl<'a> ToolUseStream<'a> {
                 }
             }
             "content_block_delta" => {
-                let index = index()?;
+                let index = fields.integer("/index")?;
                 if at(event, "/delta/type").and_then(Value::as_str) != Some("input_json_delta") {
                     return Ok(out);
                 }
@@ -120,10 +110,10 @@ impl<'a> ToolUseStream<'a> {
                     // A server tool's input (web search and the like) is not ours to run.
                     return Ok(out);
                 }
-                self.calls.append(index, string("/delta/partial_json")?, &mut out)?;
+                self.calls.append(index, fields.string("/delta/partial_json")?, &mut out)?;
             }
             "content_block_stop" => {
-                let index = index()?;
+                let index = fields.integer("/index")?;
                 if self.calls.is_open(index) {
                     out.push(StreamEvent::Call(self.calls.finish(index)?));
                 } else if !self.other.contains(&index) {

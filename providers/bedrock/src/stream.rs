@@ -11,7 +11,9 @@
 //! [`tooldef::stream::CallAssembler`]'s; this module only maps events onto it.
 
 use serde_json::Value;
-use tooldef::stream::{CallAssembler, StreamError, StreamEvent, StreamLimits, ToolLookup, at};
+use tooldef::stream::{
+    CallAssembler, EventFields, StreamError, StreamEvent, StreamLimits, ToolLookup, at,
+};
 
 /// The exception events ConverseStream may send in place of a normal event.
 const EXCEPTIONS: [&str; 5] = [
@@ -98,41 +100,32 @@ impl<'a> ConverseToolStream<'a> {
         kind: &str,
         payload: &Value,
     ) -> Result<Vec<StreamEvent>, StreamError> {
-        let malformed = |pointer: &str, message: &str| StreamError::Malformed {
-            event: kind.to_owned(),
-            pointer: pointer.to_owned(),
-            message: message.to_owned(),
-        };
-        let index = || {
-            payload
-                .get("contentBlockIndex")
-                .and_then(Value::as_u64)
-                .ok_or_else(|| malformed("/contentBlockIndex", "must be an integer"))
-        };
-        let string = |field: &str| {
-            at(payload, field)
-                .and_then(Value::as_str)
-                .ok_or_else(|| malformed(field, "must be a string"))
-        };
+        let fields = EventFields::new(kind, payload);
         let mut out = Vec::new();
         match kind {
             "contentBlockStart" => {
                 if at(payload, "/start/toolUse").is_none() {
                     return Ok(out);
                 }
-                let index = index()?;
-                let (id, name) =
-                    (string("/start/toolUse/toolUseId")?, string("/start/toolUse/name")?);
+                let index = fields.integer("/contentBlockIndex")?;
+                let (id, name) = (
+                    fields.string("/start/toolUse/toolUseId")?,
+                    fields.string("/start/toolUse/name")?,
+                );
                 self.calls.start(index, id, name, &mut out)?;
             }
             "contentBlockDelta" => {
                 if at(payload, "/delta/toolUse").is_none() {
                     return Ok(out);
                 }
-                self.calls.append(index()?, string("/delta/toolUse/input")?, &mut out)?;
+                self.calls.append(
+                    fields.integer("/contentBlockIndex")?,
+                    fields.string("/delta/toolUse/input")?,
+                    &mut out,
+                )?;
             }
             "contentBlockStop" => {
-                let index = index()?;
+                let index = fields.integer("/contentBlockIndex")?;
                 if self.calls.is_open(index) {
                     out.push(StreamEvent::Call(self.calls.finish(index)?));
                 } else if self.calls.is_finished(index) {

@@ -10,7 +10,9 @@
 //! [`tooldef::stream::CallAssembler`]'s; this module only maps events onto it.
 
 use serde_json::Value;
-use tooldef::stream::{CallAssembler, StreamError, StreamEvent, StreamLimits, ToolLookup, at};
+use tooldef::stream::{
+    CallAssembler, EventFields, StreamError, StreamEvent, StreamLimits, ToolLookup, at,
+};
 
 /// Assembles the tool calls of a Chat Completions stream (`chat.completion.chunk` objects).
 ///
@@ -272,38 +274,31 @@ impl<'a> ResponsesStream<'a> {
     /// added, an `error` or `response.failed` event, or a limit.
     pub fn push(&mut self, event: &Value) -> Result<Vec<StreamEvent>, StreamError> {
         let kind = event.get("type").and_then(Value::as_str).unwrap_or_default();
-        let malformed = |pointer: &str, message: &str| StreamError::Malformed {
-            event: kind.to_owned(),
-            pointer: pointer.to_owned(),
-            message: message.to_owned(),
-        };
-        let index = || {
-            event
-                .get("output_index")
-                .and_then(Value::as_u64)
-                .ok_or_else(|| malformed("/output_index", "must be an integer"))
-        };
-        let string = |field: &str| {
-            at(event, field)
-                .and_then(Value::as_str)
-                .ok_or_else(|| malformed(field, "must be a string"))
-        };
+        let fields = EventFields::new(kind, event);
         let mut out = Vec::new();
         let is_call = || at(event, "/item/type").and_then(Value::as_str) == Some("function_call");
         match kind {
             "response.output_item.added" if is_call() => {
                 let arguments = at(event, "/item/arguments").and_then(Value::as_str);
-                let (id, name) = (string("/item/call_id")?, string("/item/name")?);
-                self.added(index()?, id, name, arguments, &mut out)?;
+                let (id, name) = (fields.string("/item/call_id")?, fields.string("/item/name")?);
+                self.added(fields.integer("/output_index")?, id, name, arguments, &mut out)?;
             }
             "response.function_call_arguments.delta" => {
-                self.delta(index()?, string("/delta")?, &mut out)?;
+                self.delta(fields.integer("/output_index")?, fields.string("/delta")?, &mut out)?;
             }
             "response.function_call_arguments.done" => {
-                self.done(index()?, string("/arguments")?, &mut out)?;
+                self.done(
+                    fields.integer("/output_index")?,
+                    fields.string("/arguments")?,
+                    &mut out,
+                )?;
             }
             "response.output_item.done" if is_call() => {
-                self.item_done(index()?, string("/item/arguments")?, &mut out)?;
+                self.item_done(
+                    fields.integer("/output_index")?,
+                    fields.string("/item/arguments")?,
+                    &mut out,
+                )?;
             }
             "error" | "response.failed" => {
                 let e = event.get("error").or_else(|| at(event, "/response/error"));
