@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll, Waker};
 
 use serde_json::{Value, json};
-use tooldef::dispatch::{DynamicTool, TypedTool};
+use tooldef::dispatch::DynamicTool;
 use tooldef::{
     Additional, Arguments, BoxFuture, Constraint, EnumValue, Executor, Literal, Override,
     OverrideCall, OverrideError, Overrides, Param, Rule, Schema, SchemaKind, SchemaRef, Tool,
@@ -826,31 +826,38 @@ fn an_open_executor_is_handed_the_added_parameters() {
     assert_eq!(r.structured.unwrap(), json!({"book": "Dune", "year": 1965}));
 }
 
-/// Look a word up.
-#[tooldef::tool]
-async fn define(
-    /// The word.
-    word: String,
-    /// How many senses.
-    #[param(range = 1..=5)]
-    senses: u8,
-) -> Result<String, String> {
-    Ok(format!("{word}: {senses} senses"))
-}
+/// A `#[tool]` function as the patched executor (needs the `macros` feature).
+#[cfg(feature = "macros")]
+mod typed_executor {
+    use super::*;
+    use tooldef::dispatch::TypedTool;
 
-#[test]
-fn a_typed_executor_never_fails_on_what_an_override_adds_or_defaults() {
-    let typed = TypedTool::shared(Define);
-    let exec = Override::add_param(Param::boolean("verbose").optional())
-        .then(Override::constrain("senses", Constraint::default(2i64)))
-        .then(Override::constrain("senses", Constraint::range(1, 3)))
-        .wrap(typed)
-        .unwrap();
-    let r = run(&exec, &call("define", json!({"word": "tool", "verbose": true})));
-    assert!(!r.is_error, "{}", r.text());
-    assert_eq!(r.structured.unwrap(), json!("tool: 2 senses"));
-    let r = run(&exec, &call("define", json!({"word": "tool", "senses": 4})));
-    assert_eq!(r.text(), "/senses must be at most 3; got 4");
+    /// Look a word up.
+    #[tooldef::tool]
+    async fn define(
+        /// The word.
+        word: String,
+        /// How many senses.
+        #[param(range = 1..=5)]
+        senses: u8,
+    ) -> Result<String, String> {
+        Ok(format!("{word}: {senses} senses"))
+    }
+
+    #[test]
+    fn a_typed_executor_never_fails_on_what_an_override_adds_or_defaults() {
+        let typed = TypedTool::shared(Define);
+        let exec = Override::add_param(Param::boolean("verbose").optional())
+            .then(Override::constrain("senses", Constraint::default(2i64)))
+            .then(Override::constrain("senses", Constraint::range(1, 3)))
+            .wrap(typed)
+            .unwrap();
+        let r = run(&exec, &call("define", json!({"word": "tool", "verbose": true})));
+        assert!(!r.is_error, "{}", r.text());
+        assert_eq!(r.structured.unwrap(), json!("tool: 2 senses"));
+        let r = run(&exec, &call("define", json!({"word": "tool", "senses": 4})));
+        assert_eq!(r.text(), "/senses must be at most 3; got 4");
+    }
 }
 
 #[test]
