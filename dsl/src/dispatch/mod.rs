@@ -55,4 +55,4 @@ pub use timer::{ThreadTimer, Timer};
 pub use toolbox::Toolbox;
 pub(crate) use toolbox::unknown_tool;
 pub use typed::TypedTool;
-pub use validator::{MAX_DEPTH, MAX_ERRORS, Validator, apply_defaults, check_args};
+pub use validator::{MAX_DEPTH, MAX_ERRORS, MAX_STEPS, Validator, apply_defaults, check_args};

@@ -21,6 +21,13 @@ pub const MAX_DEPTH: usize = 64;
 /// How many errors one validation reports at most (the model needs the first few, not all).
 pub const MAX_ERRORS: usize = 32;
 
+/// The most schema nodes one check visits. A real argument against a real schema takes a few
+/// per value; the bound is there for schemas whose definitions reach each other through `anyOf`
+/// alone (`A = anyOf[B, B, …]`, `B = anyOf[A, A, …]`), where every variant is tried again at the
+/// same value and the work would double with each level. Past it the check ends with an error
+/// that says so, in bounded time, instead of running on.
+pub const MAX_STEPS: usize = 1 << 20;
+
 /// How many compiled patterns a [`Validator`] keeps before it starts over.
 const MAX_PATTERNS: usize = 256;
 
@@ -173,6 +180,11 @@ fn fill(schema: &Schema, defs: &[Definition], value: &mut Value, depth: usize) {
     }
 }
 
+/// The definition called `name`, with its name borrowed from the definitions.
+fn find_named<'d>(defs: &'d [Definition], name: &str) -> Option<(&'d str, &'d Schema)> {
+    defs.iter().find(|d| d.name == name).map(|d| (&*d.name, &d.schema))
+}
+
 fn find_def<'d>(defs: &'d [Definition], name: &str) -> Option<&'d Schema> {
     defs.iter().find(|d| d.name == name).map(|d| &d.schema)
 }
@@ -183,11 +195,29 @@ struct Walk<'a> {
     defs: &'a [Definition],
     pointer: String,
     errors: Vec<ArgError>,
+    /// Schema nodes visited so far (see [`MAX_STEPS`]).
+    steps: usize,
+    /// The definitions being checked right now, each with the value it is checked against: a
+    /// reference back to one of them at the same value describes nothing new (a value that
+    /// matches does so without going round the loop), so that branch fails at once.
+    open: Vec<(&'a str, *const Value)>,
 }
 
 impl<'a> Walk<'a> {
     fn new(validator: &'a Validator, defs: &'a [Definition]) -> Self {
-        Walk { validator, defs, pointer: String::new(), errors: Vec::new() }
+        Walk {
+            validator,
+            defs,
+            pointer: String::new(),
+            errors: Vec::new(),
+            steps: 0,
+            open: Vec::new(),
+        }
+    }
+
+    /// Whether the check has used up [`MAX_STEPS`].
+    fn exhausted(&self) -> bool {
+        self.steps > MAX_STEPS
     }
 
     fn push(&mut self, e: ArgError) {
@@ -263,6 +293,20 @@ impl<'a> Walk<'a> {
     }
 
     fn schema(&mut self, schema: &Schema, value: &Value, depth: usize) {
+        self.steps += 1;
+        if self.exhausted() {
+            if self.steps == MAX_STEPS + 1 {
+                let e = ArgError::new(
+                    &self.pointer,
+                    format!(
+                        "cannot be checked: the tool's schema takes more than {MAX_STEPS} steps \
+                         for this value (definitions that refer to each other through `anyOf` alone?)"
+                    ),
+                );
+                self.push(e);
+            }
+            return;
+        }
         if depth > MAX_DEPTH {
             let e = ArgError::new(&self.pointer, "is nested too deeply to be checked");
             self.push(e);
@@ -325,8 +369,19 @@ impl<'a> Walk<'a> {
                 self.object(&o.properties, &o.additional, map, None, depth);
             }
             (SchemaKind::AnyOf(a), value) => self.any_of(schema, &a.variants, value, depth),
-            (SchemaKind::Ref(r), value) => match find_def(self.defs, &r.name) {
-                Some(target) => self.schema(target, value, depth + 1),
+            (SchemaKind::Ref(r), value) => match find_named(self.defs, &r.name) {
+                Some((name, _)) if self.open.contains(&(name, std::ptr::from_ref(value))) => {
+                    let e = ArgError::new(
+                        p,
+                        format!("does not match `{name}`, which refers back to itself here"),
+                    );
+                    self.push(e);
+                }
+                Some((name, target)) => {
+                    self.open.push((name, std::ptr::from_ref(value)));
+                    self.schema(target, value, depth + 1);
+                    self.open.pop();
+                }
                 None => {
                     let e = ArgError::new(
                         p,
@@ -357,6 +412,13 @@ impl<'a> Walk<'a> {
             if found.is_empty() {
                 return;
             }
+            if self.exhausted() {
+                // The step bound's own error is among `found`: report it, not a variant's.
+                for e in found {
+                    self.push(e);
+                }
+                return;
+            }
             if accepts_type(v, self.defs, value, depth)
                 && best.as_ref().is_none_or(|b| found.len() < b.len())
             {
@@ -379,6 +441,19 @@ impl<'a> Walk<'a> {
 
 /// Whether `value`'s JSON type is one `schema` accepts (constraints aside).
 fn accepts_type(schema: &Schema, defs: &[Definition], value: &Value, depth: usize) -> bool {
+    accepts_type_in(schema, defs, value, depth, &mut Vec::new())
+}
+
+/// [`accepts_type`], with the definitions already tried for this value: a second visit can
+/// find nothing the first did not (the answer is an `or` over the same value), so each
+/// definition is tried once and the work stays linear in the schema.
+fn accepts_type_in<'d>(
+    schema: &'d Schema,
+    defs: &'d [Definition],
+    value: &Value,
+    depth: usize,
+    tried: &mut Vec<&'d str>,
+) -> bool {
     if depth > MAX_DEPTH {
         return false;
     }
@@ -394,9 +469,15 @@ fn accepts_type(schema: &Schema, defs: &[Definition], value: &Value, depth: usiz
         | (SchemaKind::List(_), Value::Array(_))
         | (SchemaKind::Object(_), Value::Object(_)) => true,
         (SchemaKind::Integer(_), Value::Number(n)) => n.is_i64() || n.is_u64(),
-        (SchemaKind::AnyOf(a), v) => a.variants.iter().any(|s| accepts_type(s, defs, v, depth + 1)),
+        (SchemaKind::AnyOf(a), v) => {
+            a.variants.iter().any(|s| accepts_type_in(s, defs, v, depth + 1, tried))
+        }
         (SchemaKind::Ref(r), v) => {
-            find_def(defs, &r.name).is_some_and(|s| accepts_type(s, defs, v, depth + 1))
+            if tried.contains(&&*r.name) {
+                return false;
+            }
+            tried.push(&r.name);
+            find_def(defs, &r.name).is_some_and(|s| accepts_type_in(s, defs, v, depth + 1, tried))
         }
         _ => false,
     }
@@ -405,7 +486,7 @@ fn accepts_type(schema: &Schema, defs: &[Definition], value: &Value, depth: usiz
 /// What a schema accepts, as a phrase for messages (`an integer`, `a string or null`).
 fn expected(schema: &Schema, defs: &[Definition]) -> String {
     let mut phrases = Vec::new();
-    phrases_of(schema, defs, &mut phrases, 0);
+    phrases_of(schema, defs, &mut phrases, 0, &mut Vec::new());
     if schema.nullable && !phrases.iter().any(|p| p == "null") {
         phrases.push("null".to_owned());
     }
@@ -419,7 +500,15 @@ fn expected(schema: &Schema, defs: &[Definition]) -> String {
     }
 }
 
-fn phrases_of(schema: &Schema, defs: &[Definition], out: &mut Vec<String>, depth: usize) {
+/// Adds what `schema` accepts to `out`, each definition followed once (`seen`), so that
+/// definitions referring to each other cost their size, not the number of paths between them.
+fn phrases_of<'d>(
+    schema: &'d Schema,
+    defs: &'d [Definition],
+    out: &mut Vec<String>,
+    depth: usize,
+    seen: &mut Vec<&'d str>,
+) {
     if depth > MAX_DEPTH {
         return;
     }
@@ -435,7 +524,7 @@ fn phrases_of(schema: &Schema, defs: &[Definition], out: &mut Vec<String>, depth
         SchemaKind::Object(_) => "an object".to_owned(),
         SchemaKind::AnyOf(a) => {
             for v in a.variants.iter() {
-                phrases_of(v, defs, out, depth + 1);
+                phrases_of(v, defs, out, depth + 1, seen);
                 if v.nullable && !out.iter().any(|p| p == "null") {
                     out.push("null".to_owned());
                 }
@@ -443,8 +532,12 @@ fn phrases_of(schema: &Schema, defs: &[Definition], out: &mut Vec<String>, depth
             return;
         }
         SchemaKind::Ref(r) => {
+            if seen.contains(&&*r.name) {
+                return;
+            }
+            seen.push(&r.name);
             if let Some(target) = find_def(defs, &r.name) {
-                phrases_of(target, defs, out, depth + 1);
+                phrases_of(target, defs, out, depth + 1, seen);
             }
             return;
         }
