@@ -6,4 +6,5 @@ pub mod extras;
 pub mod harness;
 pub mod specs;
 pub mod strategy;
+pub mod stream;
 pub mod values;

@@ -2,9 +2,10 @@
 //! argument errors out; hostile sequences get errors, never panics.
 
 use serde_json::{Value, json};
-use tooldef::stream::{StreamError, StreamEvent, StreamLimits};
-use tooldef::{Arguments, Param, ToolCall, ToolDescriptor};
+use tooldef::ToolDescriptor;
+use tooldef::stream::{StreamError, StreamLimits};
 use tooldef_anthropic::ToolUseStream;
+use tooldef_testkit::stream::{KELVIN, run_events, weather_call, weather_tool};
 
 const STREAM: &str = include_str!("fixtures/stream/tool_use.sse");
 
@@ -25,34 +26,7 @@ fn sse(text: &str) -> Vec<Value> {
 }
 
 fn tools() -> Vec<ToolDescriptor> {
-    vec![
-        ToolDescriptor::builder("get_weather")
-            .param(Param::string("location"))
-            .param(Param::enumeration("unit", &["celsius", "fahrenheit"]))
-            .build()
-            .unwrap(),
-    ]
-}
-
-fn call(id: &str, args: &str) -> ToolCall {
-    ToolCall { id: id.into(), name: "get_weather".into(), arguments: Arguments::Text(args.into()) }
-}
-
-fn run(events: &[Value], stream: &mut ToolUseStream<'_>) -> Vec<(usize, Result<ToolCall, String>)> {
-    let mut out = Vec::new();
-    for (i, e) in events.iter().enumerate() {
-        for ev in stream.push(e).unwrap() {
-            out.push((
-                i,
-                match ev {
-                    StreamEvent::Call(c) => Ok(c),
-                    StreamEvent::Invalid(inv) => Err(inv.error.to_string()),
-                    other => panic!("unexpected {other:?}"),
-                },
-            ));
-        }
-    }
-    out
+    vec![weather_tool()]
 }
 
 #[test]
@@ -60,17 +34,26 @@ fn tool_use_blocks_are_assembled_and_the_bad_unit_reported_before_the_block_stop
     let events = sse(STREAM);
     let tools = tools();
     let mut stream = ToolUseStream::with_tools(&tools);
-    let got = run(&events, &mut stream);
+    let got = run_events(&events, |e| stream.push(e));
     stream.finish().unwrap();
     let stop_of_second = events.iter().rposition(|e| e["type"] == "content_block_stop").unwrap();
     let (reported_at, _) = got.iter().find(|(_, r)| r.is_err()).unwrap();
     assert!(*reported_at < stop_of_second - 3, "reported at {reported_at}");
     let got: Vec<_> = got.into_iter().map(|(_, r)| r).collect();
-    assert_eq!(got, vec![
-        Ok(call("toolu_01T1x1fJ34qAmk2tNTrN7Up6", r#"{"location": "San Francisco, CA", "unit": "fahrenheit"}"#)),
-        Err(r#"invalid arguments for get_weather: /unit must be one of "celsius", "fahrenheit"; got "kelvin""#.to_owned()),
-        Ok(call("toolu_02Bq8nUeJ4iR7cKx1pZ0aY9w", r#"{"unit":"kelvin","location":"Bogotá, Colombia"}"#)),
-    ]);
+    assert_eq!(
+        got,
+        vec![
+            Ok(weather_call(
+                "toolu_01T1x1fJ34qAmk2tNTrN7Up6",
+                r#"{"location": "San Francisco, CA", "unit": "fahrenheit"}"#
+            )),
+            Err(KELVIN.to_owned()),
+            Ok(weather_call(
+                "toolu_02Bq8nUeJ4iR7cKx1pZ0aY9w",
+                r#"{"unit":"kelvin","location":"Bogotá, Colombia"}"#
+            )),
+        ]
+    );
 }
 
 #[test]
@@ -96,13 +79,13 @@ fn interleaved_blocks_and_a_tool_without_input() {
         stop(2),
     ];
     let mut stream = ToolUseStream::new();
-    let got: Vec<_> = run(&events, &mut stream).into_iter().map(|(_, r)| r).collect();
+    let got: Vec<_> = run_events(&events, |e| stream.push(e)).into_iter().map(|(_, r)| r).collect();
     assert_eq!(
         got,
         vec![
-            Ok(call("a", r#"{"location":"x"}"#)),
-            Ok(call("b", r#"{"location":"y"}"#)),
-            Ok(call("c", "{}")),
+            Ok(weather_call("a", r#"{"location":"x"}"#)),
+            Ok(weather_call("b", r#"{"location":"y"}"#)),
+            Ok(weather_call("c", "{}")),
         ]
     );
 }
@@ -117,7 +100,7 @@ fn server_tool_blocks_are_not_ours() {
         json!({"type": "content_block_stop", "index": 0}),
     ];
     let mut stream = ToolUseStream::new();
-    assert_eq!(run(&events, &mut stream), vec![]);
+    assert_eq!(run_events(&events, |e| stream.push(e)), vec![]);
     stream.finish().unwrap();
 }
 

@@ -2,9 +2,10 @@
 //! whose pieces interleave), whole calls and early argument errors out.
 
 use serde_json::{Value, json};
-use tooldef::stream::{StreamError, StreamEvent, StreamLimits};
-use tooldef::{Arguments, Param, ToolCall, ToolDescriptor};
+use tooldef::ToolDescriptor;
+use tooldef::stream::{StreamError, StreamLimits};
 use tooldef_bedrock::ConverseToolStream;
+use tooldef_testkit::stream::{KELVIN, run_events, weather_call, weather_tool};
 
 const STREAM: &str = include_str!("fixtures/stream/converse_stream.jsonl");
 
@@ -13,17 +14,7 @@ fn events() -> Vec<Value> {
 }
 
 fn tools() -> Vec<ToolDescriptor> {
-    vec![
-        ToolDescriptor::builder("get_weather")
-            .param(Param::string("location"))
-            .param(Param::enumeration("unit", &["celsius", "fahrenheit"]))
-            .build()
-            .unwrap(),
-    ]
-}
-
-fn call(id: &str, args: &str) -> ToolCall {
-    ToolCall { id: id.into(), name: "get_weather".into(), arguments: Arguments::Text(args.into()) }
+    vec![weather_tool()]
 }
 
 #[test]
@@ -31,29 +22,26 @@ fn interleaved_tool_use_blocks_are_assembled_and_the_bad_unit_reported_early() {
     let events = events();
     let tools = tools();
     let mut stream = ConverseToolStream::with_tools(&tools);
-    let mut got = Vec::new();
-    for (i, e) in events.iter().enumerate() {
-        for ev in stream.push(e).unwrap() {
-            got.push((
-                i,
-                match ev {
-                    StreamEvent::Call(c) => Ok(c),
-                    StreamEvent::Invalid(inv) => Err(inv.error.to_string()),
-                    other => panic!("{other:?}"),
-                },
-            ));
-        }
-    }
+    let got = run_events(&events, |e| stream.push(e));
     stream.finish().unwrap();
     let first_stop =
         events.iter().position(|e| e["contentBlockStop"]["contentBlockIndex"] == 1).unwrap();
     assert!(got[0].0 < first_stop, "reported at {} (first stop {first_stop})", got[0].0);
     let got: Vec<_> = got.into_iter().map(|(_, r)| r).collect();
-    assert_eq!(got, vec![
-        Err(r#"invalid arguments for get_weather: /unit must be one of "celsius", "fahrenheit"; got "kelvin""#.to_owned()),
-        Ok(call("tooluse_kZJMlvQmRJ6eAyJE5GIl7Q", r#"{"location":"Paris, France","unit":"celsius"}"#)),
-        Ok(call("tooluse_9vLx2pQeSd-2bC4a8hV0Ow", r#"{"unit":"kelvin","location":"Bogotá, Colombia"}"#)),
-    ]);
+    assert_eq!(
+        got,
+        vec![
+            Err(KELVIN.to_owned()),
+            Ok(weather_call(
+                "tooluse_kZJMlvQmRJ6eAyJE5GIl7Q",
+                r#"{"location":"Paris, France","unit":"celsius"}"#
+            )),
+            Ok(weather_call(
+                "tooluse_9vLx2pQeSd-2bC4a8hV0Ow",
+                r#"{"unit":"kelvin","location":"Bogotá, Colombia"}"#
+            )),
+        ]
+    );
 }
 
 #[test]

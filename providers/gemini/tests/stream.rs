@@ -5,6 +5,7 @@ use serde_json::{Value, json};
 use tooldef::stream::{StreamError, StreamEvent, StreamLimits};
 use tooldef::{Param, ToolCall, ToolDescriptor};
 use tooldef_gemini::FunctionCallStream;
+use tooldef_testkit::stream::{KELVIN, run_events, weather_tool};
 
 const STREAM: &str = include_str!("fixtures/stream/function_calls.sse");
 
@@ -17,11 +18,7 @@ fn sse(text: &str) -> Vec<Value> {
 
 fn tools() -> Vec<ToolDescriptor> {
     vec![
-        ToolDescriptor::builder("get_weather")
-            .param(Param::string("location"))
-            .param(Param::enumeration("unit", &["celsius", "fahrenheit"]))
-            .build()
-            .unwrap(),
+        weather_tool(),
         ToolDescriptor::builder("get_time").param(Param::string("timezone")).build().unwrap(),
     ]
 }
@@ -32,26 +29,31 @@ fn each_call_comes_with_its_chunk_and_the_bad_one_is_flagged_before_the_stream_e
     assert_eq!(chunks.len(), 3);
     let tools = tools();
     let mut stream = FunctionCallStream::with_tools(&tools);
-    let mut got = Vec::new();
-    for (i, c) in chunks.iter().enumerate() {
-        for ev in stream.push(c).unwrap() {
-            got.push((
-                i,
-                match ev {
-                    StreamEvent::Call(c) => Ok(c),
-                    StreamEvent::Invalid(inv) => Err(inv.error.to_string()),
-                    other => panic!("{other:?}"),
-                },
-            ));
-        }
-    }
+    let got = run_events(&chunks, |e| stream.push(e));
     stream.finish().unwrap();
-    assert_eq!(got, vec![
-        (1, Ok(ToolCall::new("", "get_weather", json!({"location": "Paris, France", "unit": "celsius"})))),
-        (1, Err(r#"invalid arguments for get_weather: /unit must be one of "celsius", "fahrenheit"; got "kelvin""#.to_owned())),
-        (1, Ok(ToolCall::new("", "get_weather", json!({"unit": "kelvin", "location": "Bogotá, Colombia"})))),
-        (2, Ok(ToolCall::new("", "get_time", json!({"timezone": "Europe/Paris"})))),
-    ]);
+    assert_eq!(
+        got,
+        vec![
+            (
+                1,
+                Ok(ToolCall::new(
+                    "",
+                    "get_weather",
+                    json!({"location": "Paris, France", "unit": "celsius"})
+                ))
+            ),
+            (1, Err(KELVIN.to_owned())),
+            (
+                1,
+                Ok(ToolCall::new(
+                    "",
+                    "get_weather",
+                    json!({"unit": "kelvin", "location": "Bogotá, Colombia"})
+                ))
+            ),
+            (2, Ok(ToolCall::new("", "get_time", json!({"timezone": "Europe/Paris"})))),
+        ]
+    );
 }
 
 #[test]

@@ -2,9 +2,10 @@
 //! calls and early argument errors out; the fixtures also read by `async-openai`'s types.
 
 use serde_json::{Value, json};
-use tooldef::stream::{StreamError, StreamEvent, StreamLimits};
-use tooldef::{Arguments, Param, ToolCall, ToolDescriptor};
+use tooldef::ToolDescriptor;
+use tooldef::stream::{StreamError, StreamLimits};
 use tooldef_openai::{ChatStream, ResponsesStream};
+use tooldef_testkit::stream::{KELVIN, run_events, weather_call, weather_tool};
 
 const CHAT: &str = include_str!("fixtures/stream/chat_parallel.sse");
 const RESPONSES: &str = include_str!("fixtures/stream/responses_parallel.sse");
@@ -19,40 +20,7 @@ fn sse(text: &str) -> Vec<Value> {
 }
 
 fn tools() -> Vec<ToolDescriptor> {
-    vec![
-        ToolDescriptor::builder("get_weather")
-            .param(Param::string("location"))
-            .param(Param::enumeration("unit", &["celsius", "fahrenheit"]))
-            .build()
-            .unwrap(),
-    ]
-}
-
-fn call(id: &str, args: &str) -> ToolCall {
-    ToolCall { id: id.into(), name: "get_weather".into(), arguments: Arguments::Text(args.into()) }
-}
-
-const KELVIN: &str = r#"invalid arguments for get_weather: /unit must be one of "celsius", "fahrenheit"; got "kelvin""#;
-
-/// Each event's outputs, as (event position, call or error text).
-fn run(
-    events: &[Value],
-    mut push: impl FnMut(&Value) -> Result<Vec<StreamEvent>, StreamError>,
-) -> Vec<(usize, Result<ToolCall, String>)> {
-    let mut out = Vec::new();
-    for (i, e) in events.iter().enumerate() {
-        for ev in push(e).unwrap() {
-            out.push((
-                i,
-                match ev {
-                    StreamEvent::Call(c) => Ok(c),
-                    StreamEvent::Invalid(inv) => Err(inv.error.to_string()),
-                    other => panic!("unexpected {other:?}"),
-                },
-            ));
-        }
-    }
-    out
+    vec![weather_tool()]
 }
 
 #[test]
@@ -60,7 +28,7 @@ fn chat_parallel_calls_are_assembled_and_the_bad_unit_reported_early() {
     let chunks = sse(CHAT);
     let tools = tools();
     let mut stream = ChatStream::with_tools(&tools);
-    let got = run(&chunks, |c| stream.push(c));
+    let got = run_events(&chunks, |c| stream.push(c));
     stream.finish().unwrap();
     let last = chunks.len() - 1;
     // `"kelvin"` closes in the third of call 1's argument pieces, long before the stream ends.
@@ -71,8 +39,8 @@ fn chat_parallel_calls_are_assembled_and_the_bad_unit_reported_early() {
         without_position,
         vec![
             Err(KELVIN.to_owned()),
-            Ok(call("call_12345xyz", r#"{"location":"Paris, France","unit":"celsius"}"#)),
-            Ok(call("call_67890abc", r#"{"unit":"kelvin","location":"Bogotá, Colombia"}"#)),
+            Ok(weather_call("call_12345xyz", r#"{"location":"Paris, France","unit":"celsius"}"#)),
+            Ok(weather_call("call_67890abc", r#"{"unit":"kelvin","location":"Bogotá, Colombia"}"#)),
         ]
     );
 }
@@ -97,7 +65,7 @@ fn responses_function_calls_are_assembled_and_the_bad_unit_reported_early() {
     let events = sse(RESPONSES);
     let tools = tools();
     let mut stream = ResponsesStream::with_tools(&tools);
-    let got = run(&events, |e| stream.push(e));
+    let got = run_events(&events, |e| stream.push(e));
     stream.finish().unwrap();
     let done_of_second =
         events.iter().rposition(|e| e["type"] == "response.function_call_arguments.done").unwrap();
@@ -107,9 +75,9 @@ fn responses_function_calls_are_assembled_and_the_bad_unit_reported_early() {
     assert_eq!(
         without_position,
         vec![
-            Ok(call("call_aaa", r#"{"location":"Paris, France","unit":"celsius"}"#)),
+            Ok(weather_call("call_aaa", r#"{"location":"Paris, France","unit":"celsius"}"#)),
             Err(KELVIN.to_owned()),
-            Ok(call("call_bbb", r#"{"unit":"kelvin","location":"Bogotá, Colombia"}"#)),
+            Ok(weather_call("call_bbb", r#"{"unit":"kelvin","location":"Bogotá, Colombia"}"#)),
         ]
     );
 }
@@ -146,10 +114,13 @@ fn interleaved_chat_pieces_of_two_calls_are_kept_apart() {
         json!({"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]}),
     ];
     let mut stream = ChatStream::new();
-    let got: Vec<_> = run(&chunks, |c| stream.push(c)).into_iter().map(|(_, r)| r).collect();
+    let got: Vec<_> = run_events(&chunks, |c| stream.push(c)).into_iter().map(|(_, r)| r).collect();
     assert_eq!(
         got,
-        vec![Ok(call("a", r#"{"location":"x"}"#)), Ok(call("b", r#"{"location":"y"}"#))]
+        vec![
+            Ok(weather_call("a", r#"{"location":"x"}"#)),
+            Ok(weather_call("b", r#"{"location":"y"}"#))
+        ]
     );
 }
 

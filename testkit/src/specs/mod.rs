@@ -51,9 +51,6 @@ use serde_json::Value;
 use std::fmt;
 use std::path::PathBuf;
 
-/// Environment variable that overrides where the spec files are read from.
-pub const SPECS_DIR_ENV: &str = "TOOLDEF_SPECS_DIR";
-
 /// One way an instance breaks a provider's spec.
 #[derive(Clone, PartialEq, Eq)]
 pub struct SpecViolation {
@@ -108,20 +105,16 @@ pub fn assert_conforms(what: &str, result: SpecResult) {
     }
 }
 
-/// The directory holding the provider specs: `$TOOLDEF_SPECS_DIR` if set, otherwise the
-/// `specs/` directory of this crate (in the repository, `testkit/specs`).
+/// The directory holding the provider specs: the `specs/` directory of this crate (in the
+/// repository, `testkit/specs`). Nothing outside the repository is read.
 ///
 /// # Panics
 /// If the directory does not exist: validators must never silently skip.
 pub fn specs_dir() -> PathBuf {
-    let dir = match std::env::var_os(SPECS_DIR_ENV) {
-        Some(dir) => PathBuf::from(dir),
-        None => PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/specs")),
-    };
+    let dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/specs"));
     assert!(
         dir.is_dir(),
-        "provider specs directory `{}` not found: the spec validators read `testkit/specs` (or \
-         `{SPECS_DIR_ENV}` pointing elsewhere); refusing to skip validation",
+        "provider specs directory `{}` not found; refusing to skip validation",
         dir.display()
     );
     dir
