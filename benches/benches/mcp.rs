@@ -226,10 +226,7 @@ fn mcp(c: &mut Criterion) {
 
 criterion_group! {
     name = benches;
-    config = Criterion::default()
-        .warm_up_time(std::time::Duration::from_secs(1))
-        .measurement_time(std::time::Duration::from_secs(3))
-        .sample_size(30);
+    config = tooldef_benches::criterion_config();
     targets = mcp
 }
 criterion_main!(benches);

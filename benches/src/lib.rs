@@ -52,3 +52,13 @@ pub trait ArgsVisitor {
     where
         A: serde::de::DeserializeOwned + schemars::JsonSchema + 'static;
 }
+
+/// The criterion settings every bench in `benches/` runs with: short warm-up and measurement,
+/// 30 samples, so that the whole suite fits a shared 2-core machine.
+#[cfg(feature = "bench")]
+pub fn criterion_config() -> criterion::Criterion {
+    criterion::Criterion::default()
+        .warm_up_time(std::time::Duration::from_secs(1))
+        .measurement_time(std::time::Duration::from_secs(3))
+        .sample_size(30)
+}
