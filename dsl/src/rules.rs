@@ -1,18 +1,10 @@
-//! Every structural rule of a descriptor, written once as `const fn`.
+//! Every structural rule of a tool's schemas, written once as `const fn` over schema types.
 //!
-//! The same code runs in two places: inside [`ToolDescriptor::params`] (so a `const` descriptor
-//! that breaks a rule does not compile, and the compiler prints this module's message) and in
-//! [`ToolDescriptor::validate`] (so descriptors built at run time, imported from files or patched
-//! by overrides get a [`DescriptorError`]). Owns the rules and their messages; it does not touch
-//! JSON, providers or argument values sent by a model (see [`crate::dispatch`]).
-//!
-//! Rules: parameter names are non-empty and unique within each object; enum values are
-//! non-empty and unique, and there is at least one; every lower bound is at most its upper bound
-//! and `multipleOf` is positive; a default or example has the schema's type, lies within its
-//! bounds and lengths, is among its enum values, and is `null` only for a nullable schema; a
-//! builder method is only used on a kind it applies to; every reference names a definition and
-//! definition names are unique. Patterns are not compiled here (no regex engine in `const`);
-//! dispatch checks them against arguments.
+//! It knows the schema layer and nothing above it: [`check_tool`] takes a tool's name, its
+//! parameters, what its input object accepts beyond them, its definitions and its output schema,
+//! so that the descriptor's `const` builder can call it and `validate` (the public face,
+//! above the descriptor) can run it at run time. The rules themselves are listed in
+//! `validate`.
 
 // `const fn` cannot allocate, so a violation carries its message inline; it is built only on
 // the failure path, where its size does not matter.
@@ -20,9 +12,11 @@
 
 use std::borrow::Cow;
 
-use crate::descriptor::{Definition, Param, ToolDescriptor};
-use crate::literal::Literal;
-use crate::schema::{Additional, NumberSchema, Schema, SchemaKind, text_str};
+use crate::const_text::ConstText;
+use crate::literal::{Literal, Text};
+use crate::schema::{
+    Additional, Definition, NumberSchema, Param, Schema, SchemaKind, SchemaRef, text_str,
+};
 
 /// The rule a descriptor breaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -65,15 +59,12 @@ pub enum Rule {
 /// How deep schemas may nest before validation gives up (guards against runaway recursion).
 pub const MAX_DEPTH: usize = 64;
 
-const MSG_CAP: usize = 480;
-
 /// A broken rule with its message, built without allocation so it works in `const`.
 #[derive(Clone, Copy)]
 #[non_exhaustive]
 pub struct Violation {
     rule: Rule,
-    buf: [u8; MSG_CAP],
-    len: usize,
+    text: ConstText,
     param_start: usize,
     param_len: usize,
 }
@@ -86,12 +77,12 @@ impl Violation {
 
     /// The full message: tool, parameter path and what is wrong.
     pub const fn message(&self) -> &str {
-        as_str(&self.buf, 0, self.len)
+        self.text.as_str()
     }
 
     /// The dotted path of the parameter at fault (`filter.limit`), empty for the tool itself.
     pub const fn param(&self) -> &str {
-        as_str(&self.buf, self.param_start, self.param_start + self.param_len)
+        self.text.slice(self.param_start, self.param_start + self.param_len)
     }
 }
 
@@ -104,91 +95,20 @@ impl std::fmt::Debug for Violation {
     }
 }
 
-const fn as_str(buf: &[u8], start: usize, end: usize) -> &str {
-    let (head, _) = buf.split_at(end);
-    let (_, part) = head.split_at(start);
-    match std::str::from_utf8(part) {
-        Ok(s) => s,
-        Err(_) => "",
-    }
-}
-
-/// A descriptor that breaks a rule; the run-time form of [`Violation`].
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{message}")]
-#[non_exhaustive]
-pub struct DescriptorError {
-    /// The tool's name.
-    pub tool: String,
-    /// The dotted path of the parameter at fault; empty for the tool itself.
-    pub param: String,
-    /// The rule.
-    pub rule: Rule,
-    /// The whole message, naming tool, parameter and rule.
-    pub message: String,
-}
-
-impl From<Violation> for DescriptorError {
-    fn from(v: Violation) -> Self {
-        DescriptorError {
-            tool: String::new(),
-            param: v.param().to_owned(),
-            rule: v.rule,
-            message: v.message().to_owned(),
-        }
-    }
-}
-
-impl ToolDescriptor {
-    /// Checks every rule of this module.
-    ///
-    /// # Errors
-    ///
-    /// The first broken rule, naming the tool, the parameter path and the rule.
-    pub fn validate(&self) -> Result<(), DescriptorError> {
-        check(self).map_err(|v| DescriptorError { tool: self.name.to_string(), ..v.into() })
-    }
-}
-
-/// The violation for a tool name that breaks the rule; `at` is the offending byte offset, or
-/// `usize::MAX` for an empty or too long name (see `descriptor::name_rule`).
-pub(crate) const fn bad_name(name: &str, at: usize) -> Violation {
-    let mut m = Msg {
-        v: Violation {
-            rule: Rule::BadName,
-            buf: [0; MSG_CAP],
-            len: 0,
-            param_start: 0,
-            param_len: 0,
-        },
-    };
-    m.s("invalid tool name \"").s(name).s("\": ");
-    if name.is_empty() {
-        m.s("it is empty");
-    } else if at == usize::MAX {
-        m.s("it is ").uint(name.len() as u64).s(" bytes long");
-    } else {
-        let (_, rest) = name.as_bytes().split_at(at);
-        let width = match rest {
-            [b, ..] if *b >= 0xF0 => 4,
-            [b, ..] if *b >= 0xE0 => 3,
-            [b, ..] if *b >= 0x80 => 2,
-            _ => 1,
-        };
-        m.s("the character `").s(as_str(name.as_bytes(), at, at + width)).s("` at byte ");
-        m.int(at as i64).s(" is not allowed");
-    }
-    m.s("; a tool name must be 1 to 64 characters of a-z, A-Z, 0-9, `_` or `-`");
-    m.done()
-}
-
-/// Checks a descriptor (usable in `const`).
+/// Checks the parts of one tool: its parameters, what its input object accepts beyond them,
+/// its definitions and its output schema (usable in `const`); `tool` names it in messages.
 ///
 /// # Errors
 ///
 /// The first broken rule.
-pub const fn check(d: &ToolDescriptor) -> Result<(), Violation> {
-    let cx = Cx { tool: d.name.as_str(), defs: slice(&d.definitions) };
+pub(crate) const fn check_tool(
+    tool: &str,
+    params: &[Param],
+    additional: &Additional,
+    definitions: &[Definition],
+    output: &Option<SchemaRef>,
+) -> Result<(), Violation> {
+    let cx = Cx { tool, defs: definitions };
     let defs = cx.defs;
     let mut i = 0;
     while i < defs.len() {
@@ -203,10 +123,10 @@ pub const fn check(d: &ToolDescriptor) -> Result<(), Violation> {
         }
         i += 1;
     }
-    if let Err(v) = cx.params(slice(&d.params), &Path::ROOT) {
+    if let Err(v) = cx.params(params, &Path::ROOT) {
         return Err(v);
     }
-    if let Additional::Typed(s) = &d.additional
+    if let Additional::Typed(s) = additional
         && let Err(v) = cx.schema(s.get(), &Path::ROOT.push("*"))
     {
         return Err(v);
@@ -219,7 +139,7 @@ pub const fn check(d: &ToolDescriptor) -> Result<(), Violation> {
         }
         i += 1;
     }
-    if let Some(out) = &d.output
+    if let Some(out) = output
         && let Err(v) = cx.schema(out.get(), &Path::ROOT.push("output"))
     {
         return Err(v);
@@ -263,117 +183,28 @@ struct Msg {
 
 impl Msg {
     const fn s(&mut self, s: &str) -> &mut Self {
-        let bytes = s.as_bytes();
-        let mut i = 0;
-        while i < bytes.len() && self.v.len < MSG_CAP {
-            // Never cut a UTF-8 sequence in half: stop before a lead byte that would not fit.
-            let b = bytes[i];
-            let width = if b < 0x80 {
-                1
-            } else if b >= 0xF0 {
-                4
-            } else if b >= 0xE0 {
-                3
-            } else {
-                2
-            };
-            if self.v.len + width > MSG_CAP {
-                break;
-            }
-            let mut k = 0;
-            while k < width && i + k < bytes.len() {
-                self.v.buf[self.v.len] = bytes[i + k];
-                self.v.len += 1;
-                k += 1;
-            }
-            i += width;
-        }
+        self.v.text.s(s);
         self
     }
 
     const fn int(&mut self, n: i64) -> &mut Self {
-        if n < 0 {
-            self.s("-");
-        }
-        let mut digits = [0u8; 20];
-        let mut count = 0;
-        let mut m = n.unsigned_abs();
-        loop {
-            digits[count] = b'0' + (m % 10) as u8;
-            count += 1;
-            m /= 10;
-            if m == 0 {
-                break;
-            }
-        }
-        while count > 0 {
-            count -= 1;
-            let d = [digits[count]];
-            self.s(as_str(&d, 0, 1));
-        }
+        self.v.text.int(n);
         self
     }
 
     const fn uint(&mut self, n: u64) -> &mut Self {
-        if n > i64::MAX as u64 { self.s("a very large number") } else { self.int(n as i64) }
+        self.v.text.uint(n);
+        self
     }
 
-    /// Writes a float with up to six decimals (enough to tell bounds apart in a message).
     const fn float(&mut self, f: f64) -> &mut Self {
-        if f.is_nan() {
-            return self.s("NaN");
-        }
-        if f.is_infinite() {
-            return self.s(if f > 0.0 { "infinity" } else { "-infinity" });
-        }
-        if f < 0.0 {
-            self.s("-");
-        }
-        let a = if f < 0.0 { -f } else { f };
-        if a >= 9.0e18 {
-            return self.s("a very large number");
-        }
-        let whole = a as i64;
-        let mut frac = ((a - whole as f64) * 1_000_000.0 + 0.5) as i64;
-        let mut whole = whole;
-        if frac >= 1_000_000 {
-            whole += 1;
-            frac -= 1_000_000;
-        }
-        self.int(whole);
-        if frac > 0 {
-            self.s(".");
-            let mut width = 6;
-            while frac % 10 == 0 {
-                frac /= 10;
-                width -= 1;
-            }
-            let mut pad = width;
-            let mut t = frac;
-            while t > 0 {
-                t /= 10;
-                pad -= 1;
-            }
-            while pad > 0 {
-                self.s("0");
-                pad -= 1;
-            }
-            self.int(frac);
-        }
+        self.v.text.float(f);
         self
     }
 
     const fn lit(&mut self, l: &Literal) -> &mut Self {
-        match l {
-            Literal::Null => self.s("null"),
-            Literal::Bool(true) => self.s("true"),
-            Literal::Bool(false) => self.s("false"),
-            Literal::Int(i) => self.int(*i),
-            Literal::Float(f) => self.float(*f),
-            Literal::Str(s) => self.s("\"").s(text_str(s)).s("\""),
-            Literal::List(_) => self.s("an array"),
-            Literal::Object(_) => self.s("an object"),
-        }
+        self.v.text.lit(l);
+        self
     }
 
     const fn done(&mut self) -> Violation {
@@ -385,11 +216,11 @@ impl<'a> Cx<'a> {
     /// Starts a message: "tool `x`: parameter `a.b`: ".
     const fn start(&self, rule: Rule, path: &Path<'_>) -> Msg {
         let mut m =
-            Msg { v: Violation { rule, buf: [0; MSG_CAP], len: 0, param_start: 0, param_len: 0 } };
+            Msg { v: Violation { rule, text: ConstText::EMPTY, param_start: 0, param_len: 0 } };
         m.s("tool `").s(self.tool).s("`: ");
         if path.len > 0 {
             m.s("parameter `");
-            m.v.param_start = m.v.len;
+            m.v.param_start = m.v.text.len();
             let mut i = 0;
             while i < path.len {
                 if i > 0 {
@@ -401,7 +232,7 @@ impl<'a> Cx<'a> {
             if path.depth > path.len {
                 m.s("...");
             }
-            m.v.param_len = m.v.len - m.v.param_start;
+            m.v.param_len = m.v.text.len() - m.v.param_start;
             m.s("`: ");
         }
         m
@@ -770,7 +601,7 @@ impl<'a> Cx<'a> {
         &self,
         props: &[Param],
         additional: &Additional,
-        entries: &[(crate::literal::Text, Literal)],
+        entries: &[(Text, Literal)],
         path: &Path<'_>,
         what: &str,
         depth: usize,
@@ -932,7 +763,7 @@ const fn article(type_name: &str) -> &'static str {
 
 // `Cow` derefs to a slice only through a non-const trait, hence the explicit match.
 #[allow(clippy::ptr_arg)]
-const fn slice<'a, T: Clone>(c: &'a Cow<'static, [T]>) -> &'a [T] {
+pub(crate) const fn slice<'a, T: Clone>(c: &'a Cow<'static, [T]>) -> &'a [T] {
     match c {
         Cow::Borrowed(s) => s,
         Cow::Owned(v) => v.as_slice(),

@@ -1,0 +1,78 @@
+//! The structural rules of a descriptor: [`check`], [`Rule`], [`Violation`] and the run-time
+//! [`DescriptorError`] (with [`ToolDescriptor::validate`]).
+//!
+//! The rules are written once as `const fn` over schema types, in a private module below the
+//! descriptor so that the descriptor's `const` builder can call them without this module; this
+//! module sits above both and is where users reach them.
+//!
+//! The same code runs in two places: inside [`ToolDescriptor::params`] (so a `const` descriptor
+//! that breaks a rule does not compile, and the compiler prints this module's message) and in
+//! [`ToolDescriptor::validate`] (so descriptors built at run time, imported from files or patched
+//! by overrides get a [`DescriptorError`]). Owns the rules and their messages; it does not touch
+//! JSON, providers or argument values sent by a model (see [`crate::dispatch`]).
+//!
+//! Rules: parameter names are non-empty and unique within each object; enum values are
+//! non-empty and unique, and there is at least one; every lower bound is at most its upper bound
+//! and `multipleOf` is positive; a default or example has the schema's type, lies within its
+//! bounds and lengths, is among its enum values, and is `null` only for a nullable schema; a
+//! builder method is only used on a kind it applies to; every reference names a definition and
+//! definition names are unique. Patterns are not compiled here (no regex engine in `const`);
+//! dispatch checks them against arguments.
+
+use crate::descriptor::ToolDescriptor;
+use crate::rules;
+pub use crate::rules::{MAX_DEPTH, Rule, Violation};
+
+/// A descriptor that breaks a rule; the run-time form of [`Violation`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+#[non_exhaustive]
+pub struct DescriptorError {
+    /// The tool's name.
+    pub tool: String,
+    /// The dotted path of the parameter at fault; empty for the tool itself.
+    pub param: String,
+    /// The rule.
+    pub rule: Rule,
+    /// The whole message, naming tool, parameter and rule.
+    pub message: String,
+}
+
+impl From<Violation> for DescriptorError {
+    fn from(v: Violation) -> Self {
+        DescriptorError {
+            tool: String::new(),
+            param: v.param().to_owned(),
+            rule: v.rule(),
+            message: v.message().to_owned(),
+        }
+    }
+}
+
+impl ToolDescriptor {
+    /// Checks every rule of this module.
+    ///
+    /// # Errors
+    ///
+    /// The first broken rule, naming the tool, the parameter path and the rule.
+    pub fn validate(&self) -> Result<(), DescriptorError> {
+        check(self).map_err(|v| DescriptorError { tool: self.name.to_string(), ..v.into() })
+    }
+}
+
+/// Checks a descriptor (usable in `const`).
+///
+/// # Errors
+///
+/// The first broken rule.
+// `const fn` cannot allocate, so a violation carries its message inline.
+#[allow(clippy::result_large_err)]
+pub const fn check(d: &ToolDescriptor) -> Result<(), Violation> {
+    rules::check_tool(
+        d.name.as_str(),
+        rules::slice(&d.params),
+        &d.additional,
+        rules::slice(&d.definitions),
+        &d.output,
+    )
+}
