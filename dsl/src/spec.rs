@@ -34,7 +34,6 @@
 
 use std::borrow::Cow;
 use std::fmt;
-use std::io::Read;
 use std::path::Path;
 
 use serde_json::{Map, Value};
@@ -319,7 +318,7 @@ pub fn parse_spec(
     parse_bytes(file, text.as_bytes(), name_override, None)
 }
 
-fn parse_bytes(
+pub(crate) fn parse_bytes(
     file: &str,
     bytes: &[u8],
     name_override: Option<&ToolName>,
@@ -359,18 +358,18 @@ pub fn load_spec_file(
 ) -> Result<Spec, SpecError> {
     let path = path.as_ref();
     let file = path.display().to_string();
-    let io = |e| err(&file, SpecErrorKind::Io(e));
-    let handle = std::fs::File::open(path).map_err(io)?;
-    let size = handle.metadata().map_err(io)?.len();
-    if size > MAX_SPEC_BYTES {
-        return Err(err(&file, SpecErrorKind::TooLarge { size }));
-    }
-    let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
-    // The file may grow between `metadata` and `read`: never read more than the limit.
-    handle.take(MAX_SPEC_BYTES + 1).read_to_end(&mut bytes).map_err(io)?;
-    if bytes.len() as u64 > MAX_SPEC_BYTES {
-        return Err(err(&file, SpecErrorKind::TooLarge { size: bytes.len() as u64 }));
-    }
+    // Opened without blocking and checked by its handle: a FIFO or a device is refused.
+    let bytes = crate::files::read_regular(path, MAX_SPEC_BYTES).map_err(|problem| {
+        let kind = match problem {
+            crate::files::FileProblem::TooLarge { size, .. } => SpecErrorKind::TooLarge { size },
+            crate::files::FileProblem::NotFound => SpecErrorKind::Io(std::io::Error::new(
+                std::io::ErrorKind::NotFound,
+                problem.to_string(),
+            )),
+            other => SpecErrorKind::Io(std::io::Error::other(other.to_string())),
+        };
+        err(&file, kind)
+    })?;
     let stem = path.file_stem().and_then(|s| s.to_str());
     parse_bytes(&file, &bytes, name_override, stem)
 }

@@ -51,14 +51,13 @@ mod tool;
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
-use std::fs::File;
-use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
 use crate::descriptor::ToolName;
+use crate::files::{self, FileProblem};
 use crate::spec::Spec;
 
 pub use command::CommandFailure;
@@ -658,27 +657,21 @@ fn skip(
     report.skipped.push(Skipped { path, name, reason, kept_previous });
 }
 
-/// Reads a listed spec, refusing it when it is no longer the file that was listed.
+/// Reads a listed spec through the shared reader (opened without blocking, checked by its
+/// handle, read bounded), refusing it when it is no longer the file that was listed: a file
+/// swapped for a FIFO, another file or a larger one between the listing and the read.
 fn read_file(entry: &Entry, dir: &Path, limit: u64) -> Result<Vec<u8>, SkipReason> {
-    let file = match File::open(entry.open_path(dir)) {
-        Ok(f) => f,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Err(SkipReason::Vanished),
-        Err(e) => return Err(SkipReason::io(&e)),
+    let (file, md) = match files::open_regular(&entry.open_path(dir)) {
+        Ok(opened) => opened,
+        // Listed as a regular file: it was replaced since.
+        Err(FileProblem::NotRegular { .. }) => return Err(SkipReason::ChangedWhileReading),
+        Err(problem) => return Err(problem.into()),
     };
-    let md = file.metadata().map_err(|e| SkipReason::io(&e))?;
     if FileKey::of(&md) != entry.key {
         return Err(SkipReason::ChangedWhileReading);
     }
-    if !md.is_file() {
-        return Err(SkipReason::NotRegular);
-    }
-    let expected = entry.key.len();
-    let mut bytes = Vec::with_capacity(usize::try_from(expected.min(limit)).unwrap_or(0));
-    file.take(limit.saturating_add(1)).read_to_end(&mut bytes).map_err(|e| SkipReason::io(&e))?;
-    if bytes.len() as u64 > limit {
-        return Err(SkipReason::TooLarge { size: bytes.len() as u64, limit });
-    }
-    if bytes.len() as u64 != expected {
+    let bytes = files::read_open(file, &md, limit).map_err(SkipReason::from)?;
+    if bytes.len() as u64 != entry.key.len() {
         return Err(SkipReason::ChangedWhileReading);
     }
     Ok(bytes)

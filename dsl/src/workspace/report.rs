@@ -29,9 +29,12 @@ pub enum SkipReason {
         /// Where it leads.
         target: PathBuf,
     },
-    /// Not a regular file (a directory, a fifo, a device, a symlink to one).
-    #[error("not a regular file")]
-    NotRegular,
+    /// Not a regular file (a directory, a FIFO, a device, a symlink to one).
+    #[error("{what}, not a regular file")]
+    NotRegular {
+        /// What it is instead (`a FIFO`, `a directory`, ...).
+        what: &'static str,
+    },
     /// Larger than [`WorkspaceOptions::max_file_size`](super::WorkspaceOptions::max_file_size).
     #[error("{size} bytes is over the limit of {limit} bytes")]
     TooLarge {
@@ -67,10 +70,6 @@ pub enum SkipReason {
 }
 
 impl SkipReason {
-    pub(super) fn io(e: &io::Error) -> Self {
-        SkipReason::Io(e.to_string())
-    }
-
     /// Whether the failure may vanish on its own, so its outcome must not be cached.
     pub(super) fn is_transient(&self) -> bool {
         matches!(self, SkipReason::Vanished | SkipReason::ChangedWhileReading | SkipReason::Io(_))
