@@ -75,6 +75,9 @@ pub struct WorkspaceOptions {
     command_timeout: Duration,
     max_output: usize,
     scan_hook: Option<Arc<dyn Fn() + Send + Sync>>,
+    /// Called between the listing and the reads (tests of races on the directory).
+    #[cfg(test)]
+    listed_hook: Option<Arc<dyn Fn() + Send + Sync>>,
 }
 
 impl Default for WorkspaceOptions {
@@ -84,6 +87,8 @@ impl Default for WorkspaceOptions {
             command_timeout: Duration::from_secs(30),
             max_output: 1024 * 1024,
             scan_hook: None,
+            #[cfg(test)]
+            listed_hook: None,
         }
     }
 }
@@ -356,6 +361,10 @@ impl Workspace {
         }
         self.scans.fetch_add(1, Ordering::Relaxed);
         let listing = scan::list(&self.dir, self.options.max_file_size)?;
+        #[cfg(test)]
+        if let Some(hook) = &self.options.listed_hook {
+            hook();
+        }
         let mut guard = lock(&self.inner);
         let inner = &mut *guard;
         inner.scan += 1;
@@ -710,6 +719,62 @@ mod tests {
         std::fs::write(dir.join("tmp"), "{}").unwrap();
         std::fs::rename(dir.join("tmp"), dir.join("c.json")).unwrap();
         assert_eq!(read_file(&c, &dir, 1024), Err(SkipReason::ChangedWhileReading));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_file_swapped_for_a_fifo_after_listing_blocks_neither_this_reconcile_nor_the_next() {
+        use std::sync::atomic::AtomicBool;
+        let dir = temp_dir("fifo");
+        std::fs::write(dir.join("a.json"), "{}").unwrap();
+        std::fs::write(dir.join("b.json"), r#"{"description": "first"}"#).unwrap();
+        // Once armed, `b.json` is swapped for a FIFO with no writer after the listing.
+        let armed = Arc::new(AtomicBool::new(false));
+        let (swap_dir, swap_armed) = (dir.clone(), Arc::clone(&armed));
+        let options = WorkspaceOptions {
+            listed_hook: Some(Arc::new(move || {
+                if swap_armed.swap(false, Ordering::SeqCst) {
+                    let b = swap_dir.join("b.json");
+                    std::fs::remove_file(&b).unwrap();
+                    let mode = rustix::fs::Mode::from_raw_mode(0o600);
+                    rustix::fs::mkfifoat(rustix::fs::CWD, &b, mode).unwrap();
+                }
+            })),
+            ..WorkspaceOptions::default()
+        };
+        let ws = Workspace { options, ..Workspace::new(&dir) };
+        let (tx, rx) = std::sync::mpsc::channel();
+        let worker = std::thread::spawn(move || {
+            let registry = crate::ToolRegistry::new();
+            let description = |r: &crate::ToolRegistry| {
+                r.get("b").map(|t| t.descriptor().description.to_string())
+            };
+            let reasons = |r: &ReconcileReport| -> Vec<SkipReason> {
+                r.skipped.iter().map(|s| s.reason.clone()).collect()
+            };
+            let mut seen = Vec::new();
+            ws.reconcile(&registry).unwrap();
+            // Rewritten, then swapped for the FIFO between the listing and the read.
+            std::fs::write(ws.dir().join("b.json"), r#"{"description": "second"}"#).unwrap();
+            armed.store(true, Ordering::SeqCst);
+            for _ in 0..2 {
+                let report = ws.reconcile(&registry).unwrap();
+                seen.push((reasons(&report), registry.get("a").is_some(), description(&registry)));
+            }
+            let _ = tx.send(seen);
+        });
+        let seen =
+            rx.recv_timeout(Duration::from_secs(10)).expect("a reconcile blocked on the FIFO");
+        worker.join().unwrap();
+        let kept = Some("first".to_owned());
+        assert_eq!(
+            seen,
+            [
+                (vec![SkipReason::ChangedWhileReading], true, kept.clone()),
+                (vec![SkipReason::NotRegular { what: "a FIFO" }], true, kept),
+            ]
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
