@@ -9,7 +9,10 @@
 //! - `NAME.json` is a spec. Alone it is declarative: calling it returns the error result
 //!   "workspace tool NAME has no implementation". With a `"command"` (an argv array, no shell)
 //!   it is executable: the arguments JSON goes to its stdin and its stdout is the result, within
-//!   [`WorkspaceOptions::command_timeout`] and [`WorkspaceOptions::max_output`].
+//!   [`WorkspaceOptions::command_timeout`] and [`WorkspaceOptions::max_output`]. It runs with a
+//!   minimal environment ([`BASE_ENV`], plus the variables its spec names in
+//!   `"command": {"env": [...]}`), never the host's whole one. Write access to the directory is
+//!   code execution as the host's user: only let people who may run code there write to it.
 //! - `NAME.removed` strips the core tool `NAME`; the tool comes back when the sentinel goes. The
 //!   sentinel is a standing rule, whatever starts first: with no tool of that name registered it
 //!   is a logged no-op (nothing listed changes; it is reported in
@@ -18,7 +21,8 @@
 //! - A spec named like a core tool replaces it; the core tool is restored when the file goes.
 //! - A stem with both a spec and a `.removed` tears both down: the core tool (if any) stays live.
 //! - Dot-files, directories, other non-regular files and other extensions are ignored.
-//!   Symlinks are followed only to regular files inside the directory.
+//!   Symlinks are followed only to regular files inside the directory. These rules are the shared
+//!   reader's ([`crate::files`]), the same as `tooldef render DIR` and [`crate::export`] use.
 //! - **Precedence** when several files share a stem and a kind (`a.json` and `a.JSON`): the
 //!   lowercase extension wins, then the byte-wise smaller file name; the others are warned and
 //!   reported as [`SkipReason::Shadowed`].
@@ -60,7 +64,7 @@ use crate::descriptor::ToolName;
 use crate::files::{self, FileProblem};
 use crate::spec::Spec;
 
-pub use command::CommandFailure;
+pub use command::{BASE_ENV, CommandFailure};
 pub use report::{
     ReconcileReport, SkipReason, Skipped, ToolChange, WorkspaceError, WorkspaceStats,
 };
@@ -611,6 +615,7 @@ impl Workspace {
             // The spec's own `timeout_ms` wins over the workspace default.
             timeout: c.timeout_ms.map_or(self.options.command_timeout, Duration::from_millis),
             max_output: self.options.max_output,
+            env: c.env,
         });
         let tool = Arc::new(WorkspaceTool { descriptor: spec.descriptor.clone(), path, command });
         Loaded { spec, tool }
