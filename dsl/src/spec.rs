@@ -48,8 +48,9 @@ use crate::json_schema::{
 use crate::schema::SchemaRef;
 use crate::validate::DescriptorError;
 
-/// The largest spec file [`load_spec_file`] reads.
-pub const MAX_SPEC_BYTES: u64 = 4 * 1024 * 1024;
+/// The largest spec file [`load_spec_file`] reads (1 MiB): the one limit of every spec reader
+/// (directories in [`crate::export`] and the CLI, and by default the workspace).
+pub const MAX_SPEC_BYTES: u64 = 1024 * 1024;
 
 /// The longest command timeout a spec may ask for (24 hours).
 pub const MAX_TIMEOUT_MS: u64 = 24 * 60 * 60 * 1000;

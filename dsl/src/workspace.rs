@@ -87,7 +87,7 @@ pub struct WorkspaceOptions {
 impl Default for WorkspaceOptions {
     fn default() -> Self {
         WorkspaceOptions {
-            max_file_size: 1024 * 1024,
+            max_file_size: crate::spec::MAX_SPEC_BYTES,
             command_timeout: Duration::from_secs(30),
             max_output: 1024 * 1024,
             scan_hook: None,
@@ -109,7 +109,9 @@ impl fmt::Debug for WorkspaceOptions {
 }
 
 impl WorkspaceOptions {
-    /// Largest spec file read, in bytes (default 1 MiB); larger files are refused.
+    /// Largest spec file read, in bytes (default [`MAX_SPEC_BYTES`](crate::spec::MAX_SPEC_BYTES),
+    /// 1 MiB, the limit of `tooldef render` and [`crate::export`] too); larger files are
+    /// refused.
     pub fn max_file_size(mut self, bytes: u64) -> Self {
         self.max_file_size = bytes;
         self
