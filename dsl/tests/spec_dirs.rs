@@ -34,7 +34,7 @@ fn a_one_shot_load_and_the_workspace_agree_on_a_directory() {
     std::os::unix::fs::symlink(p("plain.json"), p("alias.json")).unwrap();
     std::os::unix::fs::symlink(outside.path().join("secret.json"), p("leak.json")).unwrap();
     let mode = rustix::fs::Mode::from_raw_mode(0o600);
-    rustix::fs::mkfifoat(rustix::fs::CWD, &p("pipe.json"), mode).unwrap();
+    rustix::fs::mkfifoat(rustix::fs::CWD, p("pipe.json"), mode).unwrap();
     let non_utf8 = PathBuf::from(std::ffi::OsStr::from_bytes(b"caf\xe9.json"));
     std::fs::write(dir.path().join(&non_utf8), "{}").unwrap();
 
