@@ -228,3 +228,21 @@ fn stderr_reaches_the_error_text_escaped_and_bounded() {
     );
     assert_eq!(r.text(), expected);
 }
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_descendant_that_left_the_process_group_is_killed_through_the_pipes_it_holds() {
+    let dir = TempDir::new();
+    let pidfile = dir.path().join("escaped.pid");
+    // A new session, so a new process group: the group kill does not reach it.
+    let script = format!("setsid sleep 30 & echo $! > '{}'; wait", pidfile.display());
+    let (r, elapsed) = call_with(&dir, short(), &["sh", "-c", &script], Arguments::default());
+    assert_eq!(r.text(), "workspace tool cmd timed out after 500 ms and was killed");
+    assert!(elapsed < Duration::from_secs(5), "{elapsed:?}");
+    let pid: u32 = std::fs::read_to_string(&pidfile).unwrap().trim().parse().unwrap();
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while running(pid) && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(!running(pid), "the escaped descendant {pid} survived");
+}

@@ -14,10 +14,13 @@
 //!   killed; of stderr, the first 2 KiB are kept for the error text, with control characters
 //!   (NUL included) and bidirectional-text controls escaped, and the rest drained and dropped.
 //! - **Kill**: on unix the command runs in a process group of its own and the whole group is
-//!   sent `SIGKILL`. A descendant that leaves the group (`setsid`, `setpgid`) is not reached: the
-//!   call still ends at its deadline (the pipes are closed on this side), but such a process
-//!   lives on until it exits by itself. Contain commands that daemonize with the operating
-//!   system (a service manager's cgroup, a container); tooldef is not a sandbox.
+//!   sent `SIGKILL`. On Linux, every other process still holding one of the command's stdin,
+//!   stdout or stderr pipes is killed too (found through `/proc`), which reaches a descendant
+//!   that left the group with `setsid` or `setpgid` but kept its streams. Not reached: such a
+//!   descendant that also closed or redirected all three streams (a daemon done properly), or
+//!   one that left the group on another unix. The call still ends at its deadline either way.
+//!   Contain commands that daemonize with the operating system (a service manager's cgroup, a
+//!   container); tooldef is not a sandbox.
 //!
 //! Owns process handling only; turning outcomes into [`crate::ToolResult`]s is the caller's.
 
@@ -138,6 +141,7 @@ impl CommandSpec {
             message: e.to_string(),
         })?;
         let deadline = Instant::now() + self.timeout;
+        let pipes = Pipes::of(&child);
 
         // Feed stdin from a thread: a child that never reads must not block us.
         if let Some(mut stdin) = child.stdin.take() {
@@ -154,11 +158,11 @@ impl CommandSpec {
             Some(rx) => match rx.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
                 Ok(Pumped { bytes, overflow: false }) => bytes,
                 Ok(Pumped { overflow: true, .. }) => {
-                    kill_and_reap(&mut child);
+                    kill_and_reap(&mut child, &pipes);
                     return Err(CommandFailure::OutputTooLarge { limit: self.max_output });
                 }
                 Err(_) => {
-                    kill_and_reap(&mut child);
+                    kill_and_reap(&mut child, &pipes);
                     return Err(CommandFailure::Timeout { timeout: self.timeout });
                 }
             },
@@ -167,7 +171,7 @@ impl CommandSpec {
         let status = match wait_until(&mut child, deadline) {
             Some(status) => status,
             None => {
-                kill_and_reap(&mut child);
+                kill_and_reap(&mut child, &pipes);
                 return Err(CommandFailure::Timeout { timeout: self.timeout });
             }
         };
@@ -243,15 +247,87 @@ fn wait_until(child: &mut Child, deadline: Instant) -> Option<ExitStatus> {
     }
 }
 
-/// Kills the child and everything in its process group, then reaps the child. The group is
-/// killed before the reap, while the child's pid (the group id) cannot yet be reused.
-fn kill_and_reap(child: &mut Child) {
+/// The pipes a command was given, by identity, to find the processes that still hold them.
+struct Pipes {
+    /// The inodes of the stdin, stdout and stderr pipes (Linux; empty elsewhere).
+    #[cfg(target_os = "linux")]
+    inodes: Vec<u64>,
+}
+
+impl Pipes {
+    fn of(child: &Child) -> Self {
+        #[cfg(target_os = "linux")]
+        {
+            use std::os::fd::AsFd;
+            let mut inodes = Vec::with_capacity(3);
+            let fds = [
+                child.stdin.as_ref().map(|p| p.as_fd()),
+                child.stdout.as_ref().map(|p| p.as_fd()),
+                child.stderr.as_ref().map(|p| p.as_fd()),
+            ];
+            for fd in fds.into_iter().flatten() {
+                if let Ok(stat) = rustix::fs::fstat(fd) {
+                    inodes.push(stat.st_ino);
+                }
+            }
+            Pipes { inodes }
+        }
+        #[cfg(not(target_os = "linux"))]
+        {
+            let _ = child;
+            Pipes {}
+        }
+    }
+
+    /// Kills every other process that holds one of the pipes: descendants that left the
+    /// process group (`setsid`) but kept their standard streams. Reads `/proc`; a process of
+    /// another user, or one that closed or redirected its streams, is not found.
+    #[cfg(target_os = "linux")]
+    fn kill_holders(&self) {
+        use std::os::unix::ffi::OsStrExt;
+        if self.inodes.is_empty() {
+            return;
+        }
+        let wanted: Vec<String> = self.inodes.iter().map(|i| format!("pipe:[{i}]")).collect();
+        let me = std::process::id();
+        let Ok(procs) = std::fs::read_dir("/proc") else { return };
+        for entry in procs.flatten() {
+            let Some(pid) = std::str::from_utf8(entry.file_name().as_bytes())
+                .ok()
+                .and_then(|n| n.parse::<u32>().ok())
+                .filter(|&pid| pid != me)
+            else {
+                continue;
+            };
+            let Ok(fds) = std::fs::read_dir(entry.path().join("fd")) else { continue };
+            let holds = fds.flatten().any(|fd| {
+                std::fs::read_link(fd.path()).is_ok_and(|link| {
+                    wanted.iter().any(|w| link.as_os_str().as_bytes() == w.as_bytes())
+                })
+            });
+            if holds
+                && let Some(pid) = i32::try_from(pid).ok().and_then(rustix::process::Pid::from_raw)
+            {
+                let _ = rustix::process::kill_process(pid, rustix::process::Signal::KILL);
+            }
+        }
+    }
+}
+
+/// Kills the child and everything in its process group, and (on Linux) every process still
+/// holding one of its pipes, then reaps the child. The group is killed before the reap, while
+/// the child's pid (the group id) cannot yet be reused.
+fn kill_and_reap(child: &mut Child, pipes: &Pipes) {
     #[cfg(unix)]
     {
         if let Some(pid) = i32::try_from(child.id()).ok().and_then(rustix::process::Pid::from_raw) {
             let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
         }
     }
+    #[cfg(target_os = "linux")]
+    pipes.kill_holders();
+    #[cfg(not(target_os = "linux"))]
+    let _ = pipes;
     let _ = child.kill();
     let _ = child.wait();
 }
