@@ -1186,7 +1186,7 @@ impl Importer {
         }
         ptr.truncate(at);
         if let Some(d) = s.default.take() {
-            match crate::validate::literal_fits(s, &d, defs) {
+            match crate::rules::literal_fits(s, &d, defs) {
                 Ok(()) => s.default = Some(d),
                 Err(why) => self.note(
                     &child(ptr, "default"),
@@ -1199,7 +1199,7 @@ impl Importer {
             let examples = std::mem::take(&mut s.examples).into_owned();
             let mut kept = Vec::with_capacity(examples.len());
             for (i, e) in examples.into_iter().enumerate() {
-                match crate::validate::literal_fits(s, &e, defs) {
+                match crate::rules::literal_fits(s, &e, defs) {
                     Ok(()) => kept.push(e),
                     Err(why) => self.note(
                         &format!("{ptr}/examples/{i}"),
