@@ -92,8 +92,9 @@ pub use checks::{ArgError, ArgErrors};
 pub use descriptor::{Annotations, Definition, NameError, Param, ToolDescriptor, ToolName};
 pub use literal::{Literal, Text};
 pub use schema::{
-    Additional, AnyOfSchema, EnumSchema, EnumValue, EnumValues, FloatSchema, IntegerSchema,
-    ListSchema, NumberSchema, ObjectSchema, RefSchema, Schema, SchemaKind, SchemaRef, StringSchema,
+    Additional, AnyOfSchema, Combine, EnumSchema, EnumValue, EnumValues, FloatSchema,
+    IntegerSchema, Kept, ListSchema, NumberSchema, ObjectSchema, RefSchema, Schema, SchemaKind,
+    SchemaRef, StringSchema,
 };
 pub use tool::{
     Arguments, BoxFuture, CallError, Content, Executor, Tool, ToolCall, ToolError, ToolResult,

@@ -435,9 +435,14 @@ fn spec_value(
                     }
                 }
             }
+            // The output schema never blocks the input side: what cannot be read is left out.
             Err(e) => {
-                schemas_in = false;
-                problems.push(SpecErrorKind::Schema(e.prefixed("/output_schema")));
+                let e = e.prefixed("/output_schema");
+                notes.push(ImportNote::new(
+                    e.pointer.clone(),
+                    "output_schema",
+                    format!("could not be read ({}); the tool has no output schema", e.kind),
+                ));
             }
         }
     }

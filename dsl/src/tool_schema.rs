@@ -1242,7 +1242,7 @@ pub(crate) mod rt {
         // Flattening hands unknown keys to the flattened type: its view of them wins.
         match other.additional {
             Additional::Typed(t) => base.additional = Additional::Typed(t),
-            Additional::Open => base.additional = Additional::Open,
+            Additional::Open | Additional::Unstated => base.additional = Additional::Open,
             Additional::Closed => {}
         }
     }
@@ -1259,7 +1259,7 @@ pub(crate) mod rt {
                 merge_into(&mut base, o);
                 Schema { kind: SchemaKind::Object(base), ..schema }
             }
-            SchemaKind::AnyOf(AnyOfSchema { variants }) => Schema::any_of_owned(
+            SchemaKind::AnyOf(AnyOfSchema { variants, .. }) => Schema::any_of_owned(
                 variants
                     .iter()
                     .map(|v| tagged(base.properties[0].clone(), v.clone(), unknown))
