@@ -6,6 +6,8 @@ use std::borrow::Cow;
 
 use serde::de::DeserializeOwned;
 
+use super::packed::ParamSpec;
+pub use super::packed::SchemaFn;
 use super::{SchemaGen, Shape, ToolSchema};
 use crate::descriptor::{Param, ToolDescriptor, ToolName};
 use crate::literal::Literal;
@@ -13,9 +15,6 @@ use crate::schema::{
     Additional, AnyOfSchema, Bound, EnumSchema, EnumValue, EnumValues, ObjectSchema, Schema,
     SchemaKind, SchemaRef, Slot,
 };
-
-/// A schema function (`<T as ToolSchema>::schema`).
-pub type SchemaFn = fn(&mut SchemaGen) -> Schema;
 
 /// A tool as `#[tool]` declares it: its checked name, its other keys packed into one string
 /// (see `packed`), and the schema function and optionality of each parameter type.
@@ -28,60 +27,7 @@ pub struct ToolSpec {
     built: std::sync::OnceLock<ToolDescriptor>,
 }
 
-/// One parameter (or field) with its `#[param(...)]` keys, read from a packed table.
-#[derive(Debug)]
-pub(crate) struct ParamSpec {
-    /// The wire name.
-    pub(crate) name: &'static str,
-    /// The description.
-    pub(crate) description: Option<&'static str>,
-    /// The schema of the type.
-    pub(crate) schema: SchemaFn,
-    /// Whether the key may be absent.
-    pub(crate) optional: bool,
-    /// `default`.
-    pub(crate) default: Option<Literal>,
-    /// `example`.
-    pub(crate) examples: Vec<Literal>,
-    /// `min` / `range` start.
-    pub(crate) minimum: Option<Literal>,
-    /// `max` / `range` end.
-    pub(crate) maximum: Option<Literal>,
-    /// `length` start.
-    pub(crate) min_length: Option<u64>,
-    /// `length` end.
-    pub(crate) max_length: Option<u64>,
-    /// `pattern`.
-    pub(crate) pattern: Option<&'static str>,
-    /// `format`.
-    pub(crate) format: Option<&'static str>,
-    /// `one_of` (empty: none).
-    pub(crate) one_of: Vec<&'static str>,
-    /// `#[serde(flatten)]` (derives only): the properties are merged into the parent.
-    pub(crate) flatten: bool,
-}
-
 impl ParamSpec {
-    /// A parameter with only a name, a schema and optionality.
-    pub(crate) fn new(name: &'static str, schema: SchemaFn, optional: bool) -> Self {
-        ParamSpec {
-            name,
-            description: None,
-            schema,
-            optional,
-            default: None,
-            examples: Vec::new(),
-            minimum: None,
-            maximum: None,
-            min_length: None,
-            max_length: None,
-            pattern: None,
-            format: None,
-            one_of: Vec::new(),
-            flatten: false,
-        }
-    }
-
     /// The parameter as IR.
     pub(crate) fn build(self, cx: &mut SchemaGen) -> Param {
         let mut schema = (self.schema)(cx);
