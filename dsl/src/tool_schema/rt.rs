@@ -364,7 +364,7 @@ fn merge_into(base: &mut ObjectSchema, other: ObjectSchema) {
     // Flattening hands unknown keys to the flattened type: its view of them wins.
     match other.additional {
         Additional::Typed(t) => base.additional = Additional::Typed(t),
-        Additional::Open => base.additional = Additional::Open,
+        Additional::Open | Additional::Unstated => base.additional = Additional::Open,
         Additional::Closed => {}
     }
 }
@@ -381,7 +381,7 @@ pub fn tagged(tag: Param, schema: Schema, unknown: Unknown) -> Schema {
             merge_into(&mut base, o);
             Schema { kind: SchemaKind::Object(base), ..schema }
         }
-        SchemaKind::AnyOf(AnyOfSchema { variants }) => Schema::any_of_owned(
+        SchemaKind::AnyOf(AnyOfSchema { variants, .. }) => Schema::any_of_owned(
             variants
                 .iter()
                 .map(|v| tagged(base.properties[0].clone(), v.clone(), unknown))
