@@ -39,6 +39,6 @@ mod set;
 pub(crate) use apply::Patched;
 pub use constraint::Constraint;
 pub use error::OverrideError;
-pub use executor::{OverriddenExecutor, OverrideCall};
-pub use patch::Override;
+pub use executor::OverriddenExecutor;
+pub use patch::{Override, OverrideCall};
 pub use set::{OverrideReport, Overrides};

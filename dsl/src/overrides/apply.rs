@@ -12,7 +12,7 @@ use crate::schema::{Schema, SchemaKind, SchemaRef};
 
 use super::constraint::constrain;
 use super::error::OverrideError;
-use super::patch::{Hook, Step};
+use super::patch::{Hook, Override, Step};
 
 /// What dispatch must undo at call time: the registered name, hidden values, renamed parameters.
 #[derive(Clone, Debug, PartialEq)]
@@ -251,5 +251,29 @@ pub(super) fn augment_output(
             what: "augmenting with an object",
             kind: have.type_name(),
         }),
+    }
+}
+
+/// Applying a patch lives beside the descriptor being patched.
+impl Override {
+    /// Applies the patch to a clone of `descriptor` and validates the result.
+    ///
+    /// # Errors
+    ///
+    /// The first step that cannot apply, or the rule the result breaks.
+    pub fn apply(&self, descriptor: &ToolDescriptor) -> Result<ToolDescriptor, OverrideError> {
+        Ok(self.apply_patched(Patched::new(descriptor))?.descriptor)
+    }
+
+    pub(crate) fn apply_patched(&self, mut p: Patched) -> Result<Patched, OverrideError> {
+        for step in &self.steps {
+            p.step(step)?;
+        }
+        p.descriptor.validate().map_err(|source| OverrideError::Invalid {
+            tool: p.calls.registered.to_string(),
+            source,
+        })?;
+        p.check_required()?;
+        Ok(p)
     }
 }

@@ -12,6 +12,8 @@ use crate::schema::Additional;
 use crate::tool::{Arguments, BoxFuture, Executor, ToolCall, ToolError, ToolResult};
 
 use super::apply::Patched;
+use super::error::OverrideError;
+use super::patch::{Override, OverrideCall};
 
 /// An executor behind an override: exposes the patched descriptor and rewrites each call (tool
 /// name, renamed and hidden parameters, defaults, values the registered tool does not take)
@@ -29,48 +31,6 @@ impl fmt::Debug for OverriddenExecutor {
             .field("descriptor", &self.patched.descriptor)
             .field("calls", &self.patched.calls)
             .finish_non_exhaustive()
-    }
-}
-
-/// A call as an [`Override::on_call`](super::Override::on_call) hook sees it: what the model sent, checked against the
-/// patched schema and completed with its defaults, and what the registered executor receives.
-#[derive(Debug)]
-pub struct OverrideCall<'a> {
-    call: &'a ToolCall,
-    arguments: &'a Map<String, Value>,
-    extra: &'a Map<String, Value>,
-    forwarded: &'a ToolCall,
-}
-
-impl<'a> OverrideCall<'a> {
-    /// The call as the model sent it (the tool's patched name, the arguments as received).
-    pub fn call(&self) -> &'a ToolCall {
-        self.call
-    }
-
-    /// The arguments under the names the model sees, checked against the patched schema, with
-    /// the patched defaults filled in (hidden parameters are not among them).
-    pub fn arguments(&self) -> &'a Map<String, Value> {
-        self.arguments
-    }
-
-    /// One argument of [`arguments`](Self::arguments), by the name the model sees.
-    pub fn argument(&self, name: &str) -> Option<&'a Value> {
-        self.arguments.get(name)
-    }
-
-    /// The values of keys the registered tool has no parameter for: parameters added by
-    /// [`Override::add_param`](super::Override::add_param) (keyed by the name they were added under), and other keys the
-    /// patched schema accepts. They are here whether or not they were also handed on (they are
-    /// when the tool's input is open, or a map whose value schema they match).
-    pub fn extra(&self) -> &'a Map<String, Value> {
-        self.extra
-    }
-
-    /// The call the registered executor receives: its registered name, registered parameter
-    /// names, hidden values injected.
-    pub fn forwarded(&self) -> &'a ToolCall {
-        self.forwarded
     }
 }
 
@@ -230,4 +190,17 @@ pub(super) fn json_type(v: &Value) -> &'static str {
 /// The JSON pointer of a top-level argument.
 pub(super) fn pointer(key: &str) -> String {
     format!("/{}", key.replace('~', "~0").replace('/', "~1"))
+}
+
+/// Wrapping an executor lives beside the executor it builds.
+impl Override {
+    /// Wraps an executor so that it exposes the patched descriptor and rewrites calls.
+    ///
+    /// # Errors
+    ///
+    /// As [`Override::apply`].
+    pub fn wrap(&self, executor: Arc<dyn Executor>) -> Result<OverriddenExecutor, OverrideError> {
+        let patched = self.apply_patched(Patched::new(executor.descriptor()))?;
+        Ok(OverriddenExecutor::from_patched(executor, patched))
+    }
 }

@@ -3,17 +3,14 @@
 use std::fmt;
 use std::sync::Arc;
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use crate::descriptor::{Param, ToolDescriptor};
 use crate::literal::Text;
 use crate::schema::Schema;
-use crate::tool::{Executor, ToolError};
+use crate::tool::{ToolCall, ToolError};
 
-use super::apply::Patched;
 use super::constraint::Constraint;
-use super::error::OverrideError;
-use super::executor::{OverriddenExecutor, OverrideCall};
 
 pub(super) type EditFn = dyn Fn(&mut ToolDescriptor) -> Result<(), String> + Send + Sync;
 pub(super) type HookFn = dyn Fn(&OverrideCall<'_>) -> Result<(), ToolError> + Send + Sync;
@@ -94,7 +91,7 @@ impl fmt::Debug for Step {
 #[derive(Clone, Debug, Default)]
 #[must_use = "an override does nothing until it is applied"]
 pub struct Override {
-    steps: Vec<Step>,
+    pub(super) steps: Vec<Step>,
 }
 
 impl Override {
@@ -199,7 +196,7 @@ impl Override {
         })))
     }
 
-    /// Runs an arbitrary edit that may fail; its message becomes [`OverrideError::Custom`].
+    /// Runs an arbitrary edit that may fail; its message becomes [`OverrideError::Custom`](super::OverrideError::Custom).
     pub fn try_edit(
         f: impl Fn(&mut ToolDescriptor) -> Result<(), String> + Send + Sync + 'static,
     ) -> Self {
@@ -245,35 +242,46 @@ impl Override {
     ) -> Self {
         Override::one(Step::OnCall(Hook(Arc::new(hook))))
     }
+}
 
-    /// Applies the patch to a clone of `descriptor` and validates the result.
-    ///
-    /// # Errors
-    ///
-    /// The first step that cannot apply, or the rule the result breaks.
-    pub fn apply(&self, descriptor: &ToolDescriptor) -> Result<ToolDescriptor, OverrideError> {
-        Ok(self.apply_patched(Patched::new(descriptor))?.descriptor)
+/// A call as an [`Override::on_call`] hook sees it: what the model sent, checked against the
+/// patched schema and completed with its defaults, and what the registered executor receives.
+#[derive(Debug)]
+pub struct OverrideCall<'a> {
+    pub(super) call: &'a ToolCall,
+    pub(super) arguments: &'a Map<String, Value>,
+    pub(super) extra: &'a Map<String, Value>,
+    pub(super) forwarded: &'a ToolCall,
+}
+
+impl<'a> OverrideCall<'a> {
+    /// The call as the model sent it (the tool's patched name, the arguments as received).
+    pub fn call(&self) -> &'a ToolCall {
+        self.call
     }
 
-    /// Wraps an executor so that it exposes the patched descriptor and rewrites calls.
-    ///
-    /// # Errors
-    ///
-    /// As [`Override::apply`].
-    pub fn wrap(&self, executor: Arc<dyn Executor>) -> Result<OverriddenExecutor, OverrideError> {
-        let patched = self.apply_patched(Patched::new(executor.descriptor()))?;
-        Ok(OverriddenExecutor::from_patched(executor, patched))
+    /// The arguments under the names the model sees, checked against the patched schema, with
+    /// the patched defaults filled in (hidden parameters are not among them).
+    pub fn arguments(&self) -> &'a Map<String, Value> {
+        self.arguments
     }
 
-    pub(crate) fn apply_patched(&self, mut p: Patched) -> Result<Patched, OverrideError> {
-        for step in &self.steps {
-            p.step(step)?;
-        }
-        p.descriptor.validate().map_err(|source| OverrideError::Invalid {
-            tool: p.calls.registered.to_string(),
-            source,
-        })?;
-        p.check_required()?;
-        Ok(p)
+    /// One argument of [`arguments`](Self::arguments), by the name the model sees.
+    pub fn argument(&self, name: &str) -> Option<&'a Value> {
+        self.arguments.get(name)
+    }
+
+    /// The values of keys the registered tool has no parameter for: parameters added by
+    /// [`Override::add_param`] (keyed by the name they were added under), and other keys the
+    /// patched schema accepts. They are here whether or not they were also handed on (they are
+    /// when the tool's input is open, or a map whose value schema they match).
+    pub fn extra(&self) -> &'a Map<String, Value> {
+        self.extra
+    }
+
+    /// The call the registered executor receives: its registered name, registered parameter
+    /// names, hidden values injected.
+    pub fn forwarded(&self) -> &'a ToolCall {
+        self.forwarded
     }
 }

@@ -44,10 +44,68 @@ use std::borrow::Cow;
 #[allow(unreachable_pub)]
 mod keys;
 
-use super::rt::{ParamSpec, SchemaFn};
+use super::SchemaGen;
 use crate::descriptor::Annotations;
 use crate::literal::Literal;
-use crate::schema::EnumValue;
+use crate::schema::{EnumValue, Schema};
+
+/// A schema function (`<T as ToolSchema>::schema`).
+pub type SchemaFn = fn(&mut SchemaGen) -> Schema;
+
+/// One parameter (or field) with its `#[param(...)]` keys, read from a packed table.
+#[derive(Debug)]
+pub(crate) struct ParamSpec {
+    /// The wire name.
+    pub(crate) name: &'static str,
+    /// The description.
+    pub(crate) description: Option<&'static str>,
+    /// The schema of the type.
+    pub(crate) schema: SchemaFn,
+    /// Whether the key may be absent.
+    pub(crate) optional: bool,
+    /// `default`.
+    pub(crate) default: Option<Literal>,
+    /// `example`.
+    pub(crate) examples: Vec<Literal>,
+    /// `min` / `range` start.
+    pub(crate) minimum: Option<Literal>,
+    /// `max` / `range` end.
+    pub(crate) maximum: Option<Literal>,
+    /// `length` start.
+    pub(crate) min_length: Option<u64>,
+    /// `length` end.
+    pub(crate) max_length: Option<u64>,
+    /// `pattern`.
+    pub(crate) pattern: Option<&'static str>,
+    /// `format`.
+    pub(crate) format: Option<&'static str>,
+    /// `one_of` (empty: none).
+    pub(crate) one_of: Vec<&'static str>,
+    /// `#[serde(flatten)]` (derives only): the properties are merged into the parent.
+    pub(crate) flatten: bool,
+}
+
+impl ParamSpec {
+    /// A parameter with only a name, a schema and optionality.
+    pub(crate) fn new(name: &'static str, schema: SchemaFn, optional: bool) -> Self {
+        ParamSpec {
+            name,
+            description: None,
+            schema,
+            optional,
+            default: None,
+            examples: Vec::new(),
+            minimum: None,
+            maximum: None,
+            min_length: None,
+            max_length: None,
+            pattern: None,
+            format: None,
+            one_of: Vec::new(),
+            flatten: false,
+        }
+    }
+}
 
 /// The records of a packed table, in order; stops (and logs) at the first malformed record.
 struct Records {
