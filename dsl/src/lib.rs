@@ -86,7 +86,9 @@ pub mod workspace;
 // --- IR, builder, validation ---
 pub use builder::{BuildError, ToolBuilder};
 pub use checks::{ArgError, ArgErrors};
-pub use descriptor::{Annotations, Definition, NameError, Param, ToolDescriptor, ToolName};
+pub use descriptor::{
+    Annotations, Definition, NameError, Param, ToolDescriptor, ToolName, ToolNameRule,
+};
 pub use literal::{Literal, Text};
 pub use schema::{
     Additional, AnyOfSchema, EnumSchema, EnumValue, EnumValues, FloatSchema, IntegerSchema,

@@ -461,12 +461,18 @@ fn spec_name(
     notes: &mut Vec<ImportNote>,
     problems: &mut Problems,
 ) -> Option<ToolName> {
+    // A `name` key is read as a provider wrote it (the wide rule); a file stem keeps the
+    // portable rule of workspace stems.
     let parsed = |name: &str, pointer: &str, problems: &mut Problems| {
-        ToolName::parse(name.to_owned())
-            .map_err(|error| {
-                problems.push(SpecErrorKind::Name { pointer: pointer.to_owned(), error });
-            })
-            .ok()
+        let name = if pointer.is_empty() {
+            ToolName::parse(name.to_owned())
+        } else {
+            ToolName::parse_wide(name.to_owned())
+        };
+        name.map_err(|error| {
+            problems.push(SpecErrorKind::Name { pointer: pointer.to_owned(), error });
+        })
+        .ok()
     };
     match (name_override, obj.get("name")) {
         (Some(name), inner) => {

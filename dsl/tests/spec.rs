@@ -55,8 +55,18 @@ fn a_name_override_wins_and_the_inner_name_is_noted() {
     );
     assert_eq!(
         error(r#"{"name": "bad name"}"#),
-        "tools/t.json: #/name: tool name `bad name` has the character ' ' at byte 3; only a-z, A-Z, 0-9, `_` and `-` are allowed"
+        "tools/t.json: #/name: tool name `bad name` has the character ' ' at byte 3; only a-z, A-Z, 0-9, `_`, `-` and `.` are allowed"
     );
+}
+
+#[test]
+fn a_name_key_takes_any_name_some_provider_accepts() {
+    // MCP allows dots and 128 characters; the spec keeps the name and renderers judge it.
+    let spec = parse_spec("t.json", r#"{"name": "github.create_issue"}"#, None).unwrap();
+    assert_eq!(spec.descriptor.name, "github.create_issue");
+    let long = "a".repeat(100);
+    let spec = parse_spec("t.json", &format!(r#"{{"name": "{long}"}}"#), None).unwrap();
+    assert_eq!(spec.descriptor.name, long.as_str());
 }
 
 #[test]

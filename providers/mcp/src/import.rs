@@ -33,8 +33,8 @@ pub struct ImportedTools {
 ///
 /// # Errors
 ///
-/// The first tool that cannot be imported: a name outside `^[a-zA-Z0-9_-]{1,64}$` (MCP also
-/// allows dots and 128 characters), or a schema the IR cannot express.
+/// The first tool that cannot be imported: a name outside MCP's `^[a-zA-Z0-9_.-]{1,128}$`, or a
+/// schema the IR cannot express.
 pub fn import_tools(list: &Value) -> Result<ImportedTools, ImportError> {
     let (tools, base) = if let Some(t) = list.pointer("/result/tools") {
         (t, "/result/tools")
