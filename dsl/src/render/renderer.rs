@@ -9,6 +9,7 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use super::json_writer::JsonWriter;
+use super::name_map::NameRules;
 use super::names::NameRule;
 use super::report::{Change, ChangeKind, Policy, RenderError, RenderRule, Report};
 use crate::descriptor::ToolDescriptor;
@@ -134,6 +135,13 @@ pub trait Renderer {
         Cow::Borrowed(self.name())
     }
 
+    /// The name rules the provider enforces (tool names, property names), which
+    /// [`render_mapped`](super::render_mapped) renames to fit. Defaults to none; a renderer
+    /// that checks names while rendering says here which rules it checks.
+    fn name_rules(&self) -> NameRules {
+        NameRules::NONE
+    }
+
     /// Renders one tool.
     ///
     /// # Errors
@@ -185,6 +193,9 @@ impl<R: Renderer + ?Sized> Renderer for &R {
     }
     fn cache_key(&self) -> Cow<'_, str> {
         (**self).cache_key()
+    }
+    fn name_rules(&self) -> NameRules {
+        (**self).name_rules()
     }
     fn render(&self, tool: &ToolDescriptor, policy: Policy) -> Result<Rendered, RenderError> {
         (**self).render(tool, policy)

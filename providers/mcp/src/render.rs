@@ -2,10 +2,12 @@
 //! set.
 
 use tooldef::render::{
-    ChangeKind, JsonWriter, NameRule, Policy, RenderCtx, RenderError, Rendered, Renderer,
+    ChangeKind, JsonWriter, NameRules, Policy, RenderCtx, RenderError, Rendered, Renderer,
     SchemaOptions, write_input_schema, write_output_schema,
 };
 use tooldef::{SchemaKind, ToolDescriptor};
+
+use crate::rules::{self, TOOL_NAME};
 
 /// A dated MCP protocol version whose `Tool` and results differ from the others.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -43,18 +45,6 @@ impl McpVersion {
         matches!(self, McpVersion::V2026_07_28)
     }
 }
-
-fn mcp_name_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.')
-}
-
-/// MCP's tool-name rule: 1 to 128 characters of `A-Za-z0-9_.-`.
-pub const TOOL_NAME: NameRule = NameRule {
-    pattern: "^[A-Za-z0-9_.-]{1,128}$",
-    max_len: 128,
-    allowed: mcp_name_byte,
-    first: mcp_name_byte,
-};
 
 /// Renders tools as MCP `Tool` objects: `{name, title?, description?, inputSchema,
 /// outputSchema?, annotations?}`.
@@ -97,6 +87,10 @@ impl Renderer for McpRenderer {
 
     fn cache_key(&self) -> std::borrow::Cow<'_, str> {
         std::borrow::Cow::Owned(format!("mcp-{}", self.version.as_str()))
+    }
+
+    fn name_rules(&self) -> NameRules {
+        rules::NAME_RULES
     }
 
     fn render(&self, tool: &ToolDescriptor, policy: Policy) -> Result<Rendered, RenderError> {
