@@ -618,7 +618,7 @@ fn sanitize(name: &str, rule: &NameRule) -> (String, bool) {
             out.push(fill as char);
         }
     }
-    let max = rule.max_len.min(ToolName::MAX_LEN).max(1);
+    let max = rule.max_len.clamp(1, ToolName::MAX_LEN);
     let cut = out.len() > max;
     out.truncate(max);
     (out, cut)
