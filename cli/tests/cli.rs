@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use serde_json::Value;
+use serde_json::{Value, json};
 use tooldef_testkit::specs::{
     SpecResult, anthropic, bedrock, gemini, mcp, mcp::McpVersion, ollama, openai,
 };
@@ -398,7 +398,7 @@ fn import_reads_each_providers_real_shapes() {
         let tools = render("mcp", &[], &[&out]);
         assert_eq!(tools.len(), names.len());
     }
-    // MCP: title, output schema and annotations are kept; `_meta` is dropped with a warning.
+    // MCP: title, output schema, annotations and `_meta` are kept.
     let spec: Value = serde_json::from_str(
         &std::fs::read_to_string(dir.0.join("import_mcp_json/get_weather.json")).unwrap(),
     )
@@ -406,6 +406,7 @@ fn import_reads_each_providers_real_shapes() {
     assert_eq!(spec["title"], "Weather");
     assert_eq!(spec["annotations"]["readOnlyHint"], true);
     assert_eq!(spec["output_schema"]["required"][0], "temperature");
+    assert_eq!(spec["extensions"], json!({"mcp": {"_meta": {"vendor": "example"}}}));
     // Gemini's OpenAPI subset: lower-case types, `nullable` folded into the type.
     let light: Value = serde_json::from_str(
         &std::fs::read_to_string(dir.0.join("import_gemini_json/set_light.json")).unwrap(),
@@ -430,7 +431,8 @@ fn import_warns_about_what_it_skips_or_drops() {
         "{err}"
     );
     let o = import("mcp", "import/mcp.json", &dir.0);
-    assert!(stderr(&o).contains("#/result/tools/0/_meta: `_meta` dropped"), "{}", stderr(&o));
+    // `_meta` is carried in the spec, so nothing is said about it.
+    assert!(!stderr(&o).contains("_meta"), "{}", stderr(&o));
 }
 
 #[test]

@@ -18,6 +18,7 @@
 use std::borrow::Cow;
 
 use crate::descriptor::{Annotations, Definition, NameError, Param, ToolDescriptor, ToolName};
+use crate::extensions::Extensions;
 use crate::literal::{Literal, Text};
 use crate::schema::{Additional, EnumValue, EnumValues, Schema, SchemaKind, SchemaRef};
 use crate::validate::DescriptorError;
@@ -129,6 +130,7 @@ impl ToolBuilder {
             definitions: Cow::Owned(self.definitions),
             output: self.output.map(SchemaRef::new),
             annotations: self.annotations,
+            extensions: Extensions::NONE,
         };
         descriptor.validate()?;
         Ok(descriptor)

@@ -10,6 +10,7 @@ use std::fmt;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+use crate::extensions::Extensions;
 use crate::literal::{Literal, Text};
 use crate::schema::{
     Additional, EnumValue, EnumValues, Schema, SchemaKind, SchemaRef, put, text_str,
@@ -743,6 +744,10 @@ pub struct ToolDescriptor {
     /// Behaviour hints.
     #[serde(default, skip_serializing_if = "Annotations::is_empty")]
     pub annotations: Annotations,
+    /// Provider fields the IR does not model (MCP `_meta`, `icons`, `execution`), kept for
+    /// the renderer of that provider.
+    #[serde(default, skip_serializing_if = "Extensions::is_empty")]
+    pub extensions: Extensions,
 }
 
 impl ToolDescriptor {
@@ -767,6 +772,7 @@ impl ToolDescriptor {
             definitions: Cow::Borrowed(&[]),
             output: None,
             annotations: Annotations::NONE,
+            extensions: Extensions::NONE,
         }
     }
 

@@ -67,6 +67,7 @@ pub mod checks;
 pub mod descriptor;
 pub mod dispatch;
 pub mod export;
+pub mod extensions;
 pub mod guide;
 pub mod json_schema;
 pub mod literal;
@@ -89,6 +90,7 @@ pub use checks::{ArgError, ArgErrors};
 pub use descriptor::{
     Annotations, Definition, NameError, Param, ToolDescriptor, ToolName, ToolNameRule,
 };
+pub use extensions::Extensions;
 pub use literal::{Literal, Text};
 pub use schema::{
     Additional, AnyOfSchema, EnumSchema, EnumValue, EnumValues, FloatSchema, IntegerSchema,

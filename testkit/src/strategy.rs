@@ -91,6 +91,7 @@ pub fn arb_descriptor() -> BoxedStrategy<ToolDescriptor> {
                 ),
                 output: output.map(Into::into),
                 annotations,
+                extensions: tooldef::Extensions::NONE,
             }
         },
     )

@@ -346,6 +346,42 @@ impl RenderCtx {
             .map_err(|why| self.error("/name", "", RenderRule::Name, format_args!("{why}")))
     }
 
+    /// Reports every [`Extensions`](crate::Extensions) namespace of `tool` other than `own`
+    /// (the renderer's provider, whose fields it writes) as omitted: the fields belong to
+    /// another provider's wire format, and the input contract is unchanged.
+    ///
+    /// # Errors
+    ///
+    /// None in practice (the change is lossless); the `Result` is [`change`](Self::change)'s.
+    pub fn omit_extensions(
+        &mut self,
+        tool: &ToolDescriptor,
+        pointer: &str,
+        own: Option<&str>,
+    ) -> Result<(), RenderError> {
+        for ns in tool.extensions.namespaces().filter(|ns| Some(*ns) != own) {
+            let fields: Vec<String> = tool
+                .extensions
+                .namespace(ns)
+                .into_iter()
+                .flat_map(|m| m.keys())
+                .map(|k| format!("`{k}`"))
+                .collect();
+            self.change(
+                pointer,
+                "",
+                ChangeKind::Omitted,
+                "extensions",
+                format!(
+                    "{ns} fields {} omitted: they belong to {ns}'s wire format",
+                    fields.join(", ")
+                ),
+                false,
+            )?;
+        }
+        Ok(())
+    }
+
     /// The finished rendering.
     pub fn finish(self, out: JsonWriter) -> Rendered {
         Rendered::new(self.tool, out.finish(), self.report)

@@ -131,6 +131,7 @@ impl AnthropicRenderer {
                 false,
             )?;
         }
+        ctx.omit_extensions(tool, "", None)?;
         Ok((ctx.finish(out), stats))
     }
 

@@ -121,6 +121,7 @@ impl Renderer for BedrockRenderer {
                 ctx.change("/toolSpec", "", ChangeKind::Omitted, keyword, detail, false)?;
             }
         }
+        ctx.omit_extensions(tool, "/toolSpec", None)?;
         Ok(ctx.finish(out))
     }
 

@@ -233,6 +233,7 @@ impl Renderer for GeminiRenderer {
                 false,
             )?;
         }
+        ctx.omit_extensions(tool, "", None)?;
         Ok(ctx.finish(out))
     }
 }

@@ -42,6 +42,8 @@ pub mod server;
 
 pub use calls::{call_tool_result, tool_call};
 pub use import::{ImportError, ImportedTools, import_tools};
-pub use render::{CacheScope, ListOptions, McpRenderer, McpVersion, list_tools_result};
+pub use render::{
+    CacheScope, EXTENSION_NAMESPACE, ListOptions, McpRenderer, McpVersion, list_tools_result,
+};
 pub use rules::TOOL_NAME;
 pub use tooldef::CallError;

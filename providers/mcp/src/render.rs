@@ -46,8 +46,18 @@ impl McpVersion {
     }
 }
 
+/// The [`Extensions`](tooldef::Extensions) namespace of MCP `Tool` fields the IR does not
+/// model (`_meta`, `icons`, `execution`, and any other): filled by the import, written back by
+/// the renderer.
+pub const EXTENSION_NAMESPACE: &str = "mcp";
+
+/// The `Tool` fields the renderer writes from the descriptor itself.
+const MODELLED: &[&str] =
+    &["name", "title", "description", "inputSchema", "outputSchema", "annotations"];
+
 /// Renders tools as MCP `Tool` objects: `{name, title?, description?, inputSchema,
-/// outputSchema?, annotations?}`.
+/// outputSchema?, annotations?}`, then every field kept in the descriptor's `mcp`
+/// [extensions](tooldef::Extensions) (`_meta`, `icons`, `execution`...) as it was imported.
 ///
 /// The schemas are JSON Schema 2020-12 with nothing lowered (`$defs`, recursion, bounds,
 /// formats, patterns, defaults, open and typed objects all kept); a zero-argument tool gets
@@ -153,6 +163,24 @@ impl Renderer for McpRenderer {
             }
             out.end_object();
         }
+        for (key, value) in tool.extensions.namespace(EXTENSION_NAMESPACE).into_iter().flatten() {
+            if MODELLED.contains(&key.as_str()) {
+                ctx.change(
+                    &format!("/{key}"),
+                    "",
+                    ChangeKind::Dropped,
+                    "extensions",
+                    format!(
+                        "extension field `{key}` is not written: the descriptor's own `{key}` is"
+                    ),
+                    true,
+                )?;
+                continue;
+            }
+            out.key(key);
+            out.value(value);
+        }
+        ctx.omit_extensions(tool, "", Some(EXTENSION_NAMESPACE))?;
         out.end_object();
         Ok(ctx.finish(out))
     }

@@ -261,6 +261,7 @@ impl OpenAiRenderer {
                 false,
             )?;
         }
+        ctx.omit_extensions(tool, base, None)?;
         if tool.output.is_some() {
             if self.api == Api::Responses {
                 out.key("output_schema");
