@@ -366,6 +366,30 @@ fn import_round_trips_gemini_both_schema_dialects() {
     round_trip("gemini-openapi", "gemini");
 }
 
+#[test]
+fn import_then_render_for_mcp_keeps_dotted_names_and_the_fields_tooldef_does_not_model() {
+    let dir = TempDir::new("mcp-fields");
+    let o = import("mcp", "import/mcp_fields.json", &dir.0);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stderr(&o), "");
+    let spec = dir.0.join("github.create_issue.json");
+    assert_eq!(stdout(&o), format!("{}\n", spec.display()));
+    let listed: Value =
+        serde_json::from_str(&std::fs::read_to_string(fixture("import/mcp_fields.json")).unwrap())
+            .unwrap();
+    assert_eq!(render("mcp", &[], &[&spec]), listed["tools"].as_array().unwrap().clone());
+    // OpenAI refuses the name, naming the file, the tool and the rule.
+    let o = tooldef(["render", "--provider", "openai-chat", &spec.display().to_string()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        stderr(&o),
+        format!(
+            "error: {}: openai-chat: tool `github.create_issue` at /name: the name has the character '.' at byte 6, which ^[a-zA-Z0-9_-]{{1,64}}$ does not allow\n",
+            spec.display()
+        )
+    );
+}
+
 fn import(format: &str, file: &str, out: &Path) -> Output {
     tooldef([
         "import".to_owned(),

@@ -1,5 +1,6 @@
 //! Name mapping end to end: a tool Anthropic refuses by name (a dot) renders under a safe name,
-//! and the model's `tool_use` under that name reaches the tool under the original one.
+//! and the model's `tool_use` under that name reaches the tool under the original one. And
+//! another provider's kept fields (MCP `_meta`, `icons`) are reported as omitted.
 
 use serde_json::json;
 use tooldef::render::{Policy, RenderRule, Renderer, render_mapped};
@@ -31,4 +32,21 @@ fn mapped_names_go_out_safe_and_come_back_original() {
         let result = set.names().to_wire(echo_toolbox().call_blocking(&calls[0]));
         assert_eq!(tool_result_block(&result)["tool_use_id"], "toolu_1");
     }
+}
+
+#[test]
+fn another_providers_fields_are_reported_as_omitted() {
+    let mut d = tooldef::ToolDescriptor::builder("create_issue").build().unwrap();
+    d.extensions.insert("mcp", "icons", json!([{"src": "x.png"}]));
+    d.extensions.insert("mcp", "_meta", json!({"owner": "platform"}));
+    let rendered = AnthropicRenderer::new().render(&d, Policy::Strict).unwrap();
+    let omitted: Vec<String> = rendered.report().iter().map(ToString::to_string).collect();
+    assert_eq!(
+        omitted,
+        [
+            "tool `create_issue`: mcp fields `icons`, `_meta` omitted: they belong to mcp's wire format"
+        ]
+    );
+    assert!(rendered.report().is_lossless());
+    assert!(rendered.to_value().get("icons").is_none());
 }
