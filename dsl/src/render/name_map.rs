@@ -674,3 +674,35 @@ mod tests {
         assert_ne!(safe[0], safe[1]);
     }
 }
+
+#[cfg(test)]
+mod props {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+
+        /// Whatever the names, the safe ones keep the rule, are distinct, keep every name the
+        /// rule accepts, and do not depend on anything but the names.
+        #[test]
+        fn safe_names_keep_the_rule_and_never_collide(
+            names in proptest::collection::btree_set("[a-zA-Z0-9_.:/ -]{0,80}", 1..12)
+        ) {
+            let names: Vec<&str> = names.iter().map(String::as_str).collect();
+            for rule in [NameRule::COMMON_64, NameRule::COMMON_128] {
+                let safe = safe_names(&names, &rule);
+                let distinct: HashSet<&str> = safe.iter().map(|s| &**s).collect();
+                prop_assert_eq!(distinct.len(), names.len());
+                for (name, s) in names.iter().zip(&safe) {
+                    prop_assert!(rule.check(s).is_ok(), "{s:?}");
+                    if rule.check(name).is_ok() {
+                        prop_assert_eq!(&**s, *name);
+                    }
+                }
+                prop_assert_eq!(safe_names(&names, &rule), safe);
+            }
+        }
+    }
+}
