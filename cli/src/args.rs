@@ -37,6 +37,8 @@ pub(crate) struct RenderArgs {
     pub(crate) strict: bool,
     pub(crate) report: bool,
     pub(crate) pretty: bool,
+    /// Send names the provider refuses under safe names (`--map-names`).
+    pub(crate) map_names: bool,
     /// Spec files and directories; [`STDIN`] for one spec read from stdin.
     pub(crate) paths: Vec<PathBuf>,
 }
@@ -101,7 +103,7 @@ const PROVIDER_LIST: &str = "openai-chat, openai-responses, anthropic, gemini, g
 pub(crate) static VERBS: &[Verb] = &[
     Verb {
         name: "render",
-        args: "--provider P [--strict] [--report] [--pretty] PATH...",
+        args: "--provider P [--strict] [--report] [--pretty] [--map-names] PATH...",
         summary: "Print the provider's wire JSON for the tools, as one JSON array",
         about: "Print the provider's wire JSON for the tools, as one JSON array on stdout",
         details: "\
@@ -117,13 +119,17 @@ Options:
                  policy: a change that would lose meaning is an error instead of a report
   --report       Print every change made to fit the provider to stderr
   --pretty       Indent the JSON
+  --map-names    Send tool and property names the provider refuses (`weather.get` for
+                 OpenAI, `Content-Type` for Gemini) under safe, deterministic names; each
+                 rename is a change (see --report), and a host maps the model's calls back
+                 with tooldef's NameMap
   -h, --help     Print this help
 
 Only JSON is printed on stdout. Bad input exits with status 2 and a message naming the file
 and the line and column or JSON pointer of every problem; a tool the provider refuses exits
 with status 1.
 ",
-        options: &["--provider", "--strict", "--report", "--pretty", "--help"],
+        options: &["--provider", "--strict", "--report", "--pretty", "--map-names", "--help"],
         parse: parse_render,
     },
     Verb {
@@ -453,6 +459,7 @@ fn push_path(paths: &mut Vec<PathBuf>, p: OsString, verb: &'static Verb) -> Resu
 
 fn parse_render(args: &mut Args, v: &'static Verb) -> Result<Command, UsageError> {
     let (mut provider_arg, mut strict, mut report, mut pretty) = (None, false, false, false);
+    let mut map_names = false;
     let mut paths = Vec::new();
     while let Some(arg) = args.next_arg() {
         match arg {
@@ -481,6 +488,10 @@ fn parse_render(args: &mut Args, v: &'static Verb) -> Result<Command, UsageError
                     no_value(&name, value, v)?;
                     pretty = true;
                 }
+                "--map-names" => {
+                    no_value(&name, value, v)?;
+                    map_names = true;
+                }
                 _ => return Err(unknown_option(&name, v.options, Some(v))),
             },
         }
@@ -491,7 +502,7 @@ fn parse_render(args: &mut Args, v: &'static Verb) -> Result<Command, UsageError
     if paths.is_empty() {
         return Err(usage("no PATH given", Some(v)));
     }
-    Ok(Command::Render(RenderArgs { provider, strict, report, pretty, paths }))
+    Ok(Command::Render(RenderArgs { provider, strict, report, pretty, map_names, paths }))
 }
 
 fn parse_check(args: &mut Args, v: &'static Verb) -> Result<Command, UsageError> {
@@ -621,6 +632,7 @@ mod tests {
                 strict: false,
                 report: false,
                 pretty: true,
+                map_names: false,
                 paths: vec!["a.json".into(), "dir".into()],
             }))
         );
@@ -724,7 +736,7 @@ mod tests {
         assert_eq!(
             e.usage(),
             "Usage:
-  tooldef render --provider P [--strict] [--report] [--pretty] PATH...
+  tooldef render --provider P [--strict] [--report] [--pretty] [--map-names] PATH...
   tooldef check  [--provider P]... [--strict] PATH...
   tooldef import --from mcp|openai|anthropic|gemini FILE [--out DIR] [--force]
   tooldef serve  DIR...

@@ -2,7 +2,7 @@
 //! would change or refuse, and import provider tool lists as spec files.
 //!
 //! ```text
-//! tooldef render --provider P [--strict] [--report] [--pretty] PATH...
+//! tooldef render --provider P [--strict] [--report] [--pretty] [--map-names] PATH...
 //! tooldef check  [--provider P]... [--strict] PATH...
 //! tooldef import --from mcp|openai|anthropic|gemini FILE [--out DIR] [--force]
 //! tooldef import --from mcp-server [--out DIR] [--force] -- CMD [ARG]...
@@ -25,7 +25,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use tooldef::{
-    LoadedSpec, MAX_SPEC_BYTES, Policy, RenderError, Renderer, SpecErrorKind, Specs,
+    LoadedSpec, MAX_SPEC_BYTES, Policy, RenderError, Renderer, Report, SpecErrorKind, Specs,
     ToolDescriptor, load_specs, parse_spec, render_json,
 };
 
@@ -216,13 +216,40 @@ fn refusal(specs: &Specs, provider: &str, e: &RenderError) -> String {
     }
 }
 
+/// [`render_json`] under safe names (`--map-names`): the renames are in the report.
+fn mapped_json(
+    renderer: &dyn Renderer,
+    tools: &[&ToolDescriptor],
+    policy: Policy,
+    pretty: bool,
+) -> Result<(String, Report), RenderError> {
+    let set = tooldef::render::render_mapped(renderer, tools, policy)?;
+    let mut report = Report::default();
+    for r in set.rendered() {
+        report.extend(r.report().clone());
+    }
+    let text = if pretty {
+        let values: Vec<serde_json::Value> = set.rendered().iter().map(|r| r.to_value()).collect();
+        let mut text = serde_json::to_string_pretty(&values).unwrap_or_else(|_| set.json());
+        text.push('\n');
+        text
+    } else {
+        set.json()
+    };
+    Ok((text, report))
+}
+
 fn render(a: RenderArgs) -> Result<(), Failure> {
     let specs = load(&a.paths)?;
     let tools = specs.descriptors();
     let renderer = a.provider.renderer(a.strict);
     let name = a.provider.name();
-    let (text, report) = render_json(&*renderer, &tools, policy(a.strict), a.pretty)
-        .map_err(|e| Failure::Refused(refusal(&specs, name, &e)))?;
+    let rendered = if a.map_names {
+        mapped_json(&*renderer, &tools, policy(a.strict), a.pretty)
+    } else {
+        render_json(&*renderer, &tools, policy(a.strict), a.pretty)
+    };
+    let (text, report) = rendered.map_err(|e| Failure::Refused(refusal(&specs, name, &e)))?;
     if a.report {
         if report.is_empty() {
             warn(format_args!("{name}: no changes"));

@@ -388,6 +388,24 @@ fn import_then_render_for_mcp_keeps_dotted_names_and_the_fields_tooldef_does_not
             spec.display()
         )
     );
+    // With `--map-names` it goes out under a safe name, and the rename is reported.
+    let o = tooldef([
+        "render",
+        "--provider",
+        "openai-chat",
+        "--map-names",
+        "--report",
+        &spec.display().to_string(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let tools: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(tools[0]["function"]["name"], "github_create_issue");
+    tooldef_testkit::specs::assert_conforms("openai-chat", validator("openai-chat")(&tools[0]));
+    assert!(
+        stderr(&o).starts_with("openai-chat: tool `github.create_issue` at /name: tool name `github.create_issue` sent as `github_create_issue`: "),
+        "{}",
+        stderr(&o)
+    );
 }
 
 fn import(format: &str, file: &str, out: &Path) -> Output {
@@ -496,12 +514,12 @@ fn help_is_printed_for_every_command() {
         (
             &["--help"][..],
             "tooldef: render, check and import LLM tool definitions",
-            "  tooldef render --provider P [--strict] [--report] [--pretty] PATH...",
+            "  tooldef render --provider P [--strict] [--report] [--pretty] [--map-names] PATH...",
         ),
         (
             &["render", "--help"][..],
             "Print the provider's wire JSON",
-            "Usage: tooldef render --provider P [--strict] [--report] [--pretty] PATH...",
+            "Usage: tooldef render --provider P [--strict] [--report] [--pretty] [--map-names] PATH...",
         ),
         (
             &["check", "-h"][..],

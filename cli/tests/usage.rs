@@ -16,7 +16,7 @@ const TIMEOUT: Duration = Duration::from_secs(60);
 
 const USAGE: &str = "\
 Usage:
-  tooldef render --provider P [--strict] [--report] [--pretty] PATH...
+  tooldef render --provider P [--strict] [--report] [--pretty] [--map-names] PATH...
   tooldef check  [--provider P]... [--strict] PATH...
   tooldef import --from mcp|openai|anthropic|gemini FILE [--out DIR] [--force]
   tooldef serve  DIR...
@@ -173,7 +173,10 @@ fn help_and_version_go_to_stdout_and_exit_zero() {
         assert!(out.contains(&format!("{USAGE}\n")), "{out}");
     }
     for (verb, usage) in [
-        ("render", "Usage: tooldef render --provider P [--strict] [--report] [--pretty] PATH..."),
+        (
+            "render",
+            "Usage: tooldef render --provider P [--strict] [--report] [--pretty] [--map-names] PATH...",
+        ),
         ("check", "Usage: tooldef check [--provider P]... [--strict] PATH..."),
         (
             "import",
