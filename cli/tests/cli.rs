@@ -514,12 +514,12 @@ fn help_is_printed_for_every_command() {
         (
             &["--help"][..],
             "tooldef: render, check and import LLM tool definitions",
-            "  tooldef render --provider P [--strict] [--report] [--pretty] [--map-names] PATH...",
+            "  tooldef render --provider P [--strict] [--report] [--pretty] [--keep-going] [--map-names] PATH...",
         ),
         (
             &["render", "--help"][..],
             "Print the provider's wire JSON",
-            "Usage: tooldef render --provider P [--strict] [--report] [--pretty] [--map-names] PATH...",
+            "Usage: tooldef render --provider P [--strict] [--report] [--pretty] [--keep-going] [--map-names] PATH...",
         ),
         (
             &["check", "-h"][..],
@@ -529,7 +529,7 @@ fn help_is_printed_for_every_command() {
         (
             &["help", "import"][..],
             "Turn a provider's tool list into spec files",
-            "Usage: tooldef import --from mcp|openai|anthropic|gemini FILE [--out DIR] [--force]",
+            "Usage: tooldef import --from mcp|openai|anthropic|gemini [--keep-going] FILE [--out DIR] [--force]",
         ),
     ] {
         let o = tooldef(args);

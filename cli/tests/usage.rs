@@ -16,9 +16,9 @@ const TIMEOUT: Duration = Duration::from_secs(60);
 
 const USAGE: &str = "\
 Usage:
-  tooldef render --provider P [--strict] [--report] [--pretty] [--map-names] PATH...
+  tooldef render --provider P [--strict] [--report] [--pretty] [--keep-going] [--map-names] PATH...
   tooldef check  [--provider P]... [--strict] PATH...
-  tooldef import --from mcp|openai|anthropic|gemini FILE [--out DIR] [--force]
+  tooldef import --from mcp|openai|anthropic|gemini [--keep-going] FILE [--out DIR] [--force]
   tooldef serve  DIR...
   tooldef help   [COMMAND]
   tooldef --help | --version";
@@ -175,12 +175,12 @@ fn help_and_version_go_to_stdout_and_exit_zero() {
     for (verb, usage) in [
         (
             "render",
-            "Usage: tooldef render --provider P [--strict] [--report] [--pretty] [--map-names] PATH...",
+            "Usage: tooldef render --provider P [--strict] [--report] [--pretty] [--keep-going] [--map-names] PATH...",
         ),
         ("check", "Usage: tooldef check [--provider P]... [--strict] PATH..."),
         (
             "import",
-            "Usage: tooldef import --from mcp|openai|anthropic|gemini FILE [--out DIR] [--force]",
+            "Usage: tooldef import --from mcp|openai|anthropic|gemini [--keep-going] FILE [--out DIR] [--force]",
         ),
         ("serve", "Usage: tooldef serve DIR..."),
     ] {

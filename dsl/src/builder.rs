@@ -130,6 +130,7 @@ impl ToolBuilder {
             definitions: Cow::Owned(self.definitions),
             output: self.output.map(SchemaRef::new),
             annotations: self.annotations,
+            input_kept: Vec::new(),
             extensions: Extensions::NONE,
         };
         descriptor.validate()?;

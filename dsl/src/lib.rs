@@ -69,6 +69,7 @@ pub mod descriptor;
 pub mod dispatch;
 pub mod export;
 pub mod extensions;
+pub mod files;
 pub mod guide;
 pub mod json_schema;
 pub mod literal;
@@ -95,8 +96,9 @@ pub use descriptor::{
 pub use extensions::Extensions;
 pub use literal::{Literal, Text};
 pub use schema::{
-    Additional, AnyOfSchema, EnumSchema, EnumValue, EnumValues, FloatSchema, IntegerSchema,
-    ListSchema, NumberSchema, ObjectSchema, RefSchema, Schema, SchemaKind, SchemaRef, StringSchema,
+    Additional, AnyOfSchema, Combine, EnumSchema, EnumValue, EnumValues, FloatSchema,
+    IntegerSchema, Kept, ListSchema, NumberSchema, ObjectSchema, RefSchema, Schema, SchemaKind,
+    SchemaRef, StringSchema,
 };
 pub use tool::{
     Arguments, BoxFuture, CallError, Content, Executor, Tool, ToolCall, ToolError, ToolResult,
@@ -127,10 +129,10 @@ pub use dispatch::{DispatchError, DynamicTool, Toolbox, TypedTool, Validator};
 
 // --- render ---
 pub use render::{
-    Change, ChangeKind, JsonWriter, Keyword, Keywords, NameRule, NullStyle, Policy, RefStyle,
-    RenderCache, RenderCtx, RenderError, RenderRule, Rendered, RenderedSet, Renderer, Report,
-    SchemaOptions, SchemaStats, Unsupported, json_array, tools_json, write_input_schema,
-    write_output_schema,
+    Change, ChangeKind, JsonWriter, Keyword, Keywords, MappedSet, NameMap, NameRule, NameRules,
+    NullStyle, Policy, RefStyle, RenderCache, RenderCtx, RenderError, RenderRule, Rendered,
+    RenderedSet, Renderer, Report, SchemaOptions, SchemaStats, Unsupported, json_array,
+    render_mapped, tools_json, write_input_schema, write_output_schema,
 };
 
 // --- overrides, registry ---
@@ -158,8 +160,8 @@ pub use assembly::{
 
 // --- export ---
 pub use export::{
-    ExportError, Exported, LoadedSpec, Specs, Target, export_to_out_dir, load_spec_dir, load_specs,
-    render_json,
+    ExportError, Exported, LoadedSpec, RenderedEach, Specs, SpecsError, Target, export_to_out_dir,
+    load_spec_dir, load_specs, render_each, render_each_mapped, render_json,
 };
 
 // The README's examples run as doctests too (kept out of the crate docs, which `cargo package`

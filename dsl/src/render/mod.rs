@@ -64,7 +64,7 @@
 
 mod cache;
 mod json_writer;
-mod name_map;
+pub(crate) mod name_map;
 mod names;
 mod renderer;
 mod report;

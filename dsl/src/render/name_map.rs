@@ -30,7 +30,7 @@ use serde_json::Value;
 
 use super::names::NameRule;
 use super::renderer::{Rendered, Renderer, json_array};
-use super::report::{Change, ChangeKind, Policy, RenderError, RenderRule};
+use super::report::{Change, ChangeKind, Policy, RenderError};
 use crate::descriptor::{Definition, Param, ToolDescriptor, ToolName};
 use crate::schema::{Additional, Schema, SchemaKind};
 use crate::tool::{Arguments, ToolCall, ToolResult};
@@ -167,11 +167,13 @@ impl NameMap {
 }
 
 /// Renamed tools, ready for a renderer: what [`plan`] returns.
-struct Plan<'a> {
-    tools: Vec<Cow<'a, ToolDescriptor>>,
+pub(crate) struct Plan<'a> {
+    /// The tools under their wire names, in the order given.
+    pub(crate) tools: Vec<Cow<'a, ToolDescriptor>>,
     /// Per tool, the rename changes to report.
-    changes: Vec<Vec<Change>>,
-    names: NameMap,
+    pub(crate) changes: Vec<Vec<Change>>,
+    /// The name table.
+    pub(crate) names: NameMap,
 }
 
 /// The renderings of a set of tools under safe names, and the [`NameMap`] that maps the
@@ -236,32 +238,35 @@ pub fn render_mapped<R: Renderer + ?Sized>(
     tools: &[&ToolDescriptor],
     policy: Policy,
 ) -> Result<MappedSet, RenderError> {
-    let Plan { tools: renamed, changes, names } = plan(tools, &renderer.name_rules())?;
+    let Plan { tools: renamed, changes, names } = plan(tools, &renderer.name_rules());
     let refs: Vec<&ToolDescriptor> = renamed.iter().map(|t| &**t).collect();
     let rendered = renderer.render_set(&refs, policy).map_err(|e| names.original_error(e))?;
     let rendered = rendered
         .into_iter()
         .zip(tools)
         .zip(changes)
-        .map(|((r, original), mut report)| {
-            if report.is_empty() && r.name() == original.name.as_str() {
-                return r;
-            }
-            let mut all = r.report().clone();
-            for c in &mut all.changes {
-                c.tool = original.name.to_string();
-            }
-            report.append(&mut all.changes);
-            all.changes = report;
-            Rendered::new(r.name(), r.json().to_owned(), all)
-        })
+        .map(|((r, original), renames)| finish(original, r, renames))
         .collect();
     Ok(MappedSet { rendered, names })
 }
 
+/// A rendering of a renamed tool, its report headed by the renames and naming the original.
+pub(crate) fn finish(original: &ToolDescriptor, r: Rendered, mut renames: Vec<Change>) -> Rendered {
+    if renames.is_empty() && r.name() == original.name.as_str() {
+        return r;
+    }
+    let mut all = r.report().clone();
+    for c in &mut all.changes {
+        c.tool = original.name.to_string();
+    }
+    renames.append(&mut all.changes);
+    all.changes = renames;
+    Rendered::new(r.name(), r.json().to_owned(), all)
+}
+
 impl NameMap {
     /// `e` naming the original tool instead of its wire name.
-    fn original_error(&self, mut e: RenderError) -> RenderError {
+    pub(crate) fn original_error(&self, mut e: RenderError) -> RenderError {
         if let Some(original) = self.originals.get(&e.tool) {
             let old = format!("tool `{}`", e.tool);
             if let Some(rest) = e.message.strip_prefix(&old) {
@@ -274,7 +279,7 @@ impl NameMap {
 }
 
 /// Renames what `rules` refuses, on clones; tools with nothing to rename are borrowed.
-fn plan<'a>(tools: &[&'a ToolDescriptor], rules: &NameRules) -> Result<Plan<'a>, RenderError> {
+pub(crate) fn plan<'a>(tools: &[&'a ToolDescriptor], rules: &NameRules) -> Plan<'a> {
     let names: Vec<&str> = tools.iter().map(|t| t.name.as_str()).collect();
     let wire_names = match &rules.tool {
         Some(rule) => safe_names(&names, rule),
@@ -290,18 +295,20 @@ fn plan<'a>(tools: &[&'a ToolDescriptor], rules: &NameRules) -> Result<Plan<'a>,
         if wire != original {
             // Only a name the rule refuses is renamed.
             let why = rules.tool.as_ref().and_then(|r| r.check(original).err()).unwrap_or_default();
-            changes.push(rename_change(
-                original,
-                "/name",
-                "",
-                format!(
-                    "tool name `{original}` sent as `{wire}`: {why}; the name map gives the model's calls back under `{original}`"
-                ),
-            ));
-            let name = ToolName::parse_wide(wire.clone().into_owned())
-                .map_err(|e| RenderError::new(original, "/name", "", RenderRule::Name, e))?;
-            renamed.to_mut().name = name;
-            map.originals.insert(wire.to_string(), original.to_owned());
+            // A safe name is made of bytes the rule allows and `ToolName` holds; should a
+            // custom rule allow others, the tool keeps its name and the renderer says why.
+            if let Ok(name) = ToolName::parse_wide(wire.clone().into_owned()) {
+                changes.push(rename_change(
+                    original,
+                    "/name",
+                    "",
+                    format!(
+                        "tool name `{original}` sent as `{wire}`: {why}; the name map gives the model's calls back under `{original}`"
+                    ),
+                ));
+                renamed.to_mut().name = name;
+                map.originals.insert(wire.to_string(), original.to_owned());
+            }
         }
         let mut kept = None;
         if let Some(rule) = &rules.property
@@ -327,12 +334,12 @@ fn plan<'a>(tools: &[&'a ToolDescriptor], rules: &NameRules) -> Result<Plan<'a>,
                 kept = Some(Box::new((**tool).clone()));
             }
         }
-        map.tools
-            .insert(original.to_owned(), MappedTool { wire: wire.into_owned(), original: kept });
+        let wire = renamed.name.to_string();
+        map.tools.insert(original.to_owned(), MappedTool { wire, original: kept });
         renamed_tools.push(renamed);
         all_changes.push(changes);
     }
-    Ok(Plan { tools: renamed_tools, changes: all_changes, names: map })
+    Plan { tools: renamed_tools, changes: all_changes, names: map }
 }
 
 /// Whether a property name anywhere in the tool's schemas breaks `rule`.
