@@ -39,6 +39,8 @@ pub(crate) struct RenderArgs {
     pub(crate) pretty: bool,
     /// Write every good tool even when others fail (and still exit non-zero).
     pub(crate) keep_going: bool,
+    /// Send names the provider refuses under safe names (`--map-names`).
+    pub(crate) map_names: bool,
     /// Spec files and directories; [`STDIN`] for one spec read from stdin.
     pub(crate) paths: Vec<PathBuf>,
 }
@@ -105,7 +107,7 @@ const PROVIDER_LIST: &str = "openai-chat, openai-responses, anthropic, gemini, g
 pub(crate) static VERBS: &[Verb] = &[
     Verb {
         name: "render",
-        args: "--provider P [--strict] [--report] [--pretty] [--keep-going] PATH...",
+        args: "--provider P [--strict] [--report] [--pretty] [--keep-going] [--map-names] PATH...",
         summary: "Print the provider's wire JSON for the tools, as one JSON array",
         about: "Print the provider's wire JSON for the tools, as one JSON array on stdout",
         details: "\
@@ -123,6 +125,10 @@ Options:
   --pretty       Indent the JSON
   --keep-going   Print the tools that can be rendered even when others cannot (the exit
                  status still says that some were left out)
+  --map-names    Send tool and property names the provider refuses (`weather.get` for
+                 OpenAI, `Content-Type` for Gemini) under safe, deterministic names; each
+                 rename is a change (see --report), and a host maps the model's calls back
+                 with tooldef's NameMap
   -h, --help     Print this help
 
 Only JSON is printed on stdout. Every bad file and every refused tool is named on stderr (file,
@@ -131,7 +137,15 @@ tool, JSON pointer, rule); without --keep-going nothing is printed on stdout the
 bad input file (its message names the file and the line and column or JSON pointer of every
 problem).
 ",
-        options: &["--provider", "--strict", "--report", "--pretty", "--keep-going", "--help"],
+        options: &[
+            "--provider",
+            "--strict",
+            "--report",
+            "--pretty",
+            "--keep-going",
+            "--map-names",
+            "--help",
+        ],
         parse: parse_render,
     },
     Verb {
@@ -469,6 +483,7 @@ fn push_path(paths: &mut Vec<PathBuf>, p: OsString, verb: &'static Verb) -> Resu
 fn parse_render(args: &mut Args, v: &'static Verb) -> Result<Command, UsageError> {
     let (mut provider_arg, mut strict, mut report, mut pretty) = (None, false, false, false);
     let mut keep_going = false;
+    let mut map_names = false;
     let mut paths = Vec::new();
     while let Some(arg) = args.next_arg() {
         match arg {
@@ -501,6 +516,10 @@ fn parse_render(args: &mut Args, v: &'static Verb) -> Result<Command, UsageError
                     no_value(&name, value, v)?;
                     keep_going = true;
                 }
+                "--map-names" => {
+                    no_value(&name, value, v)?;
+                    map_names = true;
+                }
                 _ => return Err(unknown_option(&name, v.options, Some(v))),
             },
         }
@@ -511,7 +530,15 @@ fn parse_render(args: &mut Args, v: &'static Verb) -> Result<Command, UsageError
     if paths.is_empty() {
         return Err(usage("no PATH given", Some(v)));
     }
-    Ok(Command::Render(RenderArgs { provider, strict, report, pretty, keep_going, paths }))
+    Ok(Command::Render(RenderArgs {
+        provider,
+        strict,
+        report,
+        pretty,
+        keep_going,
+        map_names,
+        paths,
+    }))
 }
 
 fn parse_check(args: &mut Args, v: &'static Verb) -> Result<Command, UsageError> {
@@ -653,6 +680,7 @@ mod tests {
                 report: false,
                 pretty: true,
                 keep_going: false,
+                map_names: false,
                 paths: vec!["a.json".into(), "dir".into()],
             }))
         );
@@ -756,7 +784,7 @@ mod tests {
         assert_eq!(
             e.usage(),
             "Usage:
-  tooldef render --provider P [--strict] [--report] [--pretty] [--keep-going] PATH...
+  tooldef render --provider P [--strict] [--report] [--pretty] [--keep-going] [--map-names] PATH...
   tooldef check  [--provider P]... [--strict] PATH...
   tooldef import --from mcp|openai|anthropic|gemini [--keep-going] FILE [--out DIR] [--force]
   tooldef serve  DIR...

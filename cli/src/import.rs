@@ -228,7 +228,7 @@ fn read_tool(
         return Err(format!("{file}: #{pointer}: expected a tool object, got {}", kind(tool)));
     };
     let converted = match format {
-        ImportFormat::Mcp => Some(from_mcp(obj, pointer, warnings)),
+        ImportFormat::Mcp => Some(from_mcp(obj, pointer)),
         ImportFormat::OpenAi => from_openai(file, obj, pointer, warnings)?,
         ImportFormat::Anthropic => from_anthropic(obj, pointer, warnings),
         ImportFormat::Gemini => Some(from_gemini(obj, pointer, warnings)),
@@ -386,7 +386,7 @@ fn dropped(warnings: &mut Vec<String>, pointer: &str, key: &str, why: &str) {
     warnings.push(format!("#{pointer}/{}: `{key}` dropped: {why}", token(key)));
 }
 
-fn from_mcp(obj: &Map<String, Value>, pointer: &str, warnings: &mut Vec<String>) -> Converted {
+fn from_mcp(obj: &Map<String, Value>, pointer: &str) -> Converted {
     let mut c = Converted::new(pointer);
     c.copy(obj, pointer, "name", "name");
     c.copy(obj, pointer, "title", "title");
@@ -394,11 +394,20 @@ fn from_mcp(obj: &Map<String, Value>, pointer: &str, warnings: &mut Vec<String>)
     c.copy(obj, pointer, "inputSchema", "input_schema");
     c.copy(obj, pointer, "outputSchema", "output_schema");
     c.copy(obj, pointer, "annotations", "annotations");
-    for key in obj.keys() {
-        let known = ["name", "title", "description", "inputSchema", "outputSchema", "annotations"];
-        if !known.contains(&key.as_str()) {
-            dropped(warnings, pointer, key, "a spec file has no place for it");
-        }
+    // Fields the IR does not model (`_meta`, `icons`, `execution`...) are kept for the MCP
+    // renderer under the spec's `extensions`.
+    let known = ["name", "title", "description", "inputSchema", "outputSchema", "annotations"];
+    let extra: Map<String, Value> = obj
+        .iter()
+        .filter(|(key, _)| !known.contains(&key.as_str()))
+        .map(|(key, value)| (key.clone(), value.clone()))
+        .collect();
+    if !extra.is_empty() {
+        let namespace = tooldef_mcp::EXTENSION_NAMESPACE;
+        let mut ext = Map::new();
+        ext.insert(namespace.to_owned(), Value::Object(extra));
+        c.spec.insert("extensions".into(), Value::Object(ext));
+        c.map.push(("/extensions/mcp", pointer.to_owned()));
     }
     c
 }

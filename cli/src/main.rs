@@ -2,7 +2,7 @@
 //! would change or refuse, and import provider tool lists as spec files.
 //!
 //! ```text
-//! tooldef render --provider P [--strict] [--report] [--pretty] [--keep-going] PATH...
+//! tooldef render --provider P [--strict] [--report] [--pretty] [--keep-going] [--map-names] PATH...
 //! tooldef check  [--provider P]... [--strict] PATH...
 //! tooldef import --from mcp|openai|anthropic|gemini [--keep-going] FILE [--out DIR] [--force]
 //! tooldef import --from mcp-server [--out DIR] [--force] -- CMD [ARG]...
@@ -29,7 +29,7 @@ use std::process::ExitCode;
 use tooldef::files::{FileProblem, read_regular};
 use tooldef::{
     LoadedSpec, MAX_SPEC_BYTES, Policy, RenderError, Renderer, SpecErrorKind, Specs,
-    ToolDescriptor, load_specs, parse_spec, render_each,
+    ToolDescriptor, load_specs, parse_spec, render_each, render_each_mapped,
 };
 
 use crate::args::{CheckArgs, Command, ImportArgs, RenderArgs, STDIN, UsageError};
@@ -262,7 +262,11 @@ fn render(a: RenderArgs) -> Result<(), Failure> {
     let tools = specs.descriptors();
     let renderer = a.provider.renderer(a.strict);
     let name = a.provider.name();
-    let each = render_each(&*renderer, &tools, policy(a.strict));
+    let each = if a.map_names {
+        render_each_mapped(&*renderer, &tools, policy(a.strict)).0
+    } else {
+        render_each(&*renderer, &tools, policy(a.strict))
+    };
     // Every refused tool is named, then a refusal of the set as a whole.
     for e in &each.refused {
         warn(format_args!("error: {}", refusal(specs, name, e)));

@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use serde_json::Value;
+use serde_json::{Value, json};
 use tooldef_testkit::specs::{
     SpecResult, anthropic, bedrock, gemini, mcp, mcp::McpVersion, ollama, openai,
 };
@@ -366,6 +366,48 @@ fn import_round_trips_gemini_both_schema_dialects() {
     round_trip("gemini-openapi", "gemini");
 }
 
+#[test]
+fn import_then_render_for_mcp_keeps_dotted_names_and_the_fields_tooldef_does_not_model() {
+    let dir = TempDir::new("mcp-fields");
+    let o = import("mcp", "import/mcp_fields.json", &dir.0);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stderr(&o), "");
+    let spec = dir.0.join("github.create_issue.json");
+    assert_eq!(stdout(&o), format!("{}\n", spec.display()));
+    let listed: Value =
+        serde_json::from_str(&std::fs::read_to_string(fixture("import/mcp_fields.json")).unwrap())
+            .unwrap();
+    assert_eq!(render("mcp", &[], &[&spec]), listed["tools"].as_array().unwrap().clone());
+    // OpenAI refuses the name, naming the file, the tool and the rule.
+    let o = tooldef(["render", "--provider", "openai-chat", &spec.display().to_string()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        stderr(&o),
+        format!(
+            "error: {}: openai-chat: tool `github.create_issue` at /name: the name has the character '.' at byte 6, which ^[a-zA-Z0-9_-]{{1,64}}$ does not allow\n",
+            spec.display()
+        )
+    );
+    // With `--map-names` it goes out under a safe name, and the rename is reported.
+    let o = tooldef([
+        "render",
+        "--provider",
+        "openai-chat",
+        "--map-names",
+        "--report",
+        &spec.display().to_string(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let tools: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(tools[0]["function"]["name"], "github_create_issue");
+    tooldef_testkit::specs::assert_conforms("openai-chat", validator("openai-chat")(&tools[0]));
+    assert!(
+        stderr(&o).starts_with("openai-chat: tool `github.create_issue` at /name: tool name `github.create_issue` sent as `github_create_issue`: "),
+        "{}",
+        stderr(&o)
+    );
+}
+
 fn import(format: &str, file: &str, out: &Path) -> Output {
     tooldef([
         "import".to_owned(),
@@ -398,7 +440,7 @@ fn import_reads_each_providers_real_shapes() {
         let tools = render("mcp", &[], &[&out]);
         assert_eq!(tools.len(), names.len());
     }
-    // MCP: title, output schema and annotations are kept; `_meta` is dropped with a warning.
+    // MCP: title, output schema, annotations and `_meta` are kept.
     let spec: Value = serde_json::from_str(
         &std::fs::read_to_string(dir.0.join("import_mcp_json/get_weather.json")).unwrap(),
     )
@@ -406,6 +448,7 @@ fn import_reads_each_providers_real_shapes() {
     assert_eq!(spec["title"], "Weather");
     assert_eq!(spec["annotations"]["readOnlyHint"], true);
     assert_eq!(spec["output_schema"]["required"][0], "temperature");
+    assert_eq!(spec["extensions"], json!({"mcp": {"_meta": {"vendor": "example"}}}));
     // Gemini's OpenAPI subset: lower-case types, `nullable` folded into the type.
     let light: Value = serde_json::from_str(
         &std::fs::read_to_string(dir.0.join("import_gemini_json/set_light.json")).unwrap(),
@@ -430,7 +473,8 @@ fn import_warns_about_what_it_skips_or_drops() {
         "{err}"
     );
     let o = import("mcp", "import/mcp.json", &dir.0);
-    assert!(stderr(&o).contains("#/result/tools/0/_meta: `_meta` dropped"), "{}", stderr(&o));
+    // `_meta` is carried in the spec, so nothing is said about it.
+    assert!(!stderr(&o).contains("_meta"), "{}", stderr(&o));
 }
 
 #[test]
@@ -470,12 +514,12 @@ fn help_is_printed_for_every_command() {
         (
             &["--help"][..],
             "tooldef: render, check and import LLM tool definitions",
-            "  tooldef render --provider P [--strict] [--report] [--pretty] [--keep-going] PATH...",
+            "  tooldef render --provider P [--strict] [--report] [--pretty] [--keep-going] [--map-names] PATH...",
         ),
         (
             &["render", "--help"][..],
             "Print the provider's wire JSON",
-            "Usage: tooldef render --provider P [--strict] [--report] [--pretty] [--keep-going] PATH...",
+            "Usage: tooldef render --provider P [--strict] [--report] [--pretty] [--keep-going] [--map-names] PATH...",
         ),
         (
             &["check", "-h"][..],

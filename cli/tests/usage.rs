@@ -16,7 +16,7 @@ const TIMEOUT: Duration = Duration::from_secs(60);
 
 const USAGE: &str = "\
 Usage:
-  tooldef render --provider P [--strict] [--report] [--pretty] [--keep-going] PATH...
+  tooldef render --provider P [--strict] [--report] [--pretty] [--keep-going] [--map-names] PATH...
   tooldef check  [--provider P]... [--strict] PATH...
   tooldef import --from mcp|openai|anthropic|gemini [--keep-going] FILE [--out DIR] [--force]
   tooldef serve  DIR...
@@ -175,7 +175,7 @@ fn help_and_version_go_to_stdout_and_exit_zero() {
     for (verb, usage) in [
         (
             "render",
-            "Usage: tooldef render --provider P [--strict] [--report] [--pretty] [--keep-going] PATH...",
+            "Usage: tooldef render --provider P [--strict] [--report] [--pretty] [--keep-going] [--map-names] PATH...",
         ),
         ("check", "Usage: tooldef check [--provider P]... [--strict] PATH..."),
         (

@@ -18,6 +18,7 @@
 use std::borrow::Cow;
 
 use crate::descriptor::{Annotations, Definition, NameError, Param, ToolDescriptor, ToolName};
+use crate::extensions::Extensions;
 use crate::literal::{Literal, Text};
 use crate::schema::{Additional, EnumValue, EnumValues, Schema, SchemaKind, SchemaRef};
 use crate::validate::DescriptorError;
@@ -130,6 +131,7 @@ impl ToolBuilder {
             output: self.output.map(SchemaRef::new),
             annotations: self.annotations,
             input_kept: Vec::new(),
+            extensions: Extensions::NONE,
         };
         descriptor.validate()?;
         Ok(descriptor)

@@ -15,35 +15,91 @@ use std::fmt;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::const_text::{ConstText, str_slice};
+use crate::extensions::Extensions;
 use crate::literal::Text;
 use crate::rules;
 use crate::schema::{Additional, ObjectSchema, Schema, SchemaKind, SchemaRef, put, text_str};
 pub use crate::schema::{Definition, Param};
 
-/// A tool name, valid for every provider: `^[a-zA-Z0-9_-]{1,64}$`.
+/// A tool name: 1 to 128 characters of `a-zA-Z0-9_.-`, the widest rule a provider documents
+/// (MCP's), so that a descriptor can hold any tool some provider accepts.
 ///
-/// Providers that accept more (MCP: dots, 128 characters) or less (Gemini: no leading digit or
-/// `-`) check their own rule when rendering.
+/// Names written in Rust ([`ToolName::new`], [`ToolName::parse`], the builder, the macros) and
+/// workspace file stems keep the portable rule `^[a-zA-Z0-9_-]{1,64}$`, which every provider
+/// accepts. Names that come from outside (spec files, a provider's tool list, a serialized
+/// descriptor) are read with [`ToolName::parse_wide`]. Each renderer checks its provider's own
+/// rule when rendering: `weather.get` renders for MCP and is refused, naming the rule, for
+/// OpenAI, unless the host renders with name mapping
+/// ([`render_mapped`](crate::render::render_mapped)).
 #[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ToolName(Text);
+
+/// Which rule a name is checked against.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ToolNameRule {
+    /// `^[a-zA-Z0-9_-]{1,64}$`: accepted by every provider; names written in Rust.
+    Portable,
+    /// `^[a-zA-Z0-9_.-]{1,128}$`: MCP's rule, the widest; names read from outside.
+    Wide,
+}
+
+impl ToolNameRule {
+    /// The rule as a regular expression.
+    pub const fn pattern(self) -> &'static str {
+        match self {
+            ToolNameRule::Portable => "^[a-zA-Z0-9_-]{1,64}$",
+            ToolNameRule::Wide => "^[a-zA-Z0-9_.-]{1,128}$",
+        }
+    }
+
+    /// The longest name the rule allows, in bytes.
+    pub const fn max_len(self) -> usize {
+        match self {
+            ToolNameRule::Portable => ToolName::PORTABLE_MAX_LEN,
+            ToolNameRule::Wide => ToolName::MAX_LEN,
+        }
+    }
+
+    /// Whether the rule allows the byte `b` in a name.
+    pub const fn allows(self, b: u8) -> bool {
+        b.is_ascii_alphanumeric()
+            || b == b'_'
+            || b == b'-'
+            || (b == b'.' && matches!(self, ToolNameRule::Wide))
+    }
+
+    /// The allowed characters, in words (for messages).
+    const fn characters(self) -> &'static str {
+        match self {
+            ToolNameRule::Portable => "a-z, A-Z, 0-9, `_` and `-`",
+            ToolNameRule::Wide => "a-z, A-Z, 0-9, `_`, `-` and `.`",
+        }
+    }
+}
 
 /// Why a string is not a valid [`ToolName`].
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum NameError {
     /// The name is empty.
-    #[error("tool name is empty; it must match ^[a-zA-Z0-9_-]{{1,64}}$")]
-    Empty,
-    /// The name is longer than 64 bytes.
-    #[error("tool name `{name}` is {len} characters long; at most 64 are allowed")]
+    #[error("tool name is empty; it must match {}", .rule.pattern())]
+    Empty {
+        /// The rule the name was checked against.
+        rule: ToolNameRule,
+    },
+    /// The name is longer than the rule allows.
+    #[error("tool name `{name}` is {len} characters long; at most {} are allowed", .rule.max_len())]
     TooLong {
         /// The name.
         name: String,
         /// Its length in bytes.
         len: usize,
+        /// The rule the name was checked against.
+        rule: ToolNameRule,
     },
-    /// The name has a character outside `a-zA-Z0-9_-`.
+    /// The name has a character the rule does not allow.
     #[error(
-        "tool name `{name}` has the character {ch:?} at byte {at}; only a-z, A-Z, 0-9, `_` and `-` are allowed"
+        "tool name `{name}` has the character {ch:?} at byte {at}; only {} are allowed",
+        .rule.characters()
     )]
     BadChar {
         /// The name.
@@ -52,20 +108,21 @@ pub enum NameError {
         ch: char,
         /// Its byte offset.
         at: usize,
+        /// The rule the name was checked against.
+        rule: ToolNameRule,
     },
 }
 
 /// The name rule, as a `const fn`: `Ok` or the byte offset of the first bad byte
 /// (`usize::MAX` for an empty or too long name).
-pub(crate) const fn name_rule(name: &str) -> Result<(), usize> {
+pub(crate) const fn name_rule(name: &str, rule: ToolNameRule) -> Result<(), usize> {
     let bytes = name.as_bytes();
-    if bytes.is_empty() || bytes.len() > ToolName::MAX_LEN {
+    if bytes.is_empty() || bytes.len() > rule.max_len() {
         return Err(usize::MAX);
     }
     let mut i = 0;
     while i < bytes.len() {
-        let b = bytes[i];
-        if !(b.is_ascii_alphanumeric() || b == b'_' || b == b'-') {
+        if !rule.allows(bytes[i]) {
             return Err(i);
         }
         i += 1;
@@ -98,39 +155,72 @@ const fn bad_name(name: &str, at: usize) -> ConstText {
 }
 
 impl ToolName {
-    /// The longest name every provider accepts.
-    pub const MAX_LEN: usize = 64;
+    /// The longest name a `ToolName` holds (MCP's limit).
+    pub const MAX_LEN: usize = 128;
 
-    /// A name from a literal; an invalid name fails to compile in `const` context.
+    /// The longest name every provider accepts, and the limit of names written in Rust.
+    pub const PORTABLE_MAX_LEN: usize = 64;
+
+    /// A name from a literal, under the portable rule; an invalid name fails to compile in
+    /// `const` context.
     ///
     /// # Panics
     ///
     /// Panics when `name` breaks the rule. Use it for literals only; names computed at run time
     /// go through [`ToolName::parse`], which returns an error instead.
     pub const fn new(name: &'static str) -> Self {
-        match name_rule(name) {
+        match name_rule(name, ToolNameRule::Portable) {
             Ok(()) => ToolName(Cow::Borrowed(name)),
             Err(at) => panic!("{}", bad_name(name, at).as_str()),
         }
     }
 
-    /// Checks a name computed at run time.
+    /// Checks a name computed at run time against the portable rule `^[a-zA-Z0-9_-]{1,64}$`
+    /// (what every provider accepts; the rule of names written in Rust).
     ///
     /// # Errors
     ///
     /// A [`NameError`] saying which part of the rule the name breaks.
     pub fn parse(name: impl Into<Text>) -> Result<Self, NameError> {
-        let name = name.into();
-        match name_rule(&name) {
+        ToolName::parse_with(name.into(), ToolNameRule::Portable)
+    }
+
+    /// Checks a name read from outside (a spec file, a provider's tool list) against the wide
+    /// rule `^[a-zA-Z0-9_.-]{1,128}$`, so that a tool some provider accepts is never refused.
+    ///
+    /// ```
+    /// use tooldef::ToolName;
+    ///
+    /// assert!(ToolName::parse_wide("github.create_issue").is_ok());
+    /// assert!(ToolName::parse("github.create_issue").is_err());
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// A [`NameError`] saying which part of the rule the name breaks.
+    pub fn parse_wide(name: impl Into<Text>) -> Result<Self, NameError> {
+        ToolName::parse_with(name.into(), ToolNameRule::Wide)
+    }
+
+    fn parse_with(name: Text, rule: ToolNameRule) -> Result<Self, NameError> {
+        match name_rule(&name, rule) {
             Ok(()) => Ok(ToolName(name)),
-            Err(usize::MAX) if name.is_empty() => Err(NameError::Empty),
-            Err(usize::MAX) => Err(NameError::TooLong { len: name.len(), name: name.into_owned() }),
+            Err(usize::MAX) if name.is_empty() => Err(NameError::Empty { rule }),
+            Err(usize::MAX) => {
+                Err(NameError::TooLong { len: name.len(), name: name.into_owned(), rule })
+            }
             Err(at) => Err(NameError::BadChar {
                 ch: name[at..].chars().next().unwrap_or('?'),
                 at,
                 name: name.into_owned(),
+                rule,
             }),
         }
+    }
+
+    /// Whether the name keeps to the portable rule (every provider accepts it).
+    pub fn is_portable(&self) -> bool {
+        name_rule(self.as_str(), ToolNameRule::Portable).is_ok()
     }
 
     /// The name as a string slice (usable in `const`).
@@ -161,12 +251,15 @@ impl ToolName {
     ///
     /// # Errors
     ///
-    /// The combined name breaks the rule (too long, or a bad character in `namespace`).
+    /// The combined name breaks the rule this name keeps to (the portable one when this name
+    /// is portable, else the wide one): too long, or a bad character in `namespace`.
     pub fn with_namespace(&self, namespace: Option<&str>) -> Result<ToolName, NameError> {
-        match namespace {
-            Some(ns) => ToolName::parse(format!("{ns}__{}", self.local_name())),
-            None => ToolName::parse(self.local_name().to_owned()),
-        }
+        let rule = if self.is_portable() { ToolNameRule::Portable } else { ToolNameRule::Wide };
+        let name = match namespace {
+            Some(ns) => format!("{ns}__{}", self.local_name()),
+            None => self.local_name().to_owned(),
+        };
+        ToolName::parse_with(Cow::Owned(name), rule)
     }
 }
 
@@ -238,7 +331,8 @@ impl Serialize for ToolName {
 
 impl<'de> Deserialize<'de> for ToolName {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        ToolName::parse(String::deserialize(deserializer)?).map_err(serde::de::Error::custom)
+        // A serialized descriptor may hold any name some provider accepts.
+        ToolName::parse_wide(String::deserialize(deserializer)?).map_err(serde::de::Error::custom)
     }
 }
 
@@ -334,6 +428,10 @@ pub struct ToolDescriptor {
     /// [`Kept`](crate::Kept)).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub input_kept: Vec<crate::schema::Kept>,
+    /// Provider fields the IR does not model (MCP `_meta`, `icons`, `execution`), kept for
+    /// the renderer of that provider.
+    #[serde(default, skip_serializing_if = "Extensions::is_empty")]
+    pub extensions: Extensions,
 }
 
 impl ToolDescriptor {
@@ -359,6 +457,7 @@ impl ToolDescriptor {
             output: None,
             annotations: Annotations::NONE,
             input_kept: Vec::new(),
+            extensions: Extensions::NONE,
         }
     }
 

@@ -49,7 +49,8 @@ use std::path::{Path, PathBuf};
 
 use crate::descriptor::{NameError, ToolDescriptor, ToolName};
 use crate::files::{self, FileKind, FileProblem};
-use crate::render::{Policy, RenderError, Rendered, Renderer, Report, json_array};
+use crate::render::name_map;
+use crate::render::{Change, NameMap, Policy, RenderError, Rendered, Renderer, Report, json_array};
 use crate::spec::{MAX_SPEC_BYTES, Spec, SpecError, load_spec_file, parse_bytes};
 
 /// A spec loaded from a file.
@@ -468,6 +469,36 @@ pub fn render_each(
     }
     out.set_refused = renderer.check_set(&good, policy).err();
     out
+}
+
+/// [`render_each`] under names the provider accepts ([`render_mapped`](crate::render_mapped)):
+/// each tool rendered on its own, renames reported at the head of each report, errors naming
+/// the original tool, and the [`NameMap`] that gives the model's calls back under the original
+/// names.
+pub fn render_each_mapped(
+    renderer: &dyn Renderer,
+    tools: &[&ToolDescriptor],
+    policy: Policy,
+) -> (RenderedEach, NameMap) {
+    let plan = name_map::plan(tools, &renderer.name_rules());
+    let renamed: Vec<&ToolDescriptor> = plan.tools.iter().map(|t| &**t).collect();
+    let mut each = render_each(renderer, &renamed, policy);
+    let mut renames: Vec<Option<Vec<Change>>> = plan.changes.into_iter().map(Some).collect();
+    each.rendered = std::mem::take(&mut each.rendered)
+        .into_iter()
+        .map(|r| {
+            // Wire names are distinct within the set, so the rendering names its tool.
+            match renamed.iter().position(|t| t.name.as_str() == r.name()) {
+                Some(i) => name_map::finish(tools[i], r, renames[i].take().unwrap_or_default()),
+                None => r,
+            }
+        })
+        .collect();
+    let names = plan.names;
+    each.refused =
+        std::mem::take(&mut each.refused).into_iter().map(|e| names.original_error(e)).collect();
+    each.set_refused = each.set_refused.take().map(|e| names.original_error(e));
+    (each, names)
 }
 
 fn array_text(rendered: &[Rendered], pretty: bool) -> String {

@@ -230,7 +230,7 @@ pub(crate) struct Listing {
 /// nothing).
 fn valid_name(stem: &str) -> Result<(), NameError> {
     let ok = !stem.is_empty()
-        && stem.len() <= ToolName::MAX_LEN
+        && stem.len() <= ToolName::PORTABLE_MAX_LEN
         && stem.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
     if ok { Ok(()) } else { ToolName::parse(stem.to_owned()).map(drop) }
 }

@@ -68,6 +68,7 @@ mod const_text;
 pub mod descriptor;
 pub mod dispatch;
 pub mod export;
+pub mod extensions;
 pub mod files;
 pub mod guide;
 pub mod json_schema;
@@ -89,7 +90,10 @@ pub mod workspace;
 // --- IR, builder, validation ---
 pub use builder::{BuildError, ToolBuilder};
 pub use checks::{ArgError, ArgErrors};
-pub use descriptor::{Annotations, Definition, NameError, Param, ToolDescriptor, ToolName};
+pub use descriptor::{
+    Annotations, Definition, NameError, Param, ToolDescriptor, ToolName, ToolNameRule,
+};
+pub use extensions::Extensions;
 pub use literal::{Literal, Text};
 pub use schema::{
     Additional, AnyOfSchema, Combine, EnumSchema, EnumValue, EnumValues, FloatSchema,
@@ -125,10 +129,10 @@ pub use dispatch::{DispatchError, DynamicTool, Toolbox, TypedTool, Validator};
 
 // --- render ---
 pub use render::{
-    Change, ChangeKind, JsonWriter, Keyword, Keywords, NameRule, NullStyle, Policy, RefStyle,
-    RenderCache, RenderCtx, RenderError, RenderRule, Rendered, RenderedSet, Renderer, Report,
-    SchemaOptions, SchemaStats, Unsupported, json_array, tools_json, write_input_schema,
-    write_output_schema,
+    Change, ChangeKind, JsonWriter, Keyword, Keywords, MappedSet, NameMap, NameRule, NameRules,
+    NullStyle, Policy, RefStyle, RenderCache, RenderCtx, RenderError, RenderRule, Rendered,
+    RenderedSet, Renderer, Report, SchemaOptions, SchemaStats, Unsupported, json_array,
+    render_mapped, tools_json, write_input_schema, write_output_schema,
 };
 
 // --- overrides, registry ---
@@ -157,7 +161,7 @@ pub use assembly::{
 // --- export ---
 pub use export::{
     ExportError, Exported, LoadedSpec, RenderedEach, Specs, SpecsError, Target, export_to_out_dir,
-    load_spec_dir, load_specs, render_each, render_json,
+    load_spec_dir, load_specs, render_each, render_each_mapped, render_json,
 };
 
 // The README's examples run as doctests too (kept out of the crate docs, which `cargo package`

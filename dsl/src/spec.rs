@@ -12,6 +12,7 @@
 //!   "input_schema": { "type": "object", "properties": { "city": { "type": "string" } }, "required": ["city"] },
 //!   "output_schema": { "type": "object" },
 //!   "annotations": { "readOnlyHint": true },
+//!   "extensions": { "mcp": { "_meta": { "vendor": "example" } } },
 //!   "command": { "argv": ["python3", "weather.py"], "timeout_ms": 10000, "env": ["WEATHER_KEY"] }
 //! }
 //! ```
@@ -21,7 +22,9 @@
 //! is open, as JSON Schema says), no output schema, no annotations, no command. The name comes
 //! from, in order: the caller's override (a workspace file's stem; a `name` inside is then ignored
 //! with a note), the `name` key, and for [`load_spec_file`] only, the file stem. `$schema` is
-//! accepted and ignored (editors use it); any other unknown key is an error. `command` is an argv
+//! accepted and ignored (editors use it); any other unknown key is an error. `extensions` holds
+//! provider fields the IR does not model, per provider namespace (see [`Extensions`]); the
+//! renderer of that provider writes them back. `command` is an argv
 //! array of strings (`["python3", "weather.py"]`) or `{"argv": [..], "timeout_ms": n, "env":
 //! [..]}`; `env` names the host's environment variables passed through to the command (it runs
 //! with a minimal environment otherwise, see [`crate::workspace`]). It is checked here
@@ -41,6 +44,7 @@ use std::path::Path;
 use serde_json::{Map, Value};
 
 use crate::descriptor::{Annotations, NameError, ToolDescriptor, ToolName};
+use crate::extensions::Extensions;
 use crate::json_schema::{
     ImportError, ImportNote, export_input, export_output, import_input, import_schema,
     merge_definitions, pointer_token,
@@ -64,6 +68,7 @@ pub const SPEC_KEYS: &[&str] = &[
     "input_schema",
     "output_schema",
     "annotations",
+    "extensions",
     "command",
 ];
 
@@ -449,6 +454,19 @@ fn spec_value(
     if let Some(annotations) = obj.get("annotations") {
         d.annotations = parse_annotations(annotations, &mut problems);
     }
+    if let Some(extensions) = obj.get("extensions") {
+        match Extensions::from_value(extensions) {
+            Ok(ext) => d.extensions = ext,
+            Err(ns) if ns.is_empty() => {
+                problems.wrong("/extensions".into(), "an object", extensions)
+            }
+            Err(ns) => problems.wrong(
+                format!("/extensions/{}", pointer_token(&ns)),
+                "an object of fields",
+                &extensions[&ns],
+            ),
+        }
+    }
     let command = obj.get("command").and_then(|c| parse_command(c, &mut problems));
     if name.is_some()
         && schemas_in
@@ -471,12 +489,18 @@ fn spec_name(
     notes: &mut Vec<ImportNote>,
     problems: &mut Problems,
 ) -> Option<ToolName> {
+    // A `name` key is read as a provider wrote it (the wide rule); a file stem keeps the
+    // portable rule of workspace stems.
     let parsed = |name: &str, pointer: &str, problems: &mut Problems| {
-        ToolName::parse(name.to_owned())
-            .map_err(|error| {
-                problems.push(SpecErrorKind::Name { pointer: pointer.to_owned(), error });
-            })
-            .ok()
+        let name = if pointer.is_empty() {
+            ToolName::parse(name.to_owned())
+        } else {
+            ToolName::parse_wide(name.to_owned())
+        };
+        name.map_err(|error| {
+            problems.push(SpecErrorKind::Name { pointer: pointer.to_owned(), error });
+        })
+        .ok()
     };
     match (name_override, obj.get("name")) {
         (Some(name), inner) => {
@@ -678,6 +702,9 @@ pub fn spec_to_json(d: &ToolDescriptor, command: Option<&Command>) -> Value {
             }
         }
         m.insert("annotations".into(), Value::Object(o));
+    }
+    if !d.extensions.is_empty() {
+        m.insert("extensions".into(), d.extensions.to_value());
     }
     if let Some(c) = command {
         let argv = Value::from(c.argv.clone());

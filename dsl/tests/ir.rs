@@ -91,8 +91,37 @@ fn tool_names_follow_the_common_rule() {
     assert!(long.to_string().contains("65 characters"), "{long}");
     let dot = ToolName::parse("weather.get").unwrap_err();
     assert!(dot.to_string().contains("'.'"), "{dot}");
-    assert!(matches!(ToolName::parse(""), Err(tooldef::NameError::Empty)));
+    assert!(matches!(ToolName::parse(""), Err(tooldef::NameError::Empty { .. })));
     assert!(ToolName::parse("wé").is_err());
+}
+
+#[test]
+fn names_read_from_outside_follow_the_wide_rule() {
+    let dotted = ToolName::parse_wide("weather.get").unwrap();
+    assert!(!dotted.is_portable());
+    assert!(ToolName::new("get_weather").is_portable());
+    assert!(ToolName::parse_wide("a".repeat(128)).is_ok());
+    assert_eq!(
+        ToolName::parse_wide("a".repeat(129)).unwrap_err().to_string(),
+        format!("tool name `{}` is 129 characters long; at most 128 are allowed", "a".repeat(129))
+    );
+    assert_eq!(
+        ToolName::parse_wide("get weather").unwrap_err().to_string(),
+        "tool name `get weather` has the character ' ' at byte 3; only a-z, A-Z, 0-9, `_`, `-` and `.` are allowed"
+    );
+    assert_eq!(
+        ToolName::parse_wide("").unwrap_err().to_string(),
+        "tool name is empty; it must match ^[a-zA-Z0-9_.-]{1,128}$"
+    );
+    // A serialized descriptor may carry a wide name; it reads back as it was.
+    let d = ToolDescriptor::builder("x").build().unwrap();
+    let mut json = serde_json::to_value(&d).unwrap();
+    json["name"] = "github.create_issue".into();
+    let back: ToolDescriptor = serde_json::from_value(json).unwrap();
+    assert_eq!(back.name, "github.create_issue");
+    // A namespace keeps the rule the name keeps to.
+    assert_eq!(dotted.with_namespace(Some("mcp")).unwrap(), "mcp__weather.get");
+    assert!(ToolName::new("get").with_namespace(Some("a.b")).is_err());
 }
 
 #[test]

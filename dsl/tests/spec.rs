@@ -55,8 +55,42 @@ fn a_name_override_wins_and_the_inner_name_is_noted() {
     );
     assert_eq!(
         error(r#"{"name": "bad name"}"#),
-        "tools/t.json: #/name: tool name `bad name` has the character ' ' at byte 3; only a-z, A-Z, 0-9, `_` and `-` are allowed"
+        "tools/t.json: #/name: tool name `bad name` has the character ' ' at byte 3; only a-z, A-Z, 0-9, `_`, `-` and `.` are allowed"
     );
+}
+
+#[test]
+fn extensions_are_kept_verbatim_and_written_back() {
+    let text = r#"{"name": "t", "extensions": {"mcp": {"_meta": {"a": [1, {"b": null}]}, "icons": [{"src": "x.png"}]}}}"#;
+    let spec = parse_spec("t.json", text, None).unwrap();
+    let ext = &spec.descriptor.extensions;
+    assert_eq!(ext.namespaces().collect::<Vec<_>>(), ["mcp"]);
+    assert_eq!(ext.get("mcp", "_meta"), Some(&json!({"a": [1, {"b": null}]})));
+    let written = spec_to_json(&spec.descriptor, None);
+    let expected: serde_json::Value = serde_json::from_str(text).unwrap();
+    assert_eq!(written["extensions"], expected["extensions"]);
+    // The descriptor's own serde form keeps them too.
+    let json = serde_json::to_string(&spec.descriptor).unwrap();
+    assert_eq!(serde_json::from_str::<ToolDescriptor>(&json).unwrap(), spec.descriptor);
+
+    assert_eq!(
+        error(r#"{"name": "t", "extensions": []}"#),
+        "tools/t.json: #/extensions: expected an object, got an array"
+    );
+    assert_eq!(
+        error(r#"{"name": "t", "extensions": {"mcp": 1}}"#),
+        "tools/t.json: #/extensions/mcp: expected an object of fields, got the number 1"
+    );
+}
+
+#[test]
+fn a_name_key_takes_any_name_some_provider_accepts() {
+    // MCP allows dots and 128 characters; the spec keeps the name and renderers judge it.
+    let spec = parse_spec("t.json", r#"{"name": "github.create_issue"}"#, None).unwrap();
+    assert_eq!(spec.descriptor.name, "github.create_issue");
+    let long = "a".repeat(100);
+    let spec = parse_spec("t.json", &format!(r#"{{"name": "{long}"}}"#), None).unwrap();
+    assert_eq!(spec.descriptor.name, long.as_str());
 }
 
 #[test]
@@ -151,7 +185,7 @@ fn errors_name_the_file_and_the_place() {
     );
     assert_eq!(
         error(r#"{"name": "x", "parameters": {}}"#),
-        "tools/t.json: #: unknown key `parameters`; expected one of `$schema`, `name`, `title`, `description`, `input_schema`, `output_schema`, `annotations`, `command`"
+        "tools/t.json: #: unknown key `parameters`; expected one of `$schema`, `name`, `title`, `description`, `input_schema`, `output_schema`, `annotations`, `extensions`, `command`"
     );
     assert_eq!(
         error(r#"{"name": 5}"#),

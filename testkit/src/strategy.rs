@@ -92,6 +92,7 @@ pub fn arb_descriptor() -> BoxedStrategy<ToolDescriptor> {
                 output: output.map(Into::into),
                 annotations,
                 input_kept: Vec::new(),
+                extensions: tooldef::Extensions::NONE,
             }
         },
     )

@@ -33,7 +33,7 @@ pub enum PatternError {
     },
     /// A character no tool name can contain, so the pattern could never match.
     #[error(
-        "tool pattern `{pattern}` has the character {ch:?}, which no tool name contains (only a-z, A-Z, 0-9, `_`, `-`)"
+        "tool pattern `{pattern}` has the character {ch:?}, which no tool name contains (only a-z, A-Z, 0-9, `_`, `-`, `.`)"
     )]
     BadChar {
         /// The pattern.
@@ -42,7 +42,7 @@ pub enum PatternError {
         ch: char,
     },
     /// An exact name longer than any tool name can be.
-    #[error("tool pattern `{pattern}` is longer than 64 characters, so no tool name can match it")]
+    #[error("tool pattern `{pattern}` is longer than 128 characters, so no tool name can match it")]
     TooLong {
         /// The pattern.
         pattern: String,
@@ -68,7 +68,7 @@ impl ToolPattern {
             return Err(PatternError::Wildcard { pattern: pattern.to_owned() });
         }
         if let Some(ch) =
-            body.chars().find(|c| !(c.is_ascii_alphanumeric() || *c == '_' || *c == '-'))
+            body.chars().find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.')))
         {
             return Err(PatternError::BadChar { pattern: pattern.to_owned(), ch });
         }
@@ -79,7 +79,7 @@ impl ToolPattern {
             Ok(ToolPattern::Prefix(body.to_owned()))
         } else {
             // Checked above: non-empty, valid characters, not too long.
-            ToolName::parse(body.to_owned())
+            ToolName::parse_wide(body.to_owned())
                 .map(ToolPattern::Exact)
                 .map_err(|_| PatternError::Empty)
         }

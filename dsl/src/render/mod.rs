@@ -56,6 +56,7 @@
 //! | `report.rs` | [`Policy`], [`Change`], [`Report`], [`RenderError`] |
 //! | `renderer.rs` | [`Renderer`], [`Rendered`], [`RenderedSet`], [`RenderCtx`], [`tools_json`] |
 //! | `names.rs` | [`NameRule`] |
+//! | `name_map.rs` | [`NameRules`], [`NameMap`], [`render_mapped`]: opt-in safe names |
 //! | `cache.rs` | [`RenderCache`] |
 //! | `json_writer.rs` | [`JsonWriter`] and its escaping |
 //! | `schema_options.rs` | [`SchemaOptions`], [`Keywords`], [`SchemaStats`] |
@@ -63,6 +64,7 @@
 
 mod cache;
 mod json_writer;
+pub(crate) mod name_map;
 mod names;
 mod renderer;
 mod report;
@@ -71,6 +73,7 @@ mod schema_writer;
 
 pub use cache::{RenderCache, content_hash};
 pub use json_writer::{JsonWriter, escape_into, literal_text};
+pub use name_map::{MappedSet, NameMap, NameRules, render_mapped};
 pub use names::NameRule;
 pub use renderer::{RenderCtx, Rendered, RenderedSet, Renderer, json_array, tools_json};
 pub use report::{Change, ChangeKind, Policy, RenderError, RenderRule, Report};

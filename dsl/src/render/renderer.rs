@@ -9,6 +9,7 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use super::json_writer::JsonWriter;
+use super::name_map::NameRules;
 use super::names::NameRule;
 use super::report::{Change, ChangeKind, Policy, RenderError, RenderRule, Report};
 use crate::descriptor::ToolDescriptor;
@@ -134,6 +135,13 @@ pub trait Renderer {
         Cow::Borrowed(self.name())
     }
 
+    /// The name rules the provider enforces (tool names, property names), which
+    /// [`render_mapped`](super::render_mapped) renames to fit. Defaults to none; a renderer
+    /// that checks names while rendering says here which rules it checks.
+    fn name_rules(&self) -> NameRules {
+        NameRules::NONE
+    }
+
     /// Renders one tool.
     ///
     /// # Errors
@@ -185,6 +193,9 @@ impl<R: Renderer + ?Sized> Renderer for &R {
     }
     fn cache_key(&self) -> Cow<'_, str> {
         (**self).cache_key()
+    }
+    fn name_rules(&self) -> NameRules {
+        (**self).name_rules()
     }
     fn render(&self, tool: &ToolDescriptor, policy: Policy) -> Result<Rendered, RenderError> {
         (**self).render(tool, policy)
@@ -333,6 +344,42 @@ impl RenderCtx {
     pub fn check_name(&self, rule: &NameRule) -> Result<(), RenderError> {
         rule.check(&self.tool)
             .map_err(|why| self.error("/name", "", RenderRule::Name, format_args!("{why}")))
+    }
+
+    /// Reports every [`Extensions`](crate::Extensions) namespace of `tool` other than `own`
+    /// (the renderer's provider, whose fields it writes) as omitted: the fields belong to
+    /// another provider's wire format, and the input contract is unchanged.
+    ///
+    /// # Errors
+    ///
+    /// None in practice (the change is lossless); the `Result` is [`change`](Self::change)'s.
+    pub fn omit_extensions(
+        &mut self,
+        tool: &ToolDescriptor,
+        pointer: &str,
+        own: Option<&str>,
+    ) -> Result<(), RenderError> {
+        for ns in tool.extensions.namespaces().filter(|ns| Some(*ns) != own) {
+            let fields: Vec<String> = tool
+                .extensions
+                .namespace(ns)
+                .into_iter()
+                .flat_map(|m| m.keys())
+                .map(|k| format!("`{k}`"))
+                .collect();
+            self.change(
+                pointer,
+                "",
+                ChangeKind::Omitted,
+                "extensions",
+                format!(
+                    "{ns} fields {} omitted: they belong to {ns}'s wire format",
+                    fields.join(", ")
+                ),
+                false,
+            )?;
+        }
+        Ok(())
     }
 
     /// The finished rendering.

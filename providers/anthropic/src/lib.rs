@@ -26,7 +26,7 @@ mod stream;
 pub use calls::{tool_calls, tool_result_block, tool_result_message};
 pub use render::AnthropicRenderer;
 pub use request::request_fragment;
-pub use rules::strict_violations;
+pub use rules::{TOOL_NAME, strict_violations};
 pub use stream::ToolUseStream;
 pub use tooldef::CallError;
 pub use tooldef::RequestFragment;

@@ -5,9 +5,11 @@ use std::borrow::Cow;
 
 use tooldef::ToolDescriptor;
 use tooldef::render::{
-    ChangeKind, JsonWriter, Keyword, Keywords, NameRule, NullStyle, Policy, RenderCtx, RenderError,
-    RenderRule, Rendered, Renderer, SchemaOptions, SchemaStats, write_input_schema,
+    ChangeKind, JsonWriter, Keyword, Keywords, NameRules, NullStyle, Policy, RenderCtx,
+    RenderError, RenderRule, Rendered, Renderer, SchemaOptions, SchemaStats, write_input_schema,
 };
+
+use crate::rules;
 
 /// Formats strict tool use accepts.
 const STRICT_FORMATS: &[&str] =
@@ -83,7 +85,7 @@ impl AnthropicRenderer {
         policy: Policy,
     ) -> Result<(Rendered, SchemaStats), RenderError> {
         let mut ctx = RenderCtx::new(tool, policy);
-        ctx.check_name(&NameRule::COMMON_128)?;
+        ctx.check_name(&rules::TOOL_NAME)?;
         let mut out = JsonWriter::new();
         out.begin_object();
         out.key("name");
@@ -130,6 +132,7 @@ impl AnthropicRenderer {
                 false,
             )?;
         }
+        ctx.omit_extensions(tool, "", None)?;
         Ok((ctx.finish(out), stats))
     }
 
@@ -183,6 +186,10 @@ impl Renderer for AnthropicRenderer {
 
     fn cache_key(&self) -> Cow<'_, str> {
         Cow::Borrowed(self.name())
+    }
+
+    fn name_rules(&self) -> NameRules {
+        rules::NAME_RULES
     }
 
     fn render(&self, tool: &ToolDescriptor, policy: Policy) -> Result<Rendered, RenderError> {

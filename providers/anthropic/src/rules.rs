@@ -1,6 +1,15 @@
-//! An independent checker of Anthropic's strict tool use schema rules, over JSON (not the IR).
+//! Anthropic's rules: the tool-name rule the renderer checks (and name mapping fits), and an
+//! independent checker of the strict tool use schema rules, over JSON (not the IR).
 
 use serde_json::Value;
+use tooldef::render::{NameRule, NameRules};
+
+/// Anthropic's tool-name rule as the API enforces it, `^[a-zA-Z0-9_-]{1,128}$` (API errors of
+/// 2025-06 and 2026-09; older documents say 64).
+pub const TOOL_NAME: NameRule = NameRule::COMMON_128;
+
+/// What the renderer checks: tool names only.
+pub(crate) const NAME_RULES: NameRules = NameRules::tools(TOOL_NAME);
 
 const UNSUPPORTED: &[&str] = &[
     "minimum",

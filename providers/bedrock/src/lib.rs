@@ -28,7 +28,7 @@ mod stream;
 pub use calls::{tool_result_block, tool_result_message, tool_uses};
 pub use render::{BedrockRenderer, tool_config};
 pub use request::request_fragment;
-pub use rules::strict_violations;
+pub use rules::{TOOL_NAME, strict_violations};
 pub use stream::ConverseToolStream;
 pub use tooldef::CallError;
 pub use tooldef::RequestFragment;

@@ -2,9 +2,11 @@
 
 use tooldef::ToolDescriptor;
 use tooldef::render::{
-    ChangeKind, JsonWriter, Keyword, Keywords, NameRule, NullStyle, Policy, RenderCtx, RenderError,
-    RenderRule, Rendered, Renderer, SchemaOptions, write_input_schema,
+    ChangeKind, JsonWriter, Keyword, Keywords, NameRules, NullStyle, Policy, RenderCtx,
+    RenderError, RenderRule, Rendered, Renderer, SchemaOptions, write_input_schema,
 };
+
+use crate::rules;
 
 /// Formats strict tool use accepts (Claude's structured-outputs list).
 const STRICT_FORMATS: &[&str] =
@@ -72,9 +74,13 @@ impl Renderer for BedrockRenderer {
         if self.strict { "bedrock-strict" } else { "bedrock" }
     }
 
+    fn name_rules(&self) -> NameRules {
+        rules::NAME_RULES
+    }
+
     fn render(&self, tool: &ToolDescriptor, policy: Policy) -> Result<Rendered, RenderError> {
         let mut ctx = RenderCtx::new(tool, policy);
-        ctx.check_name(&NameRule::COMMON_64)?;
+        ctx.check_name(&rules::TOOL_NAME)?;
         let mut out = JsonWriter::new();
         out.begin_object();
         out.key("toolSpec");
@@ -116,6 +122,7 @@ impl Renderer for BedrockRenderer {
                 ctx.change("/toolSpec", "", ChangeKind::Omitted, keyword, detail, false)?;
             }
         }
+        ctx.omit_extensions(tool, "/toolSpec", None)?;
         Ok(ctx.finish(out))
     }
 

@@ -1,7 +1,16 @@
-//! An independent checker of Bedrock's strict tool-use schema rules, over JSON (not the IR):
-//! how the tests hold the renderer to them, and usable on schemas from anywhere.
+//! Bedrock's rules: the tool-name rule the renderer checks (and name mapping fits), and an
+//! independent checker of the strict tool-use schema rules, over JSON (not the IR): how the
+//! tests hold the renderer to them, and usable on schemas from anywhere.
 
 use serde_json::Value;
+use tooldef::render::{NameRule, NameRules};
+
+/// Bedrock's tool-name rule, `[a-zA-Z0-9_-]+` of 1 to 64 characters (the Converse service
+/// model).
+pub const TOOL_NAME: NameRule = NameRule::COMMON_64;
+
+/// What the renderer checks: tool names only.
+pub(crate) const NAME_RULES: NameRules = NameRules::tools(TOOL_NAME);
 
 const REJECTED: &[&str] =
     &["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "maxItems"];

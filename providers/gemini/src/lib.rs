@@ -29,9 +29,9 @@ mod rules;
 mod stream;
 
 pub use calls::{function_calls, function_response, function_response_content};
-pub use render::{FUNCTION_NAME, Form, GeminiRenderer, PROPERTY_NAME, tools_json};
+pub use render::{Form, GeminiRenderer, tools_json};
 pub use request::request_fragment;
-pub use rules::parameters_violations;
+pub use rules::{FUNCTION_NAME, PROPERTY_NAME, parameters_violations};
 pub use stream::FunctionCallStream;
 pub use tooldef::CallError;
 pub use tooldef::RequestFragment;

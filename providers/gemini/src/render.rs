@@ -3,11 +3,13 @@
 
 use serde_json::{Map, Value};
 use tooldef::render::{
-    ChangeKind, JsonWriter, Keyword, Keywords, NameRule, NullStyle, Policy, RefStyle, RenderCtx,
+    ChangeKind, JsonWriter, Keyword, Keywords, NameRules, NullStyle, Policy, RefStyle, RenderCtx,
     RenderError, RenderRule, Rendered, Renderer, SchemaOptions, Unsupported, write_input_schema,
     write_output_schema,
 };
 use tooldef::{Additional, ToolDescriptor};
+
+use crate::rules::{self, FUNCTION_NAME, PROPERTY_NAME};
 
 /// Which schema field a declaration carries.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -22,35 +24,6 @@ pub enum Form {
     /// `additionalProperties`, and zero-argument tools without `parameters`.
     OpenApi,
 }
-
-fn letter_or_underscore(b: u8) -> bool {
-    b.is_ascii_alphabetic() || b == b'_'
-}
-
-fn word(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_'
-}
-
-fn word_or_dash(b: u8) -> bool {
-    word(b) || b == b'-'
-}
-
-/// Gemini's function-name rule, read conservatively (Vertex docs, 64-character API errors):
-/// `^[A-Za-z_][A-Za-z0-9_-]{0,63}$`.
-pub const FUNCTION_NAME: NameRule = NameRule {
-    pattern: "^[A-Za-z_][A-Za-z0-9_-]{0,63}$",
-    max_len: 64,
-    allowed: word_or_dash,
-    first: letter_or_underscore,
-};
-
-/// Gemini's parameter (property) name rule: `^[A-Za-z_][A-Za-z0-9_]{0,63}$`.
-pub const PROPERTY_NAME: NameRule = NameRule {
-    pattern: "^[A-Za-z_][A-Za-z0-9_]{0,63}$",
-    max_len: 64,
-    allowed: word,
-    first: letter_or_underscore,
-};
 
 /// String formats the `Schema` message documents (`enum` and `date-time` for STRING).
 const OPENAPI_FORMATS: &[&str] = &["date-time", "enum"];
@@ -184,6 +157,10 @@ impl Renderer for GeminiRenderer {
         }
     }
 
+    fn name_rules(&self) -> NameRules {
+        rules::NAME_RULES
+    }
+
     fn render(&self, tool: &ToolDescriptor, policy: Policy) -> Result<Rendered, RenderError> {
         let mut ctx = RenderCtx::new(tool, policy);
         ctx.check_name(&FUNCTION_NAME)?;
@@ -258,6 +235,7 @@ impl Renderer for GeminiRenderer {
                 false,
             )?;
         }
+        ctx.omit_extensions(tool, "", None)?;
         Ok(ctx.finish(out))
     }
 }

@@ -1,8 +1,43 @@
-//! An independent checker of the rules of Gemini's OpenAPI-subset `parameters` (the `Schema`
-//! message), over JSON rather than the IR: how the tests hold the renderer to them, and usable
-//! on schemas from anywhere.
+//! Gemini's rules: the function-name and property-name rules the renderer checks (and name
+//! mapping fits), and an independent checker of the rules of the OpenAPI-subset `parameters`
+//! (the `Schema` message), over JSON rather than the IR: how the tests hold the renderer to
+//! them, and usable on schemas from anywhere.
 
 use serde_json::Value;
+use tooldef::render::{NameRule, NameRules};
+
+fn letter_or_underscore(b: u8) -> bool {
+    b.is_ascii_alphabetic() || b == b'_'
+}
+
+fn word(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
+fn word_or_dash(b: u8) -> bool {
+    word(b) || b == b'-'
+}
+
+/// Gemini's function-name rule, read conservatively (Vertex docs, 64-character API errors):
+/// `^[A-Za-z_][A-Za-z0-9_-]{0,63}$`.
+pub const FUNCTION_NAME: NameRule = NameRule {
+    pattern: "^[A-Za-z_][A-Za-z0-9_-]{0,63}$",
+    max_len: 64,
+    allowed: word_or_dash,
+    first: letter_or_underscore,
+};
+
+/// Gemini's parameter (property) name rule: `^[A-Za-z_][A-Za-z0-9_]{0,63}$`.
+pub const PROPERTY_NAME: NameRule = NameRule {
+    pattern: "^[A-Za-z_][A-Za-z0-9_]{0,63}$",
+    max_len: 64,
+    allowed: word,
+    first: letter_or_underscore,
+};
+
+/// What the renderer checks: function names and, at every depth, property names.
+pub(crate) const NAME_RULES: NameRules =
+    NameRules::tools(FUNCTION_NAME).with_properties(PROPERTY_NAME);
 
 const ALLOWED: &[&str] = &[
     "type",
@@ -125,11 +160,7 @@ fn check(schema: &Value, pointer: &str, out: &mut Vec<String>) {
 }
 
 fn valid_property_name(name: &str) -> bool {
-    let b = name.as_bytes();
-    !b.is_empty()
-        && b.len() <= 64
-        && (b[0].is_ascii_alphabetic() || b[0] == b'_')
-        && b.iter().all(|c| c.is_ascii_alphanumeric() || *c == b'_')
+    PROPERTY_NAME.check(name).is_ok()
 }
 
 fn escape(seg: &str) -> String {

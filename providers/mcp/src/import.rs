@@ -7,6 +7,8 @@ use tooldef::ToolDescriptor;
 use tooldef::json_schema::ImportNote;
 use tooldef::spec::spec_from_value;
 
+use crate::render::EXTENSION_NAMESPACE;
+
 /// A `tools/list` result that cannot be imported.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{pointer}: {message}")]
@@ -29,12 +31,14 @@ pub struct ImportedTools {
 /// Imports the tools of a `tools/list` result (`{"tools":[…]}`), a JSON-RPC response carrying
 /// one (`{"result":{"tools":[…]}}`), or a bare array of `Tool`s.
 ///
-/// `icons`, `_meta` and `execution` have no place in the IR and are dropped with a note.
+/// `Tool` fields the IR does not model (`icons`, `_meta`, `execution`, and any other) are kept
+/// verbatim in the descriptor's [`Extensions`](tooldef::Extensions) under
+/// [`EXTENSION_NAMESPACE`], and the renderer writes them back.
 ///
 /// # Errors
 ///
-/// The first tool that cannot be imported: a name outside `^[a-zA-Z0-9_-]{1,64}$` (MCP also
-/// allows dots and 128 characters), or a schema the IR cannot express.
+/// The first tool that cannot be imported: a name outside MCP's `^[a-zA-Z0-9_.-]{1,128}$`, or a
+/// schema the IR cannot express.
 pub fn import_tools(list: &Value) -> Result<ImportedTools, ImportError> {
     let (tools, base) = if let Some(t) = list.pointer("/result/tools") {
         (t, "/result/tools")
@@ -56,21 +60,23 @@ pub fn import_tools(list: &Value) -> Result<ImportedTools, ImportError> {
             return Err(ImportError { pointer: at, message: "a tool must be an object".into() });
         };
         let mut spec = Map::new();
+        let mut extra = Map::new();
         for (key, value) in map {
             let spec_key = match key.as_str() {
                 "name" | "title" | "description" | "annotations" => key.as_str(),
                 "inputSchema" => "input_schema",
                 "outputSchema" => "output_schema",
                 _ => {
-                    out.notes.push(ImportNote::new(
-                        format!("{at}/{key}"),
-                        key.clone(),
-                        "has no place in a tooldef descriptor and is dropped",
-                    ));
+                    extra.insert(key.clone(), value.clone());
                     continue;
                 }
             };
             spec.insert(spec_key.to_owned(), value.clone());
+        }
+        if !extra.is_empty() {
+            let mut ext = Map::new();
+            ext.insert(EXTENSION_NAMESPACE.to_owned(), Value::Object(extra));
+            spec.insert("extensions".to_owned(), Value::Object(ext));
         }
         let label = map.get("name").and_then(Value::as_str).unwrap_or("?");
         let parsed = spec_from_value(&format!("MCP tool `{label}`"), &Value::Object(spec), None)

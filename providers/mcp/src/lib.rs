@@ -34,6 +34,7 @@ pub mod client;
 pub mod http;
 mod import;
 mod render;
+mod rules;
 #[cfg(feature = "rmcp")]
 pub mod sdk;
 #[cfg(feature = "server")]
@@ -41,5 +42,8 @@ pub mod server;
 
 pub use calls::{call_tool_result, tool_call};
 pub use import::{ImportError, ImportedTools, import_tools};
-pub use render::{CacheScope, ListOptions, McpRenderer, McpVersion, TOOL_NAME, list_tools_result};
+pub use render::{
+    CacheScope, EXTENSION_NAMESPACE, ListOptions, McpRenderer, McpVersion, list_tools_result,
+};
+pub use rules::TOOL_NAME;
 pub use tooldef::CallError;

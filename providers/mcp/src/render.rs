@@ -2,10 +2,12 @@
 //! set.
 
 use tooldef::render::{
-    ChangeKind, JsonWriter, NameRule, Policy, RenderCtx, RenderError, Rendered, Renderer,
+    ChangeKind, JsonWriter, NameRules, Policy, RenderCtx, RenderError, Rendered, Renderer,
     SchemaOptions, write_input_schema, write_output_schema,
 };
 use tooldef::{SchemaKind, ToolDescriptor};
+
+use crate::rules::{self, TOOL_NAME};
 
 /// A dated MCP protocol version whose `Tool` and results differ from the others.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -44,20 +46,18 @@ impl McpVersion {
     }
 }
 
-fn mcp_name_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.')
-}
+/// The [`Extensions`](tooldef::Extensions) namespace of MCP `Tool` fields the IR does not
+/// model (`_meta`, `icons`, `execution`, and any other): filled by the import, written back by
+/// the renderer.
+pub const EXTENSION_NAMESPACE: &str = "mcp";
 
-/// MCP's tool-name rule: 1 to 128 characters of `A-Za-z0-9_.-`.
-pub const TOOL_NAME: NameRule = NameRule {
-    pattern: "^[A-Za-z0-9_.-]{1,128}$",
-    max_len: 128,
-    allowed: mcp_name_byte,
-    first: mcp_name_byte,
-};
+/// The `Tool` fields the renderer writes from the descriptor itself.
+const MODELLED: &[&str] =
+    &["name", "title", "description", "inputSchema", "outputSchema", "annotations"];
 
 /// Renders tools as MCP `Tool` objects: `{name, title?, description?, inputSchema,
-/// outputSchema?, annotations?}`.
+/// outputSchema?, annotations?}`, then every field kept in the descriptor's `mcp`
+/// [extensions](tooldef::Extensions) (`_meta`, `icons`, `execution`...) as it was imported.
 ///
 /// The schemas are JSON Schema 2020-12 with nothing lowered (`$defs`, recursion, bounds,
 /// formats, patterns, defaults, open and typed objects all kept); a zero-argument tool gets
@@ -97,6 +97,10 @@ impl Renderer for McpRenderer {
 
     fn cache_key(&self) -> std::borrow::Cow<'_, str> {
         std::borrow::Cow::Owned(format!("mcp-{}", self.version.as_str()))
+    }
+
+    fn name_rules(&self) -> NameRules {
+        rules::NAME_RULES
     }
 
     fn render(&self, tool: &ToolDescriptor, policy: Policy) -> Result<Rendered, RenderError> {
@@ -159,6 +163,24 @@ impl Renderer for McpRenderer {
             }
             out.end_object();
         }
+        for (key, value) in tool.extensions.namespace(EXTENSION_NAMESPACE).into_iter().flatten() {
+            if MODELLED.contains(&key.as_str()) {
+                ctx.change(
+                    &format!("/{key}"),
+                    "",
+                    ChangeKind::Dropped,
+                    "extensions",
+                    format!(
+                        "extension field `{key}` is not written: the descriptor's own `{key}` is"
+                    ),
+                    true,
+                )?;
+                continue;
+            }
+            out.key(key);
+            out.value(value);
+        }
+        ctx.omit_extensions(tool, "", Some(EXTENSION_NAMESPACE))?;
         out.end_object();
         Ok(ctx.finish(out))
     }

@@ -49,6 +49,10 @@ pub enum ToolBridgeError {
 
 /// The rmcp [`Tool`] for a descriptor, rendered for `version` under the lenient policy.
 ///
+/// Kept MCP fields ([`EXTENSION_NAMESPACE`](crate::EXTENSION_NAMESPACE)) travel as far as
+/// rmcp's model holds them: `icons` and `_meta` do; a field rmcp's `Tool` has no place for
+/// (`execution`, in rmcp 3.11) is left out with a `tracing` warning naming it.
+///
 /// # Errors
 ///
 /// [`ToolBridgeError::Render`] when the MCP renderer refuses the tool.
@@ -57,11 +61,34 @@ pub fn tool_from_descriptor(
     version: McpVersion,
 ) -> Result<Tool, ToolBridgeError> {
     let rendered = McpRenderer::version(version).render(descriptor, Policy::Lenient)?;
-    serde_json::from_str(rendered.json()).map_err(|e| ToolBridgeError::Model {
+    let tool: Tool = serde_json::from_str(rendered.json()).map_err(|e| ToolBridgeError::Model {
         tool: descriptor.name.to_string(),
         message: e.to_string(),
-    })
+    })?;
+    let kept = descriptor.extensions.namespace(crate::EXTENSION_NAMESPACE);
+    for field in kept.into_iter().flat_map(|m| m.keys()) {
+        if !RMCP_TOOL_FIELDS.contains(&field.as_str()) {
+            tracing::warn!(
+                tool = %descriptor.name,
+                field = %field,
+                "rmcp's Tool has no field for this MCP tool field; it is left out"
+            );
+        }
+    }
+    Ok(tool)
 }
+
+/// The `Tool` fields rmcp's model holds (3.11).
+const RMCP_TOOL_FIELDS: &[&str] = &[
+    "name",
+    "title",
+    "description",
+    "inputSchema",
+    "outputSchema",
+    "annotations",
+    "icons",
+    "_meta",
+];
 
 /// The descriptor of an rmcp [`Tool`], with what the import dropped or inferred.
 ///

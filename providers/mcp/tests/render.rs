@@ -157,14 +157,17 @@ fn rendered_tools_import_back() {
 fn import_errors_and_notes_name_the_place() {
     let list = json!({"tools": [
         {"name": "ok", "inputSchema": {"type": "object"}, "icons": []},
-        {"name": "fs.read", "inputSchema": {"type": "object"}},
+        {"name": "fs/read", "inputSchema": {"type": "object"}},
     ]});
     let e = import_tools(&list).unwrap_err();
     assert_eq!(e.pointer, "/tools/1");
+    assert!(e.message.contains("tool name `fs/read` has the character '/'"), "{e}");
     let first = json!({"result": {"tools": [list["tools"][0].clone()]}});
     let imported = import_tools(&first).unwrap();
     assert_eq!(imported.tools[0].name, "ok");
-    assert_eq!(imported.notes[0].pointer, "/result/tools/0/icons");
+    // `icons` is kept for the MCP renderer, so nothing is said about it.
+    assert_eq!(imported.tools[0].extensions.get("mcp", "icons"), Some(&json!([])));
+    assert!(imported.notes.iter().all(|n| !n.pointer.ends_with("/icons")), "{:?}", imported.notes);
     let bad =
         json!([{"name": "x", "inputSchema": {"type": "object", "properties": {"a": {"not": {}}}}}]);
     let e = import_tools(&bad).unwrap_err();

@@ -141,3 +141,23 @@ fn content_tooldef_has_no_type_for_is_kept_as_text() {
     );
     assert!(!back.is_error);
 }
+
+#[test]
+fn icons_and_meta_of_an_rmcp_tool_go_through_the_bridge_both_ways() {
+    // rmcp's own serde form of a tool with icons and `_meta`.
+    let sdk: Tool = serde_json::from_value(json!({
+        "name": "github.search",
+        "title": "Search",
+        "inputSchema": {"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]},
+        "icons": [{"src": "https://example.com/s.svg", "mimeType": "image/svg+xml", "sizes": ["any"]}],
+        "_meta": {"io.example/tier": "free"}
+    }))
+    .unwrap();
+    let d = descriptor_from_tool(&sdk).unwrap().tools.remove(0);
+    assert_eq!(d.name, "github.search");
+    assert_eq!(d.extensions.get("mcp", "_meta"), Some(&json!({"io.example/tier": "free"})));
+    let back = tool_from_descriptor(&d, McpVersion::V2026_07_28).unwrap();
+    assert_eq!(back.icons, sdk.icons);
+    assert_eq!(back.meta, sdk.meta);
+    assert_eq!(back.title, sdk.title);
+}

@@ -89,6 +89,7 @@ impl Renderer for OllamaRenderer {
                 ctx.change("/function", "", ChangeKind::Omitted, keyword, detail, false)?;
             }
         }
+        ctx.omit_extensions(tool, "/function", None)?;
         Ok(ctx.finish(out))
     }
 }

@@ -33,7 +33,7 @@ pub use calls::{
 };
 pub use render::{Api, OpenAiRenderer, Profile};
 pub use request::request_fragment;
-pub use rules::strict_violations;
+pub use rules::{TOOL_NAME, strict_violations};
 pub use stream::{ChatStream, ResponsesStream};
 pub use tooldef::CallError;
 pub use tooldef::RequestFragment;

@@ -4,11 +4,13 @@
 use std::borrow::Cow;
 
 use tooldef::render::{
-    ChangeKind, JsonWriter, Keyword, Keywords, NameRule, NullStyle, Policy, RenderCtx, RenderError,
-    RenderRule, Rendered, Renderer, SchemaOptions, SchemaStats, write_input_schema,
+    ChangeKind, JsonWriter, Keyword, Keywords, NameRules, NullStyle, Policy, RenderCtx,
+    RenderError, RenderRule, Rendered, Renderer, SchemaOptions, SchemaStats, write_input_schema,
     write_output_schema,
 };
 use tooldef::{SchemaKind, ToolDescriptor};
+
+use crate::rules;
 
 /// Which OpenAI API the tools are for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -169,7 +171,7 @@ impl OpenAiRenderer {
         policy: Policy,
     ) -> Result<(Rendered, SchemaStats), RenderError> {
         let mut ctx = RenderCtx::new(tool, policy);
-        ctx.check_name(&NameRule::COMMON_64)?;
+        ctx.check_name(&rules::TOOL_NAME)?;
         if self.api == Api::Responses && !matches!(self.profile, Profile::OpenAi | Profile::XAi) {
             return Err(ctx.error(
                 "",
@@ -260,6 +262,7 @@ impl OpenAiRenderer {
                 false,
             )?;
         }
+        ctx.omit_extensions(tool, base, None)?;
         if tool.output.is_some() {
             if self.api == Api::Responses {
                 out.key("output_schema");
@@ -330,6 +333,10 @@ impl Renderer for OpenAiRenderer {
 
     fn cache_key(&self) -> Cow<'_, str> {
         Cow::Borrowed(&self.key)
+    }
+
+    fn name_rules(&self) -> NameRules {
+        rules::NAME_RULES
     }
 
     fn render(&self, tool: &ToolDescriptor, policy: Policy) -> Result<Rendered, RenderError> {

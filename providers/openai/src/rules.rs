@@ -1,7 +1,16 @@
-//! An independent checker of OpenAI's strict-mode schema rules, over JSON (not the IR): usable on
+//! OpenAI's rules: the function-name rule the renderer checks (and name mapping fits), and an
+//! independent checker of the strict-mode schema rules, over JSON (not the IR): usable on
 //! schemas from anywhere, and how the tests hold the renderer to the rules.
 
 use serde_json::Value;
+use tooldef::render::{NameRule, NameRules};
+
+/// OpenAI's function-name rule, `^[a-zA-Z0-9_-]{1,64}$` (SDK types and API errors), shared by
+/// the OpenAI-compatible profiles (Mistral, DeepSeek, Groq, xAI, Cohere).
+pub const TOOL_NAME: NameRule = NameRule::COMMON_64;
+
+/// What the renderer checks: function names only (no property-name rule is documented).
+pub(crate) const NAME_RULES: NameRules = NameRules::tools(TOOL_NAME);
 
 const ALLOWED: &[&str] = &[
     "type",
