@@ -373,7 +373,7 @@ pub fn describe(value: &serde_json::Value) -> String {
 #[derive(Debug)]
 pub struct Pattern {
     source: &'static str,
-    compiled: OnceLock<Option<regex::Regex>>,
+    compiled: OnceLock<Result<regex::Regex, PatternError>>,
 }
 
 impl Pattern {
@@ -391,7 +391,7 @@ impl Pattern {
     ///
     /// # Errors
     ///
-    /// The value does not match.
+    /// The value does not match, or the pattern cannot be enforced (see [`compile`]).
     pub fn check(&self, value: &str, pointer: &str) -> Result<(), ArgError> {
         let compiled = self.compiled.get_or_init(|| compile(self.source));
         matches(compiled.as_ref(), self.source, value, pointer)
@@ -403,29 +403,56 @@ impl Pattern {
 ///
 /// # Errors
 ///
-/// The value does not match.
+/// The value does not match, or the pattern cannot be enforced (see [`compile`]).
 pub fn pattern(value: &str, source: &str, pointer: &str) -> Result<(), ArgError> {
     matches(compile(source).as_ref(), source, value, pointer)
 }
 
-/// Compiles a pattern, or `None` (with a `tracing` warning) when the regex engine cannot check
-/// it; shared with the value validator's pattern cache.
+/// The largest compiled pattern, in bytes of the engine's program (`a{1000}{1000}` and the
+/// like are refused rather than built).
+pub const MAX_PATTERN_SIZE: usize = 1 << 20;
+
+/// A pattern that tooldef cannot enforce with ECMA-262's meaning, and why.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("pattern {} cannot be enforced: {reason}", quote(.pattern))]
+pub struct PatternError {
+    /// The pattern as written.
+    pub pattern: String,
+    /// Why (`lookbehind is not supported`, `unclosed character class`...).
+    pub reason: String,
+}
+
+/// Compiles an ECMA-262 pattern (the dialect of JSON Schema) with its ECMA meaning, or says
+/// why that cannot be done. Import and [`crate::ToolDescriptor::validate`] refuse what this
+/// refuses, and dispatch refuses any value against a pattern that slipped past them (a
+/// `const` descriptor): a pattern is never accepted and then ignored.
 ///
 /// The engine is `regex-lite` (the dependency is named `regex` in `Cargo.toml`): it compiles
 /// in about a sixth of the time of the `regex` crate, and its ASCII `\d`, `\w` and `\b` are
-/// those of ECMA-262, the dialect JSON Schema patterns are written in. [`ecma`] translates the
-/// rest where the dialects differ.
-pub(crate) fn compile(source: &str) -> Option<regex::Regex> {
-    match regex::Regex::new(&ecma(source)) {
-        Ok(re) => Some(re),
-        Err(err) => {
-            // ECMA-262 features the engine lacks (lookaround, backreferences, `\p{..}` property
-            // escapes): the pattern stays in the schema the model sees, but this side cannot
-            // enforce it.
-            tracing::warn!(pattern = source, %err, "pattern cannot be checked by tooldef; skipped");
-            None
-        }
-    }
+/// those of ECMA-262. [`ecma`] translates the rest where the dialects differ and refuses what
+/// the engine lacks: lookahead and lookbehind, backreferences, `\p{..}` property escapes,
+/// inline flags, and a quantifier applied to a quantifier (a syntax error in ECMA-262). The
+/// compiled program is bounded by [`MAX_PATTERN_SIZE`].
+///
+/// # Errors
+///
+/// A [`PatternError`] naming the pattern and what cannot be enforced.
+pub fn compile(source: &str) -> Result<regex::Regex, PatternError> {
+    let refuse = |reason: String| PatternError { pattern: source.to_owned(), reason };
+    let translated = ecma(source).map_err(|r| refuse(r.to_owned()))?;
+    regex::RegexBuilder::new(&translated).size_limit(MAX_PATTERN_SIZE).build().map_err(|e| {
+        let text = e.to_string();
+        // The engine's message ends with its own reading of the pattern: keep the reason.
+        let reason = text.lines().rev().find(|l| l.starts_with("error:")).map_or(
+            if text.contains("size limit") || text.contains("too big") {
+                format!("it compiles to more than {MAX_PATTERN_SIZE} bytes")
+            } else {
+                text.lines().next().unwrap_or("").to_owned()
+            },
+            |l| l.trim_start_matches("error:").trim().to_owned(),
+        );
+        refuse(reason)
+    })
 }
 
 /// ECMA-262 whitespace and line terminators (`\s`), as the items of a character class.
@@ -436,15 +463,36 @@ const ECMA_SPACE: &str = r"\t\n\x0B\x0C\r \x{A0}\x{1680}\x{2000}-\x{200A}\x{2028
 /// backspace, `\0` is NUL, and `[`, `&`, `~` inside a class are literal characters. `\d`,
 /// `\w`, `\b` and their negations already mean the same in both. One approximation: `\S`
 /// inside a class is the engine's ASCII `\S` (a class cannot hold a negated class there).
-pub(crate) fn ecma(source: &str) -> std::borrow::Cow<'_, str> {
-    if !source.contains(['\\', '.', '[']) {
-        return std::borrow::Cow::Borrowed(source);
+///
+/// # Errors
+///
+/// What the engine cannot do with ECMA's meaning (see [`compile`]).
+pub(crate) fn ecma(source: &str) -> Result<std::borrow::Cow<'_, str>, &'static str> {
+    if !source.contains(['\\', '.', '[', '(', '{', '*', '+', '?']) {
+        return Ok(std::borrow::Cow::Borrowed(source));
     }
     let mut out = String::with_capacity(source.len() + 16);
     let mut in_class = false;
+    // Whether the last item outside a class was a quantifier (`*`, `+`, `?`, `{n,m}`), and
+    // whether that quantifier already took its lazy `?`.
+    let mut after_quantifier = false;
+    let mut lazy_taken = false;
     let mut chars = source.chars().peekable();
     // Escapes are consumed whole, so `\\d` stays an escaped backslash and a `d`.
     while let Some(c) = chars.next() {
+        let quantifier = !in_class && matches!(c, '*' | '+' | '?' | '{');
+        if quantifier && after_quantifier {
+            if c == '?' && !lazy_taken {
+                lazy_taken = true;
+                out.push('?');
+                continue;
+            }
+            return Err("a quantifier cannot follow a quantifier (nothing to repeat)");
+        }
+        if !quantifier && !in_class {
+            after_quantifier = false;
+            lazy_taken = false;
+        }
         match c {
             '\\' => match chars.next() {
                 Some('s') if in_class => out.push_str(ECMA_SPACE),
@@ -462,11 +510,16 @@ pub(crate) fn ecma(source: &str) -> std::borrow::Cow<'_, str> {
                 Some('0') if !chars.peek().is_some_and(char::is_ascii_digit) => {
                     out.push_str(r"\x00");
                 }
+                Some('1'..='9') | Some('k') => return Err("backreferences are not supported"),
+                Some('p' | 'P') => return Err("Unicode property escapes are not supported"),
+                Some('A' | 'z' | 'Z' | '<' | '>') => {
+                    return Err("this escape means something else to the engine");
+                }
                 Some(e) => {
                     out.push('\\');
                     out.push(e);
                 }
-                None => out.push('\\'),
+                None => return Err("it ends with a lone backslash"),
             },
             '[' if !in_class => {
                 in_class = true;
@@ -481,25 +534,61 @@ pub(crate) fn ecma(source: &str) -> std::borrow::Cow<'_, str> {
                 out.push(c);
             }
             '.' if !in_class => out.push_str(r"[^\n\r\x{2028}\x{2029}]"),
+            '(' if !in_class && chars.peek() == Some(&'?') => {
+                chars.next();
+                let rest: String = chars.clone().take(2).collect();
+                if rest.starts_with(['=', '!']) {
+                    return Err("lookahead is not supported");
+                }
+                if rest == "<=" || rest == "<!" {
+                    return Err("lookbehind is not supported");
+                }
+                if !rest.starts_with([':', '<']) {
+                    return Err("only `(?:` and `(?<name>` groups are ECMA-262 groups");
+                }
+                out.push_str("(?");
+                if rest.starts_with('<') {
+                    // A named group: the engine spells it `(?P<name>` too, and `(?<name>`.
+                    chars.next();
+                    out.push('<');
+                }
+            }
+            '{' if !in_class => {
+                // A counted quantifier: copy it whole, so `}` ends it.
+                out.push('{');
+                for d in chars.by_ref() {
+                    out.push(d);
+                    if d == '}' {
+                        break;
+                    }
+                }
+                after_quantifier = true;
+                continue;
+            }
             other => out.push(other),
         }
+        if quantifier {
+            after_quantifier = true;
+        }
     }
-    std::borrow::Cow::Owned(out)
+    Ok(std::borrow::Cow::Owned(out))
 }
 
-/// Checks `value` against an already compiled pattern (`None`: not checkable, accepted).
+/// Checks `value` against a compiled pattern; a pattern that could not be compiled refuses
+/// every value (it was never enforceable, so nothing may pass as if it had been checked).
 pub(crate) fn matches(
-    compiled: Option<&regex::Regex>,
+    compiled: Result<&regex::Regex, &PatternError>,
     source: &str,
     value: &str,
     pointer: &str,
 ) -> Result<(), ArgError> {
     match compiled {
-        Some(re) if !re.is_match(value) => Err(ArgError::new(
+        Ok(re) if re.is_match(value) => Ok(()),
+        Ok(_) => Err(ArgError::new(
             pointer,
             format!("must match the pattern {source}; got {}", quote(value)),
         )),
-        _ => Ok(()),
+        Err(e) => Err(ArgError::new(pointer, format!("cannot be checked: the tool's {e}"))),
     }
 }
 
@@ -573,11 +662,19 @@ mod tests {
         assert!(ok(r"^a\0$", "a\0"));
         // An escaped backslash is not the start of another escape.
         assert!(ok(r"^\\s$", r"\s"));
-        assert_eq!(ecma(r"^[A-Z]{3}$"), r"^[A-Z]{3}$");
-        assert_eq!(ecma(r"\.\d"), r"\.\d");
-        // Property escapes are beyond the engine: not checkable, so accepted (and logged).
-        assert!(compile(r"^\p{L}+$").is_none());
-        assert!(ok(r"^\p{L}+$", "123"));
+        assert_eq!(ecma(r"^[A-Z]{3}$").unwrap(), r"^[A-Z]{3}$");
+        assert_eq!(ecma(r"\.\d").unwrap(), r"\.\d");
+        // Lazy quantifiers are quantifiers; a quantifier on a quantifier is a syntax error.
+        assert!(ok(r"^a+?b{1,2}?$", "aab"));
+        assert_eq!(ecma("a**"), Err("a quantifier cannot follow a quantifier (nothing to repeat)"));
+        assert_eq!(ecma("a{2}{3}"), ecma("a+*"));
+        assert_eq!(ecma("a*??"), ecma("a+*"));
+        // Property escapes are beyond the engine: refused, and no value passes unchecked.
+        assert_eq!(
+            compile(r"^\p{L}+$").unwrap_err().to_string(),
+            r#"pattern "^\\p{L}+$" cannot be enforced: Unicode property escapes are not supported"#
+        );
+        assert!(!ok(r"^\p{L}+$", "123"));
     }
 
     #[test]
@@ -587,8 +684,11 @@ mod tests {
         let e = CODE.check("eur", "/c").unwrap_err();
         assert_eq!(e.to_string(), r#"/c must match the pattern ^[A-Z]{3}$; got "eur""#);
         assert!(pattern("xx-12-yy", "[0-9]+", "/p").is_ok());
-        // Lookahead is ECMA-262 only: not enforceable here, so it is skipped, not a failure.
-        assert!(pattern("anything", "(?=x)", "/p").is_ok());
+        // Lookahead cannot be enforced here: the value is refused, never waved through.
+        assert_eq!(
+            pattern("anything", "(?=x)", "/p").unwrap_err().to_string(),
+            r#"/p cannot be checked: the tool's pattern "(?=x)" cannot be enforced: lookahead is not supported"#
+        );
     }
 
     #[test]

@@ -69,6 +69,7 @@ pub mod dispatch;
 pub mod export;
 pub mod guide;
 pub mod json_schema;
+pub mod json_text;
 pub mod literal;
 pub mod overrides;
 pub mod registry;

@@ -11,8 +11,9 @@
 //! and `multipleOf` is positive; a default or example has the schema's type, lies within its
 //! bounds and lengths, is among its enum values, and is `null` only for a nullable schema; a
 //! builder method is only used on a kind it applies to; every reference names a definition and
-//! definition names are unique. Patterns are not compiled here (no regex engine in `const`);
-//! dispatch checks them against arguments.
+//! definition names are unique. Patterns are compiled only by the run-time
+//! [`ToolDescriptor::validate`] (no regex engine in `const`); one that cannot be enforced with
+//! ECMA-262's meaning is refused there, and dispatch refuses values against it.
 
 // `const fn` cannot allocate, so a violation carries its message inline; it is built only on
 // the failure path, where its size does not matter.
@@ -60,6 +61,9 @@ pub enum Rule {
     NotFinite,
     /// The tool name breaks the [`ToolName`](crate::ToolName) rule.
     BadName,
+    /// A pattern cannot be enforced with ECMA-262's meaning (see [`crate::checks::compile`]);
+    /// checked at run time only ([`ToolDescriptor::validate`]).
+    BadPattern,
 }
 
 /// How deep schemas may nest before validation gives up (guards against runaway recursion).
@@ -145,8 +149,17 @@ impl ToolDescriptor {
     /// # Errors
     ///
     /// The first broken rule, naming the tool, the parameter path and the rule.
+    ///
+    /// Runs in time linear in the descriptor: the duplicate checks, pairwise in `const`
+    /// (which cannot hash), are done here with hash sets. Patterns are compiled here too
+    /// (no regex engine in `const`): one that cannot be enforced is [`Rule::BadPattern`]. When
+    /// a descriptor breaks one of these and another rule, the other is reported.
     pub fn validate(&self) -> Result<(), DescriptorError> {
-        check(self).map_err(|v| DescriptorError { tool: self.name.to_string(), ..v.into() })
+        let found = match check_in(self, false) {
+            Ok(()) => run_time_rules(self),
+            Err(v) => Err(v),
+        };
+        found.map_err(|v| DescriptorError { tool: self.name.to_string(), ..v.into() })
     }
 }
 
@@ -188,10 +201,16 @@ pub(crate) const fn bad_name(name: &str, at: usize) -> Violation {
 ///
 /// The first broken rule.
 pub const fn check(d: &ToolDescriptor) -> Result<(), Violation> {
-    let cx = Cx { tool: d.name.as_str(), defs: slice(&d.definitions) };
+    check_in(d, true)
+}
+
+/// [`check`], with the pairwise duplicate checks only when `pairwise` (see
+/// [`ToolDescriptor::validate`]).
+const fn check_in(d: &ToolDescriptor, pairwise: bool) -> Result<(), Violation> {
+    let cx = Cx { tool: d.name.as_str(), defs: slice(&d.definitions), pairwise };
     let defs = cx.defs;
     let mut i = 0;
-    while i < defs.len() {
+    while pairwise && i < defs.len() {
         let mut j = i + 1;
         while j < defs.len() {
             if str_eq(text_str(&defs[i].name), text_str(&defs[j].name)) {
@@ -254,6 +273,89 @@ impl<'a> Path<'a> {
 struct Cx<'a> {
     tool: &'a str,
     defs: &'a [Definition],
+    /// Whether names and enum values are checked for duplicates pairwise (quadratic; at run
+    /// time [`duplicates`] does it with hash sets instead).
+    pairwise: bool,
+}
+
+/// The first duplicate definition name, parameter name or enum value (found with hash sets),
+/// or pattern that cannot be enforced: the run-time half of [`check`]. The descriptor has
+/// passed `check_in(d, false)`, so it nests at most [`MAX_DEPTH`] levels.
+fn run_time_rules(d: &ToolDescriptor) -> Result<(), Violation> {
+    use std::collections::HashSet;
+    fn params(cx: &Cx<'_>, params: &[Param], path: &Path<'_>) -> Result<(), Violation> {
+        let mut seen = HashSet::with_capacity(params.len());
+        for p in params {
+            let name = text_str(&p.name);
+            let here = path.push(name);
+            if !seen.insert(name) {
+                let mut m = cx.start(Rule::DuplicateParam, &here);
+                m.s("duplicate parameter name `").s(name).s("`");
+                return Err(m.done());
+            }
+            schema(cx, &p.schema, &here)?;
+        }
+        Ok(())
+    }
+    fn schema(cx: &Cx<'_>, s: &Schema, path: &Path<'_>) -> Result<(), Violation> {
+        match &s.kind {
+            SchemaKind::String(st) => {
+                if let Some(source) = &st.pattern
+                    && let Err(e) = crate::checks::compile(source)
+                {
+                    let mut m = cx.start(Rule::BadPattern, path);
+                    m.s("pattern ").s(&crate::checks::quote(source));
+                    m.s(" cannot be enforced: ").s(&e.reason);
+                    return Err(m.done());
+                }
+            }
+            SchemaKind::Enum(e) => {
+                let mut seen = HashSet::with_capacity(e.values.len());
+                for i in 0..e.values.len() {
+                    let a = e.values.value_at(i);
+                    if !seen.insert(a) {
+                        let mut m = cx.start(Rule::DuplicateEnumValue, path);
+                        m.s("enum value \"").s(a).s("\" is listed twice");
+                        return Err(m.done());
+                    }
+                }
+            }
+            SchemaKind::List(l) => schema(cx, l.items.get(), &path.push("[]"))?,
+            SchemaKind::Object(o) => {
+                params(cx, &o.properties, path)?;
+                if let Additional::Typed(t) = &o.additional {
+                    schema(cx, t.get(), &path.push("*"))?;
+                }
+            }
+            SchemaKind::AnyOf(a) => {
+                for v in a.variants.iter() {
+                    schema(cx, v, &path.push("anyOf"))?;
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+    let cx = Cx { tool: d.name.as_str(), defs: slice(&d.definitions), pairwise: false };
+    let mut seen = HashSet::with_capacity(cx.defs.len());
+    for def in cx.defs {
+        if !seen.insert(text_str(&def.name)) {
+            let mut v = cx.start(Rule::DuplicateDefinition, &Path::ROOT);
+            v.s("definition `").s(text_str(&def.name)).s("` is defined twice");
+            return Err(v.done());
+        }
+    }
+    params(&cx, &d.params, &Path::ROOT)?;
+    if let Additional::Typed(s) = &d.additional {
+        schema(&cx, s.get(), &Path::ROOT.push("*"))?;
+    }
+    for def in cx.defs {
+        schema(&cx, &def.schema, &Path::ROOT.push("$defs").push(text_str(&def.name)))?;
+    }
+    if let Some(out) = &d.output {
+        schema(&cx, out.get(), &Path::ROOT.push("output"))?;
+    }
+    Ok(())
 }
 
 /// A message under construction.
@@ -419,7 +521,7 @@ impl<'a> Cx<'a> {
                 return Err(m.done());
             }
             let mut j = i + 1;
-            while j < params.len() {
+            while self.pairwise && j < params.len() {
                 if str_eq(name, text_str(&params[j].name)) {
                     let mut m = self.start(Rule::DuplicateParam, &here);
                     m.s("duplicate parameter name `").s(name).s("`");
@@ -483,7 +585,7 @@ impl<'a> Cx<'a> {
                         return Err(m.done());
                     }
                     let mut j = i + 1;
-                    while j < values.len() {
+                    while self.pairwise && j < values.len() {
                         if str_eq(a, values.value_at(j)) {
                             let mut m = self.start(Rule::DuplicateEnumValue, path);
                             m.s("enum value \"").s(a).s("\" is listed twice");
