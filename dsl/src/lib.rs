@@ -64,6 +64,7 @@
 pub mod assembly;
 pub mod builder;
 pub mod checks;
+mod const_text;
 pub mod descriptor;
 pub mod dispatch;
 pub mod export;
@@ -74,6 +75,7 @@ pub mod literal;
 pub mod overrides;
 pub mod registry;
 pub mod render;
+mod rules;
 pub mod schema;
 pub mod spec;
 pub mod stream;

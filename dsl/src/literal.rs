@@ -176,6 +176,14 @@ pub(crate) fn present<'de, D: Deserializer<'de>>(
     Literal::deserialize(deserializer).map(Some)
 }
 
+/// The `&str` of a [`Text`], usable in `const`.
+pub(crate) const fn text_str(text: &Text) -> &str {
+    match text {
+        Cow::Borrowed(s) => s,
+        Cow::Owned(s) => s.as_str(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

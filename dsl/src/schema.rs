@@ -1,7 +1,7 @@
 //! The schema half of the IR: [`Schema`], its [`SchemaKind`]s and their constraints.
 //!
 //! Owns the data types and their `const` constructors and setters. Setters never panic and never
-//! check: every rule lives in [`crate::validate`], so that the same checks run at compile time
+//! check: every rule lives in `validate`, so that the same checks run at compile time
 //! (const descriptors) and at run time (dynamic descriptors). Conversion to and from JSON Schema
 //! lives in [`crate::json_schema`].
 
@@ -11,8 +11,12 @@ use std::ops::Deref;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::descriptor::Param;
+pub(crate) use crate::literal::text_str;
 use crate::literal::{Literal, Text};
+
+mod param;
+
+pub use param::Param;
 
 /// A schema: one kind with its constraints, plus the annotations every kind may carry.
 ///
@@ -191,7 +195,7 @@ impl EnumValues {
         }
     }
 
-    /// Whether there are no values (never valid, see [`crate::validate`]).
+    /// Whether there are no values (never valid, see `validate`).
     pub const fn is_empty(&self) -> bool {
         self.len() == 0
     }
@@ -337,6 +341,27 @@ pub struct RefSchema {
     pub name: Text,
 }
 
+/// A named schema that [`SchemaKind::Ref`] points at; how recursive types are expressed.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Definition {
+    /// The name references use.
+    pub name: Text,
+    /// The schema.
+    pub schema: Schema,
+}
+
+impl Definition {
+    /// A definition (usable in `const`).
+    pub const fn new(name: &'static str, schema: Schema) -> Self {
+        Definition { name: Cow::Borrowed(name), schema }
+    }
+
+    /// A definition whose name is computed at run time.
+    pub fn named(name: impl Into<Text>, schema: Schema) -> Self {
+        Definition { name: name.into(), schema }
+    }
+}
+
 /// A pointer to a nested schema: `&'static` in `const` descriptors, boxed at run time.
 #[derive(Clone)]
 pub struct SchemaRef(RefRepr);
@@ -413,14 +438,6 @@ impl Serialize for SchemaRef {
 impl<'de> Deserialize<'de> for SchemaRef {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         Schema::deserialize(deserializer).map(SchemaRef::new)
-    }
-}
-
-/// The `&str` of a [`Text`], usable in `const`.
-pub(crate) const fn text_str(text: &Text) -> &str {
-    match text {
-        Cow::Borrowed(s) => s,
-        Cow::Owned(s) => s.as_str(),
     }
 }
 
@@ -659,4 +676,11 @@ impl NumberSchema<f64> {
         exclusive_maximum: None,
         multiple_of: None,
     };
+}
+
+impl EnumValues {
+    /// The values as a new owned list with `keep` applied (used to narrow an enum).
+    pub fn retain(&self, mut keep: impl FnMut(&str) -> bool) -> EnumValues {
+        EnumValues::owned(self.to_vec().into_iter().filter(|v| keep(&v.value)).collect())
+    }
 }

@@ -8,11 +8,11 @@
 use proc_macro2::{Literal as Lit, TokenStream};
 use quote::{ToTokens as _, format_ident, quote, quote_spanned};
 use syn::Type;
+use syn::spanned::Spanned as _;
 
 use super::{Spec, literal, packed_literal, record};
 use crate::ast::{ParamIr, ToolIr};
 use crate::attr::{Bounds, SpannedValue, Value};
-use crate::check::span_of;
 
 /// What kind of tool is expanded.
 pub(crate) enum Kind<'a> {
@@ -355,7 +355,7 @@ pub(crate) fn tool_impl(ir: &ToolIr<'_>, kind: &Kind<'_>, krate: &TokenStream) -
 
     for (i, p) in ir.params.iter().enumerate() {
         let ty = p.ty;
-        let span = span_of(ty);
+        let span = ty.span();
         let member = &p.member;
         let access = quote!(args.#member);
         check_stmts.extend(checks(p, span, &access));
@@ -423,7 +423,7 @@ pub(crate) fn tool_impl(ir: &ToolIr<'_>, kind: &Kind<'_>, krate: &TokenStream) -
             items.extend(args_deserialize(&args));
             (
                 quote!(__Args),
-                quote_spanned!(span_of(ret)=> <#ret as __p::ToolReturn>::Ok),
+                quote_spanned!(ret.span()=> <#ret as __p::ToolReturn>::Ok),
                 quote!(__p::Box::pin(__p::#wrap(#target(#(args.#call_args),*)))),
             )
         }
