@@ -349,7 +349,8 @@ impl<'a> SchemaWriter<'a> {
         if self.inlining.len() + self.depth > NESTING_GUARD {
             return Err(self.err(RenderRule::Limit, "schemas nest too deeply to render"));
         }
-        if let Some(name) = self.inlining.last().copied() {
+        // Name the outermost definition being inlined: the expansion starts there.
+        if let Some(name) = self.inlining.first().copied() {
             self.inlined += 1;
             if self.inlined > self.inline_budget {
                 return Err(self.err(
