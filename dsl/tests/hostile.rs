@@ -80,7 +80,7 @@ fn patterns_that_cannot_be_enforced_are_refused_at_import() {
         ),
         (
             "(?=x)",
-            "t.json: #/input_schema/properties/x/pattern: `pattern` cannot be expressed by tooldef: lookahead is not supported",
+            "t.json: #/input_schema/properties/x/pattern: `pattern` cannot be expressed by tooldef: lookahead is supported only at the start of a pattern anchored with `^`, without a top-level `|`",
         ),
         (
             r"(a)\1",
@@ -119,6 +119,11 @@ fn enforceable_patterns_are_enforced() {
         json!({"type": "string", "pattern": "^(?:[a-z]{2,3})(?<rest>-[0-9]+)*?$"}),
     ));
     assert!(tool.prepare(&Arguments::Json(json!({"x": "ab-1-22"}))).is_ok());
+    // The password rule real schemas carry: a leading lookahead, enforced exactly.
+    let password =
+        spec_tool(&with_property(json!({"type": "string", "pattern": "^(?=.*\\d).{8,}$"})));
+    assert!(password.prepare(&Arguments::Json(json!({"x": "abcdefg1"}))).is_ok());
+    assert!(password.prepare(&Arguments::Json(json!({"x": "abcdefgh"}))).is_err());
     let err = tool.prepare(&Arguments::Json(json!({"x": "cb!"}))).unwrap_err();
     assert_eq!(
         err.to_string(),

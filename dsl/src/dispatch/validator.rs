@@ -37,7 +37,7 @@ const MAX_PATTERNS: usize = 256;
 /// [`crate::dispatch::TypedTool`] do) so each pattern is compiled once.
 #[derive(Debug, Default)]
 pub struct Validator {
-    patterns: RwLock<HashMap<Box<str>, Result<regex::Regex, checks::PatternError>>>,
+    patterns: RwLock<HashMap<Box<str>, Result<checks::EcmaRegex, checks::PatternError>>>,
 }
 
 impl Validator {
