@@ -330,6 +330,10 @@ pub struct ToolDescriptor {
     /// Behaviour hints.
     #[serde(default, skip_serializing_if = "Annotations::is_empty")]
     pub annotations: Annotations,
+    /// Keywords of the input root object an import could not type, kept verbatim (see
+    /// [`Kept`](crate::Kept)).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub input_kept: Vec<crate::schema::Kept>,
 }
 
 impl ToolDescriptor {
@@ -354,6 +358,7 @@ impl ToolDescriptor {
             definitions: Cow::Borrowed(&[]),
             output: None,
             annotations: Annotations::NONE,
+            input_kept: Vec::new(),
         }
     }
 
@@ -467,10 +472,12 @@ impl ToolDescriptor {
 
     /// The input schema as one object schema (the root of what the model sends).
     pub fn input_schema(&self) -> Schema {
-        Schema::of(SchemaKind::Object(ObjectSchema {
+        let mut s = Schema::of(SchemaKind::Object(ObjectSchema {
             properties: self.params.clone(),
             additional: self.additional.clone(),
-        }))
+        }));
+        s.kept.clone_from(&self.input_kept);
+        s
     }
 
     /// The namespace of the name (see [`ToolName::namespace`]).

@@ -68,6 +68,7 @@ mod const_text;
 pub mod descriptor;
 pub mod dispatch;
 pub mod export;
+pub mod files;
 pub mod guide;
 pub mod json_schema;
 pub mod json_text;
@@ -92,8 +93,9 @@ pub use checks::{ArgError, ArgErrors};
 pub use descriptor::{Annotations, Definition, NameError, Param, ToolDescriptor, ToolName};
 pub use literal::{Literal, Text};
 pub use schema::{
-    Additional, AnyOfSchema, EnumSchema, EnumValue, EnumValues, FloatSchema, IntegerSchema,
-    ListSchema, NumberSchema, ObjectSchema, RefSchema, Schema, SchemaKind, SchemaRef, StringSchema,
+    Additional, AnyOfSchema, Combine, EnumSchema, EnumValue, EnumValues, FloatSchema,
+    IntegerSchema, Kept, ListSchema, NumberSchema, ObjectSchema, RefSchema, Schema, SchemaKind,
+    SchemaRef, StringSchema,
 };
 pub use tool::{
     Arguments, BoxFuture, CallError, Content, Executor, Tool, ToolCall, ToolError, ToolResult,
@@ -155,8 +157,8 @@ pub use assembly::{
 
 // --- export ---
 pub use export::{
-    ExportError, Exported, LoadedSpec, Specs, Target, export_to_out_dir, load_spec_dir, load_specs,
-    render_json,
+    ExportError, Exported, LoadedSpec, RenderedEach, Specs, SpecsError, Target, export_to_out_dir,
+    load_spec_dir, load_specs, render_each, render_json,
 };
 
 // The README's examples run as doctests too (kept out of the crate docs, which `cargo package`

@@ -163,6 +163,17 @@ pub(crate) const fn check_tool_in(
     Ok(())
 }
 
+/// Why `l` is not a value `s` accepts (the rule of a default or an example), or `Ok`.
+///
+/// Import uses it to leave out a default or an example that its own schema rejects.
+pub(crate) fn literal_fits(s: &Schema, l: &Literal, defs: &[Definition]) -> Result<(), String> {
+    let cx = Cx { tool: "", defs, pairwise: true };
+    cx.value(s, l, &Path::ROOT, "", 0).map_err(|mut m| {
+        let v = m.done();
+        v.message().strip_prefix("tool ``: ").unwrap_or(v.message()).trim().to_owned()
+    })
+}
+
 const MAX_PATH: usize = 16;
 
 /// A parameter path kept on the stack (segments beyond [`MAX_PATH`] are elided).
@@ -764,7 +775,7 @@ impl<'a> Cx<'a> {
                             .s("`, which the object does not accept");
                         return Err(m);
                     }
-                    Additional::Open => {}
+                    Additional::Open | Additional::Unstated => {}
                     Additional::Typed(t) => {
                         if let Err(m) =
                             self.value(t.get(), &entries[j].1, &path.push(key), what, depth + 1)

@@ -5,6 +5,7 @@ pub mod corpus;
 pub mod extras;
 pub mod fuzz;
 pub mod harness;
+pub mod real;
 pub mod specs;
 pub mod strategy;
 pub mod stream;

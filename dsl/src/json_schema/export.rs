@@ -6,8 +6,10 @@
 //! `minimum`, `exclusiveMinimum`, `maximum`, `exclusiveMaximum`, `multipleOf` for numbers; `enum`
 //! or `anyOf` for enums; `items`, `minItems`, `maxItems`, `uniqueItems` for lists; `properties`,
 //! `required`, `additionalProperties` for objects; `anyOf` for unions; `$ref` for references),
-//! then `default`, `examples`, and `$defs` last at the document root. Properties keep the IR
-//! order; `required` is written only when not empty; `additionalProperties` is always written.
+//! then the keywords import kept verbatim ([`Kept`]), then `default`, `examples`, and `$defs`
+//! last at the document root. Properties keep the IR order; `properties` and `required` are written
+//! only when not empty; `additionalProperties` is written unless [unstated](Additional::Unstated). An
+//! imported `oneOf` is written as `oneOf`.
 //!
 //! | IR | JSON Schema |
 //! | --- | --- |
@@ -25,13 +27,14 @@ use serde_json::{Map, Number, Value};
 
 use crate::descriptor::{Definition, Param, ToolDescriptor};
 use crate::literal::Literal;
-use crate::schema::{Additional, NumberSchema, Schema, SchemaKind};
+use crate::schema::{Additional, Kept, NumberSchema, Schema, SchemaKind};
 
 /// The descriptor's input object as a JSON Schema document, with every definition under `$defs`.
 pub fn export_input(d: &ToolDescriptor) -> Value {
     let mut m = Map::new();
     m.insert("type".into(), "object".into());
     object_keywords(&mut m, &d.params, &d.additional);
+    kept_keywords(&mut m, &d.input_kept);
     if !d.definitions.is_empty() {
         m.insert("$defs".into(), defs_json(d.definitions.iter()));
     }
@@ -93,6 +96,9 @@ fn refs_in(schema: &Schema, out: &mut Vec<String>) {
     // Iterative, so that a deep schema built at run time cannot overflow the stack here.
     let mut todo = vec![schema];
     while let Some(s) = todo.pop() {
+        for k in &s.kept {
+            super::import::json_refs(&k.value, out);
+        }
         match &s.kind {
             SchemaKind::Ref(r) => out.push(r.name.to_string()),
             SchemaKind::List(l) => todo.push(l.items.get()),
@@ -142,9 +148,13 @@ fn number_keywords<T: Copy>(
 }
 
 fn object_keywords(m: &mut Map<String, Value>, params: &[Param], additional: &Additional) {
-    let properties =
-        params.iter().map(|p| (p.name.to_string(), Value::Object(schema_map(&p.schema)))).collect();
-    m.insert("properties".into(), Value::Object(properties));
+    if !params.is_empty() {
+        let properties = params
+            .iter()
+            .map(|p| (p.name.to_string(), Value::Object(schema_map(&p.schema))))
+            .collect();
+        m.insert("properties".into(), Value::Object(properties));
+    }
     let required: Vec<Value> =
         params.iter().filter(|p| p.required).map(|p| Value::from(p.name.as_ref())).collect();
     if !required.is_empty() {
@@ -152,10 +162,18 @@ fn object_keywords(m: &mut Map<String, Value>, params: &[Param], additional: &Ad
     }
     let additional = match additional {
         Additional::Closed => Value::Bool(false),
+        Additional::Unstated => return,
         Additional::Open => Value::Bool(true),
         Additional::Typed(t) => Value::Object(schema_map(t)),
     };
     m.insert("additionalProperties".into(), additional);
+}
+
+/// Keywords kept verbatim by import, written as they were.
+fn kept_keywords(m: &mut Map<String, Value>, kept: &[Kept]) {
+    for k in kept {
+        m.insert(k.keyword.to_string(), k.value.clone());
+    }
 }
 
 fn schema_map(s: &Schema) -> Map<String, Value> {
@@ -228,7 +246,10 @@ fn schema_map(s: &Schema) -> Map<String, Value> {
         }
         SchemaKind::List(l) => {
             m.insert("type".into(), type_value("array", s.nullable));
-            m.insert("items".into(), Value::Object(schema_map(&l.items)));
+            // After `prefixItems`, `items` is a kept keyword of its own.
+            if !s.kept.iter().any(|k| k.keyword == "prefixItems") {
+                m.insert("items".into(), Value::Object(schema_map(&l.items)));
+            }
             if let Some(min) = l.min_items {
                 m.insert("minItems".into(), min.into());
             }
@@ -249,7 +270,8 @@ fn schema_map(s: &Schema) -> Map<String, Value> {
             if s.nullable {
                 variants.push(null_member());
             }
-            m.insert("anyOf".into(), Value::Array(variants));
+            let keyword = if a.combine.is_one_of() { "oneOf" } else { "anyOf" };
+            m.insert(keyword.into(), Value::Array(variants));
         }
         SchemaKind::Ref(r) => {
             let reference = Value::from(definition_ref(&r.name));
@@ -262,6 +284,7 @@ fn schema_map(s: &Schema) -> Map<String, Value> {
             }
         }
     }
+    kept_keywords(&mut m, &s.kept);
     if let Some(default) = &s.default {
         m.insert("default".into(), default.to_json());
     }

@@ -21,6 +21,7 @@ mod keywords;
 mod view;
 
 pub use export::{definition_ref, export_input, export_output, export_schema};
+pub(crate) use import::json_refs;
 pub use import::{import_input, import_schema, merge_definitions};
 pub use imported::{
     ImportError, ImportErrorKind, ImportNote, Imported, ImportedSchema, InputSchema, pointer_token,

@@ -169,7 +169,7 @@ impl OverriddenExecutor {
             return;
         }
         let takes = match &original.additional {
-            Additional::Open => true,
+            Additional::Open | Additional::Unstated => true,
             Additional::Typed(schema) => {
                 self.validator.check_value(schema, &original.definitions, &value, "").is_ok()
             }
