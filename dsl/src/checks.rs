@@ -404,7 +404,7 @@ pub fn describe(value: &serde_json::Value) -> String {
 #[derive(Debug)]
 pub struct Pattern {
     source: &'static str,
-    compiled: OnceLock<Option<regex::Regex>>,
+    compiled: OnceLock<Result<EcmaRegex, PatternError>>,
 }
 
 impl Pattern {
@@ -422,7 +422,7 @@ impl Pattern {
     ///
     /// # Errors
     ///
-    /// The value does not match.
+    /// The value does not match, or the pattern cannot be enforced (see [`compile`]).
     pub fn check(&self, value: &str, pointer: &str) -> Result<(), ArgError> {
         let compiled = self.compiled.get_or_init(|| compile(self.source));
         matches(compiled.as_ref(), self.source, value, pointer)
@@ -434,29 +434,149 @@ impl Pattern {
 ///
 /// # Errors
 ///
-/// The value does not match.
+/// The value does not match, or the pattern cannot be enforced (see [`compile`]).
 pub fn pattern(value: &str, source: &str, pointer: &str) -> Result<(), ArgError> {
     matches(compile(source).as_ref(), source, value, pointer)
 }
 
-/// Compiles a pattern, or `None` (with a `tracing` warning) when the regex engine cannot check
-/// it; shared with the value validator's pattern cache.
+/// The largest compiled pattern, in bytes of the engine's program (`a{1000}{1000}` and the
+/// like are refused rather than built).
+pub const MAX_PATTERN_SIZE: usize = 1 << 20;
+
+/// A pattern that tooldef cannot enforce with ECMA-262's meaning, and why.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("pattern {} cannot be enforced: {reason}", quote(.pattern))]
+pub struct PatternError {
+    /// The pattern as written.
+    pub pattern: String,
+    /// Why (`lookbehind is not supported`, `unclosed character class`...).
+    pub reason: String,
+}
+
+/// A pattern compiled with its ECMA-262 meaning (see [`compile`]).
+#[derive(Debug, Clone)]
+pub struct EcmaRegex {
+    /// The pattern after its leading lookaheads.
+    main: regex::Regex,
+    /// Leading lookaheads (`^(?=...)`, `^(?!...)`): each body anchored at the start, and
+    /// whether it must match (`true`) or must not.
+    ahead: Vec<(regex::Regex, bool)>,
+}
+
+impl EcmaRegex {
+    /// Whether the pattern matches somewhere in `value` (unanchored, as in JSON Schema).
+    pub fn is_match(&self, value: &str) -> bool {
+        self.ahead.iter().all(|(re, want)| re.is_match(value) == *want) && self.main.is_match(value)
+    }
+}
+
+/// Compiles an ECMA-262 pattern (the dialect of JSON Schema) with its ECMA meaning, or says
+/// why that cannot be done. Import and [`crate::ToolDescriptor::validate`] refuse what this
+/// refuses, and dispatch refuses any value against a pattern that slipped past them (a
+/// `const` descriptor): a pattern is never accepted and then ignored.
 ///
 /// The engine is `regex-lite` (the dependency is named `regex` in `Cargo.toml`): it compiles
 /// in about a sixth of the time of the `regex` crate, and its ASCII `\d`, `\w` and `\b` are
-/// those of ECMA-262, the dialect JSON Schema patterns are written in. [`ecma`] translates the
-/// rest where the dialects differ.
-pub(crate) fn compile(source: &str) -> Option<regex::Regex> {
-    match regex::Regex::new(&ecma(source)) {
-        Ok(re) => Some(re),
-        Err(err) => {
-            // ECMA-262 features the engine lacks (lookaround, backreferences, `\p{..}` property
-            // escapes): the pattern stays in the schema the model sees, but this side cannot
-            // enforce it.
-            tracing::warn!(pattern = source, %err, "pattern cannot be checked by tooldef; skipped");
-            None
+/// those of ECMA-262. [`ecma`] translates the rest where the dialects differ and refuses what
+/// the engine lacks: lookbehind, backreferences, `\p{..}` property escapes, inline flags, and
+/// a quantifier applied to a quantifier (a syntax error in ECMA-262). Lookahead is enforced
+/// exactly in the form real schemas use it, at the start of an anchored pattern without a
+/// top-level `|` (`^(?=.*[0-9])(?!.*\s).{8,}$`): each lookahead is then a separate pattern
+/// anchored at the start, all of which must hold; anywhere else it is refused. The compiled
+/// program is bounded by [`MAX_PATTERN_SIZE`] per part.
+///
+/// # Errors
+///
+/// A [`PatternError`] naming the pattern and what cannot be enforced.
+pub fn compile(source: &str) -> Result<EcmaRegex, PatternError> {
+    let refuse = |reason: String| PatternError { pattern: source.to_owned(), reason };
+    let (ahead, rest) = leading_lookaheads(source);
+    let mut parts = Vec::with_capacity(ahead.len());
+    for (body, want) in ahead {
+        parts.push((build(&format!("^(?:{body})")).map_err(refuse)?, want));
+    }
+    let main = build(&rest).map_err(refuse)?;
+    Ok(EcmaRegex { main, ahead: parts })
+}
+
+/// Compiles one part: translated by [`ecma`], bounded by [`MAX_PATTERN_SIZE`].
+fn build(source: &str) -> Result<regex::Regex, String> {
+    let translated = ecma(source).map_err(str::to_owned)?;
+    regex::RegexBuilder::new(&translated).size_limit(MAX_PATTERN_SIZE).build().map_err(|e| {
+        let text = e.to_string();
+        // The engine's message ends with its own reading of the pattern: keep the reason.
+        text.lines().rev().find(|l| l.starts_with("error:")).map_or(
+            if text.contains("size limit") || text.contains("too big") {
+                format!("it compiles to more than {MAX_PATTERN_SIZE} bytes")
+            } else {
+                text.lines().next().unwrap_or("").to_owned()
+            },
+            |l| l.trim_start_matches("error:").trim().to_owned(),
+        )
+    })
+}
+
+/// Splits `^(?=A)(?!B)R` into its lookahead bodies (`A` must match, `B` must not) and `^R`,
+/// when the lookaheads lead an anchored pattern whose rest has no top-level `|` (otherwise
+/// the lookaheads do not simply hold at the start). Anything else is returned whole.
+fn leading_lookaheads(source: &str) -> (Vec<(&str, bool)>, std::borrow::Cow<'_, str>) {
+    let whole = (Vec::new(), std::borrow::Cow::Borrowed(source));
+    let Some(mut rest) = source.strip_prefix('^') else { return whole };
+    let mut ahead = Vec::new();
+    while let Some(want) =
+        rest.strip_prefix("(?=").map(|_| true).or(rest.strip_prefix("(?!").map(|_| false))
+    {
+        let Some(end) = group_end(&rest[3..]) else { return whole };
+        ahead.push((&rest[3..3 + end], want));
+        rest = &rest[3 + end + 1..];
+    }
+    if ahead.is_empty() || has_top_level_bar(rest) {
+        return whole;
+    }
+    (ahead, std::borrow::Cow::Owned(format!("^{rest}")))
+}
+
+/// The byte offset of the `)` that closes a group whose body starts `text`, skipping escapes,
+/// classes and nested groups.
+fn group_end(text: &str) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut in_class = false;
+    let mut chars = text.char_indices();
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '\\' => {
+                chars.next();
+            }
+            '[' if !in_class => in_class = true,
+            ']' if in_class => in_class = false,
+            '(' if !in_class => depth += 1,
+            ')' if !in_class && depth == 0 => return Some(i),
+            ')' if !in_class => depth -= 1,
+            _ => {}
         }
     }
+    None
+}
+
+/// Whether `text` has a `|` outside every group and class.
+fn has_top_level_bar(text: &str) -> bool {
+    let mut depth = 0usize;
+    let mut in_class = false;
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => {
+                chars.next();
+            }
+            '[' if !in_class => in_class = true,
+            ']' if in_class => in_class = false,
+            '(' if !in_class => depth += 1,
+            ')' if !in_class => depth = depth.saturating_sub(1),
+            '|' if !in_class && depth == 0 => return true,
+            _ => {}
+        }
+    }
+    false
 }
 
 /// ECMA-262 whitespace and line terminators (`\s`), as the items of a character class.
@@ -467,15 +587,36 @@ const ECMA_SPACE: &str = r"\t\n\x0B\x0C\r \x{A0}\x{1680}\x{2000}-\x{200A}\x{2028
 /// backspace, `\0` is NUL, and `[`, `&`, `~` inside a class are literal characters. `\d`,
 /// `\w`, `\b` and their negations already mean the same in both. One approximation: `\S`
 /// inside a class is the engine's ASCII `\S` (a class cannot hold a negated class there).
-pub(crate) fn ecma(source: &str) -> std::borrow::Cow<'_, str> {
-    if !source.contains(['\\', '.', '[']) {
-        return std::borrow::Cow::Borrowed(source);
+///
+/// # Errors
+///
+/// What the engine cannot do with ECMA's meaning (see [`compile`]).
+pub(crate) fn ecma(source: &str) -> Result<std::borrow::Cow<'_, str>, &'static str> {
+    if !source.contains(['\\', '.', '[', '(', '{', '*', '+', '?']) {
+        return Ok(std::borrow::Cow::Borrowed(source));
     }
     let mut out = String::with_capacity(source.len() + 16);
     let mut in_class = false;
+    // Whether the last item outside a class was a quantifier (`*`, `+`, `?`, `{n,m}`), and
+    // whether that quantifier already took its lazy `?`.
+    let mut after_quantifier = false;
+    let mut lazy_taken = false;
     let mut chars = source.chars().peekable();
     // Escapes are consumed whole, so `\\d` stays an escaped backslash and a `d`.
     while let Some(c) = chars.next() {
+        let quantifier = !in_class && matches!(c, '*' | '+' | '?' | '{');
+        if quantifier && after_quantifier {
+            if c == '?' && !lazy_taken {
+                lazy_taken = true;
+                out.push('?');
+                continue;
+            }
+            return Err("a quantifier cannot follow a quantifier (nothing to repeat)");
+        }
+        if !quantifier && !in_class {
+            after_quantifier = false;
+            lazy_taken = false;
+        }
         match c {
             '\\' => match chars.next() {
                 Some('s') if in_class => out.push_str(ECMA_SPACE),
@@ -493,11 +634,16 @@ pub(crate) fn ecma(source: &str) -> std::borrow::Cow<'_, str> {
                 Some('0') if !chars.peek().is_some_and(char::is_ascii_digit) => {
                     out.push_str(r"\x00");
                 }
+                Some('1'..='9') | Some('k') => return Err("backreferences are not supported"),
+                Some('p' | 'P') => return Err("Unicode property escapes are not supported"),
+                Some('A' | 'z' | 'Z' | '<' | '>') => {
+                    return Err("this escape means something else to the engine");
+                }
                 Some(e) => {
                     out.push('\\');
                     out.push(e);
                 }
-                None => out.push('\\'),
+                None => return Err("it ends with a lone backslash"),
             },
             '[' if !in_class => {
                 in_class = true;
@@ -512,25 +658,64 @@ pub(crate) fn ecma(source: &str) -> std::borrow::Cow<'_, str> {
                 out.push(c);
             }
             '.' if !in_class => out.push_str(r"[^\n\r\x{2028}\x{2029}]"),
+            '(' if !in_class && chars.peek() == Some(&'?') => {
+                chars.next();
+                let rest: String = chars.clone().take(2).collect();
+                if rest.starts_with(['=', '!']) {
+                    return Err(
+                        "lookahead is supported only at the start of a pattern anchored with `^`, \
+                         without a top-level `|`",
+                    );
+                }
+                if rest == "<=" || rest == "<!" {
+                    return Err("lookbehind is not supported");
+                }
+                if !rest.starts_with([':', '<']) {
+                    return Err("only `(?:` and `(?<name>` groups are ECMA-262 groups");
+                }
+                out.push_str("(?");
+                if rest.starts_with('<') {
+                    // A named group: the engine spells it `(?P<name>` too, and `(?<name>`.
+                    chars.next();
+                    out.push('<');
+                }
+            }
+            '{' if !in_class => {
+                // A counted quantifier: copy it whole, so `}` ends it.
+                out.push('{');
+                for d in chars.by_ref() {
+                    out.push(d);
+                    if d == '}' {
+                        break;
+                    }
+                }
+                after_quantifier = true;
+                continue;
+            }
             other => out.push(other),
         }
+        if quantifier {
+            after_quantifier = true;
+        }
     }
-    std::borrow::Cow::Owned(out)
+    Ok(std::borrow::Cow::Owned(out))
 }
 
-/// Checks `value` against an already compiled pattern (`None`: not checkable, accepted).
+/// Checks `value` against a compiled pattern; a pattern that could not be compiled refuses
+/// every value (it was never enforceable, so nothing may pass as if it had been checked).
 pub(crate) fn matches(
-    compiled: Option<&regex::Regex>,
+    compiled: Result<&EcmaRegex, &PatternError>,
     source: &str,
     value: &str,
     pointer: &str,
 ) -> Result<(), ArgError> {
     match compiled {
-        Some(re) if !re.is_match(value) => Err(ArgError::new(
+        Ok(re) if re.is_match(value) => Ok(()),
+        Ok(_) => Err(ArgError::new(
             pointer,
             format!("must match the pattern {source}; got {}", quote(value)),
         )),
-        _ => Ok(()),
+        Err(e) => Err(ArgError::new(pointer, format!("cannot be checked: the tool's {e}"))),
     }
 }
 
@@ -604,11 +789,19 @@ mod tests {
         assert!(ok(r"^a\0$", "a\0"));
         // An escaped backslash is not the start of another escape.
         assert!(ok(r"^\\s$", r"\s"));
-        assert_eq!(ecma(r"^[A-Z]{3}$"), r"^[A-Z]{3}$");
-        assert_eq!(ecma(r"\.\d"), r"\.\d");
-        // Property escapes are beyond the engine: not checkable, so accepted (and logged).
-        assert!(compile(r"^\p{L}+$").is_none());
-        assert!(ok(r"^\p{L}+$", "123"));
+        assert_eq!(ecma(r"^[A-Z]{3}$").unwrap(), r"^[A-Z]{3}$");
+        assert_eq!(ecma(r"\.\d").unwrap(), r"\.\d");
+        // Lazy quantifiers are quantifiers; a quantifier on a quantifier is a syntax error.
+        assert!(ok(r"^a+?b{1,2}?$", "aab"));
+        assert_eq!(ecma("a**"), Err("a quantifier cannot follow a quantifier (nothing to repeat)"));
+        assert_eq!(ecma("a{2}{3}"), ecma("a+*"));
+        assert_eq!(ecma("a*??"), ecma("a+*"));
+        // Property escapes are beyond the engine: refused, and no value passes unchecked.
+        assert_eq!(
+            compile(r"^\p{L}+$").unwrap_err().to_string(),
+            r#"pattern "^\\p{L}+$" cannot be enforced: Unicode property escapes are not supported"#
+        );
+        assert!(!ok(r"^\p{L}+$", "123"));
     }
 
     #[test]
@@ -618,8 +811,21 @@ mod tests {
         let e = CODE.check("eur", "/c").unwrap_err();
         assert_eq!(e.to_string(), r#"/c must match the pattern ^[A-Z]{3}$; got "eur""#);
         assert!(pattern("xx-12-yy", "[0-9]+", "/p").is_ok());
-        // Lookahead is ECMA-262 only: not enforceable here, so it is skipped, not a failure.
-        assert!(pattern("anything", "(?=x)", "/p").is_ok());
+        // Leading lookaheads of an anchored pattern hold at the start, each exactly.
+        let password = r"^(?=.*[0-9])(?!.*\s).{8,}$";
+        assert!(pattern("abcdefg1", password, "/p").is_ok());
+        assert!(pattern("abcdefgh", password, "/p").is_err());
+        assert!(pattern("abcd efg1", password, "/p").is_err());
+        assert!(pattern("abc1", password, "/p").is_err());
+        assert!(pattern("ab", r"^(?=a(?:b|c))a", "/p").is_ok());
+        assert!(pattern("ad", r"^(?=a(?:b|c))a", "/p").is_err());
+        // Elsewhere lookahead cannot be enforced: the value is refused, never waved through.
+        assert!(compile("^(?=a)b|c").is_err());
+        assert!(compile("x(?=a)").is_err());
+        assert_eq!(
+            pattern("anything", "(?=x)", "/p").unwrap_err().to_string(),
+            "/p cannot be checked: the tool's pattern \"(?=x)\" cannot be enforced: lookahead is supported only at the start of a pattern anchored with `^`, without a top-level `|`"
+        );
     }
 
     #[test]

@@ -72,6 +72,7 @@ pub mod extensions;
 pub mod files;
 pub mod guide;
 pub mod json_schema;
+pub mod json_text;
 pub mod literal;
 pub mod overrides;
 pub mod registry;

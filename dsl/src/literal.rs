@@ -168,6 +168,14 @@ impl<'de> Deserialize<'de> for Literal {
     }
 }
 
+/// Reads a field that is present as `Some`, `null` included (serde's `Option` would read a
+/// present `null` as absent); pair it with `#[serde(default)]` for the absent case.
+pub(crate) fn present<'de, D: Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Option<Literal>, D::Error> {
+    Literal::deserialize(deserializer).map(Some)
+}
+
 /// The `&str` of a [`Text`], usable in `const`.
 pub(crate) const fn text_str(text: &Text) -> &str {
     match text {
@@ -194,6 +202,29 @@ mod tests {
     fn huge_unsigned_is_an_error_not_a_silent_float() {
         let err = Literal::from_json(&json!(u64::MAX)).unwrap_err();
         assert!(err.to_string().contains("18446744073709551615"));
+    }
+
+    #[test]
+    fn numbers_outside_i64_read_back_as_the_same_float() {
+        // Parsed as the nearest float, written shortest, read back: the same float each time.
+        for text in ["-92233720368547710000", "18446744073709551616", "1e300", "0.1", "-0.0"] {
+            let value: Value = serde_json::from_str(text).unwrap();
+            let literal = Literal::from_json(&value).unwrap();
+            let written = serde_json::to_string(&literal).unwrap();
+            let back: Literal = serde_json::from_str(&written).unwrap();
+            assert_eq!(back, literal, "{text} was written as {written}");
+        }
+    }
+
+    #[test]
+    fn a_null_default_reads_back_as_a_null_default() {
+        let schema = crate::Schema::string().nullable().default(Literal::Null);
+        let json = serde_json::to_string(&schema).unwrap();
+        let back: crate::Schema = serde_json::from_str(&json).unwrap();
+        assert_eq!(back.default, Some(Literal::Null));
+        assert_eq!(back, schema);
+        let absent: crate::Schema = serde_json::from_str(r#"{"kind":{"type":"boolean"}}"#).unwrap();
+        assert_eq!(absent.default, None);
     }
 
     #[test]

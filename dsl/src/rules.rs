@@ -54,6 +54,9 @@ pub enum Rule {
     NotFinite,
     /// The tool name breaks the [`ToolName`](crate::ToolName) rule.
     BadName,
+    /// A pattern cannot be enforced with ECMA-262's meaning (see [`crate::checks::compile`]);
+    /// checked at run time only (`ToolDescriptor::validate`).
+    BadPattern,
 }
 
 /// How deep schemas may nest before validation gives up (guards against runaway recursion).
@@ -108,10 +111,23 @@ pub(crate) const fn check_tool(
     definitions: &[Definition],
     output: &Option<SchemaRef>,
 ) -> Result<(), Violation> {
-    let cx = Cx { tool, defs: definitions };
+    check_tool_in(tool, params, additional, definitions, output, true)
+}
+
+/// [`check_tool`], with the pairwise duplicate checks only when `pairwise`: they are quadratic
+/// (`const` cannot hash), so at run time [`run_time_rules`] does them with hash sets instead.
+pub(crate) const fn check_tool_in(
+    tool: &str,
+    params: &[Param],
+    additional: &Additional,
+    definitions: &[Definition],
+    output: &Option<SchemaRef>,
+    pairwise: bool,
+) -> Result<(), Violation> {
+    let cx = Cx { tool, defs: definitions, pairwise };
     let defs = cx.defs;
     let mut i = 0;
-    while i < defs.len() {
+    while pairwise && i < defs.len() {
         let mut j = i + 1;
         while j < defs.len() {
             if str_eq(text_str(&defs[i].name), text_str(&defs[j].name)) {
@@ -151,7 +167,7 @@ pub(crate) const fn check_tool(
 ///
 /// Import uses it to leave out a default or an example that its own schema rejects.
 pub(crate) fn literal_fits(s: &Schema, l: &Literal, defs: &[Definition]) -> Result<(), String> {
-    let cx = Cx { tool: "", defs };
+    let cx = Cx { tool: "", defs, pairwise: true };
     cx.value(s, l, &Path::ROOT, "", 0).map_err(|mut m| {
         let v = m.done();
         v.message().strip_prefix("tool ``: ").unwrap_or(v.message()).trim().to_owned()
@@ -185,6 +201,103 @@ impl<'a> Path<'a> {
 struct Cx<'a> {
     tool: &'a str,
     defs: &'a [Definition],
+    /// Whether names and enum values are checked for duplicates pairwise (see
+    /// [`check_tool_in`]).
+    pairwise: bool,
+}
+
+/// The run-time half of [`check_tool`] for a tool that passed `check_tool_in(.., false)` (so it
+/// nests at most [`MAX_DEPTH`] levels): the first duplicate definition name, parameter name or
+/// enum value, found with hash sets, or a pattern that `pattern` refuses (it returns why).
+pub(crate) fn run_time_rules(
+    tool: &str,
+    params: &[Param],
+    additional: &Additional,
+    definitions: &[Definition],
+    output: &Option<SchemaRef>,
+    pattern: &dyn Fn(&str) -> Result<(), String>,
+) -> Result<(), Violation> {
+    use std::collections::HashSet;
+    struct Run<'a, 'p> {
+        cx: Cx<'a>,
+        pattern: &'p dyn Fn(&str) -> Result<(), String>,
+    }
+    impl Run<'_, '_> {
+        fn params(&self, params: &[Param], path: &Path<'_>) -> Result<(), Violation> {
+            let mut seen = HashSet::with_capacity(params.len());
+            for p in params {
+                let name = text_str(&p.name);
+                let here = path.push(name);
+                if !seen.insert(name) {
+                    let mut m = self.cx.start(Rule::DuplicateParam, &here);
+                    m.s("duplicate parameter name `").s(name).s("`");
+                    return Err(m.done());
+                }
+                self.schema(&p.schema, &here)?;
+            }
+            Ok(())
+        }
+
+        fn schema(&self, s: &Schema, path: &Path<'_>) -> Result<(), Violation> {
+            match &s.kind {
+                SchemaKind::String(st) => {
+                    if let Some(source) = &st.pattern
+                        && let Err(reason) = (self.pattern)(source)
+                    {
+                        let quoted = serde_json::Value::String(source.to_string()).to_string();
+                        let mut m = self.cx.start(Rule::BadPattern, path);
+                        m.s("pattern ").s(&quoted).s(" cannot be enforced: ").s(&reason);
+                        return Err(m.done());
+                    }
+                }
+                SchemaKind::Enum(e) => {
+                    let mut seen = HashSet::with_capacity(e.values.len());
+                    for i in 0..e.values.len() {
+                        let a = e.values.value_at(i);
+                        if !seen.insert(a) {
+                            let mut m = self.cx.start(Rule::DuplicateEnumValue, path);
+                            m.s("enum value \"").s(a).s("\" is listed twice");
+                            return Err(m.done());
+                        }
+                    }
+                }
+                SchemaKind::List(l) => self.schema(l.items.get(), &path.push("[]"))?,
+                SchemaKind::Object(o) => {
+                    self.params(&o.properties, path)?;
+                    if let Additional::Typed(t) = &o.additional {
+                        self.schema(t.get(), &path.push("*"))?;
+                    }
+                }
+                SchemaKind::AnyOf(a) => {
+                    for v in a.variants.iter() {
+                        self.schema(v, &path.push("anyOf"))?;
+                    }
+                }
+                _ => {}
+            }
+            Ok(())
+        }
+    }
+    let run = Run { cx: Cx { tool, defs: definitions, pairwise: false }, pattern };
+    let mut seen = HashSet::with_capacity(definitions.len());
+    for def in definitions {
+        if !seen.insert(text_str(&def.name)) {
+            let mut v = run.cx.start(Rule::DuplicateDefinition, &Path::ROOT);
+            v.s("definition `").s(text_str(&def.name)).s("` is defined twice");
+            return Err(v.done());
+        }
+    }
+    run.params(params, &Path::ROOT)?;
+    if let Additional::Typed(s) = additional {
+        run.schema(s.get(), &Path::ROOT.push("*"))?;
+    }
+    for def in definitions {
+        run.schema(&def.schema, &Path::ROOT.push("$defs").push(text_str(&def.name)))?;
+    }
+    if let Some(out) = output {
+        run.schema(out.get(), &Path::ROOT.push("output"))?;
+    }
+    Ok(())
 }
 
 /// A message under construction.
@@ -261,7 +374,7 @@ impl<'a> Cx<'a> {
                 return Err(m.done());
             }
             let mut j = i + 1;
-            while j < params.len() {
+            while self.pairwise && j < params.len() {
                 if str_eq(name, text_str(&params[j].name)) {
                     let mut m = self.start(Rule::DuplicateParam, &here);
                     m.s("duplicate parameter name `").s(name).s("`");
@@ -325,7 +438,7 @@ impl<'a> Cx<'a> {
                         return Err(m.done());
                     }
                     let mut j = i + 1;
-                    while j < values.len() {
+                    while self.pairwise && j < values.len() {
                         if str_eq(a, values.value_at(j)) {
                             let mut m = self.start(Rule::DuplicateEnumValue, path);
                             m.s("enum value \"").s(a).s("\" is listed twice");

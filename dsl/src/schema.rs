@@ -48,8 +48,13 @@ pub struct Schema {
     /// What the value means, for the model.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<Text>,
-    /// The value used when the key is absent.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// The value used when the key is absent (`null` is a default like any other: it reads
+    /// back as `Some(Literal::Null)`, not as no default).
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::literal::present"
+    )]
     pub default: Option<Literal>,
     /// Example values (annotation only).
     #[serde(default, skip_serializing_if = "<[Literal]>::is_empty")]

@@ -32,7 +32,8 @@
 //! `[A-Za-z_][A-Za-z0-9_]*`) and run by the workspace loader, never by this module.
 //!
 //! Errors name the file (the `file` label the caller passes), then the line and column for
-//! malformed JSON, or the JSON pointer (`#/input_schema/properties/days/minimum`) for everything
+//! malformed JSON (a key given twice in one object counts as malformed, and names its pointer),
+//! or the JSON pointer (`#/input_schema/properties/days/minimum`) for everything
 //! else. One [`SpecError`] lists every problem of the file (each schema contributes its first),
 //! and an unknown key close to an allowed one says which (`annotatons`: did you mean
 //! `annotations`?).
@@ -335,7 +336,7 @@ pub(crate) fn parse_bytes(
     name_override: Option<&ToolName>,
     fallback_name: Option<&str>,
 ) -> Result<Spec, SpecError> {
-    let value: Value = serde_json::from_slice(bytes).map_err(|e| {
+    let value: Value = crate::json_text::parse(bytes).map_err(|e| {
         let full = e.to_string();
         let suffix = format!(" at line {} column {}", e.line(), e.column());
         let message = full.strip_suffix(&suffix).unwrap_or(&full).to_owned();

@@ -16,8 +16,9 @@
 //! and `multipleOf` is positive; a default or example has the schema's type, lies within its
 //! bounds and lengths, is among its enum values, and is `null` only for a nullable schema; a
 //! builder method is only used on a kind it applies to; every reference names a definition and
-//! definition names are unique. Patterns are not compiled here (no regex engine in `const`);
-//! dispatch checks them against arguments.
+//! definition names are unique. Patterns are compiled only by the run-time
+//! [`ToolDescriptor::validate`] (no regex engine in `const`); one that cannot be enforced with
+//! ECMA-262's meaning is refused there, and dispatch refuses values against it.
 
 use crate::descriptor::ToolDescriptor;
 use crate::rules;
@@ -55,8 +56,28 @@ impl ToolDescriptor {
     /// # Errors
     ///
     /// The first broken rule, naming the tool, the parameter path and the rule.
+    ///
+    /// Runs in time linear in the descriptor: the duplicate checks, pairwise in `const`
+    /// (which cannot hash), are done here with hash sets. Patterns are compiled here too
+    /// (no regex engine in `const`): one that cannot be enforced is [`Rule::BadPattern`]. When
+    /// a descriptor breaks one of these and another rule, the other is reported.
     pub fn validate(&self) -> Result<(), DescriptorError> {
-        check(self).map_err(|v| DescriptorError { tool: self.name.to_string(), ..v.into() })
+        let (name, params, defs) =
+            (self.name.as_str(), rules::slice(&self.params), rules::slice(&self.definitions));
+        let pattern = |source: &str| crate::checks::compile(source).map(drop).map_err(|e| e.reason);
+        let found =
+            match rules::check_tool_in(name, params, &self.additional, defs, &self.output, false) {
+                Ok(()) => rules::run_time_rules(
+                    name,
+                    params,
+                    &self.additional,
+                    defs,
+                    &self.output,
+                    &pattern,
+                ),
+                Err(v) => Err(v),
+            };
+        found.map_err(|v| DescriptorError { tool: self.name.to_string(), ..v.into() })
     }
 }
 

@@ -3,6 +3,7 @@
 pub mod assembly;
 pub mod corpus;
 pub mod extras;
+pub mod fuzz;
 pub mod harness;
 pub mod names;
 pub mod real;

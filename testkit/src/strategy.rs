@@ -98,7 +98,41 @@ pub fn arb_descriptor() -> BoxedStrategy<ToolDescriptor> {
     )
     // A safety net: construction already keeps every rule, so this rejects nothing in practice.
     .prop_filter("descriptor must validate", |d| d.validate().is_ok())
+    // `Node = {"$ref": "Node"}` is well-formed but no value matches it; import refuses it.
+    .prop_filter("every definition has a base case", has_base_cases)
     .boxed()
+}
+
+/// Whether some finite value matches each definition: a reference cycle must pass through a
+/// nullable schema, an optional property, a list that may be empty or an `anyOf` with another
+/// way out. (The least fixed point, computed naively: the generator's definitions are few.)
+pub fn has_base_cases(d: &ToolDescriptor) -> bool {
+    fn finite(s: &Schema, d: &ToolDescriptor, known: &[bool]) -> bool {
+        if s.nullable {
+            return true;
+        }
+        match &s.kind {
+            SchemaKind::Ref(r) => {
+                d.definitions.iter().position(|x| x.name == r.name).is_none_or(|i| known[i])
+            }
+            SchemaKind::AnyOf(a) => a.variants.iter().any(|v| finite(v, d, known)),
+            SchemaKind::List(l) => l.min_items.unwrap_or(0) == 0 || finite(&l.items, d, known),
+            SchemaKind::Object(o) => {
+                o.properties.iter().all(|p| !p.required || finite(&p.schema, d, known))
+            }
+            _ => true,
+        }
+    }
+    let mut known = vec![false; d.definitions.len()];
+    loop {
+        let before = known.iter().filter(|k| **k).count();
+        for i in 0..known.len() {
+            known[i] = known[i] || finite(&d.definitions[i].schema, d, &known);
+        }
+        if known.iter().filter(|k| **k).count() == before {
+            return known.iter().all(|k| *k);
+        }
+    }
 }
 
 /// A tool name that follows the common rule.

@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
+use crate::checks::ArgError;
 use crate::descriptor::ToolDescriptor;
 use crate::dispatch::error::DispatchError;
 use crate::dispatch::runtime::CatchUnwind;
@@ -25,7 +26,10 @@ enum Handler {
 /// arguments as a `serde_json::Value`.
 ///
 /// Before the closure runs, the arguments are checked against the descriptor (every problem is
-/// reported with its JSON pointer) and absent parameters receive their defaults.
+/// reported with its JSON pointer) and absent parameters receive their defaults. Arguments given
+/// as text are read with [`crate::json_text::parse`] (a key given twice is refused with its
+/// pointer); a value built by the host that nests deeper than [`crate::json_text::MAX_DEPTH`]
+/// is refused before it is copied.
 ///
 /// ```
 /// use serde_json::{Value, json};
@@ -124,6 +128,15 @@ impl fmt::Debug for DynamicTool {
     }
 }
 
+/// The error for arguments nested deeper than [`crate::json_text::MAX_DEPTH`].
+pub(crate) fn too_deep(tool: String, pointer: String) -> DispatchError {
+    let message = format!(
+        "are nested more than {} levels deep here; flatten them",
+        crate::json_text::MAX_DEPTH
+    );
+    DispatchError::InvalidArguments { tool, errors: ArgError::new(pointer, message).into() }
+}
+
 /// Parses `arguments`, checks them against `descriptor` and fills in defaults: what every tool
 /// that works on a JSON value (rather than a typed struct) needs before it runs.
 ///
@@ -138,9 +151,15 @@ pub fn prepare_arguments(
 ) -> Result<Value, DispatchError> {
     let tool = || descriptor.name.to_string();
     let mut value = match arguments {
-        Arguments::Json(v) => v.clone(),
+        Arguments::Json(v) => {
+            // A host-built value has no depth limit: measure it before cloning it.
+            if let Some(pointer) = crate::json_text::depth_exceeds(v, crate::json_text::MAX_DEPTH) {
+                return Err(too_deep(tool(), pointer));
+            }
+            v.clone()
+        }
         Arguments::Text(t) if t.trim().is_empty() => Value::Object(serde_json::Map::new()),
-        Arguments::Text(t) => serde_json::from_str(t)
+        Arguments::Text(t) => crate::json_text::parse(t.as_bytes())
             .map_err(|e| DispatchError::MalformedJson { tool: tool(), message: e.to_string() })?,
     };
     validator

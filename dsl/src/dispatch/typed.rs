@@ -80,18 +80,60 @@ impl<T: Tool> TypedTool<T> {
                         Err(serde::de::Error::custom("the arguments must be an object")),
                     ),
                 };
-                decoded.map_err(|e| explain_text(&self.validator, T::descriptor(), text, &e))?
+                match decoded {
+                    Ok(args) => args,
+                    Err(e) => self.rescue_text(text, &e)?,
+                }
             }
             Arguments::Json(value) => {
+                // A host-built value has no depth limit; serde would recurse through it.
+                if let Some(pointer) =
+                    crate::json_text::depth_exceeds(value, crate::json_text::MAX_DEPTH)
+                {
+                    return Err(crate::dispatch::dynamic::too_deep(
+                        T::descriptor().name.to_string(),
+                        pointer,
+                    ));
+                }
                 let decoded = match value {
                     Value::Object(_) => T::Args::deserialize(value),
                     _ => Err(serde::de::Error::custom("the arguments must be an object")),
                 };
-                decoded.map_err(|e| explain_value(&self.validator, T::descriptor(), value, &e))?
+                match decoded {
+                    Ok(args) => args,
+                    Err(e) => self.rescue_value(value, &e)?,
+                }
             }
         };
         T::check(&args).map_err(|errors| invalid(T::descriptor(), errors))?;
         Ok(args)
+    }
+
+    /// The error path of text that did not decode: read it as a value (duplicate keys refused
+    /// with their pointer) and go on as [`Self::rescue_value`].
+    fn rescue_text(&self, text: &str, err: &serde_json::Error) -> Result<T::Args, DispatchError> {
+        match crate::json_text::parse(text.as_bytes()) {
+            Ok(value) => self.rescue_value(&value, err),
+            Err(syntax) => Err(DispatchError::MalformedJson {
+                tool: T::descriptor().name.to_string(),
+                message: syntax.to_string(),
+            }),
+        }
+    }
+
+    /// The error path of a value that did not decode: decode it once more with whole numbers
+    /// spelled as integers when the schema accepts it, else say what is wrong.
+    fn rescue_value(
+        &self,
+        value: &Value,
+        err: &serde_json::Error,
+    ) -> Result<T::Args, DispatchError> {
+        if let Some(respelled) = respelled(&self.validator, T::descriptor(), value)
+            && let Ok(args) = T::Args::deserialize(&respelled)
+        {
+            return Ok(args);
+        }
+        Err(explain_value(&self.validator, T::descriptor(), value, err))
     }
 
     async fn run(&self, call: &ToolCall) -> Result<Value, DispatchError> {
@@ -131,19 +173,47 @@ fn invalid(descriptor: &ToolDescriptor, errors: ArgErrors) -> DispatchError {
     DispatchError::InvalidArguments { tool: descriptor.name.to_string(), errors }
 }
 
-fn explain_text(
-    validator: &Validator,
-    descriptor: &ToolDescriptor,
-    text: &str,
-    err: &serde_json::Error,
-) -> DispatchError {
-    match serde_json::from_str::<Value>(text) {
-        Ok(value) => explain_value(validator, descriptor, &value, err),
-        Err(syntax) => DispatchError::MalformedJson {
-            tool: descriptor.name.to_string(),
-            message: syntax.to_string(),
-        },
+/// `value` with every number that has a zero fractional part (`1.0`, `1e0`, `-0`) written as
+/// an integer, when it has such a number and the descriptor accepts it; `None` otherwise.
+fn respelled(validator: &Validator, descriptor: &ToolDescriptor, value: &Value) -> Option<Value> {
+    fn whole(n: &serde_json::Number) -> Option<serde_json::Number> {
+        let f = n.as_f64().filter(|_| n.is_f64())?;
+        if f.fract() != 0.0 || f.abs() >= 9.2e18 {
+            return None;
+        }
+        Some(serde_json::Number::from(f as i64))
     }
+    let mut stack = vec![value];
+    let mut any = false;
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::Number(n) if whole(n).is_some() => {
+                any = true;
+                break;
+            }
+            Value::Array(items) => stack.extend(items),
+            Value::Object(map) => stack.extend(map.values()),
+            _ => {}
+        }
+    }
+    if !any || validator.check_args(descriptor, value).is_err() {
+        return None;
+    }
+    let mut out = value.clone();
+    let mut stack = vec![&mut out];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::Number(n) => {
+                if let Some(w) = whole(n) {
+                    *n = w;
+                }
+            }
+            Value::Array(items) => stack.extend(items.iter_mut()),
+            Value::Object(map) => stack.extend(map.values_mut()),
+            _ => {}
+        }
+    }
+    Some(out)
 }
 
 fn explain_value(

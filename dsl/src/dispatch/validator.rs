@@ -37,7 +37,7 @@ const MAX_PATTERNS: usize = 256;
 /// [`crate::dispatch::TypedTool`] do) so each pattern is compiled once.
 #[derive(Debug, Default)]
 pub struct Validator {
-    patterns: RwLock<HashMap<Box<str>, Option<regex::Regex>>>,
+    patterns: RwLock<HashMap<Box<str>, Result<checks::EcmaRegex, checks::PatternError>>>,
 }
 
 impl Validator {
@@ -331,13 +331,9 @@ impl<'a> Walk<'a> {
                 self.check(r2);
             }
             (SchemaKind::Integer(n), Value::Number(num)) => {
-                let v = match (num.as_i64(), num.as_u64()) {
-                    (Some(i), _) => i128::from(i),
-                    (None, Some(u)) => i128::from(u),
-                    (None, None) => {
-                        let e = checks::wrong_type(&expected(schema, self.defs), value, p);
-                        return self.push(e);
-                    }
+                let Some(v) = whole_number(num) else {
+                    let e = checks::wrong_type(&expected(schema, self.defs), value, p);
+                    return self.push(e);
                 };
                 let r1 = checks::int_range(v, n.minimum, n.maximum, p);
                 let r2 = checks::int_exclusive(v, n.exclusive_minimum, n.exclusive_maximum, p);
@@ -521,6 +517,19 @@ impl<'a> Walk<'a> {
     }
 }
 
+/// A number as the integer JSON Schema reads it: any number with a zero fractional part
+/// (`3`, `3.0`, `3e0`, `-0`), within the range an `i128` holds exactly.
+fn whole_number(n: &serde_json::Number) -> Option<i128> {
+    if let Some(i) = n.as_i64() {
+        return Some(i128::from(i));
+    }
+    if let Some(u) = n.as_u64() {
+        return Some(i128::from(u));
+    }
+    let f = n.as_f64()?;
+    (f.is_finite() && f.fract() == 0.0 && f.abs() < 1e38).then_some(f as i128)
+}
+
 /// Whether `value`'s JSON type is one `schema` accepts (constraints aside).
 fn accepts_type(schema: &Schema, defs: &[Definition], value: &Value, depth: usize) -> bool {
     accepts_type_in(schema, defs, value, depth, &mut Vec::new())
@@ -550,7 +559,7 @@ fn accepts_type_in<'d>(
         | (SchemaKind::Any, _)
         | (SchemaKind::List(_), Value::Array(_))
         | (SchemaKind::Object(_), Value::Object(_)) => true,
-        (SchemaKind::Integer(_), Value::Number(n)) => n.is_i64() || n.is_u64(),
+        (SchemaKind::Integer(_), Value::Number(n)) => whole_number(n).is_some(),
         (SchemaKind::AnyOf(a), v) => {
             a.variants.iter().any(|s| accepts_type_in(s, defs, v, depth + 1, tried))
         }

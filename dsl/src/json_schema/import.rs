@@ -20,7 +20,9 @@
 use std::borrow::Cow;
 use std::fmt::Write as _;
 
-use indexmap::IndexMap;
+use std::collections::HashSet;
+
+use indexmap::{IndexMap, IndexSet};
 use serde_json::{Map, Value};
 
 use super::imported::{
@@ -42,8 +44,8 @@ use crate::validate::MAX_DEPTH;
 
 struct Importer {
     notes: Vec<ImportNote>,
-    defs_2020: Vec<String>,
-    defs_07: Vec<String>,
+    defs_2020: IndexSet<String>,
+    defs_07: IndexSet<String>,
     root_name: String,
     root_used: bool,
     /// Whether some `oneOf` was read (the final pass then checks which ones overlap).
@@ -180,6 +182,11 @@ pub fn import_input(schema: &Value) -> Result<Imported<InputSchema>, ImportError
         copy.kept.clone_from(&kept);
         definitions.push(Definition::named(im.root_name.clone(), copy));
     }
+    let mut roots: Vec<&Schema> = params.iter().map(|p| &p.schema).collect();
+    if let Additional::Typed(t) = &additional {
+        roots.push(t);
+    }
+    im.check_base_cases(&definitions, &roots)?;
     Ok(Imported { value: InputSchema { params, additional, definitions, kept }, notes: im.notes })
 }
 
@@ -208,6 +215,7 @@ pub fn import_schema(schema: &Value) -> Result<Imported<ImportedSchema>, ImportE
     if im.root_used {
         definitions.push(Definition::named(im.root_name.clone(), schema.clone()));
     }
+    im.check_base_cases(&definitions, &[&schema])?;
     Ok(Imported { value: ImportedSchema { schema, definitions }, notes: im.notes })
 }
 
@@ -217,11 +225,16 @@ pub fn import_schema(schema: &Value) -> Result<Imported<ImportedSchema>, ImportE
 ///
 /// The name of a definition present in both with different schemas.
 pub fn merge_definitions(into: &mut Vec<Definition>, more: Vec<Definition>) -> Result<(), String> {
+    let mut at: std::collections::HashMap<String, usize> =
+        into.iter().enumerate().map(|(i, d)| (d.name.to_string(), i)).collect();
     for d in more {
-        match into.iter().find(|e| e.name == d.name) {
-            Some(existing) if existing.schema == d.schema => {}
+        match at.get(&*d.name) {
+            Some(&i) if into[i].schema == d.schema => {}
             Some(_) => return Err(d.name.into_owned()),
-            None => into.push(d),
+            None => {
+                at.insert(d.name.to_string(), into.len());
+                into.push(d);
+            }
         }
     }
     Ok(())
@@ -241,8 +254,8 @@ impl Importer {
     fn new(root: &Map<String, Value>, root_name: &str) -> Result<Self, ImportError> {
         let mut im = Importer {
             notes: Vec::new(),
-            defs_2020: Vec::new(),
-            defs_07: Vec::new(),
+            defs_2020: IndexSet::new(),
+            defs_07: IndexSet::new(),
             root_name: String::new(),
             root_used: false,
             one_of_seen: false,
@@ -287,10 +300,11 @@ impl Importer {
 
     fn definitions(&mut self, root: &Map<String, Value>) -> Result<Vec<Definition>, ImportError> {
         let mut out: Vec<Definition> = Vec::new();
+        let mut seen: HashSet<&str> = HashSet::new();
         for table in ["$defs", "definitions"] {
             let Some(Value::Object(defs)) = root.get(table) else { continue };
             for (name, value) in defs {
-                if out.iter().any(|d| d.name == name.as_str()) {
+                if !seen.insert(name.as_str()) {
                     continue; // identical duplicate, checked in `new`
                 }
                 let ptr = child(&child("", table), name);
@@ -357,6 +371,9 @@ impl Importer {
         let mut view =
             View { ptr: ptr.to_owned(), kws: IndexMap::new(), props: None, required: None };
         let mut parts: Vec<(&'v Map<String, Value>, String)> = vec![(map, ptr.to_owned())];
+        // Where each property and required name already is, so merging stays linear.
+        let mut prop_at: std::collections::HashMap<&'v str, usize> = Default::default();
+        let mut required_seen: HashSet<&'v str> = HashSet::new();
         let mut i = 0;
         while i < parts.len() {
             let (part, part_ptr) = parts[i].clone();
@@ -398,8 +415,8 @@ impl Importer {
                         let list = view.props.get_or_insert_with(Vec::new);
                         for (name, schema) in props {
                             let pptr = child(&kptr, name);
-                            if let Some(prev) = list.iter().find(|p| p.0 == name.as_str()) {
-                                if prev.1 != schema {
+                            if let Some(&at) = prop_at.get(name.as_str()) {
+                                if list[at].1 != schema {
                                     return Err(unsupported(
                                         &pptr,
                                         "allOf",
@@ -410,6 +427,7 @@ impl Importer {
                                 }
                                 continue;
                             }
+                            prop_at.insert(name.as_str(), list.len());
                             list.push((name.as_str(), schema, pptr, i));
                         }
                     }
@@ -427,7 +445,7 @@ impl Importer {
                                     n,
                                 ));
                             };
-                            if !list.iter().any(|(m, _)| *m == n.as_str()) {
+                            if required_seen.insert(n.as_str()) {
                                 list.push((n.as_str(), format!("{kptr}/{j}")));
                             }
                         }
@@ -715,6 +733,13 @@ impl Importer {
         let mut annotated = Schema::of(SchemaKind::Null);
         self.annotations(view, &mut annotated)?;
         merge_annotations(&mut s, annotated);
+        if matches!(s.kind, SchemaKind::Integer(_)) {
+            // `-0` and `3.0` are integers to JSON Schema: hold them as such.
+            if let Some(d) = &mut s.default {
+                whole(d);
+            }
+            s.examples.to_mut().iter_mut().for_each(whole);
+        }
         let kept = self.kept(view);
         s.kept.extend(kept);
         Ok(s)
@@ -773,11 +798,12 @@ impl Importer {
             ));
         }
         let mut strings: Vec<EnumValue> = Vec::new();
+        let mut seen: HashSet<&str> = HashSet::new();
         let mut nullable = false;
         for (v, p) in values {
             match v {
                 Value::String(s) if allows("string") => {
-                    if !strings.iter().any(|e| e.value == s.as_str()) {
+                    if seen.insert(s.as_str()) {
                         strings.push(EnumValue { value: Cow::Owned(s.clone()), description: None });
                     }
                 }
@@ -888,6 +914,7 @@ impl Importer {
                 nullable = nullable && ts.iter().any(|t| t == "null");
             }
             let mut values: Vec<EnumValue> = Vec::new();
+            let mut seen: HashSet<&str> = HashSet::new();
             for (i, m) in &rest {
                 let o = m.as_object().expect("const member");
                 let mptr = format!("{}/{i}", kw.ptr);
@@ -910,7 +937,7 @@ impl Importer {
                         "of an enum value has no place in the IR and was dropped",
                     );
                 }
-                if !values.iter().any(|v| v.value == value.as_str()) {
+                if seen.insert(o["const"].as_str().unwrap_or("")) {
                     values.push(EnumValue { value: Cow::Owned(value), description });
                 }
             }
@@ -1031,11 +1058,11 @@ impl Importer {
         Ok(match t {
             "string" => Schema::of(SchemaKind::String(StringSchema {
                 format: text_kw(view, "format")?,
-                pattern: text_kw(view, "pattern")?,
+                pattern: pattern_kw(view)?,
                 min_length: count_kw(view, "minLength")?,
                 max_length: count_kw(view, "maxLength")?,
             })),
-            "integer" => Schema::of(SchemaKind::Integer(number_kws(view, int_of)?)),
+            "integer" => Schema::of(SchemaKind::Integer(self.int_kws(view)?)),
             "number" => Schema::of(SchemaKind::Float(number_kws(view, |v| v.as_f64())?)),
             "boolean" => Schema::boolean(),
             "any" => Schema::any(),
@@ -1077,15 +1104,17 @@ impl Importer {
         depth: usize,
     ) -> Result<(Vec<Param>, Additional), ImportError> {
         let mut params = Vec::new();
+        let required: HashSet<&str> = view.required.iter().flatten().map(|(r, _)| *r).collect();
         for (name, schema, ptr, _) in view.props.iter().flatten() {
             let schema = self.schema(schema, ptr, depth + 1)?;
-            let required = view.required.iter().flatten().any(|(r, _)| r == name);
+            let required = required.contains(name);
             params.push(Param::named(name.to_string(), schema).with_required(required));
         }
+        let described: HashSet<String> = params.iter().map(|p| p.name.to_string()).collect();
         let additional = self.additional(view, depth)?;
         // A required key that `properties` does not describe takes what other keys take.
         for (name, ptr) in view.required.iter().flatten() {
-            if params.iter().any(|p| p.name == *name) {
+            if described.contains(*name) {
                 continue;
             }
             let schema = match &additional {
@@ -1147,6 +1176,85 @@ impl Importer {
                 }
             },
         })
+    }
+
+    /// The bounds of an integer schema. JSON Schema reads any number with a zero fractional
+    /// part as an integer (`1.0`, `1e3`, `-0`), and so does this. A bound beyond the 64-bit
+    /// range of the IR that every 64-bit integer satisfies (`maximum: 18446744073709551615`)
+    /// is dropped with a note; one that none satisfies cannot be held and is an error.
+    fn int_kws(&mut self, view: &View<'_>) -> Result<NumberSchema<i64>, ImportError> {
+        const EDGE: f64 = 9_223_372_036_854_775_807.0;
+        let wide = number_kws(view, |v| {
+            int_of(v).map(Some).or_else(|| {
+                let f = v.as_f64().filter(|f| f.fract() == 0.0)?;
+                (f >= EDGE || f <= -EDGE).then_some(None)
+            })
+        })?;
+        let mut keep = |key: &str, bound: Option<Option<i64>>, upper: bool| {
+            let Some(bound) = bound else { return Ok(None) };
+            if let Some(b) = bound {
+                return Ok(Some(b));
+            }
+            let kw = view.get(key).expect("a bound that was read");
+            let big = kw.value.as_f64().unwrap_or(0.0) > 0.0;
+            if big == upper {
+                let ptr = kw.ptr.clone();
+                self.note(
+                    &ptr,
+                    key,
+                    "is beyond the 64-bit range and every 64-bit integer satisfies it; dropped",
+                );
+                Ok(None)
+            } else {
+                Err(unsupported(
+                    &kw.ptr,
+                    key,
+                    "is beyond the 64-bit range of integer bounds, and no 64-bit integer satisfies it",
+                ))
+            }
+        };
+        let minimum = keep("minimum", wide.minimum, false)?;
+        let maximum = keep("maximum", wide.maximum, true)?;
+        let exclusive_minimum = keep("exclusiveMinimum", wide.exclusive_minimum, false)?;
+        let exclusive_maximum = keep("exclusiveMaximum", wide.exclusive_maximum, true)?;
+        let multiple_of = match wide.multiple_of {
+            None => None,
+            Some(Some(m)) => Some(m),
+            Some(None) => {
+                let kw = view.get("multipleOf").expect("a step that was read");
+                return Err(unsupported(&kw.ptr, "multipleOf", "is beyond the 64-bit range"));
+            }
+        };
+        Ok(NumberSchema { minimum, maximum, exclusive_minimum, exclusive_maximum, multiple_of })
+    }
+
+    /// Refuses a referenced definition that no finite value matches (a `$ref` cycle without a
+    /// base case), naming its pointer.
+    fn check_base_cases(
+        &self,
+        definitions: &[Definition],
+        roots: &[&Schema],
+    ) -> Result<(), ImportError> {
+        let Some((name, next)) = super::finite::first_without_base_case(definitions, roots) else {
+            return Ok(());
+        };
+        let pointer = if name == self.root_name {
+            String::new()
+        } else if self.defs_2020.contains(name) {
+            child("/$defs", name)
+        } else {
+            child("/definitions", name)
+        };
+        let reason = if next == name {
+            format!("`{name}` refers to itself with no base case: no finite value matches it")
+        } else {
+            format!(
+                "`{name}` refers to `{next}` in a cycle with no base case (no concrete type, \
+                 optional property, null or empty list on the way round): no finite value \
+                 matches it"
+            )
+        };
+        Err(unsupported(&pointer, "$ref", reason))
     }
 
     /// The last pass over what was read, once the definitions are in: marks each `oneOf` whose
@@ -1500,6 +1608,16 @@ fn literal(v: &Value, ptr: &str, keyword: &str) -> Result<Literal, ImportError> 
     Literal::from_json(v).map_err(|e| unsupported(ptr, keyword, e.to_string()))
 }
 
+/// A float with a zero fractional part inside the 64-bit range, as the integer it is.
+fn whole(l: &mut Literal) {
+    if let Literal::Float(f) = *l
+        && f.fract() == 0.0
+        && f.abs() < 9.2e18
+    {
+        *l = Literal::Int(f as i64);
+    }
+}
+
 fn text_kw(view: &View<'_>, key: &str) -> Result<Option<Cow<'static, str>>, ImportError> {
     match view.get(key) {
         None => Ok(None),
@@ -1508,6 +1626,17 @@ fn text_kw(view: &View<'_>, key: &str) -> Result<Option<Cow<'static, str>>, Impo
             other => Err(wrong(&kw.ptr, key, "a string", other)),
         },
     }
+}
+
+/// `pattern`, refused with its pointer when it cannot be enforced with ECMA-262's meaning.
+fn pattern_kw(view: &View<'_>) -> Result<Option<Cow<'static, str>>, ImportError> {
+    let pattern = text_kw(view, "pattern")?;
+    if let (Some(source), Some(kw)) = (&pattern, view.get("pattern"))
+        && let Err(e) = crate::checks::compile(source)
+    {
+        return Err(unsupported(&kw.ptr, "pattern", e.reason));
+    }
+    Ok(pattern)
 }
 
 fn count_kw(view: &View<'_>, key: &str) -> Result<Option<u64>, ImportError> {

@@ -9,10 +9,12 @@
 //! | `export.rs` | [`export_input`], [`export_output`], [`export_schema`] and the key order they write |
 //! | `import.rs` | [`import_input`], [`import_schema`]: the importer |
 //! | `imported.rs` | what an import returns: [`Imported`], [`ImportNote`], [`ImportError`] |
+//! | `finite.rs` | which definitions some finite value matches (a `$ref` cycle needs a base case) |
 //! | `keywords.rs` | the keyword tables import reads by |
 //! | `view.rs` | the flattened view of one schema object (`allOf` merged) |
 
 mod export;
+mod finite;
 mod import;
 mod imported;
 mod keywords;

@@ -99,11 +99,24 @@ struct SchemaWriter<'a> {
     inlining: Vec<&'a str>,
     /// Per definition (descriptor order): whether it can reach itself.
     recursive: Vec<bool>,
+    /// Schema nodes written from inlined definitions so far, and how many may be (see
+    /// [`INLINE_FACTOR`]).
+    inlined: usize,
+    inline_budget: usize,
     /// Set by `plan` when the node's kept keywords stand for its array items (a tuple).
     tuple_items: bool,
 }
 
 const NESTING_GUARD: usize = 128;
+
+/// How many schema nodes inlining may write per node of the descriptor (plus
+/// [`INLINE_FLOOR`]). Definitions that each refer to the previous one several times double the
+/// output with every level: a 2 KB descriptor would inline into gigabytes. Real tools inline
+/// into a few times their own size; past the budget the render fails, naming the definition.
+const INLINE_FACTOR: usize = 64;
+
+/// Inlined nodes always allowed, whatever the descriptor's size.
+const INLINE_FLOOR: usize = 16 * 1024;
 
 impl<'a> SchemaWriter<'a> {
     fn new(
@@ -122,6 +135,10 @@ impl<'a> SchemaWriter<'a> {
             depth: 0,
             inlining: Vec::new(),
             recursive: Vec::new(),
+            inlined: 0,
+            inline_budget: ir_nodes(tool)
+                .saturating_mul(INLINE_FACTOR)
+                .saturating_add(INLINE_FLOOR),
             tuple_items: false,
         }
     }
@@ -353,6 +370,23 @@ impl<'a> SchemaWriter<'a> {
     ) -> Result<(), RenderError> {
         if self.inlining.len() + self.depth > NESTING_GUARD {
             return Err(self.err(RenderRule::Limit, "schemas nest too deeply to render"));
+        }
+        // Name the outermost definition being inlined: the expansion starts there.
+        if let Some(name) = self.inlining.first().copied() {
+            self.inlined += 1;
+            if self.inlined > self.inline_budget {
+                return Err(self.err(
+                    RenderRule::Limit,
+                    format_args!(
+                        "inlining definition `/$defs/{}` would write more than {} schema nodes \
+                         for a descriptor of {}: its references fan out (each level refers to \
+                         the one below several times)",
+                        crate::json_schema::pointer_token(name),
+                        self.inline_budget,
+                        ir_nodes(self.tool)
+                    ),
+                ));
+            }
         }
         ann.nullable |= force_null;
         if let SchemaKind::Ref(r) = kind {
@@ -1217,6 +1251,35 @@ pub fn has_lookaround(pattern: &str) -> bool {
         i += 1;
     }
     false
+}
+
+/// The number of schema nodes of a descriptor (parameters, definitions and output, each
+/// definition counted once), counted without recursion.
+fn ir_nodes(tool: &ToolDescriptor) -> usize {
+    let mut stack: Vec<&Schema> = tool.params.iter().map(|p| &p.schema).collect();
+    stack.extend(tool.definitions.iter().map(|d| &d.schema));
+    if let Additional::Typed(s) = &tool.additional {
+        stack.push(s);
+    }
+    if let Some(o) = &tool.output {
+        stack.push(o);
+    }
+    let mut n = 0;
+    while let Some(s) = stack.pop() {
+        n += 1;
+        match &s.kind {
+            SchemaKind::List(l) => stack.push(&l.items),
+            SchemaKind::Object(o) => {
+                stack.extend(o.properties.iter().map(|p| &p.schema));
+                if let Additional::Typed(t) = &o.additional {
+                    stack.push(t);
+                }
+            }
+            SchemaKind::AnyOf(a) => stack.extend(a.variants.iter()),
+            _ => {}
+        }
+    }
+    n
 }
 
 /// The definitions the kept keywords of `s` and its children refer to.

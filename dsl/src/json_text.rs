@@ -1,0 +1,267 @@
+//! Reading JSON the way tooldef needs it: duplicate keys refused with their pointer, and values
+//! of any depth measured and dropped without recursion.
+//!
+//! `serde_json` keeps the last of two equal keys without a word (`{"a": 1, "a": 2}` is
+//! `{"a": 2}`), so a spec file or a tool call could say two things and be read as one.
+//! [`parse`] reads JSON text into a `serde_json::Value` exactly as `serde_json::from_slice`
+//! does (same recursion limit, same line and column in errors), except that a key given twice
+//! in one object is an error naming the key's JSON pointer. Spec files, arguments given as text
+//! and imported provider JSON are read with it.
+//!
+//! A `serde_json::Value` built by a host program has no depth limit, and cloning, checking,
+//! serializing or dropping one recurses once per level: 100,000 levels overflow the stack.
+//! Dispatch measures a value with [`depth_exceeds`] (a loop, no recursion) before it does
+//! anything else with it and refuses one deeper than [`MAX_DEPTH`]; [`dismantle`] drops a value
+//! of any depth.
+
+use std::fmt::{self, Write as _};
+
+use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
+use serde_json::{Map, Value};
+
+/// The deepest argument value dispatch accepts: 128 nested arrays or objects, the recursion
+/// limit `serde_json` applies to text. A value built by a host that is deeper is refused with
+/// the pointer where it crosses the limit.
+pub const MAX_DEPTH: usize = 128;
+
+/// Parses JSON text, refusing a key that appears twice in one object.
+///
+/// ```
+/// let err = tooldef::json_text::parse(br#"{"a": {"b": 1, "b": 2}}"#).unwrap_err();
+/// assert_eq!(err.to_string(), "duplicate key: #/a/b is given twice at line 1 column 18");
+/// assert!(tooldef::json_text::parse(br#"{"a": 1, "b": 1}"#).is_ok());
+/// ```
+///
+/// # Errors
+///
+/// Malformed JSON, nesting beyond `serde_json`'s recursion limit, or a duplicate key, each
+/// with its line and column.
+pub fn parse(bytes: &[u8]) -> Result<Value, serde_json::Error> {
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    let mut pointer = String::new();
+    let value = Strict { pointer: &mut pointer }.deserialize(&mut de)?;
+    de.end()?;
+    Ok(value)
+}
+
+/// Whether `value` nests more than `max` arrays or objects (the outermost counts as one):
+/// `Some(pointer)` of the first container found past the limit, `None` when it fits. Runs in
+/// a loop, so any depth is safe.
+pub fn depth_exceeds(value: &Value, max: usize) -> Option<String> {
+    /// How a container was reached from its parent.
+    #[derive(Clone, Copy)]
+    enum Seg<'v> {
+        Index(usize),
+        Key(&'v str),
+    }
+    let deeper = |x: &Value| matches!(x, Value::Array(_) | Value::Object(_));
+    // Each entry: a container, its level (the outermost is 1) and the segment that reached it.
+    let mut stack: Vec<(&Value, usize, Seg<'_>)> = Vec::new();
+    if deeper(value) {
+        stack.push((value, 1, Seg::Index(0)));
+    }
+    // `path[i]` is the segment of the container at level `i + 2` on the way to the current one.
+    let mut path: Vec<Seg<'_>> = Vec::new();
+    while let Some((v, level, seg)) = stack.pop() {
+        path.truncate(level.saturating_sub(2));
+        if level > 1 {
+            path.push(seg);
+        }
+        if level > max {
+            let mut pointer = String::new();
+            for seg in &path {
+                let _ = match seg {
+                    Seg::Index(i) => write!(pointer, "/{i}"),
+                    Seg::Key(k) => write!(pointer, "/{}", escape(k)),
+                };
+            }
+            return Some(pointer);
+        }
+        match v {
+            Value::Array(items) => {
+                for (i, x) in items.iter().enumerate().rev().filter(|(_, x)| deeper(x)) {
+                    stack.push((x, level + 1, Seg::Index(i)));
+                }
+            }
+            Value::Object(map) => {
+                for (k, x) in map.iter().rev().filter(|(_, x)| deeper(x)) {
+                    stack.push((x, level + 1, Seg::Key(k)));
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Drops a value of any depth without recursion (a deep `Value` dropped normally overflows
+/// the stack).
+pub fn dismantle(value: Value) {
+    let mut stack = vec![value];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::Array(items) => stack.extend(items),
+            Value::Object(map) => stack.extend(map.into_iter().map(|(_, x)| x)),
+            _ => {}
+        }
+    }
+}
+
+fn escape(key: &str) -> String {
+    key.replace('~', "~0").replace('/', "~1")
+}
+
+/// A value read with duplicate keys refused; `pointer` is where it sits.
+struct Strict<'p> {
+    pointer: &'p mut String,
+}
+
+impl<'de> DeserializeSeed<'de> for Strict<'_> {
+    type Value = Value;
+
+    fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Strict<'_> {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+        Ok(Value::Bool(v))
+    }
+
+    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+
+    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+
+    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+        Ok(serde_json::Number::from_f64(v).map_or(Value::Null, Value::Number))
+    }
+
+    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+        Ok(Value::String(v.to_owned()))
+    }
+
+    fn visit_string<E>(self, v: String) -> Result<Value, E> {
+        Ok(Value::String(v))
+    }
+
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_none<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut items = Vec::new();
+        let len = self.pointer.len();
+        loop {
+            let _ = write!(self.pointer, "/{}", items.len());
+            let item = seq.next_element_seed(Strict { pointer: self.pointer })?;
+            self.pointer.truncate(len);
+            match item {
+                Some(v) => items.push(v),
+                None => return Ok(Value::Array(items)),
+            }
+        }
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Value, A::Error> {
+        let mut map = Map::new();
+        let len = self.pointer.len();
+        while let Some(key) = access.next_key::<String>()? {
+            self.pointer.push('/');
+            self.pointer.push_str(&escape(&key));
+            if map.contains_key(&key) {
+                return Err(de::Error::custom(format_args!(
+                    "duplicate key: #{} is given twice",
+                    self.pointer
+                )));
+            }
+            let value = access.next_value_seed(Strict { pointer: self.pointer })?;
+            self.pointer.truncate(len);
+            map.insert(key, value);
+        }
+        Ok(Value::Object(map))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn reads_what_serde_json_reads() {
+        let text = br#"{"z": [1, -2, 3.5, "x", null, true, {"k": {}}], "a": 18446744073709551615}"#;
+        assert_eq!(parse(text).unwrap(), serde_json::from_slice::<Value>(text).unwrap());
+        let keys: Vec<_> = parse(text).unwrap().as_object().unwrap().keys().cloned().collect();
+        assert_eq!(keys, ["z", "a"]);
+    }
+
+    #[test]
+    fn duplicate_keys_are_refused_with_their_pointer() {
+        let err = parse(br#"{"a": 1, "a": 2}"#).unwrap_err();
+        assert_eq!(err.to_string(), "duplicate key: #/a is given twice at line 1 column 12");
+        let err = parse(b"[0, {\"x/y\": 1,\n \"x/y\": 2}]").unwrap_err();
+        assert_eq!(err.to_string(), "duplicate key: #/1/x~1y is given twice at line 2 column 6");
+        // The same key in two objects is fine.
+        assert!(parse(br#"[{"a": 1}, {"a": 1}]"#).is_ok());
+    }
+
+    #[test]
+    fn syntax_errors_and_the_recursion_limit_are_serde_json_s() {
+        let deep = "[".repeat(200) + &"]".repeat(200);
+        let ours = parse(deep.as_bytes()).unwrap_err().to_string();
+        let theirs = serde_json::from_str::<Value>(&deep).unwrap_err().to_string();
+        assert_eq!(ours, theirs);
+        assert_eq!(
+            parse(b"{\"a\": 1} x").unwrap_err().to_string(),
+            serde_json::from_str::<Value>("{\"a\": 1} x").unwrap_err().to_string()
+        );
+    }
+
+    fn nested(levels: usize) -> Value {
+        let mut v = json!(0);
+        for i in 0..levels {
+            // Not `json!`: it would serialize `v` again, recursively.
+            v = if i % 2 == 0 {
+                Value::Array(vec![v])
+            } else {
+                Value::Object(Map::from_iter([("k".to_owned(), v)]))
+            };
+        }
+        v
+    }
+
+    #[test]
+    fn depth_is_measured_and_deep_values_dropped_without_recursion() {
+        let v = nested(100_000);
+        assert!(depth_exceeds(&v, MAX_DEPTH).is_some());
+        dismantle(v);
+        assert_eq!(depth_exceeds(&nested(MAX_DEPTH), MAX_DEPTH), None);
+        // Levels alternate; with an odd count the outermost is an array.
+        let v = nested(MAX_DEPTH + 1);
+        let pointer = depth_exceeds(&v, MAX_DEPTH).unwrap();
+        assert_eq!(pointer.matches('/').count(), MAX_DEPTH);
+        assert!(pointer.starts_with("/0/k/0/k"), "{pointer}");
+        dismantle(v);
+        let v = json!({"a": [1, {"b": []}], "c": {"d": 3}});
+        assert_eq!(depth_exceeds(&v, 4), None);
+        assert_eq!(depth_exceeds(&v, 3).unwrap(), "/a/1/b");
+        assert_eq!(depth_exceeds(&v, 2).unwrap(), "/a/1");
+        assert_eq!(depth_exceeds(&json!({"x": 1}), 1), None);
+        assert_eq!(depth_exceeds(&json!(1), 0), None);
+    }
+}

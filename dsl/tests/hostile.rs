@@ -1,0 +1,317 @@
+//! Hostile specs and arguments: each ends in bounded time with an error naming the file and the
+//! JSON pointer (or the argument), or with the right result.
+
+use serde_json::{Value, json};
+use tooldef::dispatch::DynamicTool;
+use tooldef::json_text::{MAX_DEPTH, dismantle};
+use tooldef::{Arguments, Param, ToolDescriptor, parse_spec};
+
+fn spec_error(spec: &Value) -> String {
+    parse_spec("t.json", &spec.to_string(), None).unwrap_err().to_string()
+}
+
+fn with_property(schema: Value) -> Value {
+    json!({"name": "t", "input_schema": {"type": "object", "properties": {"x": schema}}})
+}
+
+fn echo(d: ToolDescriptor) -> DynamicTool {
+    DynamicTool::new_sync(d, Ok)
+}
+
+fn spec_tool(spec: &Value) -> DynamicTool {
+    echo(parse_spec("t.json", &spec.to_string(), None).unwrap().descriptor)
+}
+
+// --- import stays linear -------------------------------------------------------------------
+
+#[test]
+fn a_hundred_thousand_enum_values_import() {
+    let values: Vec<String> = (0..100_000).map(|i| format!("v{i}")).collect();
+    let spec = with_property(json!({"type": "string", "enum": values}));
+    let d = parse_spec("t.json", &spec.to_string(), None).unwrap().descriptor;
+    let tooldef::SchemaKind::Enum(e) = &d.param("x").unwrap().schema.kind else { panic!() };
+    assert_eq!(e.values.len(), 100_000);
+    let tool = echo(d);
+    assert!(tool.prepare(&Arguments::Json(json!({"x": "v99999"}))).is_ok());
+    assert!(tool.prepare(&Arguments::Json(json!({"x": "w"}))).is_err());
+}
+
+#[test]
+fn forty_thousand_required_properties_import() {
+    let props: serde_json::Map<String, Value> =
+        (0..40_000).map(|i| (format!("p{i}"), json!({"type": "string"}))).collect();
+    let required: Vec<String> = (0..40_000).map(|i| format!("p{i}")).collect();
+    let spec = json!({"name": "t", "input_schema": {
+        "type": "object", "properties": props, "required": required}});
+    let d = parse_spec("t.json", &spec.to_string(), None).unwrap().descriptor;
+    assert_eq!(d.params.len(), 40_000);
+    assert!(d.params.iter().all(|p| p.required));
+}
+
+#[test]
+fn duplicates_in_large_lists_are_still_found() {
+    let mut values: Vec<String> = (0..50_000).map(|i| format!("v{i}")).collect();
+    values.push("v7".into());
+    // Import reads an enum as a set; a builder can still list a value twice.
+    let refs: Vec<&'static str> = values.into_iter().map(|v| &*v.leak()).collect();
+    let d = ToolDescriptor::builder("t").param(Param::enumeration("x", refs.leak())).build();
+    assert_eq!(
+        d.unwrap_err().to_string(),
+        "tool `t`: parameter `x`: enum value \"v7\" is listed twice"
+    );
+}
+
+// --- patterns mean what ECMA-262 says, or are refused -------------------------------------
+
+#[test]
+fn patterns_that_cannot_be_enforced_are_refused_at_import() {
+    let cases = [
+        (
+            "([",
+            "t.json: #/input_schema/properties/x/pattern: `pattern` cannot be expressed by tooldef: ",
+        ),
+        (
+            "(?<=a)b",
+            "t.json: #/input_schema/properties/x/pattern: `pattern` cannot be expressed by tooldef: lookbehind is not supported",
+        ),
+        (
+            "a{1000}{1000}{1000}",
+            "t.json: #/input_schema/properties/x/pattern: `pattern` cannot be expressed by tooldef: a quantifier cannot follow a quantifier (nothing to repeat)",
+        ),
+        (
+            "(?=x)",
+            "t.json: #/input_schema/properties/x/pattern: `pattern` cannot be expressed by tooldef: lookahead is supported only at the start of a pattern anchored with `^`, without a top-level `|`",
+        ),
+        (
+            r"(a)\1",
+            "t.json: #/input_schema/properties/x/pattern: `pattern` cannot be expressed by tooldef: backreferences are not supported",
+        ),
+        (
+            r"^\p{L}+$",
+            "t.json: #/input_schema/properties/x/pattern: `pattern` cannot be expressed by tooldef: Unicode property escapes are not supported",
+        ),
+        (
+            "(?i)abc",
+            "t.json: #/input_schema/properties/x/pattern: `pattern` cannot be expressed by tooldef: only `(?:` and `(?<name>` groups are ECMA-262 groups",
+        ),
+    ];
+    for (pattern, message) in cases {
+        let got = spec_error(&with_property(json!({"type": "string", "pattern": pattern})));
+        assert!(got.starts_with(message), "{pattern}: {got}");
+        if !message.ends_with(": ") {
+            assert_eq!(got, message);
+        }
+    }
+}
+
+#[test]
+fn a_huge_repetition_is_refused_by_size() {
+    let got = spec_error(&with_property(json!({"type": "string", "pattern": "(a{1000}){1000}"})));
+    assert!(
+        got.starts_with("t.json: #/input_schema/properties/x/pattern: `pattern` cannot be expressed by tooldef: "),
+        "{got}"
+    );
+}
+
+#[test]
+fn enforceable_patterns_are_enforced() {
+    let tool = spec_tool(&with_property(
+        json!({"type": "string", "pattern": "^(?:[a-z]{2,3})(?<rest>-[0-9]+)*?$"}),
+    ));
+    assert!(tool.prepare(&Arguments::Json(json!({"x": "ab-1-22"}))).is_ok());
+    // The password rule real schemas carry: a leading lookahead, enforced exactly.
+    let password =
+        spec_tool(&with_property(json!({"type": "string", "pattern": "^(?=.*\\d).{8,}$"})));
+    assert!(password.prepare(&Arguments::Json(json!({"x": "abcdefg1"}))).is_ok());
+    assert!(password.prepare(&Arguments::Json(json!({"x": "abcdefgh"}))).is_err());
+    let err = tool.prepare(&Arguments::Json(json!({"x": "cb!"}))).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "invalid arguments for t: /x must match the pattern ^(?:[a-z]{2,3})(?<rest>-[0-9]+)*?$; got \"cb!\""
+    );
+}
+
+#[test]
+fn the_builder_refuses_what_import_refuses_and_dispatch_never_skips_a_pattern() {
+    let err = ToolDescriptor::builder("t")
+        .param(Param::string("x").with_pattern("(?<=a)b"))
+        .build()
+        .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "tool `t`: parameter `x`: pattern \"(?<=a)b\" cannot be enforced: lookbehind is not supported"
+    );
+    let tooldef::BuildError::Invalid(invalid) = err else { panic!("not a rule: {err}") };
+    assert_eq!(invalid.rule, tooldef::Rule::BadPattern);
+    // A `const` descriptor is never validated at run time: its calls are refused, not waved by.
+    static LOOKBEHIND: ToolDescriptor =
+        ToolDescriptor::new("lb").params(const { &[Param::string("x").pattern("(?<=a)b")] });
+    let err = echo(LOOKBEHIND.clone()).prepare(&Arguments::Json(json!({"x": "cb"}))).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "invalid arguments for lb: /x cannot be checked: the tool's pattern \"(?<=a)b\" cannot be enforced: lookbehind is not supported"
+    );
+}
+
+// --- reference cycles need a base case ----------------------------------------------------
+
+#[test]
+fn a_cycle_without_a_base_case_is_refused_with_its_pointer() {
+    let spec = json!({"name": "t", "input_schema": {
+        "type": "object",
+        "properties": {"x": {"$ref": "#/$defs/a"}},
+        "$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"anyOf": [{"$ref": "#/$defs/a"}]}}
+    }});
+    assert_eq!(
+        spec_error(&spec),
+        "t.json: #/input_schema/$defs/a: `$ref` cannot be expressed by tooldef: `a` refers to `b` in a cycle with no base case (no concrete type, optional property, null or empty list on the way round): no finite value matches it"
+    );
+    let own = json!({"name": "t", "input_schema": {
+        "type": "object",
+        "properties": {"x": {"$ref": "#/definitions/n"}},
+        "definitions": {"n": {"type": "object", "properties": {"next": {"$ref": "#/definitions/n"}}, "required": ["next"]}}
+    }});
+    assert_eq!(
+        spec_error(&own),
+        "t.json: #/input_schema/definitions/n: `$ref` cannot be expressed by tooldef: `n` refers to itself with no base case: no finite value matches it"
+    );
+}
+
+#[test]
+fn cycles_with_a_base_case_keep_working() {
+    let tree = json!({"name": "t", "input_schema": {
+        "type": "object",
+        "properties": {"root": {"$ref": "#/$defs/node"}, "list": {"$ref": "#/$defs/list"}},
+        "$defs": {
+            "node": {"type": "object", "properties": {
+                "value": {"type": "integer"},
+                "children": {"type": "array", "items": {"$ref": "#/$defs/node"}, "minItems": 0}
+            }, "required": ["value", "children"]},
+            "list": {"anyOf": [{"type": "null"}, {"type": "object", "properties": {
+                "next": {"$ref": "#/$defs/list"}}, "required": ["next"]}]}
+        }
+    }});
+    let tool = spec_tool(&tree);
+    let args = json!({"root": {"value": 1, "children": [{"value": 2, "children": []}]},
+                      "list": {"next": {"next": null}}});
+    assert_eq!(tool.prepare(&Arguments::Json(args.clone())).unwrap(), args);
+    // An unreferenced broken definition never blocks the input side.
+    let unused = json!({"name": "t", "input_schema": {"type": "object",
+        "$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"$ref": "#/$defs/a"}}}});
+    assert!(parse_spec("t.json", &unused.to_string(), None).is_ok());
+}
+
+// --- the descriptor's serde round trip is exact -------------------------------------------
+
+#[test]
+fn descriptors_read_back_exactly() {
+    // The number as a tool author writes it (serde_json alone reads it as a float that it
+    // then writes differently).
+    let text = r#"{"name": "t", "input_schema": {"type": "object", "properties": {
+        "a": {"type": ["string", "null"], "default": null},
+        "b": {"type": "number", "default": -92233720368547710000, "examples": [1e300, 0.1]}
+    }}}"#;
+    let d = parse_spec("t.json", text, None).unwrap().descriptor;
+    assert_eq!(d.param("a").unwrap().schema.default, Some(tooldef::Literal::Null));
+    let back: ToolDescriptor = serde_json::from_str(&serde_json::to_string(&d).unwrap()).unwrap();
+    assert_eq!(back, d);
+}
+
+// --- deep values --------------------------------------------------------------------------
+
+fn nested(levels: usize) -> Value {
+    let mut v = json!(1);
+    for _ in 0..levels {
+        // Not `json!`: it would serialize `v` again, recursively.
+        let mut map = serde_json::Map::new();
+        map.insert("x".into(), v);
+        v = Value::Object(map);
+    }
+    v
+}
+
+#[test]
+fn a_host_built_value_deeper_than_the_limit_is_refused_not_a_stack_overflow() {
+    let tool = echo(
+        ToolDescriptor::builder("t")
+            .param(Param::named("x", tooldef::Schema::any()))
+            .build()
+            .unwrap(),
+    );
+    let args = Arguments::Json(nested(100_000));
+    let err = tool.prepare(&args).unwrap_err();
+    let Arguments::Json(v) = args else { unreachable!() };
+    dismantle(v);
+    let message = err.to_string();
+    let pointer = "/x".repeat(MAX_DEPTH);
+    assert_eq!(
+        message,
+        format!(
+            "invalid arguments for t: {pointer} are nested more than {MAX_DEPTH} levels deep here; flatten them"
+        )
+    );
+    // Exactly at the limit is fine.
+    let ok = nested(MAX_DEPTH);
+    let out = tool.prepare(&Arguments::Json(ok.clone())).unwrap();
+    assert_eq!(out, ok);
+}
+
+// --- duplicate keys -----------------------------------------------------------------------
+
+#[test]
+fn duplicate_keys_in_spec_files_are_refused_with_their_pointer() {
+    let text = r#"{"name": "t", "input_schema": {"type": "object", "properties": {
+        "a": {"type": "string"}, "a": {"type": "integer"}}}}"#;
+    let err = parse_spec("t.json", text, None).unwrap_err().to_string();
+    assert_eq!(
+        err,
+        "t.json:2:36: malformed JSON: duplicate key: #/input_schema/properties/a is given twice"
+    );
+}
+
+#[test]
+fn duplicate_keys_in_arguments_are_refused_with_their_pointer() {
+    let tool = spec_tool(&with_property(json!({"type": "object"})));
+    let err = tool.prepare(&Arguments::Text(r#"{"x": {"k": 1, "k": 2}}"#.into())).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "the arguments of t are not valid JSON: duplicate key: #/x/k is given twice at line 1 column 18"
+    );
+}
+
+// --- integers as JSON Schema reads them ---------------------------------------------------
+
+#[test]
+fn integers_are_read_as_json_schema_reads_them() {
+    let text = r#"{"name": "t", "input_schema": {"type": "object", "properties": {
+        "n": {"type": "integer", "maximum": 18446744073709551615, "minimum": -0, "default": -0},
+        "m": {"type": "integer", "multipleOf": 2.0, "examples": [4.0]}
+    }}}"#;
+    let spec = parse_spec("t.json", text, None).unwrap();
+    let n = spec.descriptor.param("n").unwrap();
+    assert_eq!(n.schema.default, Some(tooldef::Literal::Int(0)));
+    let tooldef::SchemaKind::Integer(bounds) = &n.schema.kind else { panic!() };
+    assert_eq!((bounds.minimum, bounds.maximum), (Some(0), None));
+    assert!(spec.notes.iter().any(|note| note.pointer == "/input_schema/properties/n/maximum"));
+    let tool = echo(spec.descriptor);
+    for x in ["1.0", "1e0", "-0", "2.5e1", "18446744073709551615"] {
+        let args = Arguments::Text(format!(r#"{{"n": {x}}}"#));
+        assert!(tool.prepare(&args).is_ok(), "{x}");
+    }
+    let err = tool.prepare(&Arguments::Text(r#"{"n": 1.5, "m": 3.0}"#.into())).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "invalid arguments for t:\n- /n must be an integer; got 1.5\n- /m must be a multiple of 2; got 3"
+    );
+    let err = tool.prepare(&Arguments::Text(r#"{"n": -1.0}"#.into())).unwrap_err();
+    assert_eq!(err.to_string(), "invalid arguments for t: /n must be at least 0; got -1");
+}
+
+#[test]
+fn a_bound_no_64_bit_integer_satisfies_is_refused() {
+    let got = spec_error(&with_property(json!({"type": "integer", "minimum": 1e19})));
+    assert_eq!(
+        got,
+        "t.json: #/input_schema/properties/x/minimum: `minimum` cannot be expressed by tooldef: is beyond the 64-bit range of integer bounds, and no 64-bit integer satisfies it"
+    );
+}

@@ -1,0 +1,78 @@
+//! Hostile descriptors against every renderer: references that fan out (each definition
+//! referring to the one below ten times) end in bounded time with an error naming the
+//! definition, wherever a provider needs references inlined; the others render them as `$ref`.
+
+use serde_json::{Value, json};
+use tooldef::{Policy, Renderer, ToolDescriptor, parse_spec};
+
+/// `d0` is a string; `dN` is an object of ten properties, each a reference to `d(N-1)`. Inlined,
+/// `levels` definitions write 10^levels nodes; the spec is a few kilobytes.
+fn fan_out(levels: usize) -> ToolDescriptor {
+    let mut defs = serde_json::Map::new();
+    defs.insert("d0".into(), json!({"type": "string"}));
+    for level in 1..=levels {
+        let props: serde_json::Map<String, Value> = (0..10)
+            .map(|i| (format!("p{i}"), json!({"$ref": format!("#/$defs/d{}", level - 1)})))
+            .collect();
+        defs.insert(format!("d{level}"), json!({"type": "object", "properties": props}));
+    }
+    let spec = json!({
+        "name": "fan",
+        "input_schema": {
+            "type": "object",
+            "properties": {"x": {"$ref": format!("#/$defs/d{levels}")}},
+            "$defs": defs,
+        }
+    });
+    parse_spec("fan.json", &spec.to_string(), None).unwrap().descriptor
+}
+
+fn renderers() -> Vec<Box<dyn Renderer>> {
+    vec![
+        Box::new(tooldef_openai::OpenAiRenderer::chat()),
+        Box::new(tooldef_openai::OpenAiRenderer::responses()),
+        Box::new(tooldef_anthropic::AnthropicRenderer::new()),
+        Box::new(tooldef_gemini::GeminiRenderer::new()),
+        Box::new(tooldef_gemini::GeminiRenderer::openapi()),
+        Box::new(tooldef_ollama::OllamaRenderer::new()),
+        Box::new(tooldef_mcp::McpRenderer::new()),
+        Box::new(tooldef_bedrock::BedrockRenderer::new()),
+    ]
+}
+
+#[test]
+fn inlining_references_that_fan_out_is_refused_naming_the_definition() {
+    let spec_text_len = serde_json::to_string(&fan_out(12)).unwrap().len();
+    assert!(spec_text_len < 40_000, "the hostile descriptor is small: {spec_text_len} bytes");
+    let tool = fan_out(12);
+    let mut inlining = 0;
+    for r in renderers() {
+        for policy in [Policy::Lenient, Policy::Strict] {
+            match r.render(&tool, policy) {
+                // Renderers that keep `$defs` write each definition once.
+                Ok(rendered) => {
+                    let bytes = rendered.json().len();
+                    assert!(bytes < 100_000, "{}: {bytes} bytes", r.name());
+                }
+                Err(e) if e.message.contains("fan out") => {
+                    inlining += 1;
+                    assert!(e.message.contains("inlining definition `/$defs/d"), "{}", e.message);
+                }
+                // Strict modes may refuse the open objects first; that is another rule.
+                Err(e) => assert_ne!(e.rule, tooldef::RenderRule::Limit, "{}", e.message),
+            }
+        }
+    }
+    assert!(inlining >= 2, "Ollama and Gemini's OpenAPI form inline references");
+}
+
+#[test]
+fn modest_inlining_still_renders() {
+    // Three levels inline into a thousand nodes: well inside the budget.
+    let tool = fan_out(3);
+    let ollama = tooldef_ollama::OllamaRenderer::new();
+    let rendered = ollama.render(&tool, Policy::Lenient).unwrap();
+    let value = rendered.to_value();
+    let x = &value["function"]["parameters"]["properties"]["x"];
+    assert_eq!(x["properties"]["p9"]["properties"]["p0"]["properties"]["p5"]["type"], "string");
+}
