@@ -6,7 +6,7 @@
 
 use serde_json::{Map, Value};
 use tooldef::json_schema::ImportNote;
-use tooldef::{Spec, SpecError, SpecErrorKind, spec_from_value};
+use tooldef::{KeyOrder, Spec, SpecError, SpecErrorKind, spec_from_value_ordered};
 
 use crate::providers::ImportFormat;
 
@@ -150,7 +150,8 @@ fn is_dated_tool_type(t: &str) -> bool {
 /// A message naming the file and the line and column or the JSON pointer at fault; when the
 /// input looks like another format's list, a second line says which.
 pub(crate) fn import(file: &str, text: &str, format: ImportFormat) -> Result<Imported, String> {
-    let root: Value = serde_json::from_str(text).map_err(|e| {
+    // Parsed with its key order, so that imported properties keep the order of the input.
+    let (root, order) = KeyOrder::parse(text.as_bytes()).map_err(|e| {
         let full = e.to_string();
         let suffix = format!(" at line {} column {}", e.line(), e.column());
         let message = full.strip_suffix(&suffix).unwrap_or(&full);
@@ -162,7 +163,7 @@ pub(crate) fn import(file: &str, text: &str, format: ImportFormat) -> Result<Imp
         shape: entries.iter().find_map(shape_of),
         ..Imported::default()
     };
-    read_tools(file, &root, format, &mut out).map_err(|message| {
+    read_tools(file, &root, &order, format, &mut out).map_err(|message| {
         match out.shape.and_then(|shape| mismatch(shape, format)) {
             Some(hint) => format!("{message}\n{file}: {hint}"),
             None => message,
@@ -175,6 +176,7 @@ pub(crate) fn import(file: &str, text: &str, format: ImportFormat) -> Result<Imp
 fn read_tools(
     file: &str,
     root: &Value,
+    order: &KeyOrder,
     format: ImportFormat,
     out: &mut Imported,
 ) -> Result<(), String> {
@@ -198,7 +200,14 @@ fn read_tools(
             // The spec parser would say so without a pointer into the input.
             return Err(format!("{file}: #{}: the tool has no `name`", map[0].1));
         }
-        let parsed = spec_from_value(file, &Value::Object(spec), None)
+        // The schemas' key order, moved from where they were in the input to the spec keys.
+        let mut spec_order = KeyOrder::default();
+        for (to, from) in &map {
+            if matches!(*to, "/input_schema" | "/output_schema") {
+                spec_order.extend(order.subtree(from).rebased(to));
+            }
+        }
+        let parsed = spec_from_value_ordered(file, &Value::Object(spec), &spec_order, None)
             .map_err(|e| relocated(e, &map).to_string())?;
         for note in &parsed.notes {
             out.warnings.push(relocate_note(note, &map).to_string());

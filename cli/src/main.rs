@@ -368,7 +368,7 @@ fn import_cmd(a: ImportArgs) -> Result<(), Failure> {
                 path.display()
             )));
         }
-        let spec = tooldef::spec_to_json(&tool.spec.descriptor, None);
+        let spec = tooldef::spec_to_literal(&tool.spec.descriptor, None);
         let mut json = serde_json::to_string_pretty(&spec)
             .map_err(|e| Failure::Input(format!("{label}: #{}: {e}", tool.pointer)))?;
         json.push('\n');

@@ -40,6 +40,8 @@ pub mod sdk;
 pub mod server;
 
 pub use calls::{call_tool_result, tool_call};
-pub use import::{ImportError, ImportedTools, import_tools};
+pub use import::{
+    ImportError, ImportedTools, import_tools, import_tools_ordered, import_tools_text,
+};
 pub use render::{CacheScope, ListOptions, McpRenderer, McpVersion, TOOL_NAME, list_tools_result};
 pub use tooldef::CallError;
