@@ -317,3 +317,17 @@ impl Field<'_> {
         self.original.span()
     }
 }
+
+impl Variant<'_> {
+    /// The name serde reads for this variant, under the container's `rename_all`.
+    pub(crate) fn wire(&self, c: &Container<'_>) -> String {
+        if let Some(r) = &self.serde.rename {
+            return r.clone();
+        }
+        let name = unraw(self.ident);
+        match c.serde.rename_all {
+            Some(rule) => rule.variant(&name),
+            None => name,
+        }
+    }
+}

@@ -3,7 +3,6 @@
 //! `u8`?) are left to the compiler through traits and `const` checks in the expansion.
 
 use proc_macro2::Span;
-use syn::spanned::Spanned;
 use syn::{FnArg, Type};
 
 use crate::ast::{Container, Data, ParamIr, Style, ToolIr};
@@ -314,7 +313,7 @@ pub(crate) fn container(cx: &Ctxt, c: &Container<'_>) {
             let names: Vec<_> = variants
                 .iter()
                 .filter(|v| !v.serde.skip_de)
-                .map(|v| (crate::expand::schema::variant_name(c, v), v.ident.span()))
+                .map(|v| (v.wire(c), v.ident.span()))
                 .collect();
             duplicates(cx, names.into_iter());
         }
@@ -330,9 +329,4 @@ fn duplicates(cx: &Ctxt, names: impl Iterator<Item = (String, Span)>) {
             seen.push(name);
         }
     }
-}
-
-/// Spans of a type for `quote_spanned!`.
-pub(crate) fn span_of(ty: &Type) -> Span {
-    ty.span()
 }

@@ -129,6 +129,7 @@ impl ToolBuilder {
             definitions: Cow::Owned(self.definitions),
             output: self.output.map(SchemaRef::new),
             annotations: self.annotations,
+            input_kept: Vec::new(),
         };
         descriptor.validate()?;
         Ok(descriptor)

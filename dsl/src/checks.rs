@@ -304,6 +304,37 @@ pub fn wrong_type(expected: &str, got: &serde_json::Value, pointer: &str) -> Arg
     ArgError::new(pointer, format!("must be {expected}; got {}", describe(got)))
 }
 
+/// The error for an object with too few or too many keys (`minProperties`, `maxProperties`):
+/// `/tags must have at least 1 key; got 0`.
+pub fn property_count(len: usize, min: Option<u64>, max: Option<u64>, pointer: &str) -> ArgError {
+    let plural = |n: u64| if n == 1 { "key" } else { "keys" };
+    match (min, max) {
+        (Some(min), _) => {
+            ArgError::new(pointer, format!("must have at least {min} {}; got {len}", plural(min)))
+        }
+        (_, Some(max)) => {
+            ArgError::new(pointer, format!("must have at most {max} {}; got {len}", plural(max)))
+        }
+        (None, None) => ArgError::new(pointer, format!("has a wrong number of keys ({len})")),
+    }
+}
+
+/// The error for a key that `dependentRequired` ties to another which is absent:
+/// `/ has `start`, so it must also have `end``.
+pub fn dependent_required(key: &str, needs: &str, pointer: &str) -> ArgError {
+    ArgError::new(pointer, format!("has `{key}`, so it must also have `{needs}`"))
+}
+
+/// The error for a value that matches two variants of a `oneOf` (numbered from 0).
+pub fn one_of_twice(first: usize, second: usize, pointer: &str) -> ArgError {
+    ArgError::new(
+        pointer,
+        format!(
+            "must match exactly one of the `oneOf` variants; it matches variants {first} and {second}"
+        ),
+    )
+}
+
 /// The error for a required key that is absent (`/city is required`).
 pub fn required(pointer: &str) -> ArgError {
     ArgError::new(pointer, "is required")

@@ -1,20 +1,24 @@
-//! The tool half of the IR: [`ToolDescriptor`], [`Param`], [`ToolName`], [`Annotations`] and
-//! named [`Definition`]s, with their `const` builder methods.
+//! The tool half of the IR: [`ToolDescriptor`], [`ToolName`] and [`Annotations`], with their
+//! `const` builder methods. [`Param`] and [`Definition`] belong to the schema layer (an object
+//! schema's properties are `Param`s, a `Ref` schema names a `Definition`) and are re-exported
+//! here, where users find them.
 //!
-//! Setters here never check anything; [`crate::validate`] owns every rule. The two `const`
-//! entry points that do check are [`ToolName::new`] and [`ToolDescriptor::params`] (and
-//! [`ToolDescriptor::checked`]): evaluated in a `const` item, a violation is a compile error.
+//! This module builds on the schema layer and the structural rules, which take schema types and
+//! know nothing of descriptors. Setters here never check anything; the `const` entry points that
+//! do are [`ToolName::new`] (the name rule, here), [`ToolDescriptor::params`] and
+//! [`ToolDescriptor::checked`]: evaluated in a `const` item, a violation is a compile error.
+//! `validate` is the run-time face of the same rules.
 
 use std::borrow::Cow;
 use std::fmt;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::literal::{Literal, Text};
-use crate::schema::{
-    Additional, EnumValue, EnumValues, Schema, SchemaKind, SchemaRef, put, text_str,
-};
-use crate::validate;
+use crate::const_text::{ConstText, str_slice};
+use crate::literal::Text;
+use crate::rules;
+use crate::schema::{Additional, ObjectSchema, Schema, SchemaKind, SchemaRef, put, text_str};
+pub use crate::schema::{Definition, Param};
 
 /// A tool name, valid for every provider: `^[a-zA-Z0-9_-]{1,64}$`.
 ///
@@ -69,6 +73,30 @@ pub(crate) const fn name_rule(name: &str) -> Result<(), usize> {
     Ok(())
 }
 
+/// The message for a tool name that breaks the rule, built in `const`; `at` is the offending
+/// byte offset, or `usize::MAX` for an empty or too long name (see [`name_rule`]).
+const fn bad_name(name: &str, at: usize) -> ConstText {
+    let mut m = ConstText::EMPTY;
+    m.s("invalid tool name \"").s(name).s("\": ");
+    if name.is_empty() {
+        m.s("it is empty");
+    } else if at == usize::MAX {
+        m.s("it is ").uint(name.len() as u64).s(" bytes long");
+    } else {
+        let (_, rest) = name.as_bytes().split_at(at);
+        let width = match rest {
+            [b, ..] if *b >= 0xF0 => 4,
+            [b, ..] if *b >= 0xE0 => 3,
+            [b, ..] if *b >= 0x80 => 2,
+            _ => 1,
+        };
+        m.s("the character `").s(str_slice(name.as_bytes(), at, at + width)).s("` at byte ");
+        m.int(at as i64).s(" is not allowed");
+    }
+    m.s("; a tool name must be 1 to 64 characters of a-z, A-Z, 0-9, `_` or `-`");
+    m
+}
+
 impl ToolName {
     /// The longest name every provider accepts.
     pub const MAX_LEN: usize = 64;
@@ -82,7 +110,7 @@ impl ToolName {
     pub const fn new(name: &'static str) -> Self {
         match name_rule(name) {
             Ok(()) => ToolName(Cow::Borrowed(name)),
-            Err(at) => panic!("{}", validate::bad_name(name, at).message()),
+            Err(at) => panic!("{}", bad_name(name, at).as_str()),
         }
     }
 
@@ -214,333 +242,6 @@ impl<'de> Deserialize<'de> for ToolName {
     }
 }
 
-/// One property of an object, and in particular one parameter of a tool.
-///
-/// Three facts are kept apart: [`required`](Param::required) (the key must be present),
-/// [`nullable`](Schema::nullable) (`null` is an accepted value) and
-/// [`default`](Schema::default) (the value used when the key is absent). The last two live on
-/// the schema, so that list items and union variants can carry them too.
-///
-/// ```
-/// use tooldef::{Literal, Param};
-///
-/// const DAYS: Param = Param::integer("days").range(1, 10).default(Literal::Int(3));
-/// assert!(!DAYS.required); // a default makes the key optional...
-/// assert!(!DAYS.schema.nullable); // ...but does not make `null` acceptable
-///
-/// const NOTE: Param = Param::string("note").nullable();
-/// assert!(NOTE.required && NOTE.schema.nullable); // present, and possibly `null`
-/// ```
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Param {
-    /// The property name, as the model sends it.
-    pub name: Text,
-    /// What values are accepted, with description and default.
-    pub schema: Schema,
-    /// Whether the key must be present.
-    #[serde(default = "yes")]
-    pub required: bool,
-    /// A builder method that does not apply to the schema's kind, reported by validation.
-    #[serde(skip)]
-    pub(crate) misuse: Option<&'static str>,
-}
-
-fn yes() -> bool {
-    true
-}
-
-impl Param {
-    /// A required parameter with the given schema.
-    pub const fn new(name: &'static str, schema: Schema) -> Self {
-        Param { name: Cow::Borrowed(name), schema, required: true, misuse: None }
-    }
-
-    /// A required parameter whose name is computed at run time.
-    pub fn named(name: impl Into<Text>, schema: Schema) -> Self {
-        Param { name: name.into(), schema, required: true, misuse: None }
-    }
-
-    /// A required string parameter.
-    pub const fn string(name: &'static str) -> Self {
-        Param::new(name, Schema::string())
-    }
-
-    /// A required integer parameter.
-    pub const fn integer(name: &'static str) -> Self {
-        Param::new(name, Schema::integer())
-    }
-
-    /// A required number parameter.
-    pub const fn float(name: &'static str) -> Self {
-        Param::new(name, Schema::float())
-    }
-
-    /// A required boolean parameter.
-    pub const fn boolean(name: &'static str) -> Self {
-        Param::new(name, Schema::boolean())
-    }
-
-    /// A required parameter taking one of the given strings.
-    pub const fn enumeration(name: &'static str, values: &'static [&'static str]) -> Self {
-        Param::new(name, Schema::enumeration(values))
-    }
-
-    /// A required parameter taking one of the given strings, each with a description.
-    pub const fn enumeration_described(name: &'static str, values: &'static [EnumValue]) -> Self {
-        Param::new(name, Schema::enumeration_described(values))
-    }
-
-    /// A required array parameter.
-    pub const fn list(name: &'static str, items: &'static Schema) -> Self {
-        Param::new(name, Schema::list(items))
-    }
-
-    /// A required object parameter with the given properties (closed).
-    pub const fn object(name: &'static str, properties: &'static [Param]) -> Self {
-        Param::new(name, Schema::object(properties))
-    }
-
-    /// A required open object parameter: the given properties and any other key (see
-    /// [`Schema::open_object`]).
-    pub const fn open_object(name: &'static str, properties: &'static [Param]) -> Self {
-        Param::new(name, Schema::open_object(properties))
-    }
-
-    /// The property name (usable in `const`).
-    pub const fn name(&self) -> &str {
-        text_str(&self.name)
-    }
-
-    /// The description, if any.
-    pub fn description_text(&self) -> Option<&str> {
-        self.schema.description.as_deref()
-    }
-
-    /// The default, if any.
-    pub fn default_value(&self) -> Option<&Literal> {
-        self.schema.default.as_ref()
-    }
-
-    /// Whether `null` is accepted.
-    pub const fn is_nullable(&self) -> bool {
-        self.schema.nullable
-    }
-
-    /// Sets the description.
-    pub const fn description(mut self, description: &'static str) -> Self {
-        put(&mut self.schema.description, Some(Cow::Borrowed(description)));
-        self
-    }
-
-    /// Sets the title.
-    pub const fn title(mut self, title: &'static str) -> Self {
-        put(&mut self.schema.title, Some(Cow::Borrowed(title)));
-        self
-    }
-
-    /// The key may be absent.
-    pub const fn optional(mut self) -> Self {
-        self.required = false;
-        self
-    }
-
-    /// The key must be present (the default).
-    pub const fn required(mut self) -> Self {
-        self.required = true;
-        self
-    }
-
-    /// `null` is accepted besides the kind's values.
-    pub const fn nullable(mut self) -> Self {
-        self.schema.nullable = true;
-        self
-    }
-
-    /// Sets the default value; the key becomes optional.
-    pub const fn default(mut self, value: Literal) -> Self {
-        put(&mut self.schema.default, Some(value));
-        self.required = false;
-        self
-    }
-
-    /// Sets a string default; the key becomes optional.
-    pub const fn default_str(self, value: &'static str) -> Self {
-        self.default(Literal::Str(Cow::Borrowed(value)))
-    }
-
-    /// Sets an integer default; the key becomes optional.
-    pub const fn default_int(self, value: i64) -> Self {
-        self.default(Literal::Int(value))
-    }
-
-    /// Sets a number default; the key becomes optional.
-    pub const fn default_float(self, value: f64) -> Self {
-        self.default(Literal::Float(value))
-    }
-
-    /// Sets a boolean default; the key becomes optional.
-    pub const fn default_bool(self, value: bool) -> Self {
-        self.default(Literal::Bool(value))
-    }
-
-    /// Sets example values.
-    pub const fn examples(mut self, examples: &'static [Literal]) -> Self {
-        put(&mut self.schema.examples, Cow::Borrowed(examples));
-        self
-    }
-
-    /// Inclusive bounds of an integer or number parameter.
-    pub const fn range(mut self, min: i64, max: i64) -> Self {
-        match &mut self.schema.kind {
-            SchemaKind::Integer(n) => {
-                n.minimum = Some(min);
-                n.maximum = Some(max);
-            }
-            SchemaKind::Float(n) => {
-                n.minimum = Some(min as f64);
-                n.maximum = Some(max as f64);
-            }
-            _ => self.misuse = Some("`range` applies only to integer and number parameters"),
-        }
-        self
-    }
-
-    /// Inclusive lower bound of an integer or number parameter.
-    pub const fn min(mut self, min: i64) -> Self {
-        match &mut self.schema.kind {
-            SchemaKind::Integer(n) => n.minimum = Some(min),
-            SchemaKind::Float(n) => n.minimum = Some(min as f64),
-            _ => self.misuse = Some("`min` applies only to integer and number parameters"),
-        }
-        self
-    }
-
-    /// Inclusive upper bound of an integer or number parameter.
-    pub const fn max(mut self, max: i64) -> Self {
-        match &mut self.schema.kind {
-            SchemaKind::Integer(n) => n.maximum = Some(max),
-            SchemaKind::Float(n) => n.maximum = Some(max as f64),
-            _ => self.misuse = Some("`max` applies only to integer and number parameters"),
-        }
-        self
-    }
-
-    /// Inclusive fractional bounds of a number parameter.
-    pub const fn range_f64(mut self, min: f64, max: f64) -> Self {
-        match &mut self.schema.kind {
-            SchemaKind::Float(n) => {
-                n.minimum = Some(min);
-                n.maximum = Some(max);
-            }
-            _ => self.misuse = Some("`range_f64` applies only to number parameters"),
-        }
-        self
-    }
-
-    /// Exclusive bounds of an integer or number parameter (`None` leaves a side open).
-    pub const fn exclusive_range(mut self, min: Option<i64>, max: Option<i64>) -> Self {
-        match &mut self.schema.kind {
-            SchemaKind::Integer(n) => {
-                n.exclusive_minimum = min;
-                n.exclusive_maximum = max;
-            }
-            SchemaKind::Float(n) => {
-                n.exclusive_minimum = match min {
-                    Some(v) => Some(v as f64),
-                    None => None,
-                };
-                n.exclusive_maximum = match max {
-                    Some(v) => Some(v as f64),
-                    None => None,
-                };
-            }
-            _ => {
-                self.misuse =
-                    Some("`exclusive_range` applies only to integer and number parameters")
-            }
-        }
-        self
-    }
-
-    /// The value must be a multiple of `step` (integer or number parameters).
-    pub const fn multiple_of(mut self, step: i64) -> Self {
-        match &mut self.schema.kind {
-            SchemaKind::Integer(n) => n.multiple_of = Some(step),
-            SchemaKind::Float(n) => n.multiple_of = Some(step as f64),
-            _ => self.misuse = Some("`multiple_of` applies only to integer and number parameters"),
-        }
-        self
-    }
-
-    /// Length bounds of a string, or item-count bounds of a list.
-    pub const fn length(mut self, min: u64, max: u64) -> Self {
-        match &mut self.schema.kind {
-            SchemaKind::String(s) => {
-                s.min_length = Some(min);
-                s.max_length = Some(max);
-            }
-            SchemaKind::List(l) => {
-                l.min_items = Some(min);
-                l.max_items = Some(max);
-            }
-            _ => self.misuse = Some("`length` applies only to string and list parameters"),
-        }
-        self
-    }
-
-    /// Minimum length of a string, or minimum item count of a list.
-    pub const fn min_length(mut self, min: u64) -> Self {
-        match &mut self.schema.kind {
-            SchemaKind::String(s) => s.min_length = Some(min),
-            SchemaKind::List(l) => l.min_items = Some(min),
-            _ => self.misuse = Some("`min_length` applies only to string and list parameters"),
-        }
-        self
-    }
-
-    /// Maximum length of a string, or maximum item count of a list.
-    pub const fn max_length(mut self, max: u64) -> Self {
-        match &mut self.schema.kind {
-            SchemaKind::String(s) => s.max_length = Some(max),
-            SchemaKind::List(l) => l.max_items = Some(max),
-            _ => self.misuse = Some("`max_length` applies only to string and list parameters"),
-        }
-        self
-    }
-
-    /// A regular expression a string must match.
-    pub const fn pattern(mut self, pattern: &'static str) -> Self {
-        match &mut self.schema.kind {
-            SchemaKind::String(s) => put(&mut s.pattern, Some(Cow::Borrowed(pattern))),
-            _ => self.misuse = Some("`pattern` applies only to string parameters"),
-        }
-        self
-    }
-
-    /// A format name (`date-time`, `email`, `uuid`...) of a string.
-    pub const fn format(mut self, format: &'static str) -> Self {
-        match &mut self.schema.kind {
-            SchemaKind::String(s) => put(&mut s.format, Some(Cow::Borrowed(format))),
-            _ => self.misuse = Some("`format` applies only to string parameters"),
-        }
-        self
-    }
-
-    /// List items must be distinct.
-    pub const fn unique(mut self) -> Self {
-        match &mut self.schema.kind {
-            SchemaKind::List(l) => l.unique = true,
-            _ => self.misuse = Some("`unique` applies only to list parameters"),
-        }
-        self
-    }
-
-    /// The builder-method misuse recorded on this parameter, if any.
-    pub const fn misuse(&self) -> Option<&'static str> {
-        self.misuse
-    }
-}
-
 /// Hints about a tool's behaviour, as in MCP `ToolAnnotations`. `None` means "not said".
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -575,27 +276,6 @@ impl Annotations {
     /// Whether no hint is set.
     pub fn is_empty(&self) -> bool {
         *self == Annotations::NONE
-    }
-}
-
-/// A named schema that [`SchemaKind::Ref`] points at; how recursive types are expressed.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Definition {
-    /// The name references use.
-    pub name: Text,
-    /// The schema.
-    pub schema: Schema,
-}
-
-impl Definition {
-    /// A definition (usable in `const`).
-    pub const fn new(name: &'static str, schema: Schema) -> Self {
-        Definition { name: Cow::Borrowed(name), schema }
-    }
-
-    /// A definition whose name is computed at run time.
-    pub fn named(name: impl Into<Text>, schema: Schema) -> Self {
-        Definition { name: name.into(), schema }
     }
 }
 
@@ -650,6 +330,10 @@ pub struct ToolDescriptor {
     /// Behaviour hints.
     #[serde(default, skip_serializing_if = "Annotations::is_empty")]
     pub annotations: Annotations,
+    /// Keywords of the input root object an import could not type, kept verbatim (see
+    /// [`Kept`](crate::Kept)).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub input_kept: Vec<crate::schema::Kept>,
 }
 
 impl ToolDescriptor {
@@ -674,6 +358,7 @@ impl ToolDescriptor {
             definitions: Cow::Borrowed(&[]),
             output: None,
             annotations: Annotations::NONE,
+            input_kept: Vec::new(),
         }
     }
 
@@ -691,7 +376,7 @@ impl ToolDescriptor {
 
     /// Sets the parameters and checks the whole descriptor.
     ///
-    /// In a `const` item a violation of any rule of [`crate::validate`] is a compile error
+    /// In a `const` item a violation of any rule of `validate` is a compile error
     /// whose message names the parameter and the rule. Pass the slice as `const { &[...] }` (or
     /// a named `const`) so that it lives for `'static`.
     ///
@@ -752,13 +437,19 @@ impl ToolDescriptor {
         self
     }
 
-    /// Runs every check of [`crate::validate`] and returns the descriptor unchanged.
+    /// Runs every check of `validate` and returns the descriptor unchanged.
     ///
     /// # Panics
     ///
     /// Panics with the violation's message when a rule is broken (a compile error in `const`).
     pub const fn checked(self) -> Self {
-        match validate::check(&self) {
+        match rules::check_tool(
+            self.name.as_str(),
+            rules::slice(&self.params),
+            &self.additional,
+            rules::slice(&self.definitions),
+            &self.output,
+        ) {
             Ok(()) => self,
             Err(violation) => panic!("{}", violation.message()),
         }
@@ -781,10 +472,12 @@ impl ToolDescriptor {
 
     /// The input schema as one object schema (the root of what the model sends).
     pub fn input_schema(&self) -> Schema {
-        Schema::of(SchemaKind::Object(crate::schema::ObjectSchema {
+        let mut s = Schema::of(SchemaKind::Object(ObjectSchema {
             properties: self.params.clone(),
             additional: self.additional.clone(),
-        }))
+        }));
+        s.kept.clone_from(&self.input_kept);
+        s
     }
 
     /// The namespace of the name (see [`ToolName::namespace`]).
@@ -800,12 +493,5 @@ impl ToolDescriptor {
     /// The display name: `title`, then `annotations.title`, then `name` (MCP's precedence).
     pub fn display_name(&self) -> &str {
         self.title.as_deref().or(self.annotations.title.as_deref()).unwrap_or(self.name.as_str())
-    }
-}
-
-impl EnumValues {
-    /// The values as a new owned list with `keep` applied (used to narrow an enum).
-    pub fn retain(&self, mut keep: impl FnMut(&str) -> bool) -> EnumValues {
-        EnumValues::owned(self.to_vec().into_iter().filter(|v| keep(&v.value)).collect())
     }
 }

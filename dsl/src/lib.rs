@@ -64,15 +64,18 @@
 pub mod assembly;
 pub mod builder;
 pub mod checks;
+mod const_text;
 pub mod descriptor;
 pub mod dispatch;
 pub mod export;
+pub mod files;
 pub mod guide;
 pub mod json_schema;
 pub mod literal;
 pub mod overrides;
 pub mod registry;
 pub mod render;
+mod rules;
 pub mod schema;
 pub mod spec;
 pub mod stream;
@@ -89,8 +92,9 @@ pub use checks::{ArgError, ArgErrors};
 pub use descriptor::{Annotations, Definition, NameError, Param, ToolDescriptor, ToolName};
 pub use literal::{Literal, Text};
 pub use schema::{
-    Additional, AnyOfSchema, EnumSchema, EnumValue, EnumValues, FloatSchema, IntegerSchema,
-    ListSchema, NumberSchema, ObjectSchema, RefSchema, Schema, SchemaKind, SchemaRef, StringSchema,
+    Additional, AnyOfSchema, Combine, EnumSchema, EnumValue, EnumValues, FloatSchema,
+    IntegerSchema, Kept, ListSchema, NumberSchema, ObjectSchema, RefSchema, Schema, SchemaKind,
+    SchemaRef, StringSchema,
 };
 pub use tool::{
     Arguments, BoxFuture, CallError, Content, Executor, Tool, ToolCall, ToolError, ToolResult,
@@ -154,8 +158,8 @@ pub use assembly::{
 
 // --- export ---
 pub use export::{
-    ExportError, Exported, LoadedSpec, Specs, Target, export_to_out_dir, load_spec_dir, load_specs,
-    render_json,
+    ExportError, Exported, LoadedSpec, RenderedEach, Specs, SpecsError, Target, export_to_out_dir,
+    load_spec_dir, load_specs, render_each, render_json,
 };
 
 // The README's examples run as doctests too (kept out of the crate docs, which `cargo package`

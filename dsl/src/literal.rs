@@ -254,6 +254,14 @@ impl<'de> Visitor<'de> for LiteralVisitor {
     }
 }
 
+/// The `&str` of a [`Text`], usable in `const`.
+pub(crate) const fn text_str(text: &Text) -> &str {
+    match text {
+        Cow::Borrowed(s) => s,
+        Cow::Owned(s) => s.as_str(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

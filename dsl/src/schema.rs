@@ -1,7 +1,7 @@
 //! The schema half of the IR: [`Schema`], its [`SchemaKind`]s and their constraints.
 //!
 //! Owns the data types and their `const` constructors and setters. Setters never panic and never
-//! check: every rule lives in [`crate::validate`], so that the same checks run at compile time
+//! check: every rule lives in `validate`, so that the same checks run at compile time
 //! (const descriptors) and at run time (dynamic descriptors). Conversion to and from JSON Schema
 //! lives in [`crate::json_schema`].
 
@@ -11,8 +11,15 @@ use std::ops::Deref;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::descriptor::Param;
+pub(crate) use crate::literal::text_str;
 use crate::literal::{Literal, Text};
+
+mod bound;
+mod param;
+
+pub(crate) use bound::{Bound, Slot};
+
+pub use param::Param;
 
 /// A schema: one kind with its constraints, plus the annotations every kind may carry.
 ///
@@ -47,6 +54,33 @@ pub struct Schema {
     /// Example values (annotation only).
     #[serde(default, skip_serializing_if = "<[Literal]>::is_empty")]
     pub examples: Cow<'static, [Literal]>,
+    /// Keywords an import could not type, kept verbatim in document order (see [`Kept`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub kept: Vec<Kept>,
+}
+
+/// A JSON Schema keyword that changes what is valid and that the IR cannot type (`not`, `if`,
+/// `patternProperties`, `prefixItems`...), kept verbatim by import.
+///
+/// The typed part of the schema still says what the IR knows (an object's properties, an array's
+/// items); the kept keywords add to it. Renderers whose provider takes full JSON Schema write
+/// them as they are ([`SchemaOptions::verbatim`](crate::SchemaOptions::verbatim)); the others
+/// lower them into the description as a lossy reported change, which
+/// [`Policy::Strict`](crate::Policy::Strict) refuses. What dispatch enforces of each is listed in
+/// [`crate::json_schema`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Kept {
+    /// The keyword, as spelled in the imported schema.
+    pub keyword: Text,
+    /// Its value, as it was.
+    pub value: serde_json::Value,
+}
+
+impl Kept {
+    /// A kept keyword.
+    pub fn new(keyword: impl Into<Text>, value: serde_json::Value) -> Self {
+        Kept { keyword: keyword.into(), value }
+    }
 }
 
 fn is_false(b: &bool) -> bool {
@@ -186,7 +220,7 @@ impl EnumValues {
         }
     }
 
-    /// Whether there are no values (never valid, see [`crate::validate`]).
+    /// Whether there are no values (never valid, see `validate`).
     pub const fn is_empty(&self) -> bool {
         self.len() == 0
     }
@@ -293,13 +327,24 @@ pub struct ListSchema {
 }
 
 /// What an object says about keys it does not list.
+///
+/// *Unstated is not open*: JSON Schema reads an absent `additionalProperties` as "any other key",
+/// and dispatch accepts other keys there as JSON Schema says, but no tool author who leaves the
+/// keyword out means "send keys I did not describe". So a renderer that must close objects
+/// (every strict mode) closes an [`Unstated`](Additional::Unstated) object as a lossless
+/// reported change, while closing a stated [`Open`](Additional::Open) object or a
+/// [`Typed`](Additional::Typed) map loses meaning. Objects built in Rust are
+/// [`Closed`](Additional::Closed); only import produces `Unstated`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Additional {
     /// No other keys are accepted (`additionalProperties: false`).
     #[default]
     Closed,
-    /// Any other key is accepted (JSON Schema's default when the keyword is absent).
+    /// The schema does not say (`additionalProperties` absent): other keys are accepted, as in
+    /// JSON Schema, and export writes no keyword.
+    Unstated,
+    /// Any other key is accepted (stated `additionalProperties: true` or `{}`).
     Open,
     /// Other keys are accepted when their value matches the schema (a map).
     Typed(SchemaRef),
@@ -322,6 +367,40 @@ pub struct ObjectSchema {
 pub struct AnyOfSchema {
     /// The variants, in order.
     pub variants: Cow<'static, [Schema]>,
+    /// How the variants combine: `anyOf`, or an imported `oneOf`.
+    #[serde(default, skip_serializing_if = "Combine::is_any_of")]
+    pub combine: Combine,
+}
+
+/// How the variants of a union combine.
+///
+/// Built in Rust, a union is always [`AnyOf`](Combine::AnyOf). Import keeps the `oneOf` spelling
+/// so that an import followed by an export gives back the same schema, and says whether the
+/// variants can overlap: a `oneOf` whose variants exclude each other means the same as `anyOf`
+/// (renderers lower it without a report), one whose variants may overlap does not (lowering it
+/// to `anyOf` is a lossy reported change, and dispatch checks that exactly one variant matches).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Combine {
+    /// At least one variant matches (`anyOf`).
+    #[default]
+    AnyOf,
+    /// Exactly one variant matches (`oneOf`), and no value can match two: the same as `anyOf`.
+    OneOfDisjoint,
+    /// Exactly one variant matches (`oneOf`), and some value may match two.
+    OneOf,
+}
+
+impl Combine {
+    /// Whether this is plain `anyOf`.
+    pub const fn is_any_of(&self) -> bool {
+        matches!(self, Combine::AnyOf)
+    }
+
+    /// Whether the schema spells it `oneOf`.
+    pub const fn is_one_of(&self) -> bool {
+        !self.is_any_of()
+    }
 }
 
 /// A reference to a named definition.
@@ -330,6 +409,27 @@ pub struct AnyOfSchema {
 pub struct RefSchema {
     /// The definition's name.
     pub name: Text,
+}
+
+/// A named schema that [`SchemaKind::Ref`] points at; how recursive types are expressed.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Definition {
+    /// The name references use.
+    pub name: Text,
+    /// The schema.
+    pub schema: Schema,
+}
+
+impl Definition {
+    /// A definition (usable in `const`).
+    pub const fn new(name: &'static str, schema: Schema) -> Self {
+        Definition { name: Cow::Borrowed(name), schema }
+    }
+
+    /// A definition whose name is computed at run time.
+    pub fn named(name: impl Into<Text>, schema: Schema) -> Self {
+        Definition { name: name.into(), schema }
+    }
 }
 
 /// A pointer to a nested schema: `&'static` in `const` descriptors, boxed at run time.
@@ -411,14 +511,6 @@ impl<'de> Deserialize<'de> for SchemaRef {
     }
 }
 
-/// The `&str` of a [`Text`], usable in `const`.
-pub(crate) const fn text_str(text: &Text) -> &str {
-    match text {
-        Cow::Borrowed(s) => s,
-        Cow::Owned(s) => s.as_str(),
-    }
-}
-
 /// Replaces `slot` with `value` in `const` context, where the old value cannot be dropped.
 ///
 /// Every `const` setter goes through this: assigning would run the old value's destructor,
@@ -440,6 +532,7 @@ impl Schema {
             description: None,
             default: None,
             examples: Cow::Borrowed(&[]),
+            kept: Vec::new(),
         }
     }
 
@@ -561,12 +654,18 @@ impl Schema {
 
     /// Any of the given variants.
     pub const fn any_of(variants: &'static [Schema]) -> Self {
-        Schema::of(SchemaKind::AnyOf(AnyOfSchema { variants: Cow::Borrowed(variants) }))
+        Schema::of(SchemaKind::AnyOf(AnyOfSchema {
+            variants: Cow::Borrowed(variants),
+            combine: Combine::AnyOf,
+        }))
     }
 
     /// Any of the given variants, built at run time.
     pub fn any_of_owned(variants: Vec<Schema>) -> Self {
-        Schema::of(SchemaKind::AnyOf(AnyOfSchema { variants: Cow::Owned(variants) }))
+        Schema::of(SchemaKind::AnyOf(AnyOfSchema {
+            variants: Cow::Owned(variants),
+            combine: Combine::AnyOf,
+        }))
     }
 
     /// A reference to the definition `name`.
@@ -654,4 +753,11 @@ impl NumberSchema<f64> {
         exclusive_maximum: None,
         multiple_of: None,
     };
+}
+
+impl EnumValues {
+    /// The values as a new owned list with `keep` applied (used to narrow an enum).
+    pub fn retain(&self, mut keep: impl FnMut(&str) -> bool) -> EnumValues {
+        EnumValues::owned(self.to_vec().into_iter().filter(|v| keep(&v.value)).collect())
+    }
 }

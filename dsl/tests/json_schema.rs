@@ -152,7 +152,7 @@ fn import_objects_required_and_additional_properties() {
     }"#,
     );
     let v = i.value;
-    assert_eq!(v.additional, Additional::Open, "absent additionalProperties is open");
+    assert_eq!(v.additional, Additional::Unstated, "absent additionalProperties is unstated");
     assert_eq!(
         v.params.iter().map(|p| (p.name.as_ref(), p.required)).collect::<Vec<_>>(),
         [("a", false), ("nested", true), ("map", false), ("open", false)]
@@ -284,26 +284,8 @@ fn annotation_keywords_are_kept_or_dropped_with_a_note() {
 }
 
 #[test]
-fn keywords_the_ir_cannot_express_are_errors_naming_their_pointer() {
+fn schemas_the_ir_cannot_hold_are_errors_naming_their_pointer() {
     let cases = [
-        (
-            json!({"type": "object", "properties": {"a": {"type": "string", "not": {"const": "x"}}}}),
-            "/properties/a/not",
-        ),
-        (json!({"type": "object", "if": {}, "then": {}}), "/if"),
-        (
-            json!({"type": "object", "patternProperties": {"^x": {"type": "string"}}}),
-            "/patternProperties",
-        ),
-        (json!({"type": "object", "dependentRequired": {"a": ["b"]}}), "/dependentRequired"),
-        (
-            json!({"type": "array", "prefixItems": [{"type": "string"}], "items": {"type": "string"}}),
-            "/prefixItems",
-        ),
-        (json!({"type": "array", "items": [{"type": "string"}]}), "/items"),
-        (json!({"type": "object", "minProperties": 1}), "/minProperties"),
-        (json!({"type": "integer", "enum": [1, 2]}), "/enum/0"),
-        (json!({"const": 5}), "/const"),
         (
             json!({"allOf": [{"type": "string", "pattern": "a"}, {"pattern": "b"}]}),
             "/allOf/1/pattern",
@@ -313,8 +295,6 @@ fn keywords_the_ir_cannot_express_are_errors_naming_their_pointer() {
             json!({"allOf": [{"type": "object", "properties": {"a": {"type": "string"}}, "additionalProperties": false}, {"properties": {"b": {"type": "string"}}}]}),
             "/allOf/0/additionalProperties",
         ),
-        (json!({"oneOf": [{"type": "string"}, {"type": "string", "maxLength": 3}]}), "/oneOf"),
-        (json!({"oneOf": [{"const": "a"}, {"const": "a"}]}), "/oneOf"),
         (json!({"anyOf": [{"type": "string"}, {"type": "integer"}], "minLength": 2}), "/minLength"),
         (
             json!({"$ref": "#/$defs/A", "maxLength": 3, "$defs": {"A": {"type": "string"}}}),
@@ -323,13 +303,12 @@ fn keywords_the_ir_cannot_express_are_errors_naming_their_pointer() {
         (json!({"$ref": "https://example.com/s.json"}), "/$ref"),
         (json!({"$ref": "#/properties/a"}), "/$ref"),
         (json!({"type": "object", "properties": {"a": false}}), "/properties/a"),
-        (json!({"type": "object", "properties": {}, "required": ["ghost"]}), "/required/0"),
+        (
+            json!({"type": "object", "properties": {}, "required": ["ghost"], "additionalProperties": false}),
+            "/required/0",
+        ),
         (json!({"minimum": 1, "minLength": 1}), ""),
         (json!({"type": "string", "enum": ["a"], "maxLength": 3}), "/maxLength"),
-        (
-            json!({"type": "object", "properties": {"a/b": {"type": "string", "default": 18446744073709551615u64}}}),
-            "/properties/a~1b/default",
-        ),
     ];
     for (value, pointer) in cases {
         let (at, message) = fails(value.clone());
@@ -521,4 +500,78 @@ fn schemas_that_accept_any_value_import_as_any() {
     assert_eq!(out["properties"]["a"], json!({}));
     assert_eq!(out["properties"]["c"], json!({"type": "array", "items": {}}));
     assert_eq!(out["properties"]["d"], json!({"description": "free"}));
+}
+
+#[test]
+fn keywords_the_ir_cannot_type_are_kept_verbatim_and_exported_as_they_were() {
+    let cases = [
+        json!({"type": "object", "properties": {"a": {"type": "string", "not": {"const": "x"}}}}),
+        json!({"type": "object", "if": {"required": ["a"]}, "then": {"required": ["b"]}}),
+        json!({"type": "object", "patternProperties": {"^x": {"type": "string"}}}),
+        json!({"type": "object", "dependentRequired": {"a": ["b"]}}),
+        json!({"type": "object", "propertyNames": {"maxLength": 8}, "minProperties": 1}),
+        json!({"type": "array", "prefixItems": [{"type": "string"}], "items": {"type": "integer"}}),
+        json!({"type": "array", "items": [{"type": "string"}]}),
+        json!({"type": "array", "items": {"type": "string"}, "contains": {"const": "x"}}),
+        json!({"oneOf": [{"type": "string"}, {"type": "string", "maxLength": 3}]}),
+        json!({"type": "object", "properties": {"a": {"$ref": "#/$defs/A"}}, "not": {"$ref": "#/$defs/B"}, "$defs": {"A": {"type": "string"}, "B": {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]}}}),
+    ];
+    for value in cases {
+        let imported = import_schema(&value).unwrap_or_else(|e| panic!("{e}\nfor {value}"));
+        let back = tooldef::export_schema(&imported.value.schema, &imported.value.definitions);
+        assert_eq!(back, value);
+        assert!(
+            imported
+                .notes
+                .iter()
+                .any(|n| n.message.starts_with("was kept verbatim") || n.keyword == "oneOf"),
+            "{:?}",
+            imported.notes
+        );
+    }
+}
+
+#[test]
+fn import_reports_what_it_did_instead_of_refusing() {
+    let imported = input_text(
+        r#"{
+        "type": "object",
+        "properties": {
+            "name": {"type": "string", "default": null},
+            "flag": {"type": "boolean", "default": "false"},
+            "unit": {"type": "string", "enum": ["c", "f"], "default": "k"},
+            "big": {"type": "integer", "default": 18446744073709551615}
+        },
+        "required": ["ghost"],
+        "$defs": {"Unused": {"oneOf": [{"type": "string"}, {"type": "string"}], "not": 3, "type": "nul"}}
+    }"#,
+    );
+    let notes: Vec<String> = imported.notes.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        notes,
+        [
+            "#/properties/big/default: `default` cannot be held (`default` cannot be expressed by tooldef: integer 18446744073709551615 is outside the range of a 64-bit signed integer) and was dropped",
+            "#/required/0: `required` names `ghost`, which `properties` does not list; it became a property that takes what other keys take",
+            "#/properties/name/default: `default` is not a value its own schema accepts (null is a null, but the parameter is a string); it was not applied",
+            "#/properties/flag/default: `default` is not a value its own schema accepts (\"false\" is a string, but the parameter is a boolean); it was not applied",
+            "#/properties/unit/default: `default` is not a value its own schema accepts (\"k\" is not one of \"c\", \"f\"); it was not applied",
+            "#/$defs/Unused/type: `$defs` definition `Unused` is not referred to and could not be read (`nul` is not a JSON Schema type; did you mean `null`?); it was dropped",
+        ]
+    );
+    let v = imported.value;
+    assert!(v.params.iter().all(|p| p.schema.default.is_none()));
+    assert_eq!(v.params[4].name, "ghost");
+    assert!(v.params[4].required);
+    assert!(v.definitions.is_empty());
+}
+
+#[test]
+fn a_definition_that_cannot_be_read_blocks_the_import_when_it_is_used() {
+    let (at, message) = fails_input(json!({
+        "type": "object",
+        "properties": {"a": {"$ref": "#/$defs/Bad"}},
+        "$defs": {"Bad": {"type": "nul"}}
+    }));
+    assert_eq!(at, "/$defs/Bad/type");
+    assert_eq!(message, "#/$defs/Bad/type: `nul` is not a JSON Schema type; did you mean `null`?");
 }

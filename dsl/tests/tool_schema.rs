@@ -163,7 +163,7 @@ fn conforms(v: &Value, s: &Schema, defs: &[Definition]) -> Result<(), String> {
                 }
                 match &o.additional {
                     Additional::Closed => return fail(&format!("an object without `{k}`")),
-                    Additional::Open => {}
+                    Additional::Open | Additional::Unstated => {}
                     Additional::Typed(t) => conforms(x, t, defs)?,
                 }
             }

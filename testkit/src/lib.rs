@@ -5,6 +5,7 @@ pub mod corpus;
 pub mod extras;
 pub mod harness;
 pub mod ordered;
+pub mod real;
 pub mod specs;
 pub mod strategy;
 pub mod stream;

@@ -91,6 +91,7 @@ pub fn arb_descriptor() -> BoxedStrategy<ToolDescriptor> {
                 ),
                 output: output.map(Into::into),
                 annotations,
+                input_kept: Vec::new(),
             }
         },
     )
@@ -140,6 +141,7 @@ fn additional(schema: BoxedStrategy<Schema>) -> impl Strategy<Value = Additional
     prop_oneof![
         Just(Additional::Closed),
         Just(Additional::Open),
+        Just(Additional::Unstated),
         schema.prop_map(|s| Additional::Typed(s.into())),
     ]
 }
@@ -204,6 +206,7 @@ fn finish(kind: impl Strategy<Value = KindValues> + 'static) -> BoxedStrategy<Sc
                 description: description.map(Cow::Owned),
                 default,
                 examples: Cow::Owned(examples),
+                kept: Vec::new(),
             }
         })
         .boxed()

@@ -424,7 +424,7 @@ fn gen_object(
                 );
             }
         }
-        Additional::Open if budget > 0 => {
+        Additional::Open | Additional::Unstated if budget > 0 => {
             let key = fresh_key(params, "extra_open");
             fields
                 .push(any::<bool>().prop_map(move |b| b.then(|| (key.clone(), json!(1)))).boxed());
@@ -547,7 +547,7 @@ impl Sites<'_> {
                     }
                 }
             }
-            Additional::Open => {}
+            Additional::Open | Additional::Unstated => {}
         }
     }
 

@@ -5,23 +5,12 @@
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::parse_quote;
+use syn::spanned::Spanned as _;
 
 use super::{Spec, record};
 use crate::ast::{Container, Data, Field, Style, Variant, unraw};
 use crate::case::RenameRule;
-use crate::check::span_of;
-
-/// The name serde reads for a variant.
-pub(crate) fn variant_name(c: &Container<'_>, v: &Variant<'_>) -> String {
-    if let Some(r) = &v.serde.rename {
-        return r.clone();
-    }
-    let name = unraw(v.ident);
-    match c.serde.rename_all {
-        Some(rule) => rule.variant(&name),
-        None => name,
-    }
-}
+use crate::packed_keys as keys;
 
 fn doc(d: &Option<String>) -> TokenStream {
     super::opt(d.as_ref().map(|d| quote!(#d)))
@@ -46,7 +35,7 @@ fn object(
     let mut types = Vec::new();
     for f in fields.iter().filter(|f| !f.serde.skip_de) {
         let ty = f.ty;
-        let span = span_of(ty);
+        let span = ty.span();
         let spec = Spec { description: f.doc.clone(), flatten: f.serde.flatten, ..Spec::default() };
         spec.pack(&mut text, &f.wire(rule));
         let schema = quote_spanned!(span=> <#ty as __p::ToolSchema>::schema);
@@ -63,7 +52,7 @@ fn object(
 
 fn inner(f: &Field<'_>) -> TokenStream {
     let ty = f.ty;
-    quote_spanned!(span_of(ty)=> <#ty as __p::ToolSchema>::schema(cx))
+    quote_spanned!(ty.span()=> <#ty as __p::ToolSchema>::schema(cx))
 }
 
 /// The schema expression of a whole enum.
@@ -87,7 +76,7 @@ fn enumeration(c: &Container<'_>, variants: &[Variant<'_>]) -> TokenStream {
         }
     }
     for v in live.iter().filter(|v| !(externally && v.style == Style::Unit)) {
-        let name = variant_name(c, v);
+        let name = v.wire(c);
         let vdoc = doc(&v.doc);
         let rule = v.serde.rename_all.or(c.serde.rename_all_fields);
         let body = match v.style {
@@ -121,9 +110,9 @@ fn enumeration(c: &Container<'_>, variants: &[Variant<'_>]) -> TokenStream {
 fn enum_values(c: &Container<'_>, variants: &[&Variant<'_>]) -> String {
     let mut text = String::new();
     for v in variants {
-        record(&mut text, 'v', &variant_name(c, v));
+        record(&mut text, keys::ENUM_VALUE, &v.wire(c));
         if let Some(d) = &v.doc {
-            record(&mut text, 'd', d);
+            record(&mut text, keys::DOC, d);
         }
     }
     text
@@ -181,7 +170,7 @@ pub(crate) fn derive(c: &Container<'_>, krate: &TokenStream) -> TokenStream {
                 && !c.serde.untagged
                 && live.iter().all(|v| v.style == Style::Unit)
             {
-                let names = live.iter().map(|v| variant_name(c, v));
+                let names = live.iter().map(|v| v.wire(c));
                 quote!(const SHAPE: __p::Shape = __p::Shape::Enum(&[#(#names),*]);)
             } else {
                 quote!()

@@ -8,11 +8,12 @@
 use proc_macro2::{Literal as Lit, TokenStream};
 use quote::{ToTokens as _, format_ident, quote, quote_spanned};
 use syn::Type;
+use syn::spanned::Spanned as _;
 
 use super::{Spec, literal, packed_literal, record};
 use crate::ast::{ParamIr, ToolIr};
 use crate::attr::{Bounds, SpannedValue, Value};
-use crate::check::span_of;
+use crate::packed_keys as keys;
 
 /// What kind of tool is expanded.
 pub(crate) enum Kind<'a> {
@@ -328,13 +329,17 @@ fn tool_head(ir: &ToolIr<'_>) -> String {
     let mut text = String::new();
     let a = &ir.attrs;
     if let Some(t) = &a.title {
-        record(&mut text, 'T', &t.value());
+        record(&mut text, keys::TITLE, &t.value());
     }
     if let Some(d) = ir.description.as_deref().filter(|d| !d.is_empty()) {
-        record(&mut text, 'D', d);
+        record(&mut text, keys::DESCRIPTION, d);
     }
-    let hints =
-        [('R', a.read_only), ('X', a.destructive), ('I', a.idempotent), ('O', a.open_world)];
+    let hints = [
+        (keys::READ_ONLY, a.read_only),
+        (keys::DESTRUCTIVE, a.destructive),
+        (keys::IDEMPOTENT, a.idempotent),
+        (keys::OPEN_WORLD, a.open_world),
+    ];
     for (key, hint) in hints {
         if let Some(b) = hint {
             record(&mut text, key, if b { "1" } else { "0" });
@@ -355,7 +360,7 @@ pub(crate) fn tool_impl(ir: &ToolIr<'_>, kind: &Kind<'_>, krate: &TokenStream) -
 
     for (i, p) in ir.params.iter().enumerate() {
         let ty = p.ty;
-        let span = span_of(ty);
+        let span = ty.span();
         let member = &p.member;
         let access = quote!(args.#member);
         check_stmts.extend(checks(p, span, &access));
@@ -423,7 +428,7 @@ pub(crate) fn tool_impl(ir: &ToolIr<'_>, kind: &Kind<'_>, krate: &TokenStream) -
             items.extend(args_deserialize(&args));
             (
                 quote!(__Args),
-                quote_spanned!(span_of(ret)=> <#ret as __p::ToolReturn>::Ok),
+                quote_spanned!(ret.span()=> <#ret as __p::ToolReturn>::Ok),
                 quote!(__p::Box::pin(__p::#wrap(#target(#(args.#call_args),*)))),
             )
         }

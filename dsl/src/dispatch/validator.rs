@@ -12,7 +12,7 @@ use serde_json::{Map, Value};
 
 use crate::checks::{self, ArgError, ArgErrors};
 use crate::descriptor::{Definition, Param, ToolDescriptor};
-use crate::schema::{Additional, Schema, SchemaKind};
+use crate::schema::{Additional, Combine, Kept, Schema, SchemaKind};
 
 /// How many schema steps (object properties, list items, references, variants) validation
 /// follows before it reports the value as nested too deeply.
@@ -58,13 +58,16 @@ impl Validator {
     pub fn check_args(&self, descriptor: &ToolDescriptor, args: &Value) -> Result<(), ArgErrors> {
         let mut walk = Walk::new(self, &descriptor.definitions);
         match args {
-            Value::Object(map) => walk.object(
-                &descriptor.params,
-                &descriptor.additional,
-                map,
-                Some(descriptor.name.as_str()),
-                0,
-            ),
+            Value::Object(map) => {
+                walk.object(
+                    &descriptor.params,
+                    &descriptor.additional,
+                    map,
+                    Some(descriptor.name.as_str()),
+                    0,
+                );
+                walk.kept(&descriptor.input_kept, args);
+            }
             other => walk.push(checks::wrong_type("an object", other, "")),
         }
         ArgErrors(walk.errors).into_result()
@@ -275,7 +278,8 @@ impl<'a> Walk<'a> {
                 None => {}
             }
         }
-        if matches!(additional, Additional::Open) || map.is_empty() {
+        // Unstated reads as JSON Schema reads it: other keys are accepted.
+        if matches!(additional, Additional::Open | Additional::Unstated) || map.is_empty() {
             return;
         }
         for (k, v) in map {
@@ -368,6 +372,9 @@ impl<'a> Walk<'a> {
             (SchemaKind::Object(o), Value::Object(map)) => {
                 self.object(&o.properties, &o.additional, map, None, depth);
             }
+            (SchemaKind::AnyOf(a), value) if a.combine == Combine::OneOf => {
+                self.one_of(schema, &a.variants, value, depth);
+            }
             (SchemaKind::AnyOf(a), value) => self.any_of(schema, &a.variants, value, depth),
             (SchemaKind::Ref(r), value) => match find_named(self.defs, &r.name) {
                 Some((name, _)) if self.open.contains(&(name, std::ptr::from_ref(value))) => {
@@ -395,6 +402,81 @@ impl<'a> Walk<'a> {
             },
             (_, other) => {
                 let e = checks::wrong_type(&expected(schema, self.defs), other, p);
+                self.push(e);
+            }
+        }
+        if !schema.kept.is_empty() {
+            self.kept(&schema.kept, value);
+        }
+    }
+
+    /// Checks the kept keywords dispatch enforces (see [`crate::json_schema`] for the list):
+    /// `minProperties`, `maxProperties`, and `dependentRequired` (or draft-07 `dependencies`
+    /// with an array). The others are the provider's and the tool's to enforce.
+    fn kept(&mut self, kept: &[Kept], value: &Value) {
+        let Value::Object(map) = value else { return };
+        for k in kept {
+            match (k.keyword.as_ref(), &k.value) {
+                ("minProperties", v) => {
+                    if let Some(min) = v.as_u64()
+                        && (map.len() as u64) < min
+                    {
+                        let e = checks::property_count(map.len(), Some(min), None, &self.pointer);
+                        self.push(e);
+                    }
+                }
+                ("maxProperties", v) => {
+                    if let Some(max) = v.as_u64()
+                        && (map.len() as u64) > max
+                    {
+                        let e = checks::property_count(map.len(), None, Some(max), &self.pointer);
+                        self.push(e);
+                    }
+                }
+                ("dependentRequired" | "dependencies", Value::Object(deps)) => {
+                    for (key, needs) in deps {
+                        let Value::Array(needs) = needs else { continue };
+                        if !map.contains_key(key) {
+                            continue;
+                        }
+                        for need in needs.iter().filter_map(Value::as_str) {
+                            if !map.contains_key(need) {
+                                let e = checks::dependent_required(key, need, &self.pointer);
+                                self.push(e);
+                            }
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// A value matches a `oneOf` whose variants may overlap when it matches exactly one.
+    fn one_of(&mut self, whole: &Schema, variants: &[Schema], value: &Value, depth: usize) {
+        let mut matched = Vec::new();
+        for (i, v) in variants.iter().enumerate() {
+            let outer = std::mem::take(&mut self.errors);
+            self.schema(v, value, depth + 1);
+            let found = std::mem::replace(&mut self.errors, outer);
+            if self.exhausted() {
+                for e in found {
+                    self.push(e);
+                }
+                return;
+            }
+            if found.is_empty() {
+                matched.push(i);
+                if matched.len() == 2 {
+                    break;
+                }
+            }
+        }
+        match matched.as_slice() {
+            [] => self.any_of(whole, variants, value, depth),
+            [_] => {}
+            [a, b, ..] => {
+                let e = checks::one_of_twice(*a, *b, &self.pointer);
                 self.push(e);
             }
         }

@@ -6,8 +6,10 @@
 //! `minimum`, `exclusiveMinimum`, `maximum`, `exclusiveMaximum`, `multipleOf` for numbers; `enum`
 //! or `anyOf` for enums; `items`, `minItems`, `maxItems`, `uniqueItems` for lists; `properties`,
 //! `required`, `additionalProperties` for objects; `anyOf` for unions; `$ref` for references),
-//! then `default`, `examples`, and `$defs` last at the document root. Properties keep the IR
-//! order; `required` is written only when not empty; `additionalProperties` is always written.
+//! then the keywords import kept verbatim ([`Kept`]), then `default`, `examples`, and `$defs`
+//! last at the document root. Properties keep the IR order; `properties` and `required` are written
+//! only when not empty; `additionalProperties` is written unless [unstated](Additional::Unstated). An
+//! imported `oneOf` is written as `oneOf`.
 //!
 //! | IR | JSON Schema |
 //! | --- | --- |
@@ -32,16 +34,23 @@ use serde_json::Value;
 
 use crate::descriptor::{Definition, Param, ToolDescriptor};
 use crate::literal::{Literal, Text};
-use crate::schema::{Additional, NumberSchema, Schema, SchemaKind};
+use crate::schema::{Additional, Kept, NumberSchema, Schema, SchemaKind};
 
 /// A JSON object under construction, in the order its keys are written.
 #[derive(Default)]
 pub(crate) struct Obj(Vec<(Text, Literal)>);
 
 impl Obj {
-    /// Appends `key` (export never writes a key twice).
+    /// Appends `key`, or replaces its value where it is when already written.
     pub(crate) fn insert(&mut self, key: &'static str, value: impl Into<Literal>) {
-        self.0.push((Cow::Borrowed(key), value.into()));
+        self.insert_text(Cow::Borrowed(key), value.into());
+    }
+
+    fn insert_text(&mut self, key: Text, value: Literal) {
+        match self.0.iter_mut().find(|(k, _)| *k == key) {
+            Some(slot) => slot.1 = value,
+            None => self.0.push((key, value)),
+        }
     }
 
     /// Appends a key known only at run time (a property or definition name).
@@ -63,6 +72,18 @@ fn count(n: u64) -> Literal {
     Literal::Int(i64::try_from(n).unwrap_or(i64::MAX))
 }
 
+/// A kept keyword's value as a literal (an integer beyond `i64` becomes the nearest float).
+fn kept_literal(v: &Value) -> Literal {
+    Literal::from_json(v).unwrap_or_else(|_| match v {
+        Value::Number(n) => Literal::Float(n.as_f64().unwrap_or(f64::MAX)),
+        Value::Array(items) => list(items.iter().map(kept_literal).collect()),
+        Value::Object(map) => Literal::Object(Cow::Owned(
+            map.iter().map(|(k, v)| (Cow::Owned(k.clone()), kept_literal(v))).collect(),
+        )),
+        _ => Literal::Null,
+    })
+}
+
 /// The descriptor's input object as a JSON Schema document, with every definition under `$defs`.
 pub fn export_input(d: &ToolDescriptor) -> Value {
     export_input_literal(d).to_json()
@@ -73,6 +94,7 @@ pub fn export_input_literal(d: &ToolDescriptor) -> Literal {
     let mut m = Obj::default();
     m.insert("type", "object");
     object_keywords(&mut m, &d.params, &d.additional);
+    kept_keywords(&mut m, &d.input_kept);
     if !d.definitions.is_empty() {
         m.insert("$defs", defs_json(d.definitions.iter()));
     }
@@ -146,6 +168,9 @@ fn refs_in(schema: &Schema, out: &mut Vec<String>) {
     // Iterative, so that a deep schema built at run time cannot overflow the stack here.
     let mut todo = vec![schema];
     while let Some(s) = todo.pop() {
+        for k in &s.kept {
+            super::import::json_refs(&k.value, out);
+        }
         match &s.kind {
             SchemaKind::Ref(r) => out.push(r.name.to_string()),
             SchemaKind::List(l) => todo.push(l.items.get()),
@@ -191,11 +216,13 @@ fn number_keywords<T: Copy>(m: &mut Obj, n: &NumberSchema<T>, f: impl Fn(T) -> L
 }
 
 fn object_keywords(m: &mut Obj, params: &[Param], additional: &Additional) {
-    let mut properties = Obj::default();
-    for p in params {
-        properties.insert_owned(&p.name, schema_map(&p.schema).done());
+    if !params.is_empty() {
+        let mut properties = Obj::default();
+        for p in params {
+            properties.insert_owned(&p.name, schema_map(&p.schema).done());
+        }
+        m.insert("properties", properties.done());
     }
-    m.insert("properties", properties.done());
     let required: Vec<Literal> =
         params.iter().filter(|p| p.required).map(|p| Literal::Str(p.name.clone())).collect();
     if !required.is_empty() {
@@ -203,10 +230,18 @@ fn object_keywords(m: &mut Obj, params: &[Param], additional: &Additional) {
     }
     let additional = match additional {
         Additional::Closed => Literal::Bool(false),
+        Additional::Unstated => return,
         Additional::Open => Literal::Bool(true),
         Additional::Typed(t) => schema_map(t).done(),
     };
     m.insert("additionalProperties", additional);
+}
+
+/// Keywords kept verbatim by import, written as they were.
+fn kept_keywords(m: &mut Obj, kept: &[Kept]) {
+    for k in kept {
+        m.insert_text(k.keyword.clone(), kept_literal(&k.value));
+    }
 }
 
 fn schema_map(s: &Schema) -> Obj {
@@ -279,7 +314,10 @@ fn schema_map(s: &Schema) -> Obj {
         }
         SchemaKind::List(l) => {
             m.insert("type", type_value("array", s.nullable));
-            m.insert("items", schema_map(&l.items).done());
+            // After `prefixItems`, `items` is a kept keyword of its own.
+            if !s.kept.iter().any(|k| k.keyword == "prefixItems") {
+                m.insert("items", schema_map(&l.items).done());
+            }
             if let Some(min) = l.min_items {
                 m.insert("minItems", count(min));
             }
@@ -300,7 +338,8 @@ fn schema_map(s: &Schema) -> Obj {
             if s.nullable {
                 variants.push(null_member());
             }
-            m.insert("anyOf", list(variants));
+            let keyword = if a.combine.is_one_of() { "oneOf" } else { "anyOf" };
+            m.insert(keyword, list(variants));
         }
         SchemaKind::Ref(r) => {
             let reference = Literal::from(definition_ref(&r.name));
@@ -313,6 +352,7 @@ fn schema_map(s: &Schema) -> Obj {
             }
         }
     }
+    kept_keywords(&mut m, &s.kept);
     if let Some(default) = &s.default {
         m.insert("default", default.clone());
     }

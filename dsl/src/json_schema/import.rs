@@ -18,6 +18,7 @@
 //! build a descriptor call [`ToolDescriptor::validate`] (the spec loader does).
 
 use std::borrow::Cow;
+use std::fmt::Write as _;
 
 use indexmap::IndexMap;
 use serde_json::{Map, Value};
@@ -27,16 +28,16 @@ use super::imported::{
     describe, unsupported, wrong,
 };
 use super::keywords::{
-    DROPPED_ANNOTATIONS, Family, KEPT_ANNOTATIONS, MAX_ALL_OF_PARTS, TYPE_NAMES, UNSUPPORTED,
-    family_of, is_constraint,
+    DROPPED_ANNOTATIONS, Family, KEPT_ANNOTATIONS, MAX_ALL_OF_PARTS, TYPE_NAMES, family_of,
+    is_constraint, kept_reason,
 };
 use super::order::KeyOrder;
 use super::view::{Kw, View};
 use crate::descriptor::{Definition, Param};
 use crate::literal::Literal;
 use crate::schema::{
-    Additional, EnumSchema, EnumValue, EnumValues, ListSchema, NumberSchema, ObjectSchema,
-    RefSchema, Schema, SchemaKind, StringSchema,
+    Additional, Combine, EnumSchema, EnumValue, EnumValues, Kept, ListSchema, NumberSchema,
+    ObjectSchema, RefSchema, Schema, SchemaKind, StringSchema,
 };
 use crate::validate::MAX_DEPTH;
 
@@ -46,14 +47,19 @@ struct Importer {
     defs_07: Vec<String>,
     root_name: String,
     root_used: bool,
-    one_of_checks: Vec<(String, Schema)>,
+    /// Whether some `oneOf` was read (the final pass then checks which ones overlap).
+    one_of_seen: bool,
+    /// Definitions that could not be read, with why: fatal only when something refers to them.
+    failed_defs: Vec<(String, ImportError)>,
     /// The key order of the document's text, for properties, definitions and object literals.
     order: KeyOrder,
 }
 
 /// Reads an input object schema (the `inputSchema` / `parameters` of a tool).
 ///
-/// `additionalProperties` absent means [`Additional::Open`], as in JSON Schema. A root `$ref` to
+/// `additionalProperties` absent is kept as [`Additional::Unstated`] (accepted as JSON Schema
+/// accepts it, and closed without loss by strict renderers); `true` or `{}` is
+/// [`Additional::Open`]. A root `$ref` to
 /// an object definition is followed. The result is not validated (see the module docs).
 ///
 /// ```
@@ -171,17 +177,26 @@ pub fn import_input_ordered(
     }
     im.check_keywords(&view)?;
     im.drop_foreign(&view, Some(Family::Object));
-    let (params, additional) = im.object(&view, 0)?;
+    let (mut params, mut additional) = im.object(&view, 0)?;
+    let kept = im.kept(&view);
     let mut definitions = im.definitions(root)?;
+    let snapshot = definitions.clone();
+    im.settle_object(&mut params, &mut additional, &snapshot, &mut view.ptr.clone(), 0);
+    im.settle_definitions(&mut definitions, &snapshot);
+    let mut roots: Vec<&Schema> = params.iter().map(|p| &p.schema).collect();
+    if let Additional::Typed(t) = &additional {
+        roots.push(t.get());
+    }
+    im.drop_failed(&roots, &kept, &mut definitions)?;
     if im.root_used {
-        let copy = Schema::of(SchemaKind::Object(ObjectSchema {
+        let mut copy = Schema::of(SchemaKind::Object(ObjectSchema {
             properties: Cow::Owned(params.clone()),
             additional: additional.clone(),
         }));
+        copy.kept.clone_from(&kept);
         definitions.push(Definition::named(im.root_name.clone(), copy));
     }
-    im.check_one_of(&definitions)?;
-    Ok(Imported { value: InputSchema { params, additional, definitions }, notes: im.notes })
+    Ok(Imported { value: InputSchema { params, additional, definitions, kept }, notes: im.notes })
 }
 
 /// Reads one schema and the definitions of its document.
@@ -212,12 +227,15 @@ pub fn import_schema_ordered(
         }
     };
     let mut im = Importer::new(root, "Root", order)?;
-    let schema = im.schema(schema, "", 0)?;
+    let mut schema = im.schema(schema, "", 0)?;
     let mut definitions = im.definitions(root)?;
+    let snapshot = definitions.clone();
+    im.settle(&mut schema, &snapshot, &mut String::new(), 0);
+    im.settle_definitions(&mut definitions, &snapshot);
+    im.drop_failed(&[&schema], &[], &mut definitions)?;
     if im.root_used {
         definitions.push(Definition::named(im.root_name.clone(), schema.clone()));
     }
-    im.check_one_of(&definitions)?;
     Ok(Imported { value: ImportedSchema { schema, definitions }, notes: im.notes })
 }
 
@@ -259,7 +277,8 @@ impl Importer {
             defs_07: Vec::new(),
             root_name: String::new(),
             root_used: false,
-            one_of_checks: Vec::new(),
+            one_of_seen: false,
+            failed_defs: Vec::new(),
             order: order.clone(),
         };
         for table in ["$defs", "definitions"] {
@@ -311,8 +330,10 @@ impl Importer {
                     continue; // identical duplicate, checked in `new`
                 }
                 let ptr = child(&at, name);
-                let schema = self.schema(value, &ptr, 1)?;
-                out.push(Definition::named(name.clone(), schema));
+                match self.schema(value, &ptr, 1) {
+                    Ok(schema) => out.push(Definition::named(name.clone(), schema)),
+                    Err(e) => self.failed_defs.push((name.clone(), e)),
+                }
             }
         }
         Ok(out)
@@ -488,7 +509,7 @@ impl Importer {
         if prev.value.as_ref() == value {
             return Ok(());
         }
-        if !is_constraint(key) {
+        if !is_constraint(key) && kept_reason(key).is_none() {
             self.note(
                 &kptr,
                 key,
@@ -589,22 +610,11 @@ impl Importer {
 
     /// Reports dropped annotations and unsupported keywords of a view.
     fn check_keywords(&mut self, view: &View<'_>) -> Result<(), ImportError> {
-        for (k, kw) in &view.kws {
-            if let Some((_, reason)) = UNSUPPORTED.iter().find(|(u, _)| u == k) {
-                return Err(unsupported(&kw.ptr, k, *reason));
-            }
-            if *k == "items" && kw.value.is_array() {
-                return Err(unsupported(
-                    &kw.ptr,
-                    k,
-                    "an array of `items` is a tuple; the IR has no tuples",
-                ));
-            }
-        }
         let mut notes = Vec::new();
         for (k, kw) in &view.kws {
             let known = KEPT_ANNOTATIONS.contains(k)
                 || family_of(k).is_some()
+                || kept_reason(k).is_some()
                 || ["type", "enum", "const", "anyOf", "oneOf", "$ref", "$defs", "definitions"]
                     .contains(k);
             if DROPPED_ANNOTATIONS.contains(k) || k.starts_with("x-") {
@@ -626,6 +636,28 @@ impl Importer {
             self.note(&p, &k, m);
         }
         Ok(())
+    }
+
+    /// The keywords of a view the IR cannot type, kept verbatim in document order, each noted.
+    ///
+    /// An array's `items` goes with them when it is a tuple (an array of schemas) or follows
+    /// `prefixItems` (it then constrains only the items after the prefix).
+    fn kept(&mut self, view: &View<'_>) -> Vec<Kept> {
+        let tuple = tuple_items(view);
+        let mut out = Vec::new();
+        for (k, kw) in &view.kws {
+            let reason = match kept_reason(k) {
+                Some(reason) => reason,
+                None if *k == "items" && tuple => "the IR has no tuples",
+                None => continue,
+            };
+            let ptr = kw.ptr.clone();
+            self.note(&ptr, k, format!("was kept verbatim ({reason})"));
+            let mut value = kw.value.clone().into_owned();
+            retarget_refs(&mut value);
+            out.push(Kept::new(k.to_string(), value));
+        }
+        out
     }
 
     /// Reads a schema at `ptr`.
@@ -665,15 +697,32 @@ impl Importer {
             }
         }
         if let Some(kw) = view.get("default") {
-            s.default = Some(literal(&self.order, &kw.value, &kw.ptr, "default")?);
+            match literal(&self.order, &kw.value, &kw.ptr, "default") {
+                Ok(l) => s.default = Some(l),
+                Err(e) => {
+                    let ptr = kw.ptr.clone();
+                    self.note(
+                        &ptr,
+                        "default",
+                        format!("cannot be held ({}) and was dropped", e.kind),
+                    );
+                }
+            }
         }
         if let Some(kw) = view.get("examples") {
             match &*kw.value {
                 Value::Array(items) => {
                     let mut out = Vec::with_capacity(items.len());
                     for (i, item) in items.iter().enumerate() {
-                        let at = format!("{}/{i}", kw.ptr);
-                        out.push(literal(&self.order, item, &at, "examples")?);
+                        let ptr = format!("{}/{i}", kw.ptr);
+                        match literal(&self.order, item, &ptr, "examples") {
+                            Ok(l) => out.push(l),
+                            Err(e) => self.note(
+                                &ptr,
+                                "examples",
+                                format!("cannot be held ({}) and was dropped", e.kind),
+                            ),
+                        }
                     }
                     s.examples = Cow::Owned(out);
                 }
@@ -702,6 +751,8 @@ impl Importer {
         let mut annotated = Schema::of(SchemaKind::Null);
         self.annotations(view, &mut annotated)?;
         merge_annotations(&mut s, annotated);
+        let kept = self.kept(view);
+        s.kept.extend(kept);
         Ok(s)
     }
 
@@ -818,7 +869,13 @@ impl Importer {
         let rest: Vec<(usize, &Value)> =
             members.iter().enumerate().filter(|(_, m)| !null_member(m)).collect();
         // Siblings that constrain: only `type: string` (with null) beside an enum of consts.
-        let consts = !rest.is_empty() && rest.iter().all(|(_, m)| const_member(m));
+        let listed_twice = rest.iter().any(|(i, m)| rest.iter().any(|(j, n)| j > i && m == n));
+        let consts = !rest.is_empty()
+            && rest.iter().all(|(_, m)| const_member(m))
+            && !(keyword == "oneOf"
+                && rest
+                    .iter()
+                    .any(|(i, m)| rest.iter().any(|(j, n)| j > i && m["const"] == n["const"])));
         let types = self.types(view)?;
         if let Some((k, c)) = view
             .kws
@@ -847,17 +904,6 @@ impl Importer {
         }
         let mut nullable = has_null;
         if consts {
-            if keyword == "oneOf"
-                && rest
-                    .iter()
-                    .any(|(i, m)| rest.iter().any(|(j, n)| j > i && m["const"] == n["const"]))
-            {
-                return Err(unsupported(
-                    &kw.ptr,
-                    "oneOf",
-                    "a value listed twice matches two variants, so it is invalid",
-                ));
-            }
             if let Some(ts) = &types {
                 if !ts.iter().any(|t| t == "string") {
                     let p = &view.get("type").expect("present").ptr;
@@ -916,28 +962,20 @@ impl Importer {
         for (i, m) in &rest {
             variants.push(self.schema(m, &format!("{}/{i}", kw.ptr), depth + 1)?);
         }
+        // A `oneOf` is read as disjoint until the final pass (which sees the definitions) finds
+        // two variants that may overlap; some overlaps are plain already.
+        let mut combine = Combine::AnyOf;
         if keyword == "oneOf" {
-            if has_null && variants.iter().any(|v| v.nullable || matches!(v.kind, SchemaKind::Null))
-            {
-                return Err(unsupported(
-                    &kw.ptr,
-                    "oneOf",
-                    "`null` matches two variants, so it is invalid; this cannot be expressed",
-                ));
-            }
-            if rest.iter().any(|(i, m)| rest.iter().any(|(j, n)| j > i && m == n)) {
-                return Err(unsupported(
-                    &kw.ptr,
-                    "oneOf",
-                    "a value listed twice matches two variants, so it is invalid",
-                ));
-            }
-            if variants.len() > 1 {
-                let s = Schema::any_of_owned(variants.clone());
-                self.one_of_checks.push((kw.ptr.clone(), s));
+            self.one_of_seen = true;
+            combine = Combine::OneOfDisjoint;
+            let null_twice = has_null
+                && variants.iter().any(|v| v.nullable || matches!(v.kind, SchemaKind::Null));
+            if null_twice || listed_twice {
+                combine = Combine::OneOf;
+                self.note(&kw.ptr, "oneOf", OVERLAPPING_ONE_OF);
             }
         }
-        if variants.len() == 1 && has_null {
+        if variants.len() == 1 && has_null && combine != Combine::OneOf {
             let mut only = variants.pop().expect("one variant");
             // Collapse `anyOf: [X, null]` onto X unless the outer annotations would overwrite X's.
             if !annotations_clash(&only, view) {
@@ -947,6 +985,9 @@ impl Importer {
             variants.push(only);
         }
         let mut s = Schema::any_of_owned(variants);
+        if let SchemaKind::AnyOf(a) = &mut s.kind {
+            a.combine = combine;
+        }
         s.nullable = nullable;
         Ok(s)
     }
@@ -1036,8 +1077,10 @@ impl Importer {
             "any" => Schema::any(),
             "array" => {
                 let item = match view.get("items") {
-                    Some(items) => self.schema(&items.value, &items.ptr.clone(), depth + 1)?,
-                    None => Schema::any(),
+                    Some(items) if !tuple_items(view) => {
+                        self.schema(&items.value, &items.ptr.clone(), depth + 1)?
+                    }
+                    _ => Schema::any(),
                 };
                 let unique = match view.get("uniqueItems") {
                     None => false,
@@ -1075,19 +1118,40 @@ impl Importer {
             let required = view.required.iter().flatten().any(|(r, _)| r == name);
             params.push(Param::named(name.to_string(), schema).with_required(required));
         }
+        let additional = self.additional(view, depth)?;
+        // A required key that `properties` does not describe takes what other keys take.
         for (name, ptr) in view.required.iter().flatten() {
-            if !params.iter().any(|p| p.name == *name) {
-                return Err(unsupported(
-                    ptr,
-                    "required",
-                    format!(
-                        "`{name}` is required but not in `properties`; the IR cannot require a key it does not describe"
-                    ),
-                ));
+            if params.iter().any(|p| p.name == *name) {
+                continue;
             }
+            let schema = match &additional {
+                Additional::Closed => {
+                    return Err(unsupported(
+                        ptr,
+                        "required",
+                        format!(
+                            "`{name}` is required, but `properties` does not list it and `additionalProperties` is false, so no value is valid"
+                        ),
+                    ));
+                }
+                Additional::Typed(t) => t.get().clone(),
+                Additional::Open | Additional::Unstated => Schema::any(),
+            };
+            self.note(
+                ptr,
+                "required",
+                format!(
+                    "names `{name}`, which `properties` does not list; it became a property that takes what other keys take"
+                ),
+            );
+            params.push(Param::named(name.to_string(), schema));
         }
-        let additional = match view.get("additionalProperties") {
-            None => Additional::Open,
+        Ok((params, additional))
+    }
+
+    fn additional(&mut self, view: &View<'_>, depth: usize) -> Result<Additional, ImportError> {
+        Ok(match view.get("additionalProperties") {
+            None => Additional::Unstated,
             Some(kw) => match &*kw.value {
                 Value::Bool(false) => Additional::Closed,
                 Value::Bool(true) => Additional::Open,
@@ -1118,28 +1182,256 @@ impl Importer {
                     ));
                 }
             },
-        };
-        Ok((params, additional))
+        })
     }
 
-    /// Checks that the variants of every `oneOf` exclude each other, so that it equals `anyOf`.
-    fn check_one_of(&self, definitions: &[Definition]) -> Result<(), ImportError> {
-        for (ptr, s) in &self.one_of_checks {
-            let SchemaKind::AnyOf(a) = &s.kind else { continue };
-            for (i, x) in a.variants.iter().enumerate() {
-                for y in &a.variants[i + 1..] {
-                    if !disjoint(x, y, definitions) {
-                        return Err(unsupported(
-                            ptr,
-                            "oneOf",
-                            "its variants may overlap (a value matching two is invalid); only mutually exclusive variants can be read as anyOf",
-                        ));
+    /// The last pass over what was read, once the definitions are in: marks each `oneOf` whose
+    /// variants may overlap, and leaves out (with a note) each default and example that its own
+    /// schema rejects.
+    fn settle(&mut self, s: &mut Schema, defs: &[Definition], ptr: &mut String, depth: usize) {
+        if depth > MAX_DEPTH {
+            return;
+        }
+        let at = ptr.len();
+        match &mut s.kind {
+            SchemaKind::List(l) => {
+                ptr.push_str("/items");
+                self.settle(l.items.make_mut(), defs, ptr, depth + 1);
+            }
+            SchemaKind::Object(o) => {
+                self.settle_object(o.properties.to_mut(), &mut o.additional, defs, ptr, depth);
+            }
+            SchemaKind::AnyOf(a) => {
+                let keyword = if a.combine.is_one_of() { "oneOf" } else { "anyOf" };
+                for (i, v) in a.variants.to_mut().iter_mut().enumerate() {
+                    ptr.truncate(at);
+                    let _ = write!(ptr, "/{keyword}/{i}");
+                    self.settle(v, defs, ptr, depth + 1);
+                }
+                ptr.truncate(at);
+                let vs = &a.variants;
+                let overlap = || {
+                    (0..vs.len()).any(|i| vs[i + 1..].iter().any(|w| !disjoint(&vs[i], w, defs, 0)))
+                };
+                if a.combine == Combine::OneOfDisjoint && overlap() {
+                    a.combine = Combine::OneOf;
+                    self.note(&child(ptr, "oneOf"), "oneOf", OVERLAPPING_ONE_OF);
+                }
+            }
+            _ => {}
+        }
+        ptr.truncate(at);
+        if let Some(d) = s.default.take() {
+            match crate::rules::literal_fits(s, &d, defs) {
+                Ok(()) => s.default = Some(d),
+                Err(why) => self.note(
+                    &child(ptr, "default"),
+                    "default",
+                    format!("is not a value its own schema accepts ({why}); it was not applied"),
+                ),
+            }
+        }
+        if !s.examples.is_empty() {
+            let examples = std::mem::take(&mut s.examples).into_owned();
+            let mut kept = Vec::with_capacity(examples.len());
+            for (i, e) in examples.into_iter().enumerate() {
+                match crate::rules::literal_fits(s, &e, defs) {
+                    Ok(()) => kept.push(e),
+                    Err(why) => self.note(
+                        &format!("{ptr}/examples/{i}"),
+                        "examples",
+                        format!("is not a value its own schema accepts ({why}) and was dropped"),
+                    ),
+                }
+            }
+            s.examples = Cow::Owned(kept);
+        }
+    }
+
+    fn settle_object(
+        &mut self,
+        params: &mut [Param],
+        additional: &mut Additional,
+        defs: &[Definition],
+        ptr: &mut String,
+        depth: usize,
+    ) {
+        let at = ptr.len();
+        for p in params {
+            ptr.push_str("/properties");
+            let name = p.name.clone();
+            ptr.push_str(&child("", &name));
+            self.settle(&mut p.schema, defs, ptr, depth + 1);
+            ptr.truncate(at);
+        }
+        if let Additional::Typed(t) = additional {
+            ptr.push_str("/additionalProperties");
+            self.settle(t.make_mut(), defs, ptr, depth + 1);
+            ptr.truncate(at);
+        }
+    }
+
+    /// Settles every definition (see [`Importer::settle`]).
+    fn settle_definitions(&mut self, definitions: &mut [Definition], snapshot: &[Definition]) {
+        let mut ptr = String::new();
+        for d in definitions {
+            let table =
+                if self.defs_2020.iter().any(|n| *n == d.name) { "$defs" } else { "definitions" };
+            ptr.clear();
+            ptr.push_str(&child(&child("", table), &d.name));
+            self.settle(&mut d.schema, snapshot, &mut ptr, 1);
+        }
+    }
+
+    /// Definitions that could not be read block the import only when something refers to them;
+    /// the others are dropped with a note, and so is every definition that refers to a dropped one.
+    fn drop_failed(
+        &mut self,
+        roots: &[&Schema],
+        kept: &[Kept],
+        definitions: &mut Vec<Definition>,
+    ) -> Result<(), ImportError> {
+        if self.failed_defs.is_empty() {
+            return Ok(());
+        }
+        let mut reached: Vec<String> = Vec::new();
+        for r in roots {
+            refs_of(r, &mut reached);
+        }
+        for k in kept {
+            json_refs(&k.value, &mut reached);
+        }
+        let mut i = 0;
+        while i < reached.len() {
+            if let Some(d) = definitions.iter().find(|d| d.name == reached[i].as_str()) {
+                let mut more = Vec::new();
+                refs_of(&d.schema, &mut more);
+                for m in more {
+                    if !reached.contains(&m) {
+                        reached.push(m);
                     }
                 }
+            }
+            i += 1;
+        }
+        let failed = std::mem::take(&mut self.failed_defs);
+        for (name, e) in &failed {
+            if reached.contains(name) {
+                return Err(e.clone());
+            }
+        }
+        for (name, e) in failed {
+            let ptr = e.pointer.clone();
+            self.note(
+                &ptr,
+                "$defs",
+                format!("definition `{name}` is not referred to and could not be read ({}); it was dropped", e.kind),
+            );
+        }
+        // Drop what refers to a definition that is gone, until nothing does.
+        loop {
+            let names: Vec<String> = definitions.iter().map(|d| d.name.to_string()).collect();
+            let before = definitions.len();
+            let mut gone = Vec::new();
+            definitions.retain(|d| {
+                let mut refs = Vec::new();
+                refs_of(&d.schema, &mut refs);
+                let ok = refs.iter().all(|r| names.contains(r));
+                if !ok {
+                    gone.push(d.name.to_string());
+                }
+                ok
+            });
+            for name in gone {
+                self.note(
+                    "",
+                    "$defs",
+                    format!("definition `{name}` is not referred to and refers to a dropped definition; it was dropped"),
+                );
+            }
+            if definitions.len() == before {
+                break;
             }
         }
         Ok(())
     }
+}
+
+/// A `oneOf` whose variants may overlap, as its note says.
+const OVERLAPPING_ONE_OF: &str = "has variants that may overlap (a value matching two is invalid); it is kept as `oneOf` for providers that take it, and renderers that write `anyOf` report the loss";
+
+/// The definition names `s` refers to, kept keywords included.
+fn refs_of(s: &Schema, out: &mut Vec<String>) {
+    let mut todo = vec![s];
+    while let Some(s) = todo.pop() {
+        for k in &s.kept {
+            json_refs(&k.value, out);
+        }
+        match &s.kind {
+            SchemaKind::Ref(r) => out.push(r.name.to_string()),
+            SchemaKind::List(l) => todo.push(l.items.get()),
+            SchemaKind::Object(o) => {
+                todo.extend(o.properties.iter().map(|p| &p.schema));
+                if let Additional::Typed(t) = &o.additional {
+                    todo.push(t.get());
+                }
+            }
+            SchemaKind::AnyOf(a) => todo.extend(a.variants.iter()),
+            _ => {}
+        }
+    }
+}
+
+/// Points the draft-07 `#/definitions/X` references inside a kept value at `#/$defs/X`, where
+/// export writes every definition.
+fn retarget_refs(v: &mut Value) {
+    let mut todo = vec![v];
+    while let Some(v) = todo.pop() {
+        match v {
+            Value::Object(m) => {
+                if let Some(Value::String(r)) = m.get_mut("$ref")
+                    && r.starts_with("#/definitions/")
+                    && let Some(name) = local_def_name(r)
+                {
+                    *r = super::export::definition_ref(&name);
+                }
+                todo.extend(m.values_mut());
+            }
+            Value::Array(a) => todo.extend(a.iter_mut()),
+            _ => {}
+        }
+    }
+}
+
+/// The definition names the `$ref`s inside a verbatim JSON value point at.
+pub(crate) fn json_refs(v: &Value, out: &mut Vec<String>) {
+    let mut todo = vec![v];
+    while let Some(v) = todo.pop() {
+        match v {
+            Value::Object(m) => {
+                if let Some(Value::String(r)) = m.get("$ref")
+                    && let Some(name) = local_def_name(r)
+                {
+                    out.push(name);
+                }
+                todo.extend(m.values());
+            }
+            Value::Array(a) => todo.extend(a.iter()),
+            _ => {}
+        }
+    }
+}
+
+/// The definition name of `#/$defs/X` or `#/definitions/X`.
+fn local_def_name(target: &str) -> Option<String> {
+    let decoded = percent_decode(target.strip_prefix('#')?)?;
+    let rest = decoded.strip_prefix("/$defs/").or_else(|| decoded.strip_prefix("/definitions/"))?;
+    (!rest.contains('/')).then(|| rest.replace("~1", "/").replace("~0", "~"))
+}
+
+/// Whether the view's `items` is a tuple: an array of schemas, or the rest after `prefixItems`.
+fn tuple_items(view: &View<'_>) -> bool {
+    view.get("prefixItems").is_some() || view.get("items").is_some_and(|k| k.value.is_array())
 }
 
 fn type_family(t: &str) -> Option<Family> {
@@ -1333,7 +1625,10 @@ fn percent_decode(s: &str) -> Option<String> {
 }
 
 /// Whether no value can match both `a` and `b` (conservative: `false` when unsure).
-fn disjoint(a: &Schema, b: &Schema, defs: &[Definition]) -> bool {
+fn disjoint(a: &Schema, b: &Schema, defs: &[Definition], depth: usize) -> bool {
+    if depth > MAX_DEPTH {
+        return false;
+    }
     fn resolve<'s>(mut s: &'s Schema, defs: &'s [Definition]) -> &'s Schema {
         for _ in 0..MAX_DEPTH {
             match &s.kind {
@@ -1366,8 +1661,8 @@ fn disjoint(a: &Schema, b: &Schema, defs: &[Definition]) -> bool {
         return false;
     }
     match (&a.kind, &b.kind) {
-        (SchemaKind::AnyOf(x), _) => x.variants.iter().all(|v| disjoint(v, b, defs)),
-        (_, SchemaKind::AnyOf(y)) => y.variants.iter().all(|v| disjoint(a, v, defs)),
+        (SchemaKind::AnyOf(x), _) => x.variants.iter().all(|v| disjoint(v, b, defs, depth + 1)),
+        (_, SchemaKind::AnyOf(y)) => y.variants.iter().all(|v| disjoint(a, v, defs, depth + 1)),
         (SchemaKind::Enum(x), SchemaKind::Enum(y)) => {
             !x.values.iter().any(|v| y.values.contains(v))
         }
@@ -1379,7 +1674,7 @@ fn disjoint(a: &Schema, b: &Schema, defs: &[Definition]) -> bool {
                 && !ps.nullable
                 && !qs.nullable
                 && matches!((&ps.kind, &qs.kind), (SchemaKind::Enum(_), SchemaKind::Enum(_)))
-                && disjoint(ps, qs, defs)
+                && disjoint(ps, qs, defs, depth + 1)
         }),
         _ => match (class(a), class(b)) {
             (Some(x), Some(y)) => x != y,

@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use super::keywords::TYPE_NAMES;
 use crate::descriptor::{Definition, Param, ToolDescriptor};
-use crate::schema::{Additional, Schema};
+use crate::schema::{Additional, Kept, Schema};
 use crate::validate::MAX_DEPTH;
 
 /// The result of an import: the IR value and the notes about what was dropped or inferred.
@@ -28,18 +28,22 @@ pub struct Imported<T> {
 pub struct InputSchema {
     /// The properties, in document order.
     pub params: Vec<Param>,
-    /// What the object says about other keys (`Open` when `additionalProperties` is absent).
+    /// What the object says about other keys (`Unstated` when `additionalProperties` is absent).
     pub additional: Additional,
     /// Named definitions (`$defs`, then `definitions`, then the root copy if `#` is referenced).
     pub definitions: Vec<Definition>,
+    /// Keywords of the root object the IR cannot type, kept verbatim (see [`Kept`]).
+    pub kept: Vec<Kept>,
 }
 
 impl InputSchema {
-    /// Replaces the descriptor's parameters, additional-properties policy and definitions.
+    /// Replaces the descriptor's parameters, additional-properties policy, definitions and kept
+    /// root keywords.
     pub fn apply_to(self, d: &mut ToolDescriptor) {
         d.params = Cow::Owned(self.params);
         d.additional = self.additional;
         d.definitions = Cow::Owned(self.definitions);
+        d.input_kept = self.kept;
     }
 }
 

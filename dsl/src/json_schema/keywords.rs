@@ -1,5 +1,5 @@
-//! The keyword tables of import: annotations dropped with a note, keywords the IR cannot
-//! express, and which constraint keywords belong to which type.
+//! The keyword tables of import: annotations dropped with a note, keywords the IR cannot type
+//! (kept verbatim), and which constraint keywords belong to which type.
 
 /// Annotation keywords the IR has no place for: dropped with a note.
 pub(super) const DROPPED_ANNOTATIONS: &[&str] = &[
@@ -20,8 +20,8 @@ pub(super) const DROPPED_ANNOTATIONS: &[&str] = &[
     "nullable",
 ];
 
-/// Keywords that change what is valid and that the IR cannot express.
-pub(super) const UNSUPPORTED: &[(&str, &str)] = &[
+/// Keywords that change what is valid and that the IR cannot type: kept verbatim, with why.
+pub(super) const KEPT: &[(&str, &str)] = &[
     ("not", "the IR has no negation"),
     ("if", "the IR has no conditional schemas"),
     ("then", "the IR has no conditional schemas"),
@@ -36,7 +36,7 @@ pub(super) const UNSUPPORTED: &[(&str, &str)] = &[
     ("dependencies", "the IR has no dependencies between properties"),
     ("minProperties", "the IR does not count properties"),
     ("maxProperties", "the IR does not count properties"),
-    ("unevaluatedProperties", "use `additionalProperties` instead"),
+    ("unevaluatedProperties", "the IR has no evaluation tracking"),
     ("unevaluatedItems", "the IR has no item evaluation tracking"),
     ("prefixItems", "the IR has no tuples"),
     ("additionalItems", "the IR has no tuples"),
@@ -75,9 +75,14 @@ pub(super) const MAX_ALL_OF_PARTS: usize = 1024;
 
 pub(super) const KEPT_ANNOTATIONS: &[&str] = &["title", "description", "default", "examples"];
 
-/// Keywords that constrain values (the rest only describe, or are unknown and dropped).
+/// Keywords the IR types that constrain values (the rest only describe, are kept verbatim, or
+/// are unknown and dropped).
 pub(super) fn is_constraint(keyword: &str) -> bool {
     family_of(keyword).is_some()
         || ["type", "enum", "const", "anyOf", "oneOf", "$ref", "allOf"].contains(&keyword)
-        || UNSUPPORTED.iter().any(|(k, _)| *k == keyword)
+}
+
+/// Why `keyword` is kept verbatim, when it is one of [`KEPT`].
+pub(super) fn kept_reason(keyword: &str) -> Option<&'static str> {
+    KEPT.iter().find(|(k, _)| *k == keyword).map(|(_, why)| *why)
 }

@@ -6,7 +6,7 @@ use std::borrow::Cow;
 use indexmap::IndexMap;
 use serde_json::Value;
 
-use super::keywords::is_constraint;
+use super::keywords::{is_constraint, kept_reason};
 
 pub(super) struct Kw<'v> {
     pub(super) value: Cow<'v, Value>,
@@ -27,6 +27,8 @@ impl<'v> View<'v> {
     }
 
     pub(super) fn has_validity(&self) -> bool {
-        self.props.is_some() || self.required.is_some() || self.kws.keys().any(|k| is_constraint(k))
+        self.props.is_some()
+            || self.required.is_some()
+            || self.kws.keys().any(|k| is_constraint(k) || kept_reason(k).is_some())
     }
 }

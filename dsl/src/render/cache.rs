@@ -434,6 +434,7 @@ fn hash_additional(a: &Additional, h: &mut impl Hasher) {
     match a {
         Additional::Closed => 0u8.hash(h),
         Additional::Open => 1u8.hash(h),
+        Additional::Unstated => 3u8.hash(h),
         Additional::Typed(s) => {
             2u8.hash(h);
             hash_schema(s, h);

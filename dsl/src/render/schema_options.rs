@@ -183,6 +183,11 @@ pub struct SchemaOptions {
     pub max_min_items: Option<u64>,
     /// Type names in upper case (`"STRING"`), for Gemini `parameters`.
     pub upper_case_types: bool,
+    /// Whether the keywords import kept verbatim (`not`, `if`, `patternProperties`,
+    /// `prefixItems`...) and `oneOf` are written as they are, for providers that take full JSON
+    /// Schema. If not, each kept keyword goes into the description and a `oneOf` whose variants
+    /// may overlap is written as `anyOf`, both reported as lossy.
+    pub verbatim: bool,
     /// The rule every property name must follow (parameters, nested objects, definitions);
     /// `None` accepts any name. A name that breaks it is a [`RenderRule::Name`](super::RenderRule::Name) error.
     pub property_names: Option<NameRule>,
@@ -208,6 +213,7 @@ impl SchemaOptions {
         empty_required: false,
         max_min_items: None,
         upper_case_types: false,
+        verbatim: true,
         property_names: None,
     };
 }

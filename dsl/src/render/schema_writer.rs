@@ -11,8 +11,9 @@ use super::schema_options::{
     Keyword, Keywords, NullStyle, RefStyle, SchemaOptions, SchemaStats, Unsupported,
 };
 use crate::descriptor::{Param, ToolDescriptor};
+use crate::json_schema::json_refs;
 use crate::literal::Literal;
-use crate::schema::{Additional, EnumValues, NumberSchema, Schema, SchemaKind};
+use crate::schema::{Additional, Combine, EnumValues, Kept, NumberSchema, Schema, SchemaKind};
 
 /// Writes the tool's input schema (the root object of its parameters) at `pointer`.
 ///
@@ -60,6 +61,8 @@ struct Ann<'a> {
     description: Option<&'a str>,
     default: Option<&'a Literal>,
     examples: &'a [Literal],
+    /// Keywords import kept verbatim.
+    verbatim: &'a [Kept],
 }
 
 impl<'a> Ann<'a> {
@@ -70,6 +73,7 @@ impl<'a> Ann<'a> {
             description: s.description.as_deref(),
             default: s.default.as_ref(),
             examples: &s.examples,
+            verbatim: &s.kept,
         }
     }
 
@@ -78,6 +82,7 @@ impl<'a> Ann<'a> {
             || self.description.is_some()
             || self.default.is_some()
             || !self.examples.is_empty()
+            || !self.verbatim.is_empty()
     }
 }
 
@@ -94,6 +99,8 @@ struct SchemaWriter<'a> {
     inlining: Vec<&'a str>,
     /// Per definition (descriptor order): whether it can reach itself.
     recursive: Vec<bool>,
+    /// Set by `plan` when the node's kept keywords stand for its array items (a tuple).
+    tuple_items: bool,
 }
 
 const NESTING_GUARD: usize = 128;
@@ -115,6 +122,7 @@ impl<'a> SchemaWriter<'a> {
             depth: 0,
             inlining: Vec::new(),
             recursive: Vec::new(),
+            tuple_items: false,
         }
     }
 
@@ -187,16 +195,29 @@ impl<'a> SchemaWriter<'a> {
             .map(|d| {
                 let mut names = Vec::new();
                 collect_refs(&d.schema, &mut names, 0);
-                names.iter().filter_map(|n| index(n)).collect()
+                let mut kept = Vec::new();
+                collect_kept_refs(&d.schema, &mut kept, 0);
+                names
+                    .iter()
+                    .copied()
+                    .chain(kept.iter().map(String::as_str))
+                    .filter_map(index)
+                    .collect()
             })
             .collect();
         let mut reach = vec![false; defs.len()];
         let mut stack: Vec<usize> = Vec::new();
+        let mut kept = Vec::new();
+        for k in &self.tool.input_kept {
+            json_refs(&k.value, &mut kept);
+        }
         for root in roots {
             let mut names = Vec::new();
             collect_refs(root, &mut names, 0);
+            collect_kept_refs(root, &mut kept, 0);
             stack.extend(names.iter().filter_map(|n| index(n)));
         }
+        stack.extend(kept.iter().filter_map(|n| index(n)));
         while let Some(i) = stack.pop() {
             if !reach[i] {
                 reach[i] = true;
@@ -245,6 +266,7 @@ impl<'a> SchemaWriter<'a> {
             description: None,
             default: None,
             examples: &[],
+            verbatim: &self.tool.input_kept,
         });
         self.object(out, params, additional, ann, &defs)
     }
@@ -431,6 +453,12 @@ impl<'a> SchemaWriter<'a> {
     }
 
     fn trailing(&mut self, out: &mut JsonWriter, ann: &Ann<'a>, kept: Keywords) {
+        if self.opts.verbatim {
+            for k in ann.verbatim {
+                out.key(&k.keyword);
+                out.value(&k.value);
+            }
+        }
         if let Some(d) = ann.default.filter(|_| kept.contains(Keyword::Default)) {
             out.key("default");
             out.literal(d);
@@ -472,7 +500,34 @@ impl<'a> SchemaWriter<'a> {
         if !ann.examples.is_empty() {
             keyword!(Keyword::Examples, join_literals(ann.examples));
         }
+        if !self.opts.verbatim {
+            for k in ann.verbatim {
+                push_note(notes, &format!("{}: {}.", k.keyword, k.value));
+                self.ctx.change(
+                    &self.pointer,
+                    &self.param,
+                    ChangeKind::MovedToDescription,
+                    k.keyword.to_string(),
+                    format!(
+                        "`{}` moved into the description: the provider does not take it and the IR cannot lower it",
+                        k.keyword
+                    ),
+                    true,
+                )?;
+            }
+        } else if ann.verbatim.iter().any(|k| k.keyword == "prefixItems" || k.keyword == "items") {
+            // The kept `prefixItems`/`items` stand for the array's items.
+            self.tuple_items = true;
+        }
         match kind {
+            SchemaKind::AnyOf(a) if a.combine == Combine::OneOf && !self.opts.verbatim => {
+                self.change(
+                    ChangeKind::Rewritten,
+                    "oneOf",
+                    "`oneOf` written as `anyOf`: its variants may overlap, so the provider also accepts a value that matches two",
+                    true,
+                )?;
+            }
             SchemaKind::String(s) => {
                 if let Some(f) = &s.format {
                     let known = self.opts.formats.is_none_or(|list| list.contains(&f.as_ref()));
@@ -538,9 +593,30 @@ impl<'a> SchemaWriter<'a> {
                     }
                 }
             }
+            SchemaKind::Object(o) => self.plan_additional(&o.additional, notes)?,
             _ => {}
         }
         Ok(kept)
+    }
+
+    /// A map whose dialect has no `additionalProperties` keeps its value type in the description.
+    fn plan_additional(
+        &mut self,
+        additional: &Additional,
+        notes: &mut String,
+    ) -> Result<(), RenderError> {
+        let Additional::Typed(values) = additional else { return Ok(()) };
+        if self.opts.additional_properties {
+            return Ok(());
+        }
+        let text = crate::json_schema::export_schema(values, &[]).to_string();
+        push_note(notes, &format!("Values of other keys: {text}."));
+        self.change(
+            ChangeKind::MovedToDescription,
+            "additionalProperties",
+            "the schema of map values moved into the description: the provider does not accept additionalProperties",
+            true,
+        )
     }
 
     fn plan_number<T: Copy>(
@@ -607,6 +683,7 @@ impl<'a> SchemaWriter<'a> {
         nullable: bool,
         null_variant: bool,
     ) -> Result<(), RenderError> {
+        let tuple_items = std::mem::take(&mut self.tuple_items);
         match kind {
             SchemaKind::String(s) => {
                 if kept.contains(Keyword::Format)
@@ -659,12 +736,14 @@ impl<'a> SchemaWriter<'a> {
                 }
             }
             SchemaKind::List(l) => {
-                let p = self.push_ptr("items");
-                let q = self.push_param("[]", false);
-                out.key("items");
-                self.schema(out, &l.items)?;
-                self.pointer.truncate(p);
-                self.param.truncate(q);
+                if !tuple_items {
+                    let p = self.push_ptr("items");
+                    let q = self.push_param("[]", false);
+                    out.key("items");
+                    self.schema(out, &l.items)?;
+                    self.pointer.truncate(p);
+                    self.param.truncate(q);
+                }
                 if kept.contains(Keyword::MinItems)
                     && let Some(v) = l.min_items
                 {
@@ -687,8 +766,10 @@ impl<'a> SchemaWriter<'a> {
             }
             SchemaKind::AnyOf(a) => {
                 self.stats.unions += 1;
-                let p = self.push_ptr("anyOf");
-                out.key("anyOf");
+                let keyword =
+                    if a.combine.is_one_of() && self.opts.verbatim { "oneOf" } else { "anyOf" };
+                let p = self.push_ptr(keyword);
+                out.key(keyword);
                 out.begin_array();
                 for (i, v) in a.variants.iter().enumerate() {
                     let p2 = self.push_ptr(&i.to_string());
@@ -724,6 +805,8 @@ impl<'a> SchemaWriter<'a> {
     ) -> Result<(), RenderError> {
         let mut notes = String::new();
         let kept = self.plan(&OBJECT_KIND, &ann, &mut notes)?;
+        self.tuple_items = false;
+        self.plan_additional(additional, &mut notes)?;
         out.begin_object();
         if let Some(t) = ann.title.filter(|_| kept.contains(Keyword::Title)) {
             out.key("title");
@@ -822,22 +905,25 @@ impl<'a> SchemaWriter<'a> {
         additional: &'a Additional,
     ) -> Result<(), RenderError> {
         if !self.opts.additional_properties {
-            return match additional {
-                Additional::Closed => Ok(()),
-                Additional::Open => Ok(()),
-                Additional::Typed(_) => self.change(
-                    ChangeKind::Dropped,
-                    "additionalProperties",
-                    "the schema of map values is dropped: the provider does not accept additionalProperties",
-                    true,
-                ),
-            };
+            // A map's value type was planned into the description (see `plan_additional`).
+            return Ok(());
         }
         match additional {
             Additional::Closed => {
                 out.key("additionalProperties");
                 out.bool(false);
             }
+            Additional::Unstated if self.opts.close_objects => {
+                self.change(
+                    ChangeKind::Closed,
+                    "additionalProperties",
+                    "object that does not state additionalProperties closed: the provider requires additionalProperties: false",
+                    false,
+                )?;
+                out.key("additionalProperties");
+                out.bool(false);
+            }
+            Additional::Unstated => {}
             Additional::Open if self.opts.close_objects => {
                 self.change(
                     ChangeKind::Closed,
@@ -907,6 +993,7 @@ impl<'a> SchemaWriter<'a> {
                 description: ann.description.or(def.description.as_deref()),
                 default: ann.default.or(def.default.as_ref()),
                 examples: if ann.examples.is_empty() { &def.examples } else { ann.examples },
+                verbatim: if ann.verbatim.is_empty() { &def.kept } else { ann.verbatim },
             };
             self.inlining.push(name);
             let result = self.node(out, &def.kind, merged, false);
@@ -927,6 +1014,7 @@ impl<'a> SchemaWriter<'a> {
         };
         let mut notes = String::new();
         let kept = self.plan(&REF_KIND, &ann, &mut notes)?;
+        self.tuple_items = false;
         // A nullable definition already says so in `$defs`.
         let nullable = ann.nullable;
         let siblings = ann.has_siblings() || !notes.is_empty();
@@ -1129,6 +1217,31 @@ pub fn has_lookaround(pattern: &str) -> bool {
         i += 1;
     }
     false
+}
+
+/// The definitions the kept keywords of `s` and its children refer to.
+fn collect_kept_refs(s: &Schema, names: &mut Vec<String>, depth: usize) {
+    if depth > NESTING_GUARD {
+        return;
+    }
+    for k in &s.kept {
+        json_refs(&k.value, names);
+    }
+    match &s.kind {
+        SchemaKind::List(l) => collect_kept_refs(&l.items, names, depth + 1),
+        SchemaKind::Object(o) => {
+            for p in o.properties.iter() {
+                collect_kept_refs(&p.schema, names, depth + 1);
+            }
+            if let Additional::Typed(t) = &o.additional {
+                collect_kept_refs(t, names, depth + 1);
+            }
+        }
+        SchemaKind::AnyOf(a) => {
+            a.variants.iter().for_each(|v| collect_kept_refs(v, names, depth + 1))
+        }
+        _ => {}
+    }
 }
 
 fn collect_refs<'s>(s: &'s Schema, names: &mut Vec<&'s str>, depth: usize) {

@@ -57,7 +57,7 @@ impl<'d> Early<'d> {
             Some(p) => &p.schema,
             None => match &d.additional {
                 Additional::Typed(s) => &**s,
-                Additional::Open => return None,
+                Additional::Open | Additional::Unstated => return None,
                 Additional::Closed if depth == 1 => {
                     let pointer = pointer_of(scanner.frames(), buf)?;
                     let names = d.params.iter().map(|p| p.name());

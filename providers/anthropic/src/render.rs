@@ -72,6 +72,7 @@ impl AnthropicRenderer {
             ref_siblings: false,
             close_objects: true,
             max_min_items: Some(1),
+            verbatim: false,
             ..SchemaOptions::JSON_SCHEMA
         }
     }

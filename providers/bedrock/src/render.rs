@@ -61,6 +61,7 @@ impl BedrockRenderer {
             ref_siblings: false,
             close_objects: true,
             max_min_items: Some(1),
+            verbatim: false,
             ..SchemaOptions::JSON_SCHEMA
         }
     }

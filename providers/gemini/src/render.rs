@@ -99,6 +99,7 @@ impl GeminiRenderer {
                     .with(Keyword::MaxItems),
                 unsupported: Unsupported::Describe,
                 property_names: Some(PROPERTY_NAME),
+                verbatim: false,
                 ..SchemaOptions::JSON_SCHEMA
             },
             Form::OpenApi => SchemaOptions {
@@ -127,6 +128,7 @@ impl GeminiRenderer {
                 empty_required: false,
                 max_min_items: None,
                 upper_case_types: true,
+                verbatim: false,
                 property_names: Some(PROPERTY_NAME),
             },
         }

@@ -35,6 +35,8 @@ impl OllamaRenderer {
             refs: RefStyle::Inline,
             recursion: false,
             additional_properties: false,
+            // The server keeps a fixed set of keywords and drops the rest.
+            verbatim: false,
             ..SchemaOptions::JSON_SCHEMA
         }
     }

@@ -157,6 +157,7 @@ impl OpenAiRenderer {
             all_required: self.profile != Profile::Cohere,
             close_objects: true,
             empty_required: self.profile != Profile::Cohere,
+            verbatim: false,
             ..SchemaOptions::JSON_SCHEMA
         }
     }

@@ -1,0 +1,233 @@
+//! [`OverriddenExecutor`]: the executor behind an override, rewriting each call for the
+//! registered executor; [`OverrideCall`] is what an `on_call` hook sees.
+
+use std::fmt;
+use std::sync::Arc;
+
+use serde_json::{Map, Value};
+
+use crate::descriptor::ToolDescriptor;
+use crate::dispatch::{Validator, apply_defaults};
+use crate::schema::Additional;
+use crate::tool::{Arguments, BoxFuture, Executor, ToolCall, ToolError, ToolResult};
+
+use super::apply::Patched;
+
+/// An executor behind an override: exposes the patched descriptor and rewrites each call (tool
+/// name, renamed and hidden parameters, defaults, values the registered tool does not take)
+/// before handing it to the registered executor, which is never changed.
+#[derive(Clone)]
+pub struct OverriddenExecutor {
+    inner: Arc<dyn Executor>,
+    patched: Patched,
+    validator: Arc<Validator>,
+}
+
+impl fmt::Debug for OverriddenExecutor {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("OverriddenExecutor")
+            .field("descriptor", &self.patched.descriptor)
+            .field("calls", &self.patched.calls)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A call as an [`Override::on_call`](super::Override::on_call) hook sees it: what the model sent, checked against the
+/// patched schema and completed with its defaults, and what the registered executor receives.
+#[derive(Debug)]
+pub struct OverrideCall<'a> {
+    call: &'a ToolCall,
+    arguments: &'a Map<String, Value>,
+    extra: &'a Map<String, Value>,
+    forwarded: &'a ToolCall,
+}
+
+impl<'a> OverrideCall<'a> {
+    /// The call as the model sent it (the tool's patched name, the arguments as received).
+    pub fn call(&self) -> &'a ToolCall {
+        self.call
+    }
+
+    /// The arguments under the names the model sees, checked against the patched schema, with
+    /// the patched defaults filled in (hidden parameters are not among them).
+    pub fn arguments(&self) -> &'a Map<String, Value> {
+        self.arguments
+    }
+
+    /// One argument of [`arguments`](Self::arguments), by the name the model sees.
+    pub fn argument(&self, name: &str) -> Option<&'a Value> {
+        self.arguments.get(name)
+    }
+
+    /// The values of keys the registered tool has no parameter for: parameters added by
+    /// [`Override::add_param`](super::Override::add_param) (keyed by the name they were added under), and other keys the
+    /// patched schema accepts. They are here whether or not they were also handed on (they are
+    /// when the tool's input is open, or a map whose value schema they match).
+    pub fn extra(&self) -> &'a Map<String, Value> {
+        self.extra
+    }
+
+    /// The call the registered executor receives: its registered name, registered parameter
+    /// names, hidden values injected.
+    pub fn forwarded(&self) -> &'a ToolCall {
+        self.forwarded
+    }
+}
+
+/// A call rewritten for the registered executor.
+pub(super) struct Prepared {
+    forwarded: ToolCall,
+    /// The model's arguments, checked and completed (kept only when hooks read them).
+    arguments: Map<String, Value>,
+    /// Values of keys the registered executor has no parameter for.
+    extra: Map<String, Value>,
+}
+
+impl OverriddenExecutor {
+    pub(crate) fn from_patched(inner: Arc<dyn Executor>, patched: Patched) -> Self {
+        OverriddenExecutor { inner, patched, validator: Arc::new(Validator::new()) }
+    }
+
+    /// The registered executor this one delegates to.
+    pub fn inner(&self) -> &Arc<dyn Executor> {
+        &self.inner
+    }
+
+    /// The registered (unpatched) descriptor.
+    pub fn original(&self) -> &ToolDescriptor {
+        self.inner.descriptor()
+    }
+
+    /// Rewrites a call into what the registered executor expects; `Err` is the message of an
+    /// error result for the model.
+    fn prepare(&self, call: &ToolCall) -> Result<Prepared, String> {
+        let calls = &self.patched.calls;
+        let mut prepared = Prepared {
+            forwarded: ToolCall {
+                id: call.id.clone(),
+                name: calls.registered.to_string(),
+                arguments: call.arguments.clone(),
+            },
+            arguments: Map::new(),
+            extra: Map::new(),
+        };
+        if !self.patched.rewrites_arguments() {
+            return Ok(prepared);
+        }
+        let descriptor = &self.patched.descriptor;
+        let tool = &descriptor.name;
+        let mut value = match &call.arguments {
+            Arguments::Json(Value::Null) => Value::Object(Map::new()),
+            Arguments::Json(v) => v.clone(),
+            Arguments::Text(t) if t.trim().is_empty() => Value::Object(Map::new()),
+            Arguments::Text(t) => serde_json::from_str(t)
+                .map_err(|e| format!("the arguments of `{tool}` are not valid JSON: {e}"))?,
+        };
+        let not_object = |v: &Value| {
+            format!("the arguments of `{tool}` must be a JSON object; got {}", json_type(v))
+        };
+        let Value::Object(args) = &value else { return Err(not_object(&value)) };
+        for key in args.keys() {
+            if descriptor.param(key).is_none() && calls.retired.iter().any(|r| r == key) {
+                return Err(format!(
+                    "{} is not a parameter of `{tool}`; remove it and call again",
+                    pointer(key)
+                ));
+            }
+        }
+        self.validator.check_args(descriptor, &value).map_err(|e| e.to_string())?;
+        apply_defaults(descriptor, &mut value);
+        let Value::Object(args) = value else { return Err(not_object(&value)) };
+        if !calls.hooks.is_empty() {
+            prepared.arguments = args.clone();
+        }
+        let mut forwarded = Map::new();
+        for (key, value) in args {
+            let key = calls.renamed.get(&key).cloned().unwrap_or(key);
+            self.route(key, value, &mut forwarded, &mut prepared.extra);
+        }
+        for (key, value) in &calls.hidden {
+            self.route(key.clone(), value.clone(), &mut forwarded, &mut prepared.extra);
+        }
+        prepared.forwarded.arguments = Arguments::Json(Value::Object(forwarded));
+        Ok(prepared)
+    }
+
+    /// Puts one argument (by its registered name) where it belongs: with the extras when the
+    /// registered tool has no such parameter, and in the forwarded call when the tool takes it
+    /// (a parameter, or a key its open input or map accepts).
+    fn route(
+        &self,
+        key: String,
+        value: Value,
+        forwarded: &mut Map<String, Value>,
+        extra: &mut Map<String, Value>,
+    ) {
+        let original = self.inner.descriptor();
+        if original.param(&key).is_some() {
+            forwarded.insert(key, value);
+            return;
+        }
+        let takes = match &original.additional {
+            Additional::Open | Additional::Unstated => true,
+            Additional::Typed(schema) => {
+                self.validator.check_value(schema, &original.definitions, &value, "").is_ok()
+            }
+            Additional::Closed => false,
+        };
+        if takes {
+            extra.insert(key.clone(), value.clone());
+            forwarded.insert(key, value);
+        } else {
+            extra.insert(key, value);
+        }
+    }
+
+    /// Runs the hooks; the first refusal is the message of the error result.
+    fn run_hooks(&self, call: &ToolCall, prepared: &Prepared) -> Result<(), ToolError> {
+        let seen = OverrideCall {
+            call,
+            arguments: &prepared.arguments,
+            extra: &prepared.extra,
+            forwarded: &prepared.forwarded,
+        };
+        self.patched.calls.hooks.iter().try_for_each(|hook| (hook.0)(&seen))
+    }
+}
+
+impl Executor for OverriddenExecutor {
+    fn descriptor(&self) -> &ToolDescriptor {
+        &self.patched.descriptor
+    }
+
+    fn execute<'a>(&'a self, call: &'a ToolCall) -> BoxFuture<'a, ToolResult> {
+        Box::pin(async move {
+            let mut result = match self.prepare(call) {
+                Ok(prepared) => match self.run_hooks(call, &prepared) {
+                    Ok(()) => self.inner.execute(&prepared.forwarded).await,
+                    Err(refused) => ToolResult::error(call, refused.message()),
+                },
+                Err(message) => ToolResult::error(call, message),
+            };
+            result.name = call.name.clone();
+            result.call_id = call.id.clone();
+            result
+        })
+    }
+}
+
+pub(super) fn json_type(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// The JSON pointer of a top-level argument.
+pub(super) fn pointer(key: &str) -> String {
+    format!("/{}", key.replace('~', "~0").replace('/', "~1"))
+}

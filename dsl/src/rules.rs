@@ -1,0 +1,811 @@
+//! Every structural rule of a tool's schemas, written once as `const fn` over schema types.
+//!
+//! It knows the schema layer and nothing above it: [`check_tool`] takes a tool's name, its
+//! parameters, what its input object accepts beyond them, its definitions and its output schema,
+//! so that the descriptor's `const` builder can call it and `validate` (the public face,
+//! above the descriptor) can run it at run time. The rules themselves are listed in
+//! `validate`.
+
+// `const fn` cannot allocate, so a violation carries its message inline; it is built only on
+// the failure path, where its size does not matter.
+#![allow(clippy::result_large_err)]
+
+use std::borrow::Cow;
+
+use crate::const_text::ConstText;
+use crate::literal::{Literal, Text};
+use crate::schema::{
+    Additional, Definition, NumberSchema, Param, Schema, SchemaKind, SchemaRef, text_str,
+};
+
+/// The rule a descriptor breaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Rule {
+    /// A parameter (property) name is empty.
+    EmptyParamName,
+    /// Two parameters of one object share a name.
+    DuplicateParam,
+    /// An enum has no values.
+    EmptyEnum,
+    /// An enum value is the empty string.
+    EmptyEnumValue,
+    /// An enum lists a value twice.
+    DuplicateEnumValue,
+    /// A lower bound is above its upper bound.
+    MinAboveMax,
+    /// `multipleOf` is zero or negative.
+    BadMultipleOf,
+    /// A default or example is not of the schema's type.
+    WrongType,
+    /// A default or example is outside the schema's bounds.
+    OutOfRange,
+    /// A default or example is not among the enum's values.
+    NotInEnum,
+    /// A builder method was used on a kind it does not apply to.
+    Misuse,
+    /// A reference names no definition.
+    UnknownRef,
+    /// Two definitions share a name.
+    DuplicateDefinition,
+    /// Schemas nest deeper than [`MAX_DEPTH`].
+    TooDeep,
+    /// A bound, step, default or example is NaN or infinite (JSON cannot carry it).
+    NotFinite,
+    /// The tool name breaks the [`ToolName`](crate::ToolName) rule.
+    BadName,
+}
+
+/// How deep schemas may nest before validation gives up (guards against runaway recursion).
+pub const MAX_DEPTH: usize = 64;
+
+/// A broken rule with its message, built without allocation so it works in `const`.
+#[derive(Clone, Copy)]
+#[non_exhaustive]
+pub struct Violation {
+    rule: Rule,
+    text: ConstText,
+    param_start: usize,
+    param_len: usize,
+}
+
+impl Violation {
+    /// The rule.
+    pub const fn rule(&self) -> Rule {
+        self.rule
+    }
+
+    /// The full message: tool, parameter path and what is wrong.
+    pub const fn message(&self) -> &str {
+        self.text.as_str()
+    }
+
+    /// The dotted path of the parameter at fault (`filter.limit`), empty for the tool itself.
+    pub const fn param(&self) -> &str {
+        self.text.slice(self.param_start, self.param_start + self.param_len)
+    }
+}
+
+impl std::fmt::Debug for Violation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Violation")
+            .field("rule", &self.rule)
+            .field("message", &self.message())
+            .finish()
+    }
+}
+
+/// Checks the parts of one tool: its parameters, what its input object accepts beyond them,
+/// its definitions and its output schema (usable in `const`); `tool` names it in messages.
+///
+/// # Errors
+///
+/// The first broken rule.
+pub(crate) const fn check_tool(
+    tool: &str,
+    params: &[Param],
+    additional: &Additional,
+    definitions: &[Definition],
+    output: &Option<SchemaRef>,
+) -> Result<(), Violation> {
+    let cx = Cx { tool, defs: definitions };
+    let defs = cx.defs;
+    let mut i = 0;
+    while i < defs.len() {
+        let mut j = i + 1;
+        while j < defs.len() {
+            if str_eq(text_str(&defs[i].name), text_str(&defs[j].name)) {
+                let mut v = cx.start(Rule::DuplicateDefinition, &Path::ROOT);
+                v.s("definition `").s(text_str(&defs[i].name)).s("` is defined twice");
+                return Err(v.done());
+            }
+            j += 1;
+        }
+        i += 1;
+    }
+    if let Err(v) = cx.params(params, &Path::ROOT) {
+        return Err(v);
+    }
+    if let Additional::Typed(s) = additional
+        && let Err(v) = cx.schema(s.get(), &Path::ROOT.push("*"))
+    {
+        return Err(v);
+    }
+    let mut i = 0;
+    while i < defs.len() {
+        let path = Path::ROOT.push("$defs").push(text_str(&defs[i].name));
+        if let Err(v) = cx.schema(&defs[i].schema, &path) {
+            return Err(v);
+        }
+        i += 1;
+    }
+    if let Some(out) = output
+        && let Err(v) = cx.schema(out.get(), &Path::ROOT.push("output"))
+    {
+        return Err(v);
+    }
+    Ok(())
+}
+
+/// Why `l` is not a value `s` accepts (the rule of a default or an example), or `Ok`.
+///
+/// Import uses it to leave out a default or an example that its own schema rejects.
+pub(crate) fn literal_fits(s: &Schema, l: &Literal, defs: &[Definition]) -> Result<(), String> {
+    let cx = Cx { tool: "", defs };
+    cx.value(s, l, &Path::ROOT, "", 0).map_err(|mut m| {
+        let v = m.done();
+        v.message().strip_prefix("tool ``: ").unwrap_or(v.message()).trim().to_owned()
+    })
+}
+
+const MAX_PATH: usize = 16;
+
+/// A parameter path kept on the stack (segments beyond [`MAX_PATH`] are elided).
+#[derive(Clone, Copy)]
+struct Path<'a> {
+    segs: [&'a str; MAX_PATH],
+    len: usize,
+    depth: usize,
+}
+
+impl<'a> Path<'a> {
+    const ROOT: Path<'static> = Path { segs: [""; MAX_PATH], len: 0, depth: 0 };
+
+    const fn push(&self, seg: &'a str) -> Path<'a> {
+        let mut next = *self;
+        if next.len < MAX_PATH {
+            next.segs[next.len] = seg;
+            next.len += 1;
+        }
+        next.depth += 1;
+        next
+    }
+}
+
+struct Cx<'a> {
+    tool: &'a str,
+    defs: &'a [Definition],
+}
+
+/// A message under construction.
+struct Msg {
+    v: Violation,
+}
+
+impl Msg {
+    const fn s(&mut self, s: &str) -> &mut Self {
+        self.v.text.s(s);
+        self
+    }
+
+    const fn int(&mut self, n: i64) -> &mut Self {
+        self.v.text.int(n);
+        self
+    }
+
+    const fn uint(&mut self, n: u64) -> &mut Self {
+        self.v.text.uint(n);
+        self
+    }
+
+    const fn float(&mut self, f: f64) -> &mut Self {
+        self.v.text.float(f);
+        self
+    }
+
+    const fn lit(&mut self, l: &Literal) -> &mut Self {
+        self.v.text.lit(l);
+        self
+    }
+
+    const fn done(&mut self) -> Violation {
+        self.v
+    }
+}
+
+impl<'a> Cx<'a> {
+    /// Starts a message: "tool `x`: parameter `a.b`: ".
+    const fn start(&self, rule: Rule, path: &Path<'_>) -> Msg {
+        let mut m =
+            Msg { v: Violation { rule, text: ConstText::EMPTY, param_start: 0, param_len: 0 } };
+        m.s("tool `").s(self.tool).s("`: ");
+        if path.len > 0 {
+            m.s("parameter `");
+            m.v.param_start = m.v.text.len();
+            let mut i = 0;
+            while i < path.len {
+                if i > 0 {
+                    m.s(".");
+                }
+                m.s(path.segs[i]);
+                i += 1;
+            }
+            if path.depth > path.len {
+                m.s("...");
+            }
+            m.v.param_len = m.v.text.len() - m.v.param_start;
+            m.s("`: ");
+        }
+        m
+    }
+
+    const fn params(&self, params: &[Param], path: &Path<'_>) -> Result<(), Violation> {
+        let mut i = 0;
+        while i < params.len() {
+            let p = &params[i];
+            let name = text_str(&p.name);
+            let here = path.push(name);
+            if name.is_empty() {
+                let mut m = self.start(Rule::EmptyParamName, path);
+                m.s("a parameter has an empty name");
+                return Err(m.done());
+            }
+            let mut j = i + 1;
+            while j < params.len() {
+                if str_eq(name, text_str(&params[j].name)) {
+                    let mut m = self.start(Rule::DuplicateParam, &here);
+                    m.s("duplicate parameter name `").s(name).s("`");
+                    return Err(m.done());
+                }
+                j += 1;
+            }
+            if let Some(misuse) = p.misuse {
+                let mut m = self.start(Rule::Misuse, &here);
+                m.s(misuse).s(", not to ").s(p.schema.kind.type_name());
+                return Err(m.done());
+            }
+            if let Err(v) = self.schema(&p.schema, &here) {
+                return Err(v);
+            }
+            i += 1;
+        }
+        Ok(())
+    }
+
+    const fn schema(&self, s: &Schema, path: &Path<'_>) -> Result<(), Violation> {
+        if path.depth > MAX_DEPTH {
+            let mut m = self.start(Rule::TooDeep, path);
+            m.s("schemas nest deeper than ").int(MAX_DEPTH as i64).s(" levels");
+            return Err(m.done());
+        }
+        match &s.kind {
+            SchemaKind::String(st) => {
+                if let (Some(min), Some(max)) = (st.min_length, st.max_length)
+                    && min > max
+                {
+                    let mut m = self.start(Rule::MinAboveMax, path);
+                    m.s("minimum length ").uint(min).s(" is above maximum length ").uint(max);
+                    return Err(m.done());
+                }
+            }
+            SchemaKind::Integer(n) => {
+                if let Err(v) = self.int_bounds(n, path) {
+                    return Err(v);
+                }
+            }
+            SchemaKind::Float(n) => {
+                if let Err(v) = self.float_bounds(n, path) {
+                    return Err(v);
+                }
+            }
+            SchemaKind::Boolean | SchemaKind::Null | SchemaKind::Any => {}
+            SchemaKind::Enum(e) => {
+                let values = &e.values;
+                if values.is_empty() {
+                    let mut m = self.start(Rule::EmptyEnum, path);
+                    m.s("enum has no values");
+                    return Err(m.done());
+                }
+                let mut i = 0;
+                while i < values.len() {
+                    let a = values.value_at(i);
+                    if a.is_empty() {
+                        let mut m = self.start(Rule::EmptyEnumValue, path);
+                        m.s("enum value ").int(i as i64).s(" is the empty string");
+                        return Err(m.done());
+                    }
+                    let mut j = i + 1;
+                    while j < values.len() {
+                        if str_eq(a, values.value_at(j)) {
+                            let mut m = self.start(Rule::DuplicateEnumValue, path);
+                            m.s("enum value \"").s(a).s("\" is listed twice");
+                            return Err(m.done());
+                        }
+                        j += 1;
+                    }
+                    i += 1;
+                }
+            }
+            SchemaKind::List(l) => {
+                if let (Some(min), Some(max)) = (l.min_items, l.max_items)
+                    && min > max
+                {
+                    let mut m = self.start(Rule::MinAboveMax, path);
+                    m.s("minimum item count ").uint(min).s(" is above maximum ").uint(max);
+                    return Err(m.done());
+                }
+                if let Err(v) = self.schema(l.items.get(), &path.push("[]")) {
+                    return Err(v);
+                }
+            }
+            SchemaKind::Object(o) => {
+                if let Err(v) = self.params(slice(&o.properties), path) {
+                    return Err(v);
+                }
+                if let Additional::Typed(t) = &o.additional
+                    && let Err(v) = self.schema(t.get(), &path.push("*"))
+                {
+                    return Err(v);
+                }
+            }
+            SchemaKind::AnyOf(a) => {
+                let variants = slice(&a.variants);
+                let mut i = 0;
+                while i < variants.len() {
+                    if let Err(v) = self.schema(&variants[i], &path.push("anyOf")) {
+                        return Err(v);
+                    }
+                    i += 1;
+                }
+            }
+            SchemaKind::Ref(r) => {
+                if self.find_def(text_str(&r.name)).is_none() {
+                    let mut m = self.start(Rule::UnknownRef, path);
+                    m.s("reference to `").s(text_str(&r.name)).s("`, which is not a definition");
+                    return Err(m.done());
+                }
+            }
+        }
+        if let Some(default) = &s.default
+            && let Err(mut m) = self.value(s, default, path, "default ", 0)
+        {
+            return Err(m.done());
+        }
+        let examples = slice(&s.examples);
+        let mut i = 0;
+        while i < examples.len() {
+            if let Err(mut m) = self.value(s, &examples[i], path, "example ", 0) {
+                return Err(m.done());
+            }
+            i += 1;
+        }
+        Ok(())
+    }
+
+    const fn int_bounds(&self, n: &NumberSchema<i64>, path: &Path<'_>) -> Result<(), Violation> {
+        let lo = match (n.minimum, n.exclusive_minimum) {
+            (Some(a), Some(b)) => Some(if a > b { a } else { b }),
+            (Some(a), None) | (None, Some(a)) => Some(a),
+            (None, None) => None,
+        };
+        let hi = match (n.maximum, n.exclusive_maximum) {
+            (Some(a), Some(b)) => Some(if a < b { a } else { b }),
+            (Some(a), None) | (None, Some(a)) => Some(a),
+            (None, None) => None,
+        };
+        if let (Some(lo), Some(hi)) = (lo, hi)
+            && lo > hi
+        {
+            let mut m = self.start(Rule::MinAboveMax, path);
+            m.s("minimum ").int(lo).s(" is above maximum ").int(hi);
+            return Err(m.done());
+        }
+        if let Some(step) = n.multiple_of
+            && step <= 0
+        {
+            let mut m = self.start(Rule::BadMultipleOf, path);
+            m.s("multipleOf must be positive; got ").int(step);
+            return Err(m.done());
+        }
+        Ok(())
+    }
+
+    const fn float_bounds(&self, n: &NumberSchema<f64>, path: &Path<'_>) -> Result<(), Violation> {
+        let all = [n.minimum, n.maximum, n.exclusive_minimum, n.exclusive_maximum, n.multiple_of];
+        let mut i = 0;
+        while i < all.len() {
+            if let Some(v) = all[i]
+                && !v.is_finite()
+            {
+                let mut m = self.start(Rule::NotFinite, path);
+                m.s("a bound or step is ").float(v).s("; JSON numbers must be finite");
+                return Err(m.done());
+            }
+            i += 1;
+        }
+        let lo = match (n.minimum, n.exclusive_minimum) {
+            (Some(a), Some(b)) => Some(if a > b { a } else { b }),
+            (Some(a), None) | (None, Some(a)) => Some(a),
+            (None, None) => None,
+        };
+        let hi = match (n.maximum, n.exclusive_maximum) {
+            (Some(a), Some(b)) => Some(if a < b { a } else { b }),
+            (Some(a), None) | (None, Some(a)) => Some(a),
+            (None, None) => None,
+        };
+        if let (Some(lo), Some(hi)) = (lo, hi)
+            && lo > hi
+        {
+            let mut m = self.start(Rule::MinAboveMax, path);
+            m.s("minimum ").float(lo).s(" is above maximum ").float(hi);
+            return Err(m.done());
+        }
+        if let Some(step) = n.multiple_of
+            && (step.is_nan() || step <= 0.0)
+        {
+            let mut m = self.start(Rule::BadMultipleOf, path);
+            m.s("multipleOf must be positive; got ").float(step);
+            return Err(m.done());
+        }
+        Ok(())
+    }
+
+    const fn find_def(&self, name: &str) -> Option<&'a Schema> {
+        let mut i = 0;
+        while i < self.defs.len() {
+            if str_eq(text_str(&self.defs[i].name), name) {
+                return Some(&self.defs[i].schema);
+            }
+            i += 1;
+        }
+        None
+    }
+
+    /// Checks that `l` is a value `s` accepts; `what` is "default " or "example ".
+    const fn value(
+        &self,
+        s: &Schema,
+        l: &Literal,
+        path: &Path<'_>,
+        what: &str,
+        depth: usize,
+    ) -> Result<(), Msg> {
+        if depth > MAX_DEPTH {
+            let mut m = self.start(Rule::TooDeep, path);
+            m.s(what).s("nests deeper than the schema can be followed");
+            return Err(m);
+        }
+        if let Literal::Null = l
+            && (s.nullable || matches!(s.kind, SchemaKind::Null))
+        {
+            return Ok(());
+        }
+        match (&s.kind, l) {
+            (SchemaKind::String(st), Literal::Str(v)) => {
+                let len = char_count(text_str(v));
+                if let Some(min) = st.min_length
+                    && len < min
+                {
+                    let mut m = self.start(Rule::OutOfRange, path);
+                    m.s(what).lit(l).s(" is shorter than the minimum length ").uint(min);
+                    return Err(m);
+                }
+                if let Some(max) = st.max_length
+                    && len > max
+                {
+                    let mut m = self.start(Rule::OutOfRange, path);
+                    m.s(what).lit(l).s(" is longer than the maximum length ").uint(max);
+                    return Err(m);
+                }
+                Ok(())
+            }
+            (SchemaKind::Integer(n), Literal::Int(v)) => self.int_in(n, *v, l, path, what),
+            (SchemaKind::Float(n), Literal::Int(v)) => self.float_in(n, *v as f64, l, path, what),
+            (SchemaKind::Float(_), Literal::Float(v)) if !v.is_finite() => {
+                let mut m = self.start(Rule::NotFinite, path);
+                m.s(what).lit(l).s(" is not a finite number; JSON cannot carry it");
+                Err(m)
+            }
+            (SchemaKind::Float(n), Literal::Float(v)) => self.float_in(n, *v, l, path, what),
+            (SchemaKind::Boolean, Literal::Bool(_)) => Ok(()),
+            (SchemaKind::Any, _) => Ok(()),
+            (SchemaKind::Enum(e), Literal::Str(v)) => {
+                let v = text_str(v);
+                let mut i = 0;
+                while i < e.values.len() {
+                    if str_eq(e.values.value_at(i), v) {
+                        return Ok(());
+                    }
+                    i += 1;
+                }
+                let mut m = self.start(Rule::NotInEnum, path);
+                m.s(what).lit(l).s(" is not one of ");
+                let mut i = 0;
+                while i < e.values.len() {
+                    if i > 0 {
+                        m.s(", ");
+                    }
+                    m.s("\"").s(e.values.value_at(i)).s("\"");
+                    i += 1;
+                }
+                Err(m)
+            }
+            (SchemaKind::List(list), Literal::List(items)) => {
+                let items = slice(items);
+                let n = items.len() as u64;
+                if let Some(min) = list.min_items
+                    && n < min
+                {
+                    let mut m = self.start(Rule::OutOfRange, path);
+                    m.s(what).s("has ").uint(n).s(" items; the minimum is ").uint(min);
+                    return Err(m);
+                }
+                if let Some(max) = list.max_items
+                    && n > max
+                {
+                    let mut m = self.start(Rule::OutOfRange, path);
+                    m.s(what).s("has ").uint(n).s(" items; the maximum is ").uint(max);
+                    return Err(m);
+                }
+                let mut i = 0;
+                while i < items.len() {
+                    if let Err(m) =
+                        self.value(list.items.get(), &items[i], &path.push("[]"), what, depth + 1)
+                    {
+                        return Err(m);
+                    }
+                    i += 1;
+                }
+                Ok(())
+            }
+            (SchemaKind::Object(o), Literal::Object(entries)) => self.object_value(
+                slice(&o.properties),
+                &o.additional,
+                slice(entries),
+                path,
+                what,
+                depth,
+            ),
+            (SchemaKind::AnyOf(a), _) => {
+                let variants = slice(&a.variants);
+                let mut i = 0;
+                while i < variants.len() {
+                    if self.value(&variants[i], l, path, what, depth + 1).is_ok() {
+                        return Ok(());
+                    }
+                    i += 1;
+                }
+                let mut m = self.start(Rule::WrongType, path);
+                m.s(what).lit(l).s(" matches none of the anyOf variants");
+                Err(m)
+            }
+            (SchemaKind::Ref(r), _) => match self.find_def(text_str(&r.name)) {
+                Some(target) => self.value(target, l, path, what, depth + 1),
+                None => Ok(()), // reported as UnknownRef by the structural pass
+            },
+            _ => {
+                let mut m = self.start(Rule::WrongType, path);
+                m.s(what).lit(l).s(" is ");
+                m.s(article(l.type_name())).s(l.type_name()).s(", but the parameter is ");
+                if s.nullable {
+                    m.s("a nullable ");
+                } else {
+                    m.s(article(s.kind.type_name()));
+                }
+                m.s(s.kind.type_name());
+                Err(m)
+            }
+        }
+    }
+
+    const fn object_value(
+        &self,
+        props: &[Param],
+        additional: &Additional,
+        entries: &[(Text, Literal)],
+        path: &Path<'_>,
+        what: &str,
+        depth: usize,
+    ) -> Result<(), Msg> {
+        let mut i = 0;
+        while i < props.len() {
+            let p = &props[i];
+            let name = text_str(&p.name);
+            let mut found = false;
+            let mut j = 0;
+            while j < entries.len() {
+                if str_eq(text_str(&entries[j].0), name) {
+                    found = true;
+                    if let Err(m) =
+                        self.value(&p.schema, &entries[j].1, &path.push(name), what, depth + 1)
+                    {
+                        return Err(m);
+                    }
+                }
+                j += 1;
+            }
+            if !found && p.required {
+                let mut m = self.start(Rule::WrongType, path);
+                m.s(what).s("lacks the required key `").s(name).s("`");
+                return Err(m);
+            }
+            i += 1;
+        }
+        let mut j = 0;
+        while j < entries.len() {
+            let key = text_str(&entries[j].0);
+            let mut listed = false;
+            let mut i = 0;
+            while i < props.len() {
+                if str_eq(text_str(&props[i].name), key) {
+                    listed = true;
+                }
+                i += 1;
+            }
+            if !listed {
+                match additional {
+                    Additional::Closed => {
+                        let mut m = self.start(Rule::WrongType, path);
+                        m.s(what)
+                            .s("has the key `")
+                            .s(key)
+                            .s("`, which the object does not accept");
+                        return Err(m);
+                    }
+                    Additional::Open | Additional::Unstated => {}
+                    Additional::Typed(t) => {
+                        if let Err(m) =
+                            self.value(t.get(), &entries[j].1, &path.push(key), what, depth + 1)
+                        {
+                            return Err(m);
+                        }
+                    }
+                }
+            }
+            j += 1;
+        }
+        Ok(())
+    }
+
+    const fn int_in(
+        &self,
+        n: &NumberSchema<i64>,
+        v: i64,
+        l: &Literal,
+        path: &Path<'_>,
+        what: &str,
+    ) -> Result<(), Msg> {
+        if let Some(min) = n.minimum
+            && v < min
+        {
+            let mut m = self.start(Rule::OutOfRange, path);
+            m.s(what).lit(l).s(" is below the minimum ").int(min);
+            return Err(m);
+        }
+        if let Some(max) = n.maximum
+            && v > max
+        {
+            let mut m = self.start(Rule::OutOfRange, path);
+            m.s(what).lit(l).s(" is above the maximum ").int(max);
+            return Err(m);
+        }
+        if let Some(min) = n.exclusive_minimum
+            && v <= min
+        {
+            let mut m = self.start(Rule::OutOfRange, path);
+            m.s(what).lit(l).s(" is not above the exclusive minimum ").int(min);
+            return Err(m);
+        }
+        if let Some(max) = n.exclusive_maximum
+            && v >= max
+        {
+            let mut m = self.start(Rule::OutOfRange, path);
+            m.s(what).lit(l).s(" is not below the exclusive maximum ").int(max);
+            return Err(m);
+        }
+        if let Some(step) = n.multiple_of
+            && step > 0
+            && v % step != 0
+        {
+            let mut m = self.start(Rule::OutOfRange, path);
+            m.s(what).lit(l).s(" is not a multiple of ").int(step);
+            return Err(m);
+        }
+        Ok(())
+    }
+
+    const fn float_in(
+        &self,
+        n: &NumberSchema<f64>,
+        v: f64,
+        l: &Literal,
+        path: &Path<'_>,
+        what: &str,
+    ) -> Result<(), Msg> {
+        if let Some(min) = n.minimum
+            && v < min
+        {
+            let mut m = self.start(Rule::OutOfRange, path);
+            m.s(what).lit(l).s(" is below the minimum ").float(min);
+            return Err(m);
+        }
+        if let Some(max) = n.maximum
+            && v > max
+        {
+            let mut m = self.start(Rule::OutOfRange, path);
+            m.s(what).lit(l).s(" is above the maximum ").float(max);
+            return Err(m);
+        }
+        if let Some(min) = n.exclusive_minimum
+            && v <= min
+        {
+            let mut m = self.start(Rule::OutOfRange, path);
+            m.s(what).lit(l).s(" is not above the exclusive minimum ").float(min);
+            return Err(m);
+        }
+        if let Some(max) = n.exclusive_maximum
+            && v >= max
+        {
+            let mut m = self.start(Rule::OutOfRange, path);
+            m.s(what).lit(l).s(" is not below the exclusive maximum ").float(max);
+            return Err(m);
+        }
+        Ok(())
+    }
+}
+
+const fn article(type_name: &str) -> &'static str {
+    match type_name.as_bytes() {
+        [b'a' | b'e' | b'i' | b'o' | b'u', ..] => "an ",
+        [b'$', ..] => "a ",
+        _ => "a ",
+    }
+}
+
+// `Cow` derefs to a slice only through a non-const trait, hence the explicit match.
+#[allow(clippy::ptr_arg)]
+pub(crate) const fn slice<'a, T: Clone>(c: &'a Cow<'static, [T]>) -> &'a [T] {
+    match c {
+        Cow::Borrowed(s) => s,
+        Cow::Owned(v) => v.as_slice(),
+    }
+}
+
+const fn str_eq(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// Length in Unicode scalar values, as JSON Schema counts string length.
+const fn char_count(s: &str) -> u64 {
+    let bytes = s.as_bytes();
+    let mut n = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] & 0xC0 != 0x80 {
+            n += 1;
+        }
+        i += 1;
+    }
+    n
+}
