@@ -300,8 +300,11 @@ impl Problems {
         pointer: &str,
         obj: &Map<String, Value>,
         allowed: &'static [&'static str],
+        order: &KeyOrder,
     ) {
-        for key in obj.keys().filter(|k| !allowed.contains(&k.as_str())) {
+        // In the order the file lists them, whatever order the `Map` iterates in.
+        let keys = order.entries(pointer, obj).into_iter().map(|(k, _)| k);
+        for key in keys.filter(|k| !allowed.contains(&k.as_str())) {
             self.push(SpecErrorKind::UnknownKey {
                 pointer: pointer.to_owned(),
                 key: key.clone(),
@@ -409,7 +412,7 @@ fn spec_value(
         return Err(err(file, wrong(String::new(), "an object", value)));
     };
     let mut problems = Problems::default();
-    problems.unknown_keys("", obj, SPEC_KEYS);
+    problems.unknown_keys("", obj, SPEC_KEYS, order);
     let mut notes = Vec::new();
     let name = spec_name(obj, name_override, fallback_name, &mut notes, &mut problems);
     // A stand-in while the name is unknown; the spec is refused then, so it never shows.
@@ -541,7 +544,7 @@ fn parse_annotations(value: &Value, problems: &mut Problems) -> Annotations {
         problems.wrong("/annotations".into(), "an object", value);
         return a;
     };
-    problems.unknown_keys("/annotations", obj, ANNOTATION_KEYS);
+    problems.unknown_keys("/annotations", obj, ANNOTATION_KEYS, &KeyOrder::default());
     for (key, v) in obj {
         let pointer = format!("/annotations/{}", pointer_token(key));
         let slot = match key.as_str() {
@@ -575,7 +578,7 @@ fn parse_command(value: &Value, problems: &mut Problems) -> Option<Command> {
     let (argv_value, argv_ptr, timeout, env) = match value {
         Value::Array(_) => (value, "/command".to_owned(), None, None),
         Value::Object(obj) => {
-            problems.unknown_keys("/command", obj, COMMAND_KEYS);
+            problems.unknown_keys("/command", obj, COMMAND_KEYS, &KeyOrder::default());
             let Some(argv) = obj.get("argv") else {
                 problems.wrong("/command".into(), "an object with `argv`", value);
                 return None;
