@@ -6,7 +6,7 @@
 
 use serde_json::{Map, Value};
 use tooldef::json_schema::ImportNote;
-use tooldef::{Spec, SpecError, SpecErrorKind, spec_from_value};
+use tooldef::{KeyOrder, Spec, SpecError, SpecErrorKind, spec_from_value_ordered};
 
 use crate::providers::ImportFormat;
 
@@ -158,7 +158,8 @@ fn is_dated_tool_type(t: &str) -> bool {
 /// naming the file and the line and column or the JSON pointer at fault, and the format it looks
 /// like on a second line.
 pub(crate) fn import(file: &str, text: &str, format: ImportFormat) -> Result<Imported, String> {
-    let root: Value = serde_json::from_str(text).map_err(|e| {
+    // Parsed with its key order, so that imported properties keep the order of the input.
+    let (root, order) = KeyOrder::parse(text.as_bytes()).map_err(|e| {
         let full = e.to_string();
         let suffix = format!(" at line {} column {}", e.line(), e.column());
         let message = full.strip_suffix(&suffix).unwrap_or(&full);
@@ -171,7 +172,7 @@ pub(crate) fn import(file: &str, text: &str, format: ImportFormat) -> Result<Imp
         ..Imported::default()
     };
     let hint = out.shape.and_then(|shape| mismatch(shape, format));
-    read_tools(file, &root, format, &mut out).map_err(|message| match &hint {
+    read_tools(file, &root, &order, format, &mut out).map_err(|message| match &hint {
         Some(hint) => format!("{message}\n{file}: {hint}"),
         None => message,
     })?;
@@ -185,6 +186,7 @@ pub(crate) fn import(file: &str, text: &str, format: ImportFormat) -> Result<Imp
 fn read_tools(
     file: &str,
     root: &Value,
+    order: &KeyOrder,
     format: ImportFormat,
     out: &mut Imported,
 ) -> Result<(), String> {
@@ -195,7 +197,7 @@ fn read_tools(
     };
     for (pointer, tool) in tools {
         // One bad tool never hides the others: its message is kept and the next one read.
-        match read_tool(file, tool, &pointer, format, &mut out.warnings) {
+        match read_tool(file, tool, &pointer, order, format, &mut out.warnings) {
             Ok(Some(spec)) => {
                 let name = spec.descriptor.name.as_str();
                 if let Some(first) =
@@ -221,6 +223,7 @@ fn read_tool(
     file: &str,
     tool: &Value,
     pointer: &str,
+    order: &KeyOrder,
     format: ImportFormat,
     warnings: &mut Vec<String>,
 ) -> Result<Option<Spec>, String> {
@@ -238,7 +241,14 @@ fn read_tool(
         // The spec parser would say so without a pointer into the input.
         return Err(format!("{file}: #{}: the tool has no `name`", map[0].1));
     }
-    let parsed = spec_from_value(file, &Value::Object(spec), None)
+    // The schemas' key order, moved from where they were in the input to the spec keys.
+    let mut spec_order = KeyOrder::default();
+    for (to, from) in &map {
+        if matches!(*to, "/input_schema" | "/output_schema") {
+            spec_order.extend(order.subtree(from).rebased(to));
+        }
+    }
+    let parsed = spec_from_value_ordered(file, &Value::Object(spec), &spec_order, None)
         .map_err(|e| relocated(e, &map).to_string())?;
     for note in &parsed.notes {
         warnings.push(relocate_note(note, &map).to_string());

@@ -433,7 +433,7 @@ fn import_cmd(a: ImportArgs) -> Result<(), Failure> {
             failed.push(e);
             continue;
         }
-        let spec = tooldef::spec_to_json(&tool.spec.descriptor, None);
+        let spec = tooldef::spec_to_literal(&tool.spec.descriptor, None);
         match serde_json::to_string_pretty(&spec) {
             Ok(mut json) => {
                 json.push('\n');

@@ -61,7 +61,7 @@ pub(crate) fn import(args: McpImportArgs) -> Result<Written, String> {
         if !args.force && path.exists() {
             return Err(format!("{}: already exists; pass `--force` to overwrite", path.display()));
         }
-        let spec = tooldef::spec_to_json(d, None);
+        let spec = tooldef::spec_to_literal(d, None);
         let mut json = serde_json::to_string_pretty(&spec)
             .map_err(|e| format!("{label}: tool `{}`: {e}", d.name))?;
         json.push('\n');

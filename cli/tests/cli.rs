@@ -325,7 +325,14 @@ fn round_trip(provider: &str, format: &str) {
     let dir = TempDir::new(&format!("rt-{provider}"));
     let first = render(provider, &[], &[&fixture("tools")]);
     let wire = dir.0.join("wire.json");
-    std::fs::write(&wire, serde_json::to_string(&first).unwrap()).unwrap();
+    // The rendered text itself: a `Value` would write its keys in `Map` order.
+    let o = tooldef(
+        ["render", "--provider", provider]
+            .map(String::from)
+            .into_iter()
+            .chain([fixture("tools").display().to_string()]),
+    );
+    std::fs::write(&wire, &o.stdout).unwrap();
     let out = dir.0.join("specs");
     let o = tooldef([
         "import".to_owned(),

@@ -84,7 +84,7 @@ impl Extensions {
     /// Removes a whole namespace; its fields, if it had any.
     pub fn remove_namespace(&mut self, namespace: &str) -> Option<Map<String, Value>> {
         let map = Arc::make_mut(self.0.as_mut()?);
-        match map.shift_remove(namespace)? {
+        match map.remove(namespace)? {
             Value::Object(fields) => Some(fields),
             _ => None,
         }

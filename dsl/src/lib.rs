@@ -108,12 +108,14 @@ pub use validate::{DescriptorError, Rule};
 
 // --- json_schema, spec ---
 pub use json_schema::{
-    ImportError, ImportErrorKind, ImportNote, Imported, ImportedSchema, InputSchema, export_input,
-    export_output, export_schema, import_input, import_schema,
+    ImportError, ImportErrorKind, ImportNote, Imported, ImportedSchema, InputSchema, KeyOrder,
+    export_input, export_input_literal, export_output, export_output_literal, export_schema,
+    export_schema_literal, import_input, import_input_ordered, import_schema,
+    import_schema_ordered,
 };
 pub use spec::{
     Command, MAX_SPEC_BYTES, MAX_TIMEOUT_MS, Spec, SpecError, SpecErrorKind, load_spec_file,
-    parse_spec, spec_from_value, spec_to_json,
+    parse_spec, spec_from_value, spec_from_value_ordered, spec_to_json, spec_to_literal,
 };
 
 // --- tool_schema, macros ---

@@ -5,7 +5,10 @@
 //! in `i64` (larger integers are carried as floats only when they came in as floats).
 
 use std::borrow::Cow;
+use std::fmt;
 
+use serde::de::{self, MapAccess, SeqAccess, Visitor};
+use serde::ser::SerializeMap;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
 
@@ -155,16 +158,99 @@ impl From<&Literal> for Value {
     }
 }
 
+// Serialized and deserialized directly, not through `serde_json::Value`, whose objects are sorted
+// by key unless serde_json's `preserve_order` feature is on: an object literal keeps its order.
 impl Serialize for Literal {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        self.to_json().serialize(serializer)
+        match self {
+            Literal::Null => serializer.serialize_unit(),
+            Literal::Bool(b) => serializer.serialize_bool(*b),
+            Literal::Int(i) => serializer.serialize_i64(*i),
+            // A non-finite float has no JSON spelling; `to_json` writes it as null too.
+            Literal::Float(f) if !f.is_finite() => serializer.serialize_unit(),
+            Literal::Float(f) => serializer.serialize_f64(*f),
+            Literal::Str(s) => serializer.serialize_str(s),
+            Literal::List(items) => serializer.collect_seq(items.iter()),
+            Literal::Object(entries) => {
+                let mut map = serializer.serialize_map(Some(entries.len()))?;
+                for (k, v) in entries.iter() {
+                    map.serialize_entry(k.as_ref(), v)?;
+                }
+                map.end()
+            }
+        }
     }
 }
 
 impl<'de> Deserialize<'de> for Literal {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let value = Value::deserialize(deserializer)?;
-        Literal::from_json(&value).map_err(serde::de::Error::custom)
+        deserializer.deserialize_any(LiteralVisitor)
+    }
+}
+
+struct LiteralVisitor;
+
+impl<'de> Visitor<'de> for LiteralVisitor {
+    type Value = Literal;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_bool<E>(self, v: bool) -> Result<Literal, E> {
+        Ok(Literal::Bool(v))
+    }
+
+    fn visit_i64<E>(self, v: i64) -> Result<Literal, E> {
+        Ok(Literal::Int(v))
+    }
+
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Literal, E> {
+        i64::try_from(v).map(Literal::Int).map_err(|_| E::custom(LiteralRangeError(v.to_string())))
+    }
+
+    fn visit_f64<E>(self, v: f64) -> Result<Literal, E> {
+        Ok(Literal::Float(v))
+    }
+
+    fn visit_str<E>(self, v: &str) -> Result<Literal, E> {
+        Ok(Literal::Str(Cow::Owned(v.to_owned())))
+    }
+
+    fn visit_string<E>(self, v: String) -> Result<Literal, E> {
+        Ok(Literal::Str(Cow::Owned(v)))
+    }
+
+    fn visit_unit<E>(self) -> Result<Literal, E> {
+        Ok(Literal::Null)
+    }
+
+    fn visit_none<E>(self) -> Result<Literal, E> {
+        Ok(Literal::Null)
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<Literal, D::Error> {
+        Literal::deserialize(deserializer)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Literal, A::Error> {
+        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(1024));
+        while let Some(item) = seq.next_element()? {
+            items.push(item);
+        }
+        Ok(Literal::List(Cow::Owned(items)))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Literal, A::Error> {
+        let mut entries: Vec<(Text, Literal)> = Vec::new();
+        while let Some((key, value)) = map.next_entry::<String, Literal>()? {
+            // A repeated key keeps its first place and its last value, as a JSON object does.
+            match entries.iter_mut().find(|(k, _)| *k == key) {
+                Some(entry) => entry.1 = value,
+                None => entries.push((Cow::Owned(key), value)),
+            }
+        }
+        Ok(Literal::Object(Cow::Owned(entries)))
     }
 }
 
@@ -190,12 +276,28 @@ mod tests {
     use serde_json::json;
 
     #[test]
-    fn json_round_trip_keeps_order_and_types() {
+    fn json_round_trip_keeps_types() {
         let value = json!({"z": 1, "a": [true, null, 1.5, "x"], "m": {"k": -3}});
         let literal = Literal::from_json(&value).unwrap();
         assert_eq!(literal.to_json(), value);
-        let keys: Vec<_> = value.as_object().unwrap().keys().cloned().collect();
+    }
+
+    #[test]
+    fn serde_text_round_trip_keeps_key_order() {
+        let text = r#"{"z":1,"a":[true,null,1.5,"x"],"m":{"k":-3,"b":{}}}"#;
+        let literal: Literal = serde_json::from_str(text).unwrap();
+        let Literal::Object(entries) = &literal else { panic!("not an object: {literal:?}") };
+        let keys: Vec<&str> = entries.iter().map(|(k, _)| k.as_ref()).collect();
         assert_eq!(keys, ["z", "a", "m"]);
+        assert_eq!(serde_json::to_string(&literal).unwrap(), text);
+        // A repeated key: first place, last value.
+        let literal: Literal = serde_json::from_str(r#"{"b":1,"a":2,"b":3}"#).unwrap();
+        assert_eq!(serde_json::to_string(&literal).unwrap(), r#"{"b":3,"a":2}"#);
+        let err = serde_json::from_str::<Literal>(&u64::MAX.to_string()).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "integer 18446744073709551615 is outside the range of a 64-bit signed integer at line 1 column 20"
+        );
     }
 
     #[test]

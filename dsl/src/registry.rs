@@ -278,6 +278,41 @@ impl Snapshot {
     pub fn call_blocking(&self, call: &ToolCall) -> ToolResult {
         crate::dispatch::block_on(self.call(call))
     }
+
+    /// Every tool of the snapshot (sorted by name) rendered for `renderer` through `cache`
+    /// ([`RenderCache::get_executor_set`](crate::RenderCache::get_executor_set)): rendered on
+    /// the first call, one lookup afterwards for this snapshot and any later one that holds the
+    /// same executors.
+    ///
+    /// # Errors
+    ///
+    /// The renderer's set-level error, or the first tool that cannot be rendered.
+    pub fn rendered<R: crate::Renderer + ?Sized>(
+        &self,
+        renderer: &R,
+        cache: &crate::RenderCache,
+        policy: crate::Policy,
+    ) -> Result<crate::RenderedSet, crate::RenderError> {
+        cache.get_executor_set(renderer, self.entries.iter().map(RegistryEntry::executor), policy)
+    }
+
+    /// Decodes and checks the arguments of `call` for the tool `call.name`, without running it
+    /// (see [`Executor::check_arguments`]); the errors are those [`call`](Self::call) would
+    /// answer with.
+    ///
+    /// # Errors
+    ///
+    /// [`DispatchError::UnknownTool`](crate::DispatchError::UnknownTool), or the tool's
+    /// [`check_arguments`](Executor::check_arguments) error.
+    pub fn check(&self, call: &ToolCall) -> Result<(), crate::DispatchError> {
+        match self.get(&call.name) {
+            Some(e) => e.executor.check_arguments(&call.arguments),
+            None => {
+                let known = self.entries.iter().map(|e| e.name().as_str());
+                Err(crate::dispatch::unknown_tool(&call.name, known))
+            }
+        }
+    }
 }
 
 impl Contributor for Snapshot {

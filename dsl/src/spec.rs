@@ -46,10 +46,12 @@ use serde_json::{Map, Value};
 
 use crate::descriptor::{Annotations, NameError, ToolDescriptor, ToolName};
 use crate::extensions::Extensions;
+use crate::json_schema::export::Obj;
 use crate::json_schema::{
-    ImportError, ImportNote, export_input, export_output, import_input, import_schema,
-    merge_definitions, pointer_token,
+    ImportError, ImportNote, KeyOrder, export_input_literal, export_output_literal,
+    import_input_ordered, import_schema_ordered, merge_definitions, pointer_token,
 };
+use crate::literal::Literal;
 use crate::schema::SchemaRef;
 use crate::validate::DescriptorError;
 
@@ -304,8 +306,11 @@ impl Problems {
         pointer: &str,
         obj: &Map<String, Value>,
         allowed: &'static [&'static str],
+        order: &KeyOrder,
     ) {
-        for key in obj.keys().filter(|k| !allowed.contains(&k.as_str())) {
+        // In the order the file lists them, whatever order the `Map` iterates in.
+        let keys = order.entries(pointer, obj).into_iter().map(|(k, _)| k);
+        for key in keys.filter(|k| !allowed.contains(&k.as_str())) {
             self.push(SpecErrorKind::UnknownKey {
                 pointer: pointer.to_owned(),
                 key: key.clone(),
@@ -336,13 +341,15 @@ pub(crate) fn parse_bytes(
     name_override: Option<&ToolName>,
     fallback_name: Option<&str>,
 ) -> Result<Spec, SpecError> {
-    let value: Value = crate::json_text::parse(bytes).map_err(|e| {
+    // Parsed with its key order (properties stay in the order the author wrote them), and a
+    // key given twice refused with its pointer.
+    let (value, order) = KeyOrder::parse(bytes).map_err(|e| {
         let full = e.to_string();
         let suffix = format!(" at line {} column {}", e.line(), e.column());
         let message = full.strip_suffix(&suffix).unwrap_or(&full).to_owned();
         err(file, SpecErrorKind::Syntax { line: e.line(), column: e.column(), message })
     })?;
-    spec_value(file, &value, name_override, fallback_name)
+    spec_value(file, &value, &order, name_override, fallback_name)
 }
 
 /// Reads a spec already parsed as JSON (e.g. one tool of a provider's tool list).
@@ -355,7 +362,22 @@ pub fn spec_from_value(
     value: &Value,
     name_override: Option<&ToolName>,
 ) -> Result<Spec, SpecError> {
-    spec_value(file, value, name_override, None)
+    spec_value(file, value, &KeyOrder::default(), name_override, None)
+}
+
+/// As [`spec_from_value`], with the key order `order` recorded from the spec's text (pointers
+/// relative to the spec object), so that properties keep the order they were written in.
+///
+/// # Errors
+///
+/// As [`parse_spec`], without line and column.
+pub fn spec_from_value_ordered(
+    file: &str,
+    value: &Value,
+    order: &KeyOrder,
+    name_override: Option<&ToolName>,
+) -> Result<Spec, SpecError> {
+    spec_value(file, value, order, name_override, None)
 }
 
 /// Reads a spec file; without `name_override`, the `name` key names the tool, else the file stem.
@@ -389,6 +411,7 @@ pub fn load_spec_file(
 fn spec_value(
     file: &str,
     value: &Value,
+    order: &KeyOrder,
     name_override: Option<&ToolName>,
     fallback_name: Option<&str>,
 ) -> Result<Spec, SpecError> {
@@ -396,7 +419,7 @@ fn spec_value(
         return Err(err(file, wrong(String::new(), "an object", value)));
     };
     let mut problems = Problems::default();
-    problems.unknown_keys("", obj, SPEC_KEYS);
+    problems.unknown_keys("", obj, SPEC_KEYS, order);
     let mut notes = Vec::new();
     let name = spec_name(obj, name_override, fallback_name, &mut notes, &mut problems);
     // A stand-in while the name is unknown; the spec is refused then, so it never shows.
@@ -409,7 +432,7 @@ fn spec_value(
     // references look dangling.
     let mut schemas_in = true;
     if let Some(input) = obj.get("input_schema") {
-        match import_input(input) {
+        match import_input_ordered(input, &order.subtree("/input_schema")) {
             Ok(imported) => {
                 notes.extend(imported.notes.into_iter().map(|n| n.prefixed("/input_schema")));
                 imported.value.apply_to(&mut d);
@@ -421,7 +444,7 @@ fn spec_value(
         }
     }
     if let Some(output) = obj.get("output_schema") {
-        match import_schema(output) {
+        match import_schema_ordered(output, &order.subtree("/output_schema")) {
             Ok(imported) => {
                 notes.extend(imported.notes.into_iter().map(|n| n.prefixed("/output_schema")));
                 let mut definitions = d.definitions.to_vec();
@@ -547,7 +570,7 @@ fn parse_annotations(value: &Value, problems: &mut Problems) -> Annotations {
         problems.wrong("/annotations".into(), "an object", value);
         return a;
     };
-    problems.unknown_keys("/annotations", obj, ANNOTATION_KEYS);
+    problems.unknown_keys("/annotations", obj, ANNOTATION_KEYS, &KeyOrder::default());
     for (key, v) in obj {
         let pointer = format!("/annotations/{}", pointer_token(key));
         let slot = match key.as_str() {
@@ -581,7 +604,7 @@ fn parse_command(value: &Value, problems: &mut Problems) -> Option<Command> {
     let (argv_value, argv_ptr, timeout, env) = match value {
         Value::Array(_) => (value, "/command".to_owned(), None, None),
         Value::Object(obj) => {
-            problems.unknown_keys("/command", obj, COMMAND_KEYS);
+            problems.unknown_keys("/command", obj, COMMAND_KEYS, &KeyOrder::default());
             let Some(argv) = obj.get("argv") else {
                 problems.wrong("/command".into(), "an object with `argv`", value);
                 return None;
@@ -670,26 +693,33 @@ fn parse_argv(items: &[Value], argv_ptr: &str, problems: &mut Problems) -> Vec<S
     argv
 }
 
-/// Writes a descriptor (and a command) as spec JSON, in the key order of the format; reading
-/// the result with [`spec_from_value`] gives the same descriptor back.
+/// Writes a descriptor (and a command) as spec JSON; reading the result with
+/// [`spec_from_value`] gives the same descriptor back. The key order of the format is kept
+/// only when serde_json's `preserve_order` feature is on: write files from [`spec_to_literal`].
 pub fn spec_to_json(d: &ToolDescriptor, command: Option<&Command>) -> Value {
-    let mut m = Map::new();
-    m.insert("name".into(), d.name.as_str().into());
+    spec_to_literal(d, command).to_json()
+}
+
+/// As [`spec_to_json`], as a [`Literal`] whose objects keep the key order of the format
+/// (properties in parameter order): `serde_json::to_string_pretty` of it is the spec file.
+pub fn spec_to_literal(d: &ToolDescriptor, command: Option<&Command>) -> Literal {
+    let mut m = Obj::default();
+    m.insert("name", d.name.as_str());
     if let Some(title) = &d.title {
-        m.insert("title".into(), title.as_ref().into());
+        m.insert("title", Literal::Str(title.clone()));
     }
     if !d.description.is_empty() {
-        m.insert("description".into(), d.description.as_ref().into());
+        m.insert("description", Literal::Str(d.description.clone()));
     }
-    m.insert("input_schema".into(), export_input(d));
-    if let Some(output) = export_output(d) {
-        m.insert("output_schema".into(), output);
+    m.insert("input_schema", export_input_literal(d));
+    if let Some(output) = export_output_literal(d) {
+        m.insert("output_schema", output);
     }
     if !d.annotations.is_empty() {
         let a = &d.annotations;
-        let mut o = Map::new();
+        let mut o = Obj::default();
         if let Some(title) = &a.title {
-            o.insert("title".into(), title.as_ref().into());
+            o.insert("title", Literal::Str(title.clone()));
         }
         let hints = [
             ("readOnlyHint", a.read_only),
@@ -699,30 +729,37 @@ pub fn spec_to_json(d: &ToolDescriptor, command: Option<&Command>) -> Value {
         ];
         for (key, hint) in hints {
             if let Some(b) = hint {
-                o.insert(key.into(), b.into());
+                o.insert(key, b);
             }
         }
-        m.insert("annotations".into(), Value::Object(o));
+        m.insert("annotations", o.done());
     }
     if !d.extensions.is_empty() {
-        m.insert("extensions".into(), d.extensions.to_value());
+        match Literal::from_json(&d.extensions.to_value()) {
+            Ok(extensions) => m.insert("extensions", extensions),
+            // A literal holds integers up to `i64::MAX`; a bigger one in a provider field is
+            // not written back into the spec text.
+            Err(e) => tracing::warn!(tool = %d.name, "extensions not written to the spec: {e}"),
+        }
     }
     if let Some(c) = command {
-        let argv = Value::from(c.argv.clone());
+        let strings =
+            |v: &[String]| Literal::List(v.iter().map(|a| Literal::from(a.as_str())).collect());
+        let argv = strings(&c.argv);
         let value = if c.timeout_ms.is_none() && c.env.is_empty() {
             argv
         } else {
-            let mut o = Map::new();
-            o.insert("argv".into(), argv);
+            let mut o = Obj::default();
+            o.insert("argv", argv);
             if let Some(ms) = c.timeout_ms {
-                o.insert("timeout_ms".into(), ms.into());
+                o.insert("timeout_ms", Literal::Int(i64::try_from(ms).unwrap_or(i64::MAX)));
             }
             if !c.env.is_empty() {
-                o.insert("env".into(), Value::from(c.env.clone()));
+                o.insert("env", strings(&c.env));
             }
-            Value::Object(o)
+            o.done()
         };
-        m.insert("command".into(), value);
+        m.insert("command", value);
     }
-    Value::Object(m)
+    m.done()
 }

@@ -80,6 +80,24 @@ impl ToolCall {
     pub fn new(id: impl Into<String>, name: impl Into<String>, arguments: Value) -> Self {
         ToolCall { id: id.into(), name: name.into(), arguments: Arguments::Json(arguments) }
     }
+
+    /// A call with arguments as JSON text, as OpenAI sends them (`function.arguments` is a
+    /// string): the text is kept, and dispatch decodes it straight into the typed parameters.
+    /// Malformed text is not an error here; dispatch answers it with an error result.
+    ///
+    /// ```
+    /// use tooldef::{Arguments, ToolCall};
+    ///
+    /// let call = ToolCall::from_text("call_1", "get_weather", r#"{"city": "Paris"}"#);
+    /// assert_eq!(call.arguments, Arguments::Text(r#"{"city": "Paris"}"#.to_owned()));
+    /// ```
+    pub fn from_text(
+        id: impl Into<String>,
+        name: impl Into<String>,
+        arguments: impl Into<String>,
+    ) -> Self {
+        ToolCall { id: id.into(), name: name.into(), arguments: Arguments::Text(arguments.into()) }
+    }
 }
 
 /// One piece of a tool result's content.
@@ -266,4 +284,21 @@ pub trait Executor: Send + Sync {
 
     /// Decodes, validates and runs `call`; every failure is an error result.
     fn execute<'a>(&'a self, call: &'a ToolCall) -> BoxFuture<'a, ToolResult>;
+
+    /// Decodes and checks `arguments` as [`execute`](Executor::execute) would before running the
+    /// tool, without running it (a host that wants to vet a call first, or to queue it).
+    ///
+    /// The default checks them against [`descriptor`](Executor::descriptor) (every problem with
+    /// its JSON pointer); a typed tool ([`TypedTool`](crate::TypedTool)) decodes them into its
+    /// parameter type and runs [`Tool::check`], exactly as a call does.
+    ///
+    /// # Errors
+    ///
+    /// [`DispatchError::MalformedJson`](crate::DispatchError::MalformedJson) or
+    /// [`DispatchError::InvalidArguments`](crate::DispatchError::InvalidArguments), whose text
+    /// is what the model would have been told.
+    fn check_arguments(&self, arguments: &Arguments) -> Result<(), crate::DispatchError> {
+        let validator = crate::Validator::new();
+        crate::dispatch::prepare_arguments(self.descriptor(), &validator, arguments).map(drop)
+    }
 }

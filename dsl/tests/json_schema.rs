@@ -3,7 +3,8 @@
 
 use serde_json::{Value, json};
 use tooldef::json_schema::{
-    ImportErrorKind, export_input, export_schema, import_input, import_schema,
+    ImportErrorKind, KeyOrder, export_input, export_input_literal, export_schema, import_input,
+    import_input_ordered, import_schema,
 };
 use tooldef::{
     Additional, Definition, EnumValue, Literal, Param, Schema, SchemaKind, ToolDescriptor,
@@ -27,6 +28,12 @@ fn input(v: Value) -> tooldef::json_schema::Imported<tooldef::json_schema::Input
     import_input(&v).unwrap_or_else(|e| panic!("{e}"))
 }
 
+/// Imports schema text, properties in the order written (as spec files are read).
+fn input_text(text: &str) -> tooldef::json_schema::Imported<tooldef::json_schema::InputSchema> {
+    let (v, order) = KeyOrder::parse(text.as_bytes()).unwrap_or_else(|e| panic!("{e}"));
+    import_input_ordered(&v, &order).unwrap_or_else(|e| panic!("{e}"))
+}
+
 fn schema(v: Value) -> Schema {
     import_schema(&v).unwrap_or_else(|e| panic!("{e}")).value.schema
 }
@@ -45,7 +52,9 @@ fn fails_input(v: Value) -> (String, String) {
 #[test]
 fn export_has_the_documented_shape_and_key_order() {
     let expected = r#"{"type":"object","properties":{"city":{"description":"City name","type":"string","minLength":1,"maxLength":80},"unit":{"type":"string","enum":["celsius","fahrenheit"],"default":"celsius"},"days":{"type":"integer","minimum":1,"maximum":10,"default":3},"tags":{"type":"array","items":{"description":"City name","type":"string"},"minItems":0,"maxItems":5,"uniqueItems":true},"ratio":{"type":["number","null"],"minimum":0.0,"maximum":1.5}},"required":["city"],"additionalProperties":false}"#;
-    assert_eq!(serde_json::to_string(&export_input(&WEATHER)).unwrap(), expected);
+    assert_eq!(serde_json::to_string(&export_input_literal(&WEATHER)).unwrap(), expected);
+    // The `Value` form holds the same document (its key order is serde_json's `Map`'s).
+    assert_eq!(export_input(&WEATHER), serde_json::from_str::<Value>(expected).unwrap());
 }
 
 #[test]
@@ -130,7 +139,8 @@ fn import_reads_type_arrays_unions_and_consts() {
 
 #[test]
 fn import_objects_required_and_additional_properties() {
-    let i = input(json!({
+    let i = input_text(
+        r#"{
         "type": "object",
         "properties": {
             "a": {"type": "string"},
@@ -139,7 +149,8 @@ fn import_objects_required_and_additional_properties() {
             "open": {"type": "object", "additionalProperties": true}
         },
         "required": ["nested"]
-    }));
+    }"#,
+    );
     let v = i.value;
     assert_eq!(v.additional, Additional::Unstated, "absent additionalProperties is unstated");
     assert_eq!(
@@ -193,7 +204,8 @@ fn import_merges_all_of_when_exact() {
 
 #[test]
 fn import_reads_draft_07_spellings_and_root_recursion() {
-    let i = input(json!({
+    let i = input_text(
+        r##"{
         "$schema": "http://json-schema.org/draft-07/schema#",
         "type": "object",
         "properties": {
@@ -202,7 +214,8 @@ fn import_reads_draft_07_spellings_and_root_recursion() {
             "pct": {"type": "integer", "minimum": 0, "exclusiveMinimum": true, "maximum": 9, "exclusiveMaximum": false}
         },
         "definitions": {"Node": {"type": "object", "properties": {"next": {"$ref": "#/definitions/Node"}}}}
-    }));
+    }"##,
+    );
     let v = &i.value;
     assert_eq!(v.params[0].schema, Schema::reference("Node"));
     assert_eq!(v.params[1].schema, Schema::reference("Input"));
@@ -454,7 +467,8 @@ fn hand_written_descriptors_round_trip() {
         .build()
         .unwrap();
     for d in [&WEATHER, &tree] {
-        let back = import_input(&export_input(d)).unwrap();
+        let text = serde_json::to_string(&export_input_literal(d)).unwrap();
+        let back = input_text(&text);
         assert!(back.notes.is_empty(), "{:?}", back.notes);
         let mut rebuilt = d.clone();
         back.value.apply_to(&mut rebuilt);
@@ -519,17 +533,19 @@ fn keywords_the_ir_cannot_type_are_kept_verbatim_and_exported_as_they_were() {
 
 #[test]
 fn import_reports_what_it_did_instead_of_refusing() {
-    let imported = input(json!({
+    let imported = input_text(
+        r#"{
         "type": "object",
         "properties": {
             "name": {"type": "string", "default": null},
             "flag": {"type": "boolean", "default": "false"},
             "unit": {"type": "string", "enum": ["c", "f"], "default": "k"},
-            "big": {"type": "integer", "default": 18446744073709551615u64}
+            "big": {"type": "integer", "default": 18446744073709551615}
         },
         "required": ["ghost"],
         "$defs": {"Unused": {"oneOf": [{"type": "string"}, {"type": "string"}], "not": 3, "type": "nul"}}
-    }));
+    }"#,
+    );
     let notes: Vec<String> = imported.notes.iter().map(ToString::to_string).collect();
     assert_eq!(
         notes,

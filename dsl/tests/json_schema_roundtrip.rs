@@ -5,9 +5,10 @@
 use proptest::prelude::*;
 use serde_json::Value;
 use tooldef::json_schema::{
-    export_input, export_output, export_schema, import_input, import_schema,
+    KeyOrder, export_input, export_input_literal, export_output, export_output_literal,
+    export_schema, export_schema_literal, import_input_ordered, import_schema_ordered,
 };
-use tooldef::{SchemaKind, ToolDescriptor, parse_spec, spec_from_value, spec_to_json};
+use tooldef::{Literal, SchemaKind, ToolDescriptor, parse_spec, spec_to_literal};
 use tooldef_testkit::strategy::{arb_descriptor, arb_schema};
 
 fn assert_meta_valid(schema: &Value) {
@@ -16,29 +17,32 @@ fn assert_meta_valid(schema: &Value) {
     }
 }
 
+/// The exported document as text and read back, with its key order (as a file is written and read).
+fn through_text(exported: &Literal) -> (Value, KeyOrder) {
+    let text = serde_json::to_string(exported).unwrap();
+    KeyOrder::parse(text.as_bytes()).unwrap()
+}
+
 /// Import of the exported input and output gives back every schema part of the descriptor.
 fn round_trip(d: &ToolDescriptor) -> Result<(), TestCaseError> {
-    let input = export_input(d);
-    let imported =
-        import_input(&input).map_err(|e| TestCaseError::fail(format!("{e}\n{input:#}")))?;
+    let (input, order) = through_text(&export_input_literal(d));
+    let imported = import_input_ordered(&input, &order)
+        .map_err(|e| TestCaseError::fail(format!("{e}\n{input:#}")))?;
     prop_assert_eq!(&imported.value.params, &d.params.to_vec());
     prop_assert_eq!(&imported.value.additional, &d.additional);
     prop_assert_eq!(&imported.value.definitions, &d.definitions.to_vec());
     prop_assert!(imported.notes.is_empty(), "unexpected notes: {:?}", imported.notes);
-    if let Some(output) = export_output(d) {
-        let back =
-            import_schema(&output).map_err(|e| TestCaseError::fail(format!("{e}\n{output:#}")))?;
+    if let Some(output) = export_output_literal(d) {
+        let (output, order) = through_text(&output);
+        let back = import_schema_ordered(&output, &order)
+            .map_err(|e| TestCaseError::fail(format!("{e}\n{output:#}")))?;
         prop_assert_eq!(&back.value.schema, d.output.as_deref().unwrap());
         for def in &back.value.definitions {
             prop_assert_eq!(Some(&def.schema), d.definition(&def.name));
         }
     }
-    // Through spec JSON, and through its text (floats and escapes survive printing).
-    let spec = spec_to_json(d, None);
-    let back =
-        spec_from_value("gen.json", &spec, None).map_err(|e| TestCaseError::fail(e.to_string()))?;
-    prop_assert_eq!(&back.descriptor, d);
-    let text = serde_json::to_string_pretty(&spec).unwrap();
+    // Through spec file text (floats and escapes survive printing, properties keep their order).
+    let text = serde_json::to_string_pretty(&spec_to_literal(d, None)).unwrap();
     let back =
         parse_spec("gen.json", &text, None).map_err(|e| TestCaseError::fail(e.to_string()))?;
     prop_assert_eq!(&back.descriptor, d);
@@ -82,7 +86,8 @@ proptest! {
     fn single_schemas_survive_export_and_import(s in arb_schema()) {
         let json = export_schema(&s, &[]);
         assert_meta_valid(&json);
-        let back = import_schema(&json).map_err(|e| TestCaseError::fail(format!("{e}\n{json:#}")))?;
+        let (json, order) = through_text(&export_schema_literal(&s, &[]));
+        let back = import_schema_ordered(&json, &order).map_err(|e| TestCaseError::fail(format!("{e}\n{json:#}")))?;
         prop_assert_eq!(&back.value.schema, &s);
         prop_assert!(back.value.definitions.is_empty());
         prop_assert!(!matches!(s.kind, SchemaKind::Ref(_)));

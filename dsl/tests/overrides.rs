@@ -631,7 +631,7 @@ fn every_argument_problem_is_reported_at_once() {
 
 #[test]
 fn input_schema_is_replaced_from_raw_json_schema() {
-    let raw = json!({
+    let raw = r#"{
         "type": "object",
         "properties": {
             "fact": {"type": "string", "description": "The fact.", "maxLength": 200},
@@ -641,8 +641,14 @@ fn input_schema_is_replaced_from_raw_json_schema() {
         },
         "required": ["fact", "category", "user_id"],
         "additionalProperties": false
-    });
-    let exec = Override::input_schema(raw).wrap(echo(remember())).unwrap();
+    }"#;
+    // From a `Value`, the same schema in `Map` order; from text, in the order written.
+    let from_value = Override::input_schema(serde_json::from_str(raw).unwrap());
+    let sorted = from_value.apply(&remember()).unwrap();
+    let mut names: Vec<_> = sorted.params.iter().map(|p| p.name.to_string()).collect();
+    names.sort();
+    assert_eq!(names, ["category", "fact", "tags", "user_id"]);
+    let exec = Override::input_schema_text(raw).unwrap().wrap(echo(remember())).unwrap();
     let d = exec.descriptor();
     let names: Vec<_> = d.params.iter().map(|p| p.name.to_string()).collect();
     assert_eq!(names, ["fact", "tags", "category", "user_id"]);

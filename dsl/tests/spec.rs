@@ -267,13 +267,17 @@ fn written_specs_read_back_identically() {
         .unwrap();
     let command =
         Command { argv: vec!["x".into()], timeout_ms: Some(10), env: vec!["HOME_DIR".into()] };
-    let v = spec_to_json(&d, Some(&command));
+    let text = serde_json::to_string(&tooldef::spec_to_literal(&d, Some(&command))).unwrap();
     assert_eq!(
-        v.as_object().unwrap().keys().collect::<Vec<_>>(),
-        ["name", "title", "description", "input_schema", "annotations", "command"]
+        text,
+        r#"{"name":"w","title":"T","description":"D","input_schema":{"type":"object","properties":{"n":{"type":"integer","default":2}},"additionalProperties":false},"annotations":{"idempotentHint":false},"command":{"argv":["x"],"timeout_ms":10,"env":["HOME_DIR"]}}"#
     );
+    let v = spec_to_json(&d, Some(&command));
+    assert_eq!(v, serde_json::from_str::<serde_json::Value>(&text).unwrap());
     assert_eq!(v["command"], json!({"argv": ["x"], "timeout_ms": 10, "env": ["HOME_DIR"]}));
     let back = spec_from_value("w.json", &v, None).unwrap();
+    assert_eq!((back.descriptor, back.command), (d.clone(), Some(command.clone())));
+    let back = parse_spec("w.json", &text, None).unwrap();
     assert_eq!((back.descriptor, back.command), (d, Some(command)));
 }
 

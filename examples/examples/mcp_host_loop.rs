@@ -214,8 +214,11 @@ mod tests {
             (mcp.annotations.read_only, mcp.annotations.idempotent),
             (Some(true), Some(true))
         );
-        let params: Vec<&str> = mcp.params.iter().map(|p| &*p.name).collect();
-        assert_eq!(params, ["value", "from", "to"]);
+        // Listed through rmcp's `Value`s, whose key order is the `Map`'s (sorted unless
+        // serde_json's `preserve_order` is on): compare as a set.
+        let mut params: Vec<&str> = mcp.params.iter().map(|p| &*p.name).collect();
+        params.sort_unstable();
+        assert_eq!(params, ["from", "to", "value"]);
         let wire = OpenAiRenderer::chat().render(mcp, Policy::Lenient).unwrap().to_value();
         assert_eq!(imported[0], wire);
     }

@@ -517,23 +517,25 @@ pub fn get(name: &str) -> Option<ToolDescriptor> {
 /// by tool name, each entry `{"wire": <rendered JSON>, "report": [<change>...]}` or
 /// `{"error": <message>}`. Deterministic, so it can be compared byte for byte.
 pub fn snapshot<R: tooldef::Renderer + ?Sized>(renderer: &R, policy: tooldef::Policy) -> String {
-    use serde_json::{Map, Value};
-    let mut all = Map::new();
+    use crate::ordered::Json;
+    use indexmap::IndexMap;
+    let mut all = IndexMap::new();
     for tool in corpus() {
-        let mut entry = Map::new();
+        let mut entry = IndexMap::new();
         match renderer.render(&tool, policy) {
             Ok(r) => {
-                entry.insert("wire".into(), r.to_value());
-                let report = r.report().iter().map(|c| Value::String(c.to_string())).collect();
-                entry.insert("report".into(), Value::Array(report));
+                let wire = Json::parse(r.json()).unwrap_or_else(|e| Json::string(e.to_string()));
+                entry.insert("wire".to_owned(), wire);
+                let report = r.report().iter().map(|c| Json::string(c.to_string())).collect();
+                entry.insert("report".to_owned(), Json::Array(report));
             }
             Err(e) => {
-                entry.insert("error".into(), Value::String(e.to_string()));
+                entry.insert("error".to_owned(), Json::string(e.to_string()));
             }
         }
-        all.insert(tool.name.as_str().to_owned(), Value::Object(entry));
+        all.insert(tool.name.as_str().to_owned(), Json::Object(entry));
     }
-    let mut text = serde_json::to_string_pretty(&Value::Object(all)).unwrap_or_default();
+    let mut text = serde_json::to_string_pretty(&Json::Object(all)).unwrap_or_default();
     text.push('\n');
     text
 }

@@ -6,6 +6,7 @@ pub mod extras;
 pub mod fuzz;
 pub mod harness;
 pub mod names;
+pub mod ordered;
 pub mod real;
 pub mod specs;
 pub mod strategy;

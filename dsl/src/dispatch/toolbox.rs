@@ -15,6 +15,7 @@ use crate::dispatch::error::{DispatchError, closest, take_last_kind};
 use crate::dispatch::options::{BoundedJoin, CallOptions};
 use crate::dispatch::runtime::{CatchUnwind, block_on, catch_unwind};
 use crate::dispatch::typed::{TypedTool, panicked};
+use crate::render::{Policy, RenderCache, RenderError, RenderedSet, Renderer};
 use crate::tool::{BoxFuture, Executor, Tool, ToolCall, ToolResult};
 
 /// The options of [`Toolbox::call`]: no timeout, no cancellation.
@@ -120,6 +121,54 @@ impl Toolbox {
     /// The tools' descriptors, in order (what to hand a renderer).
     pub fn descriptors(&self) -> impl ExactSizeIterator<Item = &ToolDescriptor> + '_ {
         self.tools.values().map(|e| e.descriptor())
+    }
+
+    /// The executors, in order.
+    pub fn executors(&self) -> impl ExactSizeIterator<Item = &Arc<dyn Executor>> + '_ {
+        self.tools.values()
+    }
+
+    /// Every tool rendered for `renderer`, in order, through `cache`
+    /// ([`RenderCache::get_executor_set`]): rendered on the first call, one lookup afterwards
+    /// while the toolbox holds the same tools.
+    ///
+    #[cfg_attr(feature = "macros", doc = "```")]
+    #[cfg_attr(not(feature = "macros"), doc = "```text")]
+    /// # use tooldef::{Policy, RenderCache, Toolbox, tool};
+    /// # struct Names;
+    /// # impl tooldef::Renderer for Names {
+    /// #     fn name(&self) -> &str { "names" }
+    /// #     fn render(&self, t: &tooldef::ToolDescriptor, p: Policy)
+    /// #         -> Result<tooldef::Rendered, tooldef::RenderError> {
+    /// #         let mut ctx = tooldef::RenderCtx::new(t, p);
+    /// #         let mut out = tooldef::JsonWriter::new();
+    /// #         out.string(t.name.as_str());
+    /// #         Ok(ctx.finish(out))
+    /// #     }
+    /// # }
+    /// /// Add two numbers.
+    /// #[tool]
+    /// fn add(a: i64, b: i64) -> i64 {
+    ///     a + b
+    /// }
+    ///
+    /// let toolbox = Toolbox::new().with(Add);
+    /// let cache = RenderCache::new();
+    /// let set = toolbox.rendered(&Names, &cache, Policy::Lenient).unwrap();
+    /// assert_eq!(set.json(), r#"["add"]"#);
+    /// assert_eq!(cache.set_count(), 1);
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// The renderer's set-level error, or the first tool that cannot be rendered.
+    pub fn rendered<R: Renderer + ?Sized>(
+        &self,
+        renderer: &R,
+        cache: &RenderCache,
+        policy: Policy,
+    ) -> Result<RenderedSet, RenderError> {
+        cache.get_executor_set(renderer, self.tools.values(), policy)
     }
 
     /// Calls the tool the model asked for. Resolves to an error result (never a panic) when the
@@ -229,6 +278,38 @@ impl Toolbox {
     /// and tests; tools that need an async runtime's reactor must be called from that runtime).
     pub fn call_blocking(&self, call: &ToolCall) -> ToolResult {
         block_on(self.call(call))
+    }
+
+    /// Decodes and checks the arguments of `call` for the tool `call.name`, without running it:
+    /// a typed tool decodes them into its parameter type and runs [`Tool::check`], others are
+    /// checked against their descriptor (see [`Executor::check_arguments`]). The error's text
+    /// is what [`call`](Toolbox::call) would answer.
+    ///
+    #[cfg_attr(feature = "macros", doc = "```")]
+    #[cfg_attr(not(feature = "macros"), doc = "```text")]
+    /// use tooldef::{ToolCall, Toolbox, tool};
+    ///
+    /// /// Divide `a` by `b`.
+    /// #[tool]
+    /// fn divide(a: f64, #[param(min = 1)] b: i64) -> f64 {
+    ///     a / b as f64
+    /// }
+    ///
+    /// let toolbox = Toolbox::new().with(Divide);
+    /// assert!(toolbox.check(&ToolCall::from_text("1", "divide", r#"{"a": 3, "b": 2}"#)).is_ok());
+    /// let err = toolbox.check(&ToolCall::from_text("2", "divide", r#"{"a": 3, "b": 0}"#));
+    /// assert_eq!(err.unwrap_err().to_string(), "invalid arguments for divide: /b must be at least 1; got 0");
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`DispatchError::UnknownTool`], [`DispatchError::MalformedJson`],
+    /// [`DispatchError::InvalidArguments`], or [`DispatchError::Panicked`] when decoding panics.
+    pub fn check(&self, call: &ToolCall) -> Result<(), DispatchError> {
+        match self.tools.get(call.name.as_str()) {
+            Some(executor) => executor.check_arguments(&call.arguments),
+            None => Err(self.unknown(&call.name)),
+        }
     }
 
     fn unknown(&self, name: &str) -> DispatchError {

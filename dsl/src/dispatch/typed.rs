@@ -66,44 +66,57 @@ impl<T: Tool> TypedTool<T> {
     /// [`DispatchError::MalformedJson`] for text that is not JSON (with line and column),
     /// [`DispatchError::InvalidArguments`] for arguments that do not fit the parameters.
     pub fn decode(&self, arguments: &Arguments) -> Result<T::Args, DispatchError> {
+        match arguments {
+            Arguments::Text(text) => self.decode_text(text),
+            Arguments::Json(value) => self.decode_value(value),
+        }
+    }
+
+    /// [`decode`](TypedTool::decode) of arguments as borrowed JSON text (OpenAI's
+    /// `function.arguments`, a buffer the host owns): decoded straight into `T::Args`.
+    ///
+    /// # Errors
+    ///
+    /// As [`decode`](TypedTool::decode).
+    pub fn decode_text(&self, text: &str) -> Result<T::Args, DispatchError> {
         // Tool arguments are always an object; serde alone would also take a sequence for a
         // struct, so anything else goes straight to the validator for its message.
-        let args = match arguments {
-            Arguments::Text(text) => {
-                // One scan of the leading whitespace in the usual case (an object); the full
-                // `trim` only when the text does not start with `{`.
-                let (text, decoded) = match text.bytes().find(|b| !b.is_ascii_whitespace()) {
-                    Some(b'{') => (text.as_str(), serde_json::from_str::<T::Args>(text)),
-                    _ if text.trim().is_empty() => ("{}", serde_json::from_str::<T::Args>("{}")),
-                    _ => (
-                        text.as_str(),
-                        Err(serde::de::Error::custom("the arguments must be an object")),
-                    ),
-                };
-                match decoded {
-                    Ok(args) => args,
-                    Err(e) => self.rescue_text(text, &e)?,
-                }
-            }
-            Arguments::Json(value) => {
-                // A host-built value has no depth limit; serde would recurse through it.
-                if let Some(pointer) =
-                    crate::json_text::depth_exceeds(value, crate::json_text::MAX_DEPTH)
-                {
-                    return Err(crate::dispatch::dynamic::too_deep(
-                        T::descriptor().name.to_string(),
-                        pointer,
-                    ));
-                }
-                let decoded = match value {
-                    Value::Object(_) => T::Args::deserialize(value),
-                    _ => Err(serde::de::Error::custom("the arguments must be an object")),
-                };
-                match decoded {
-                    Ok(args) => args,
-                    Err(e) => self.rescue_value(value, &e)?,
-                }
-            }
+        // One scan of the leading whitespace in the usual case (an object); the full `trim`
+        // only when the text does not start with `{`.
+        let (text, decoded) = match text.bytes().find(|b| !b.is_ascii_whitespace()) {
+            Some(b'{') => (text, serde_json::from_str::<T::Args>(text)),
+            _ if text.trim().is_empty() => ("{}", serde_json::from_str::<T::Args>("{}")),
+            _ => (text, Err(serde::de::Error::custom("the arguments must be an object"))),
+        };
+        let args = match decoded {
+            Ok(args) => args,
+            Err(e) => self.rescue_text(text, &e)?,
+        };
+        T::check(&args).map_err(|errors| invalid(T::descriptor(), errors))?;
+        Ok(args)
+    }
+
+    /// [`decode`](TypedTool::decode) of arguments already parsed, decoded from the value in
+    /// place.
+    ///
+    /// # Errors
+    ///
+    /// As [`decode`](TypedTool::decode).
+    pub fn decode_value(&self, value: &Value) -> Result<T::Args, DispatchError> {
+        // A host-built value has no depth limit; serde would recurse through it.
+        if let Some(pointer) = crate::json_text::depth_exceeds(value, crate::json_text::MAX_DEPTH) {
+            return Err(crate::dispatch::dynamic::too_deep(
+                T::descriptor().name.to_string(),
+                pointer,
+            ));
+        }
+        let decoded = match value {
+            Value::Object(_) => T::Args::deserialize(value),
+            _ => Err(serde::de::Error::custom("the arguments must be an object")),
+        };
+        let args = match decoded {
+            Ok(args) => args,
+            Err(e) => self.rescue_value(value, &e)?,
         };
         T::check(&args).map_err(|errors| invalid(T::descriptor(), errors))?;
         Ok(args)
@@ -163,6 +176,18 @@ impl<T: Tool> Executor for TypedTool<T> {
                 Err(panic) => panicked(call, T::descriptor().name.as_ref(), panic),
             }
         })
+    }
+
+    fn check_arguments(&self, arguments: &Arguments) -> Result<(), DispatchError> {
+        // A `Deserialize` written by hand may panic: the guard that `execute` has.
+        match crate::dispatch::runtime::catch_unwind(|| self.decode(arguments).map(drop)) {
+            Ok(result) => result,
+            Err(message) => {
+                let tool = T::descriptor().name.to_string();
+                tracing::error!(tool = %tool, panic = %message, "argument decoding panicked");
+                Err(DispatchError::Panicked { tool, message })
+            }
+        }
     }
 }
 

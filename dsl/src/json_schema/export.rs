@@ -22,39 +22,109 @@
 //! Two IR shapes have a second spelling and come back normalised: a nullable any-of with a single
 //! variant imports as that variant made nullable, and a `{"type": "null"}` variant of an any-of
 //! imports as `nullable`. Non-finite floats cannot be written in JSON and are exported as `null`.
+//!
+//! The documents are built as [`Literal`]s, whose objects keep the order above; the
+//! `serde_json::Value` forms ([`export_input`]...) keep it only when serde_json's
+//! `preserve_order` feature is on (tooldef does not turn it on: a `Map` iterates sorted by key),
+//! so write text from the `_literal` forms ([`export_input_literal`]...).
 
-use serde_json::{Map, Number, Value};
+use std::borrow::Cow;
+
+use serde_json::Value;
 
 use crate::descriptor::{Definition, Param, ToolDescriptor};
-use crate::literal::Literal;
+use crate::literal::{Literal, Text};
 use crate::schema::{Additional, Kept, NumberSchema, Schema, SchemaKind};
+
+/// A JSON object under construction, in the order its keys are written.
+#[derive(Default)]
+pub(crate) struct Obj(Vec<(Text, Literal)>);
+
+impl Obj {
+    /// Appends `key`, or replaces its value where it is when already written.
+    pub(crate) fn insert(&mut self, key: &'static str, value: impl Into<Literal>) {
+        self.insert_text(Cow::Borrowed(key), value.into());
+    }
+
+    fn insert_text(&mut self, key: Text, value: Literal) {
+        match self.0.iter_mut().find(|(k, _)| *k == key) {
+            Some(slot) => slot.1 = value,
+            None => self.0.push((key, value)),
+        }
+    }
+
+    /// Appends a key known only at run time (a property or definition name).
+    fn insert_owned(&mut self, key: &str, value: Literal) {
+        self.0.push((Cow::Owned(key.to_owned()), value));
+    }
+
+    /// The finished object.
+    pub(crate) fn done(self) -> Literal {
+        Literal::Object(Cow::Owned(self.0))
+    }
+}
+
+fn list(items: Vec<Literal>) -> Literal {
+    Literal::List(Cow::Owned(items))
+}
+
+fn count(n: u64) -> Literal {
+    Literal::Int(i64::try_from(n).unwrap_or(i64::MAX))
+}
+
+/// A kept keyword's value as a literal (an integer beyond `i64` becomes the nearest float).
+fn kept_literal(v: &Value) -> Literal {
+    Literal::from_json(v).unwrap_or_else(|_| match v {
+        Value::Number(n) => Literal::Float(n.as_f64().unwrap_or(f64::MAX)),
+        Value::Array(items) => list(items.iter().map(kept_literal).collect()),
+        Value::Object(map) => Literal::Object(Cow::Owned(
+            map.iter().map(|(k, v)| (Cow::Owned(k.clone()), kept_literal(v))).collect(),
+        )),
+        _ => Literal::Null,
+    })
+}
 
 /// The descriptor's input object as a JSON Schema document, with every definition under `$defs`.
 pub fn export_input(d: &ToolDescriptor) -> Value {
-    let mut m = Map::new();
-    m.insert("type".into(), "object".into());
+    export_input_literal(d).to_json()
+}
+
+/// As [`export_input`], as a [`Literal`] whose objects keep the key order of the module docs.
+pub fn export_input_literal(d: &ToolDescriptor) -> Literal {
+    let mut m = Obj::default();
+    m.insert("type", "object");
     object_keywords(&mut m, &d.params, &d.additional);
     kept_keywords(&mut m, &d.input_kept);
     if !d.definitions.is_empty() {
-        m.insert("$defs".into(), defs_json(d.definitions.iter()));
+        m.insert("$defs", defs_json(d.definitions.iter()));
     }
-    Value::Object(m)
+    m.done()
 }
 
 /// The descriptor's output schema as a JSON Schema document, with the definitions it reaches.
 pub fn export_output(d: &ToolDescriptor) -> Option<Value> {
-    d.output.as_ref().map(|out| export_schema(out, &d.definitions))
+    export_output_literal(d).map(|l| l.to_json())
+}
+
+/// As [`export_output`], as a [`Literal`] in the key order of the module docs.
+pub fn export_output_literal(d: &ToolDescriptor) -> Option<Literal> {
+    d.output.as_ref().map(|out| export_schema_literal(out, &d.definitions))
 }
 
 /// One schema as a JSON Schema document; the definitions it reaches (directly or through other
 /// definitions) are written under `$defs`, in the order of `definitions`.
 pub fn export_schema(schema: &Schema, definitions: &[Definition]) -> Value {
+    export_schema_literal(schema, definitions).to_json()
+}
+
+/// As [`export_schema`], as a [`Literal`] in the key order of the module docs.
+pub fn export_schema_literal(schema: &Schema, definitions: &[Definition]) -> Literal {
     let mut m = schema_map(schema);
     let reached = reachable(schema, definitions);
     if !reached.is_empty() {
-        m.insert("$defs".into(), defs_json(reached.into_iter()));
+        m.insert("$defs", defs_json(reached.into_iter()));
     }
-    Value::Object(m)
+    m.done()
 }
 
 /// The `$ref` value that points at definition `name` (`#/$defs/` and the escaped name).
@@ -70,10 +140,12 @@ pub fn definition_ref(name: &str) -> String {
     out
 }
 
-fn defs_json<'a>(defs: impl Iterator<Item = &'a Definition>) -> Value {
-    Value::Object(
-        defs.map(|d| (d.name.to_string(), Value::Object(schema_map(&d.schema)))).collect(),
-    )
+fn defs_json<'a>(defs: impl Iterator<Item = &'a Definition>) -> Literal {
+    let mut m = Obj::default();
+    for d in defs {
+        m.insert_owned(&d.name, schema_map(&d.schema).done());
+    }
+    m.done()
 }
 
 /// The definitions `schema` reaches, in definition order.
@@ -114,25 +186,21 @@ fn refs_in(schema: &Schema, out: &mut Vec<String>) {
     }
 }
 
-fn type_value(name: &str, nullable: bool) -> Value {
-    if nullable { Value::from(vec![name, "null"]) } else { Value::from(name) }
+fn type_value(name: &'static str, nullable: bool) -> Literal {
+    if nullable { list(vec![Literal::str(name), Literal::str("null")]) } else { Literal::str(name) }
 }
 
-fn null_member() -> Value {
-    let mut m = Map::new();
-    m.insert("type".into(), "null".into());
-    Value::Object(m)
+fn null_member() -> Literal {
+    let mut m = Obj::default();
+    m.insert("type", "null");
+    m.done()
 }
 
-fn float_value(f: f64) -> Value {
-    Number::from_f64(f).map_or(Value::Null, Value::Number)
+fn float_value(f: f64) -> Literal {
+    if f.is_finite() { Literal::Float(f) } else { Literal::Null }
 }
 
-fn number_keywords<T: Copy>(
-    m: &mut Map<String, Value>,
-    n: &NumberSchema<T>,
-    f: impl Fn(T) -> Value,
-) {
+fn number_keywords<T: Copy>(m: &mut Obj, n: &NumberSchema<T>, f: impl Fn(T) -> Literal) {
     let fields = [
         ("minimum", n.minimum),
         ("exclusiveMinimum", n.exclusive_minimum),
@@ -142,154 +210,154 @@ fn number_keywords<T: Copy>(
     ];
     for (key, value) in fields {
         if let Some(v) = value {
-            m.insert(key.into(), f(v));
+            m.insert(key, f(v));
         }
     }
 }
 
-fn object_keywords(m: &mut Map<String, Value>, params: &[Param], additional: &Additional) {
+fn object_keywords(m: &mut Obj, params: &[Param], additional: &Additional) {
     if !params.is_empty() {
-        let properties = params
-            .iter()
-            .map(|p| (p.name.to_string(), Value::Object(schema_map(&p.schema))))
-            .collect();
-        m.insert("properties".into(), Value::Object(properties));
+        let mut properties = Obj::default();
+        for p in params {
+            properties.insert_owned(&p.name, schema_map(&p.schema).done());
+        }
+        m.insert("properties", properties.done());
     }
-    let required: Vec<Value> =
-        params.iter().filter(|p| p.required).map(|p| Value::from(p.name.as_ref())).collect();
+    let required: Vec<Literal> =
+        params.iter().filter(|p| p.required).map(|p| Literal::Str(p.name.clone())).collect();
     if !required.is_empty() {
-        m.insert("required".into(), Value::Array(required));
+        m.insert("required", list(required));
     }
     let additional = match additional {
-        Additional::Closed => Value::Bool(false),
+        Additional::Closed => Literal::Bool(false),
         Additional::Unstated => return,
-        Additional::Open => Value::Bool(true),
-        Additional::Typed(t) => Value::Object(schema_map(t)),
+        Additional::Open => Literal::Bool(true),
+        Additional::Typed(t) => schema_map(t).done(),
     };
-    m.insert("additionalProperties".into(), additional);
+    m.insert("additionalProperties", additional);
 }
 
 /// Keywords kept verbatim by import, written as they were.
-fn kept_keywords(m: &mut Map<String, Value>, kept: &[Kept]) {
+fn kept_keywords(m: &mut Obj, kept: &[Kept]) {
     for k in kept {
-        m.insert(k.keyword.to_string(), k.value.clone());
+        m.insert_text(k.keyword.clone(), kept_literal(&k.value));
     }
 }
 
-fn schema_map(s: &Schema) -> Map<String, Value> {
-    let mut m = Map::new();
+fn schema_map(s: &Schema) -> Obj {
+    let mut m = Obj::default();
     if let Some(title) = &s.title {
-        m.insert("title".into(), title.as_ref().into());
+        m.insert("title", Literal::Str(title.clone()));
     }
     if let Some(description) = &s.description {
-        m.insert("description".into(), description.as_ref().into());
+        m.insert("description", Literal::Str(description.clone()));
     }
     match &s.kind {
         SchemaKind::String(st) => {
-            m.insert("type".into(), type_value("string", s.nullable));
+            m.insert("type", type_value("string", s.nullable));
             if let Some(format) = &st.format {
-                m.insert("format".into(), format.as_ref().into());
+                m.insert("format", Literal::Str(format.clone()));
             }
             if let Some(pattern) = &st.pattern {
-                m.insert("pattern".into(), pattern.as_ref().into());
+                m.insert("pattern", Literal::Str(pattern.clone()));
             }
             if let Some(min) = st.min_length {
-                m.insert("minLength".into(), min.into());
+                m.insert("minLength", count(min));
             }
             if let Some(max) = st.max_length {
-                m.insert("maxLength".into(), max.into());
+                m.insert("maxLength", count(max));
             }
         }
         SchemaKind::Integer(n) => {
-            m.insert("type".into(), type_value("integer", s.nullable));
-            number_keywords(&mut m, n, Value::from);
+            m.insert("type", type_value("integer", s.nullable));
+            number_keywords(&mut m, n, Literal::Int);
         }
         SchemaKind::Float(n) => {
-            m.insert("type".into(), type_value("number", s.nullable));
+            m.insert("type", type_value("number", s.nullable));
             number_keywords(&mut m, n, float_value);
         }
         SchemaKind::Boolean => {
-            m.insert("type".into(), type_value("boolean", s.nullable));
+            m.insert("type", type_value("boolean", s.nullable));
         }
         SchemaKind::Null => {
-            m.insert("type".into(), "null".into());
+            m.insert("type", "null");
         }
         // `{}` accepts every value, `null` included, so `nullable` adds nothing to write.
         SchemaKind::Any => {}
         SchemaKind::Enum(e) => {
-            m.insert("type".into(), type_value("string", s.nullable));
+            m.insert("type", type_value("string", s.nullable));
             let described = e.values.iter_described().any(|(_, d)| d.is_some());
             if described {
-                let mut members: Vec<Value> = e
+                let mut members: Vec<Literal> = e
                     .values
                     .iter_described()
                     .map(|(value, description)| {
-                        let mut c = Map::new();
-                        c.insert("const".into(), value.into());
+                        let mut c = Obj::default();
+                        c.insert("const", value);
                         if let Some(d) = description {
-                            c.insert("description".into(), d.into());
+                            c.insert("description", d);
                         }
-                        Value::Object(c)
+                        c.done()
                     })
                     .collect();
                 if s.nullable {
                     members.push(null_member());
                 }
-                m.insert("anyOf".into(), Value::Array(members));
+                m.insert("anyOf", list(members));
             } else {
-                let mut values: Vec<Value> = e.values.iter().map(Value::from).collect();
+                let mut values: Vec<Literal> = e.values.iter().map(Literal::from).collect();
                 if s.nullable {
-                    values.push(Value::Null);
+                    values.push(Literal::Null);
                 }
-                m.insert("enum".into(), Value::Array(values));
+                m.insert("enum", list(values));
             }
         }
         SchemaKind::List(l) => {
-            m.insert("type".into(), type_value("array", s.nullable));
+            m.insert("type", type_value("array", s.nullable));
             // After `prefixItems`, `items` is a kept keyword of its own.
             if !s.kept.iter().any(|k| k.keyword == "prefixItems") {
-                m.insert("items".into(), Value::Object(schema_map(&l.items)));
+                m.insert("items", schema_map(&l.items).done());
             }
             if let Some(min) = l.min_items {
-                m.insert("minItems".into(), min.into());
+                m.insert("minItems", count(min));
             }
             if let Some(max) = l.max_items {
-                m.insert("maxItems".into(), max.into());
+                m.insert("maxItems", count(max));
             }
             if l.unique {
-                m.insert("uniqueItems".into(), true.into());
+                m.insert("uniqueItems", true);
             }
         }
         SchemaKind::Object(o) => {
-            m.insert("type".into(), type_value("object", s.nullable));
+            m.insert("type", type_value("object", s.nullable));
             object_keywords(&mut m, &o.properties, &o.additional);
         }
         SchemaKind::AnyOf(a) => {
-            let mut variants: Vec<Value> =
-                a.variants.iter().map(|v| Value::Object(schema_map(v))).collect();
+            let mut variants: Vec<Literal> =
+                a.variants.iter().map(|v| schema_map(v).done()).collect();
             if s.nullable {
                 variants.push(null_member());
             }
             let keyword = if a.combine.is_one_of() { "oneOf" } else { "anyOf" };
-            m.insert(keyword.into(), Value::Array(variants));
+            m.insert(keyword, list(variants));
         }
         SchemaKind::Ref(r) => {
-            let reference = Value::from(definition_ref(&r.name));
+            let reference = Literal::from(definition_ref(&r.name));
             if s.nullable {
-                let mut target = Map::new();
-                target.insert("$ref".into(), reference);
-                m.insert("anyOf".into(), Value::Array(vec![Value::Object(target), null_member()]));
+                let mut target = Obj::default();
+                target.insert("$ref", reference);
+                m.insert("anyOf", list(vec![target.done(), null_member()]));
             } else {
-                m.insert("$ref".into(), reference);
+                m.insert("$ref", reference);
             }
         }
     }
     kept_keywords(&mut m, &s.kept);
     if let Some(default) = &s.default {
-        m.insert("default".into(), default.to_json());
+        m.insert("default", default.clone());
     }
     if !s.examples.is_empty() {
-        m.insert("examples".into(), s.examples.iter().map(Literal::to_json).collect());
+        m.insert("examples", Literal::List(s.examples.clone()));
     }
     m
 }

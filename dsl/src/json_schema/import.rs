@@ -33,6 +33,7 @@ use super::keywords::{
     DROPPED_ANNOTATIONS, Family, KEPT_ANNOTATIONS, MAX_ALL_OF_PARTS, TYPE_NAMES, family_of,
     is_constraint, kept_reason,
 };
+use super::order::KeyOrder;
 use super::view::{Kw, View};
 use crate::descriptor::{Definition, Param};
 use crate::literal::Literal;
@@ -52,6 +53,8 @@ struct Importer {
     one_of_seen: bool,
     /// Definitions that could not be read, with why: fatal only when something refers to them.
     failed_defs: Vec<(String, ImportError)>,
+    /// The key order of the document's text, for properties, definitions and object literals.
+    order: KeyOrder,
 }
 
 /// Reads an input object schema (the `inputSchema` / `parameters` of a tool).
@@ -86,13 +89,26 @@ struct Importer {
 /// schema, a keyword of the wrong type, a keyword the IR cannot express, a dangling `$ref`, or
 /// nesting deeper than [`MAX_DEPTH`].
 pub fn import_input(schema: &Value) -> Result<Imported<InputSchema>, ImportError> {
+    import_input_ordered(schema, &KeyOrder::default())
+}
+
+/// As [`import_input`], reading properties, definitions and object literals in the key order
+/// `order` recorded from the schema's text (pointers relative to the schema).
+///
+/// # Errors
+///
+/// As [`import_input`].
+pub fn import_input_ordered(
+    schema: &Value,
+    order: &KeyOrder,
+) -> Result<Imported<InputSchema>, ImportError> {
     let Value::Object(root) = schema else {
         return Err(ImportError {
             pointer: String::new(),
             kind: ImportErrorKind::NotAnObject { reason: format!("got {}", describe(schema)) },
         });
     };
-    let mut im = Importer::new(root, "Input")?;
+    let mut im = Importer::new(root, "Input", order)?;
     let mut view = im.view(root, "")?;
     // A root that only refers to a definition: read the definition as the root object.
     if let Some(r) = view.get("$ref") {
@@ -196,16 +212,28 @@ pub fn import_input(schema: &Value) -> Result<Imported<InputSchema>, ImportError
 ///
 /// As [`import_input`], except that the root may be any schema.
 pub fn import_schema(schema: &Value) -> Result<Imported<ImportedSchema>, ImportError> {
+    import_schema_ordered(schema, &KeyOrder::default())
+}
+
+/// As [`import_schema`], in the key order `order` recorded from the schema's text.
+///
+/// # Errors
+///
+/// As [`import_input`], except that the root may be any schema.
+pub fn import_schema_ordered(
+    schema: &Value,
+    order: &KeyOrder,
+) -> Result<Imported<ImportedSchema>, ImportError> {
     let root = match schema {
         Value::Object(root) => root,
         other => {
             // `true`, `false` and non-objects get the usual schema error.
-            let mut im = Importer::new(&Map::new(), "Root")?;
+            let mut im = Importer::new(&Map::new(), "Root", order)?;
             im.schema(other, "", 0)?;
             return Err(wrong("", "schema", "an object", other));
         }
     };
-    let mut im = Importer::new(root, "Root")?;
+    let mut im = Importer::new(root, "Root", order)?;
     let mut schema = im.schema(schema, "", 0)?;
     let mut definitions = im.definitions(root)?;
     let snapshot = definitions.clone();
@@ -251,7 +279,11 @@ fn find_def<'v>(
 }
 
 impl Importer {
-    fn new(root: &Map<String, Value>, root_name: &str) -> Result<Self, ImportError> {
+    fn new(
+        root: &Map<String, Value>,
+        root_name: &str,
+        order: &KeyOrder,
+    ) -> Result<Self, ImportError> {
         let mut im = Importer {
             notes: Vec::new(),
             defs_2020: IndexSet::new(),
@@ -260,12 +292,15 @@ impl Importer {
             root_used: false,
             one_of_seen: false,
             failed_defs: Vec::new(),
+            order: order.clone(),
         };
         for table in ["$defs", "definitions"] {
             match root.get(table) {
                 None => {}
                 Some(Value::Object(defs)) => {
-                    let names = defs.keys().cloned().collect();
+                    let at = child("", table);
+                    let names =
+                        im.order.entries(&at, defs).into_iter().map(|e| e.0.clone()).collect();
                     if table == "$defs" { im.defs_2020 = names } else { im.defs_07 = names }
                 }
                 Some(other) => return Err(wrong(&child("", table), table, "an object", other)),
@@ -303,11 +338,12 @@ impl Importer {
         let mut seen: HashSet<&str> = HashSet::new();
         for table in ["$defs", "definitions"] {
             let Some(Value::Object(defs)) = root.get(table) else { continue };
-            for (name, value) in defs {
+            let at = child("", table);
+            for (name, value) in self.order.entries(&at, defs) {
                 if !seen.insert(name.as_str()) {
                     continue; // identical duplicate, checked in `new`
                 }
-                let ptr = child(&child("", table), name);
+                let ptr = child(&at, name);
                 match self.schema(value, &ptr, 1) {
                     Ok(schema) => out.push(Definition::named(name.clone(), schema)),
                     Err(e) => self.failed_defs.push((name.clone(), e)),
@@ -413,7 +449,7 @@ impl Importer {
                             return Err(wrong(&kptr, key, "an object", value));
                         };
                         let list = view.props.get_or_insert_with(Vec::new);
-                        for (name, schema) in props {
+                        for (name, schema) in self.order.entries(&kptr, props) {
                             let pptr = child(&kptr, name);
                             if let Some(&at) = prop_at.get(name.as_str()) {
                                 if list[at].1 != schema {
@@ -679,7 +715,7 @@ impl Importer {
             }
         }
         if let Some(kw) = view.get("default") {
-            match literal(&kw.value, &kw.ptr, "default") {
+            match literal(&self.order, &kw.value, &kw.ptr, "default") {
                 Ok(l) => s.default = Some(l),
                 Err(e) => {
                     let ptr = kw.ptr.clone();
@@ -697,7 +733,7 @@ impl Importer {
                     let mut out = Vec::with_capacity(items.len());
                     for (i, item) in items.iter().enumerate() {
                         let ptr = format!("{}/{i}", kw.ptr);
-                        match literal(item, &ptr, "examples") {
+                        match literal(&self.order, item, &ptr, "examples") {
                             Ok(l) => out.push(l),
                             Err(e) => self.note(
                                 &ptr,
@@ -1592,7 +1628,7 @@ fn merge_annotations(s: &mut Schema, outer: Schema) {
     }
 }
 
-fn literal(v: &Value, ptr: &str, keyword: &str) -> Result<Literal, ImportError> {
+fn literal(order: &KeyOrder, v: &Value, ptr: &str, keyword: &str) -> Result<Literal, ImportError> {
     // Literals are converted recursively: refuse absurd nesting first.
     let mut stack = vec![(v, 0usize)];
     while let Some((x, d)) = stack.pop() {
@@ -1605,7 +1641,7 @@ fn literal(v: &Value, ptr: &str, keyword: &str) -> Result<Literal, ImportError> 
             _ => {}
         }
     }
-    Literal::from_json(v).map_err(|e| unsupported(ptr, keyword, e.to_string()))
+    order.literal(ptr, v).map_err(|e| unsupported(ptr, keyword, e.to_string()))
 }
 
 /// A float with a zero fractional part inside the 64-bit range, as the integer it is.

@@ -11,18 +11,26 @@
 //! | `imported.rs` | what an import returns: [`Imported`], [`ImportNote`], [`ImportError`] |
 //! | `finite.rs` | which definitions some finite value matches (a `$ref` cycle needs a base case) |
 //! | `keywords.rs` | the keyword tables import reads by |
+//! | `order.rs` | [`KeyOrder`]: the key order of JSON text, kept beside its `Value` |
 //! | `view.rs` | the flattened view of one schema object (`allOf` merged) |
 
-mod export;
+pub(crate) mod export;
 mod finite;
 mod import;
 mod imported;
 mod keywords;
+mod order;
 mod view;
 
-pub use export::{definition_ref, export_input, export_output, export_schema};
+pub use export::{
+    definition_ref, export_input, export_input_literal, export_output, export_output_literal,
+    export_schema, export_schema_literal,
+};
 pub(crate) use import::json_refs;
-pub use import::{import_input, import_schema, merge_definitions};
+pub use import::{
+    import_input, import_input_ordered, import_schema, import_schema_ordered, merge_definitions,
+};
 pub use imported::{
     ImportError, ImportErrorKind, ImportNote, Imported, ImportedSchema, InputSchema, pointer_token,
 };
+pub use order::KeyOrder;

@@ -159,8 +159,8 @@ impl Patched {
                 self.calls.retire(&registered);
                 self.calls.check = true;
             }
-            Step::InputSchema(raw) => {
-                let imported = json_schema::import_input(raw).map_err(|e| {
+            Step::InputSchema(raw, order) => {
+                let imported = json_schema::import_input_ordered(raw, order).map_err(|e| {
                     OverrideError::InputSchema { tool: tool.clone(), message: e.to_string() }
                 })?;
                 for note in &imported.notes {

@@ -42,7 +42,7 @@ pub(super) enum Step {
     Constrain(Text, Constraint),
     Hide(Text, Value),
     RenameParam(Text, Text),
-    InputSchema(Value),
+    InputSchema(Value, crate::json_schema::KeyOrder),
     AugmentOutput(Schema),
     Edit(Arc<EditFn>),
     OnCall(Hook),
@@ -60,7 +60,7 @@ impl fmt::Debug for Step {
             Step::Constrain(p, c) => f.debug_tuple("Constrain").field(p).field(c).finish(),
             Step::Hide(p, v) => f.debug_tuple("Hide").field(p).field(v).finish(),
             Step::RenameParam(a, b) => f.debug_tuple("RenameParam").field(a).field(b).finish(),
-            Step::InputSchema(v) => f.debug_tuple("InputSchema").field(v).finish(),
+            Step::InputSchema(v, _) => f.debug_tuple("InputSchema").field(v).finish(),
             Step::AugmentOutput(s) => f.debug_tuple("AugmentOutput").field(s).finish(),
             Step::Edit(_) => f.write_str("Edit(..)"),
             Step::OnCall(_) => f.write_str("OnCall(..)"),
@@ -176,8 +176,35 @@ impl Override {
     /// same name) with raw JSON Schema, imported by [`crate::json_schema::import_input`]; what
     /// the import cannot express is an error naming its JSON pointer, and dropped annotation
     /// keywords are logged. Hidden and renamed parameters of earlier steps stay in effect.
+    ///
+    /// A `Value` keeps its keys in order only under serde_json's `preserve_order` feature, so
+    /// the parameters come in `Map` order (sorted, by default); to keep the order the schema
+    /// was written in, use [`Override::input_schema_text`].
     pub fn input_schema(schema: Value) -> Self {
-        Override::one(Step::InputSchema(schema))
+        Override::one(Step::InputSchema(schema, crate::json_schema::KeyOrder::default()))
+    }
+
+    /// As [`Override::input_schema`], from JSON Schema text: the parameters keep the order the
+    /// text lists them in.
+    ///
+    /// ```
+    /// use tooldef::{Override, ToolDescriptor};
+    ///
+    /// let patch = Override::input_schema_text(
+    ///     r#"{"type": "object", "properties": {"zone": {"type": "string"}, "city": {"type": "string"}}}"#,
+    /// )
+    /// .unwrap();
+    /// let d = patch.apply(&ToolDescriptor::new("lookup")).unwrap();
+    /// let names: Vec<&str> = d.params.iter().map(|p| p.name.as_ref()).collect();
+    /// assert_eq!(names, ["zone", "city"]);
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// serde_json's error (with line and column) for text that is not JSON.
+    pub fn input_schema_text(schema: &str) -> Result<Self, serde_json::Error> {
+        let (value, order) = crate::json_schema::KeyOrder::parse(schema.as_bytes())?;
+        Ok(Override::one(Step::InputSchema(value, order)))
     }
 
     /// Augments the output schema: sets it when the tool has none; when both are objects, adds

@@ -11,6 +11,7 @@ use super::report::{Policy, RenderError};
 use crate::descriptor::{Param, ToolDescriptor};
 use crate::literal::Literal;
 use crate::schema::{Additional, NumberSchema, Schema, SchemaKind};
+use crate::tool::Executor;
 
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 enum DescKey {
@@ -21,7 +22,27 @@ enum DescKey {
 enum Held {
     Static,
     Shared(#[allow(dead_code)] Arc<ToolDescriptor>),
+    /// The executor whose descriptor was rendered, kept alive so that the address cannot be
+    /// reused.
+    Executor(#[allow(dead_code)] Arc<dyn Executor>),
     Content(Box<ToolDescriptor>),
+}
+
+/// What a cached set keeps alive: the owners of the descriptors whose addresses key it.
+enum Keep {
+    Descriptor(#[allow(dead_code)] Arc<ToolDescriptor>),
+    Executor(#[allow(dead_code)] Arc<dyn Executor>),
+}
+
+/// An executor seen as its descriptor, so that executor sets go through the same set code.
+struct ByExecutor<'a>(&'a Arc<dyn Executor>);
+
+impl std::ops::Deref for ByExecutor<'_> {
+    type Target = ToolDescriptor;
+
+    fn deref(&self) -> &ToolDescriptor {
+        self.0.descriptor()
+    }
 }
 
 struct Entry {
@@ -69,8 +90,9 @@ struct SetEntry {
     renderer: Box<str>,
     policy: Policy,
     addresses: Box<[usize]>,
-    /// The `Arc`s of a shared set, kept alive so that their addresses cannot be reused.
-    _held: Vec<Arc<ToolDescriptor>>,
+    /// The `Arc`s of a shared or executor set, kept alive so that their addresses cannot be
+    /// reused.
+    _held: Vec<Keep>,
     rendered: RenderedSet,
 }
 
@@ -146,7 +168,7 @@ impl RenderCache {
         renderer: &R,
         policy: Policy,
         tools: &[T],
-        held: impl FnOnce() -> Vec<Arc<ToolDescriptor>>,
+        held: impl FnOnce() -> Vec<Keep>,
         render_one: impl Fn(&T) -> Result<Rendered, RenderError>,
     ) -> Result<RenderedSet, RenderError>
     where
@@ -213,8 +235,52 @@ impl RenderCache {
         tools: &[Arc<ToolDescriptor>],
         policy: Policy,
     ) -> Result<RenderedSet, RenderError> {
-        let held = || tools.to_vec();
+        let held = || tools.iter().cloned().map(Keep::Descriptor).collect();
         self.set(renderer, policy, tools, held, |t| self.get_shared(renderer, t, policy))
+    }
+
+    /// The rendering of the descriptors of a set of executors, in order, keyed by the
+    /// descriptors' addresses (the cache keeps the executors alive): what
+    /// [`Toolbox::rendered`](crate::Toolbox::rendered) and
+    /// [`Snapshot::rendered`](crate::Snapshot::rendered) use. [`Renderer::check_set`] and each
+    /// tool on the first call, one lookup afterwards; a typed tool's descriptor is `'static`,
+    /// so its per-tool rendering is shared with [`get_static`](Self::get_static)'s.
+    ///
+    /// # Errors
+    ///
+    /// The renderer's set-level error, or the first tool that cannot be rendered (not cached).
+    pub fn get_executor_set<'a, R: Renderer + ?Sized>(
+        &self,
+        renderer: &R,
+        executors: impl IntoIterator<Item = &'a Arc<dyn Executor>>,
+        policy: Policy,
+    ) -> Result<RenderedSet, RenderError> {
+        let tools: Vec<ByExecutor<'a>> = executors.into_iter().map(ByExecutor).collect();
+        let held = || tools.iter().map(|t| Keep::Executor(Arc::clone(t.0))).collect();
+        self.set(renderer, policy, &tools, held, |t| self.get_executor(renderer, t.0, policy))
+    }
+
+    /// The rendering of an executor's descriptor, keyed by the descriptor's address (the
+    /// cache keeps the executor alive).
+    ///
+    /// # Errors
+    ///
+    /// The renderer's error (not cached).
+    pub fn get_executor<R: Renderer + ?Sized>(
+        &self,
+        renderer: &R,
+        executor: &Arc<dyn Executor>,
+        policy: Policy,
+    ) -> Result<Rendered, RenderError> {
+        let tool = executor.descriptor();
+        let rkey = renderer.cache_key();
+        let key = DescKey::Address(std::ptr::from_ref(tool) as usize, policy);
+        if let Some(hit) = self.lookup(&rkey, key, |h| matches!(h, Held::Executor(_))) {
+            return Ok(hit);
+        }
+        let rendered = render_traced(renderer, tool, policy)?;
+        self.store(&rkey, key, Held::Executor(Arc::clone(executor)), rendered.clone());
+        Ok(rendered)
     }
 
     fn lookup(
@@ -240,7 +306,9 @@ impl RenderCache {
         let bucket = shelves[index].1.entry(key).or_default();
         let duplicate = bucket.iter().any(|e| match (&e.held, &held) {
             (Held::Content(a), Held::Content(b)) => a == b,
-            (Held::Static, Held::Static) | (Held::Shared(_), Held::Shared(_)) => true,
+            (Held::Static, Held::Static)
+            | (Held::Shared(_), Held::Shared(_))
+            | (Held::Executor(_), Held::Executor(_)) => true,
             _ => false,
         });
         if !duplicate {

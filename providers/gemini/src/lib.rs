@@ -23,6 +23,7 @@
 //! ```
 
 mod calls;
+mod node;
 mod render;
 mod request;
 mod rules;

@@ -1,7 +1,8 @@
 //! The renderer: `FunctionDeclaration`s with `parametersJsonSchema` (JSON Schema subset) or with
 //! the OpenAPI-subset `parameters` (Live API and older models), and the `tools` wrapper.
 
-use serde_json::{Map, Value};
+use indexmap::IndexMap;
+use serde_json::Value;
 use tooldef::render::{
     ChangeKind, JsonWriter, Keyword, Keywords, NameRules, NullStyle, Policy, RefStyle, RenderCtx,
     RenderError, RenderRule, Rendered, Renderer, SchemaOptions, Unsupported, write_input_schema,
@@ -9,6 +10,7 @@ use tooldef::render::{
 };
 use tooldef::{Additional, ToolDescriptor};
 
+use crate::node::Node;
 use crate::rules::{self, FUNCTION_NAME, PROPERTY_NAME};
 
 /// Which schema field a declaration carries.
@@ -135,12 +137,12 @@ impl GeminiRenderer {
         // `propertyOrdering` added.
         let mut buf = JsonWriter::new();
         write(&mut buf, ctx)?;
-        let mut value: Value = serde_json::from_str(buf.as_str()).map_err(|e| {
+        let mut value: Node = serde_json::from_str(buf.as_str()).map_err(|e| {
             ctx.error(pointer, "", RenderRule::Unsupported, format_args!("internal JSON: {e}"))
         })?;
         let mut at = pointer.to_owned();
         openapi_fixup(&mut value, &mut at, ctx)?;
-        out.value(&value);
+        value.write(out);
         Ok(())
     }
 }
@@ -274,12 +276,12 @@ fn push_segment(at: &mut String, seg: &str) -> usize {
 
 /// Every schema directly under `node` with its pointer segment(s).
 fn for_each_child(
-    node: &mut Map<String, Value>,
+    node: &mut IndexMap<String, Node>,
     at: &mut String,
-    f: &mut dyn FnMut(&mut Value, &mut String) -> Result<(), RenderError>,
+    f: &mut dyn FnMut(&mut Node, &mut String) -> Result<(), RenderError>,
 ) -> Result<(), RenderError> {
     for key in ["properties", "$defs", "definitions"] {
-        if let Some(Value::Object(props)) = node.get_mut(key) {
+        if let Some(Node::Object(props)) = node.get_mut(key) {
             let p = push_segment(at, key);
             for (name, child) in props.iter_mut() {
                 let q = push_segment(at, name);
@@ -290,13 +292,13 @@ fn for_each_child(
         }
     }
     for key in ["items", "additionalProperties"] {
-        if let Some(child @ Value::Object(_)) = node.get_mut(key) {
+        if let Some(child @ Node::Object(_)) = node.get_mut(key) {
             let p = push_segment(at, key);
             f(child, at)?;
             at.truncate(p);
         }
     }
-    if let Some(Value::Array(variants)) = node.get_mut("anyOf") {
+    if let Some(Node::Array(variants)) = node.get_mut("anyOf") {
         let p = push_segment(at, "anyOf");
         for (i, child) in variants.iter_mut().enumerate() {
             let q = push_segment(at, &i.to_string());
@@ -309,20 +311,20 @@ fn for_each_child(
 }
 
 /// The upper-case type names of a schema's `anyOf` variants, null variants aside.
-fn variant_types(variants: &[Value]) -> Vec<Option<&str>> {
+fn variant_types(variants: &[Node]) -> Vec<Option<&str>> {
     variants
         .iter()
-        .filter(|v| v.get("type").and_then(Value::as_str) != Some("NULL"))
-        .map(|v| v.get("type").and_then(Value::as_str))
+        .filter(|v| v.get("type").and_then(Node::as_str) != Some("NULL"))
+        .map(|v| v.get("type").and_then(Node::as_str))
         .collect()
 }
 
 /// Completes the OpenAPI form: `propertyOrdering`, unions made expressible with one `type`.
-fn openapi_fixup(v: &mut Value, at: &mut String, ctx: &mut RenderCtx) -> Result<(), RenderError> {
-    let Value::Object(map) = v else { return Ok(()) };
-    if let Some(Value::Array(variants)) = map.get("anyOf") {
+fn openapi_fixup(v: &mut Node, at: &mut String, ctx: &mut RenderCtx) -> Result<(), RenderError> {
+    let Node::Object(map) = v else { return Ok(()) };
+    if let Some(Node::Array(variants)) = map.get("anyOf") {
         let had_null =
-            variants.iter().any(|v| v.get("type").and_then(Value::as_str) == Some("NULL"));
+            variants.iter().any(|v| v.get("type").and_then(Node::as_str) == Some("NULL"));
         let types = variant_types(variants);
         let first = types.first().copied().flatten();
         let uniform = first.is_some() && types.iter().all(|t| *t == first);
@@ -339,11 +341,11 @@ fn openapi_fixup(v: &mut Value, at: &mut String, ctx: &mut RenderCtx) -> Result<
             ));
         }
         let type_name = first.unwrap_or("STRING").to_owned();
-        let Some(Value::Array(variants)) = map.remove("anyOf") else { return Ok(()) };
-        let mut kept: Vec<Value> = Vec::new();
+        let Some(Node::Array(variants)) = map.shift_remove("anyOf") else { return Ok(()) };
+        let mut kept: Vec<Node> = Vec::new();
         for v in variants {
             // Null variants become `nullable`; identical variants are one.
-            if v.get("type").and_then(Value::as_str) != Some("NULL") && !kept.contains(&v) {
+            if v.get("type").and_then(Node::as_str) != Some("NULL") && !kept.contains(&v) {
                 kept.push(v);
             }
         }
@@ -359,15 +361,15 @@ fn openapi_fixup(v: &mut Value, at: &mut String, ctx: &mut RenderCtx) -> Result<
         }
         if kept.len() == 1 {
             // One typed variant left: its keywords replace the union.
-            let Some(Value::Object(only)) = kept.into_iter().next() else { return Ok(()) };
+            let Some(Node::Object(only)) = kept.into_iter().next() else { return Ok(()) };
             let mut merged = only;
             for (k, val) in std::mem::take(map) {
                 match k.as_str() {
                     "description" if merged.contains_key("description") => {
-                        let inner = merged.get("description").and_then(Value::as_str).unwrap_or("");
+                        let inner = merged.get("description").and_then(Node::as_str).unwrap_or("");
                         let outer = val.as_str().unwrap_or("");
                         let text = format!("{outer} {inner}");
-                        merged.insert(k, Value::String(text.trim().to_owned()));
+                        merged.insert(k, Node::string(text.trim()));
                     }
                     _ => {
                         merged.insert(k, val);
@@ -376,11 +378,11 @@ fn openapi_fixup(v: &mut Value, at: &mut String, ctx: &mut RenderCtx) -> Result<
             }
             *map = merged;
         } else {
-            map.shift_insert(0, "type".to_owned(), Value::String(type_name.clone()));
-            map.insert("anyOf".to_owned(), Value::Array(kept));
+            map.shift_insert(0, "type".to_owned(), Node::string(&type_name));
+            map.insert("anyOf".to_owned(), Node::Array(kept));
         }
         if had_null {
-            map.insert("nullable".to_owned(), Value::Bool(true));
+            map.insert("nullable".to_owned(), Node::Scalar(Value::Bool(true)));
         }
         ctx.change(
             at,
@@ -402,11 +404,11 @@ fn openapi_fixup(v: &mut Value, at: &mut String, ctx: &mut RenderCtx) -> Result<
             "a schema that accepts any value has no single `type`, which Gemini's OpenAPI `parameters` requires; use parametersJsonSchema",
         ));
     }
-    if let Some(Value::Object(props)) = map.get("properties")
+    if let Some(Node::Object(props)) = map.get("properties")
         && props.len() > 1
     {
-        let order: Vec<Value> = props.keys().map(|k| Value::String(k.clone())).collect();
-        map.insert("propertyOrdering".to_owned(), Value::Array(order));
+        let order: Vec<Node> = props.keys().map(|k| Node::string(k)).collect();
+        map.insert("propertyOrdering".to_owned(), Node::Array(order));
     }
     for_each_child(map, at, &mut |c, at| openapi_fixup(c, at, ctx))
 }

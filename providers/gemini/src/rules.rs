@@ -73,7 +73,7 @@ const TYPES: &[&str] = &["STRING", "NUMBER", "INTEGER", "BOOLEAN", "ARRAY", "OBJ
 /// `additionalProperties`, `$ref`, `$defs`, `const`, `oneOf`, `allOf`, `exclusiveMinimum`,
 /// `multipleOf`, `uniqueItems`, `examples`); `enum` only on STRING and only strings; objects
 /// with `properties` have at least one, names matching `^[A-Za-z_][A-Za-z0-9_]{0,63}$`,
-/// `required` among them, and a `propertyOrdering` listing them in order when there are two or
+/// `required` among them, and a `propertyOrdering` listing each of them once when there are two or
 /// more; arrays have `items`.
 pub fn parameters_violations(schema: &Value) -> Vec<String> {
     let mut out = Vec::new();
@@ -134,15 +134,22 @@ fn check(schema: &Value, pointer: &str, out: &mut Vec<String>) {
                 }
             }
         }
+        // A parsed `Value` keeps key order only under serde_json's `preserve_order` feature, so
+        // the check is the one that holds either way: every property listed exactly once.
         if props.len() > 1 {
-            let expected: Vec<&str> = props.keys().map(String::as_str).collect();
+            let mut expected: Vec<&str> = props.keys().map(String::as_str).collect();
             let given: Option<Vec<&str>> = map
                 .get("propertyOrdering")
                 .and_then(Value::as_array)
                 .map(|a| a.iter().filter_map(Value::as_str).collect());
-            if given.as_deref() != Some(expected.as_slice()) {
+            let listed = given.is_some_and(|mut given| {
+                given.sort_unstable();
+                expected.sort_unstable();
+                given == expected
+            });
+            if !listed {
                 out.push(format!(
-                    "{pointer}: `propertyOrdering` must list the properties in order"
+                    "{pointer}: `propertyOrdering` must list every property exactly once"
                 ));
             }
         }

@@ -5,7 +5,8 @@
 use serde_json::{Map, Value};
 use tooldef::ToolDescriptor;
 use tooldef::json_schema::ImportNote;
-use tooldef::spec::spec_from_value;
+use tooldef::json_schema::KeyOrder;
+use tooldef::spec::spec_from_value_ordered;
 
 use crate::render::EXTENSION_NAMESPACE;
 
@@ -40,6 +41,27 @@ pub struct ImportedTools {
 /// The first tool that cannot be imported: a name outside MCP's `^[a-zA-Z0-9_.-]{1,128}$`, or a
 /// schema the IR cannot express.
 pub fn import_tools(list: &Value) -> Result<ImportedTools, ImportError> {
+    import_tools_ordered(list, &KeyOrder::default())
+}
+
+/// As [`import_tools`], from the list's JSON text: parameters keep the order the server wrote
+/// them in (a parsed `Value` keeps key order only under serde_json's `preserve_order` feature).
+///
+/// # Errors
+///
+/// Text that is not JSON (at pointer `""`), or as [`import_tools`].
+pub fn import_tools_text(text: &str) -> Result<ImportedTools, ImportError> {
+    let (list, order) = KeyOrder::parse(text.as_bytes())
+        .map_err(|e| ImportError { pointer: String::new(), message: e.to_string() })?;
+    import_tools_ordered(&list, &order)
+}
+
+/// As [`import_tools`], with the key order `order` recorded from the list's text.
+///
+/// # Errors
+///
+/// As [`import_tools`].
+pub fn import_tools_ordered(list: &Value, order: &KeyOrder) -> Result<ImportedTools, ImportError> {
     let (tools, base) = if let Some(t) = list.pointer("/result/tools") {
         (t, "/result/tools")
     } else if let Some(t) = list.get("tools") {
@@ -79,7 +101,10 @@ pub fn import_tools(list: &Value) -> Result<ImportedTools, ImportError> {
             spec.insert("extensions".to_owned(), Value::Object(ext));
         }
         let label = map.get("name").and_then(Value::as_str).unwrap_or("?");
-        let parsed = spec_from_value(&format!("MCP tool `{label}`"), &Value::Object(spec), None)
+        let mut spec_order = order.subtree(&format!("{at}/inputSchema")).rebased("/input_schema");
+        spec_order.extend(order.subtree(&format!("{at}/outputSchema")).rebased("/output_schema"));
+        let file = format!("MCP tool `{label}`");
+        let parsed = spec_from_value_ordered(&file, &Value::Object(spec), &spec_order, None)
             .map_err(|e| ImportError { pointer: at.clone(), message: e.to_string() })?;
         out.notes.extend(parsed.notes.into_iter().map(|n| {
             // The spec reader names `input_schema`; point at the MCP spelling instead.

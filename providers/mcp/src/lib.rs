@@ -41,7 +41,9 @@ pub mod sdk;
 pub mod server;
 
 pub use calls::{call_tool_result, tool_call};
-pub use import::{ImportError, ImportedTools, import_tools};
+pub use import::{
+    ImportError, ImportedTools, import_tools, import_tools_ordered, import_tools_text,
+};
 pub use render::{
     CacheScope, EXTENSION_NAMESPACE, ListOptions, McpRenderer, McpVersion, list_tools_result,
 };

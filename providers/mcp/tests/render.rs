@@ -9,7 +9,8 @@ use serde_json::{Value, json};
 use tooldef::ToolDescriptor;
 use tooldef::render::{ChangeKind, Policy, Renderer};
 use tooldef_mcp::{
-    CacheScope, ListOptions, McpRenderer, McpVersion, import_tools, list_tools_result,
+    CacheScope, ListOptions, McpRenderer, McpVersion, import_tools, import_tools_text,
+    list_tools_result,
 };
 use tooldef_testkit::corpus::{assert_snapshot, snapshot};
 use tooldef_testkit::specs::{assert_conforms, mcp};
@@ -129,17 +130,12 @@ fn rendered_tools_import_back() {
     let r = McpRenderer::new();
     let corpus = corpus::all();
     let rendered: Vec<_> = corpus.iter().map(|t| r.render(t, Policy::Strict).unwrap()).collect();
-    let list: Value = serde_json::from_str(&list_tools_result(
-        &rendered,
-        McpVersion::V2026_07_28,
-        &ListOptions::default(),
-    ))
-    .unwrap();
-    let imported = import_tools(&list).unwrap();
+    let list = list_tools_result(&rendered, McpVersion::V2026_07_28, &ListOptions::default());
+    let imported = import_tools_text(&list).unwrap();
     assert_eq!(imported.tools.len(), corpus.len());
     for back in &imported.tools {
         let again = r.render(back, Policy::Strict).unwrap();
-        let twice = import_tools(&json!([again.to_value()])).unwrap();
+        let twice = import_tools_text(&format!("[{}]", again.json())).unwrap();
         let third = r.render(&twice.tools[0], Policy::Strict).unwrap();
         assert_eq!(third.to_value(), again.to_value(), "`{}`", again.name());
     }
@@ -217,7 +213,7 @@ proptest! {
             prop_assert!(serde_json::from_value::<rmcp::model::Tool>(v.clone()).is_ok());
         }
         let one = McpRenderer::new().render(&d, Policy::Lenient).unwrap();
-        let back = import_tools(&json!([one.to_value()])).unwrap();
+        let back = import_tools_text(&format!("[{}]", one.json())).unwrap();
         let again = McpRenderer::new().render(&back.tools[0], Policy::Lenient).unwrap();
         prop_assert_eq!(again.to_value(), one.to_value());
     }

@@ -85,9 +85,13 @@ fn dropped_keys_names_what_the_server_discards() {
     let schema = json!({"type": "object", "additionalProperties": false, "properties": {
         "a": {"type": "integer", "minimum": 1, "anyOf": [{"type": "string", "format": "date"}]},
     }});
+    // A `Value` built by `json!` iterates in `Map` order, which depends on serde_json's
+    // features: compare as a set.
+    let mut dropped = dropped_keys(&schema);
+    dropped.sort();
     assert_eq!(
-        dropped_keys(&schema),
-        ["/additionalProperties", "/properties/a/minimum", "/properties/a/anyOf/0/format"]
+        dropped,
+        ["/additionalProperties", "/properties/a/anyOf/0/format", "/properties/a/minimum"]
     );
 }
 

@@ -1,0 +1,357 @@
+//! The key order of JSON text, kept beside the `serde_json::Value` parsed from it.
+//!
+//! tooldef does not turn on serde_json's `preserve_order` feature: Cargo unifies features, so
+//! turning it on would make every other crate in the user's binary pay for an `IndexMap` behind
+//! each `Map` (schemars and `jsonschema` measurably slow down). Without it, a `Map` iterates in
+//! sorted key order, while the order of a spec file's `properties` is what the author wrote and
+//! what the model reads. [`KeyOrder::parse`] reads text into the usual `Value` and records, for
+//! each object whose keys were not already in sorted order, its keys in text order, keyed by the
+//! object's JSON pointer. Import reads properties, definitions and object literals through it.
+//!
+//! The result does not depend on the feature: with `preserve_order` on (another crate may turn
+//! it on), a `Map` already iterates in text order, which is the order the table records.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::fmt::{self, Write as _};
+
+use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde_json::{Map, Number, Value};
+
+use super::imported::pointer_token;
+use crate::literal::{Literal, LiteralRangeError};
+
+/// The key order of the objects of one JSON document, where it differs from sorted order.
+///
+/// Built by [`KeyOrder::parse`]; an empty table (the [`Default`]) means "the order the `Map`
+/// iterates in", which is what a `Value` built in Rust has to offer.
+///
+/// ```
+/// use tooldef::json_schema::KeyOrder;
+///
+/// let (value, order) = KeyOrder::parse(br#"{"zone": 1, "city": {"b": 2, "a": 3}}"#).unwrap();
+/// let keys: Vec<&str> = order.entries("", value.as_object().unwrap())
+///     .into_iter()
+///     .map(|(k, _)| k.as_str())
+///     .collect();
+/// assert_eq!(keys, ["zone", "city"]);
+/// assert_eq!(order.keys("/city").unwrap(), ["b", "a"]);
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct KeyOrder {
+    /// JSON pointer of an object to its keys in text order (first occurrence of each key).
+    objects: HashMap<String, Vec<String>>,
+}
+
+impl KeyOrder {
+    /// Parses JSON text into a `Value` and the key order of its objects.
+    ///
+    /// # Errors
+    ///
+    /// serde_json's error for text that is not one JSON value (with its line and column), or
+    /// that nests deeper than serde_json's recursion limit.
+    pub fn parse(text: &[u8]) -> Result<(Value, KeyOrder), serde_json::Error> {
+        let mut order = KeyOrder::default();
+        let mut path = String::new();
+        let mut de = serde_json::Deserializer::from_slice(text);
+        let value =
+            Recorder { objects: &mut order.objects, path: &mut path }.deserialize(&mut de)?;
+        de.end()?;
+        Ok((value, order))
+    }
+
+    /// Whether no object of the document had its keys out of sorted order.
+    pub fn is_empty(&self) -> bool {
+        self.objects.is_empty()
+    }
+
+    /// The keys of the object at `pointer` in text order, if they were not in sorted order.
+    pub fn keys(&self, pointer: &str) -> Option<&[String]> {
+        self.objects.get(pointer).map(Vec::as_slice)
+    }
+
+    /// The entries of `map`, the object found at `pointer`, in text order.
+    ///
+    /// Keys the table does not know (the value was changed after parsing) follow in the map's
+    /// own order; keys the map no longer has are skipped.
+    pub fn entries<'m>(
+        &self,
+        pointer: &str,
+        map: &'m Map<String, Value>,
+    ) -> Vec<(&'m String, &'m Value)> {
+        let Some(keys) = self.objects.get(pointer) else { return map.iter().collect() };
+        let mut out: Vec<(&'m String, &'m Value)> =
+            keys.iter().filter_map(|k| map.get_key_value(k.as_str())).collect();
+        if out.len() < map.len() {
+            out.extend(map.iter().filter(|(k, _)| !keys.contains(k)));
+        }
+        out
+    }
+
+    /// The part of the table under `pointer`, with pointers relative to it.
+    pub fn subtree(&self, pointer: &str) -> KeyOrder {
+        if pointer.is_empty() {
+            return self.clone();
+        }
+        let objects = self
+            .objects
+            .iter()
+            .filter_map(|(p, keys)| {
+                let rest = p.strip_prefix(pointer)?;
+                (rest.is_empty() || rest.starts_with('/')).then(|| (rest.to_owned(), keys.clone()))
+            })
+            .collect();
+        KeyOrder { objects }
+    }
+
+    /// The same table with every pointer placed under `prefix` (e.g. `/input_schema`).
+    pub fn rebased(self, prefix: &str) -> KeyOrder {
+        if prefix.is_empty() {
+            return self;
+        }
+        let objects =
+            self.objects.into_iter().map(|(p, keys)| (format!("{prefix}{p}"), keys)).collect();
+        KeyOrder { objects }
+    }
+
+    /// Adds the entries of `other` (pointers already in this table's frame).
+    pub fn extend(&mut self, other: KeyOrder) {
+        self.objects.extend(other.objects);
+    }
+
+    /// Converts the value at `pointer` into a [`Literal`], its objects in text order.
+    ///
+    /// # Errors
+    ///
+    /// As [`Literal::from_json`]: an unsigned integer above `i64::MAX`.
+    pub fn literal(&self, pointer: &str, value: &Value) -> Result<Literal, LiteralRangeError> {
+        if self.objects.is_empty() {
+            return Literal::from_json(value);
+        }
+        let mut path = pointer.to_owned();
+        self.literal_at(&mut path, value)
+    }
+
+    fn literal_at(&self, path: &mut String, value: &Value) -> Result<Literal, LiteralRangeError> {
+        let len = path.len();
+        Ok(match value {
+            Value::Array(items) => {
+                let mut out = Vec::with_capacity(items.len());
+                for (i, item) in items.iter().enumerate() {
+                    let _ = write!(path, "/{i}");
+                    out.push(self.literal_at(path, item)?);
+                    path.truncate(len);
+                }
+                Literal::List(Cow::Owned(out))
+            }
+            Value::Object(map) => {
+                let mut out = Vec::with_capacity(map.len());
+                for (k, v) in self.entries(path, map) {
+                    path.push('/');
+                    path.push_str(&pointer_token(k));
+                    out.push((Cow::Owned(k.clone()), self.literal_at(path, v)?));
+                    path.truncate(len);
+                }
+                Literal::Object(Cow::Owned(out))
+            }
+            scalar => Literal::from_json(scalar)?,
+        })
+    }
+}
+
+/// Deserializes one JSON value as `serde_json::Value` does, recording object key order.
+struct Recorder<'a> {
+    objects: &'a mut HashMap<String, Vec<String>>,
+    /// The JSON pointer of the value being read.
+    path: &'a mut String,
+}
+
+impl Recorder<'_> {
+    fn child(&mut self) -> Recorder<'_> {
+        Recorder { objects: self.objects, path: self.path }
+    }
+}
+
+impl<'de> DeserializeSeed<'de> for Recorder<'_> {
+    type Value = Value;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Recorder<'_> {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+        Ok(Value::Bool(v))
+    }
+
+    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+        Ok(Value::Number(v.into()))
+    }
+
+    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+        Ok(Value::Number(v.into()))
+    }
+
+    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+        Ok(Number::from_f64(v).map_or(Value::Null, Value::Number))
+    }
+
+    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+        Ok(Value::String(v.to_owned()))
+    }
+
+    fn visit_string<E>(self, v: String) -> Result<Value, E> {
+        Ok(Value::String(v))
+    }
+
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_none<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
+        self.deserialize(deserializer)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(mut self, mut seq: A) -> Result<Value, A::Error> {
+        let len = self.path.len();
+        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0));
+        loop {
+            let _ = write!(self.path, "/{}", items.len());
+            let item = seq.next_element_seed(self.child())?;
+            self.path.truncate(len);
+            match item {
+                Some(v) => items.push(v),
+                None => break,
+            }
+        }
+        Ok(Value::Array(items))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(mut self, mut access: A) -> Result<Value, A::Error> {
+        let len = self.path.len();
+        let mut map = Map::new();
+        let mut keys: Vec<String> = Vec::new();
+        while let Some(key) = access.next_key::<String>()? {
+            self.path.push('/');
+            self.path.push_str(&pointer_token(&key));
+            // A key given twice is refused with its pointer, as `json_text::parse` does.
+            if map.contains_key(&key) {
+                return Err(serde::de::Error::custom(format_args!(
+                    "duplicate key: #{} is given twice",
+                    self.path
+                )));
+            }
+            let value = access.next_value_seed(self.child())?;
+            self.path.truncate(len);
+            map.insert(key.clone(), value);
+            keys.push(key);
+        }
+        if !keys.is_sorted() {
+            self.objects.insert(self.path.clone(), keys);
+        }
+        Ok(Value::Object(map))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn keys_of(order: &KeyOrder, pointer: &str, value: &Value) -> Vec<String> {
+        let map = value.pointer(pointer).and_then(Value::as_object).unwrap();
+        order.entries(pointer, map).into_iter().map(|(k, _)| k.clone()).collect()
+    }
+
+    #[test]
+    fn parse_gives_the_value_serde_json_gives_and_the_text_order() {
+        let text = br#"{"z": [1, {"y~/": true, "b": null}], "a": {"k": 2.5, "m": "s"}}"#;
+        let (value, order) = KeyOrder::parse(text).unwrap();
+        assert_eq!(value, serde_json::from_slice::<Value>(text).unwrap());
+        assert_eq!(keys_of(&order, "", &value), ["z", "a"]);
+        assert_eq!(keys_of(&order, "/z/1", &value), ["y~/", "b"]);
+        // Already sorted: nothing recorded, the map's order is the text order.
+        assert_eq!(order.keys("/a"), None);
+        assert_eq!(keys_of(&order, "/a", &value), ["k", "m"]);
+        assert_eq!(order.keys("/z/1").unwrap(), ["y~/", "b"]);
+        assert!(KeyOrder::parse(b"[1, 2]").unwrap().1.is_empty());
+    }
+
+    #[test]
+    fn a_repeated_key_keeps_its_first_place_and_last_value() {
+        let (value, order) = KeyOrder::parse(br#"{"b": 1, "a": 2, "b": 3}"#).unwrap();
+        assert_eq!(value, json!({"a": 2, "b": 3}));
+        assert_eq!(order.keys("").unwrap(), ["b", "a"]);
+    }
+
+    #[test]
+    fn bad_text_is_serde_jsons_error_with_its_position() {
+        let err = KeyOrder::parse(b"{\"a\": 1,\n \"b\": }").unwrap_err();
+        assert_eq!(err.to_string(), "expected value at line 2 column 7");
+        let err = KeyOrder::parse(b"{} {}").unwrap_err();
+        assert_eq!(err.to_string(), "trailing characters at line 1 column 4");
+        let deep = "[".repeat(200) + &"]".repeat(200);
+        let err = KeyOrder::parse(deep.as_bytes()).unwrap_err();
+        assert_eq!(err.to_string(), "recursion limit exceeded at line 1 column 128");
+    }
+
+    #[test]
+    fn subtree_and_rebased_move_pointers_between_frames() {
+        let (_, order) = KeyOrder::parse(
+            br#"{"input_schema": {"properties": {"b": {}, "a": {}}}, "x": {"d": 1, "c": 2}}"#,
+        )
+        .unwrap();
+        let sub = order.subtree("/input_schema");
+        assert_eq!(sub.keys("/properties").unwrap(), ["b", "a"]);
+        assert_eq!(sub.keys("/d"), None);
+        // `/x` is not under `/input_schema` even though `/input_schema` does not start with it.
+        assert_eq!(order.subtree("/in").keys("put_schema/properties"), None);
+        let back = sub.rebased("/inputSchema");
+        assert_eq!(back.keys("/inputSchema/properties").unwrap(), ["b", "a"]);
+    }
+
+    #[test]
+    fn entries_survive_a_changed_value() {
+        let (mut value, order) = KeyOrder::parse(br#"{"c": 1, "b": 2, "a": 3}"#).unwrap();
+        let map = value.as_object_mut().unwrap();
+        map.remove("b");
+        map.insert("aa".into(), json!(4));
+        let keys: Vec<&str> = order.entries("", map).into_iter().map(|(k, _)| k.as_str()).collect();
+        assert_eq!(keys, ["c", "a", "aa"]);
+    }
+
+    #[test]
+    fn literals_keep_text_order_at_any_depth() {
+        let (value, order) =
+            KeyOrder::parse(br#"{"default": [{"z": 1, "a": {"y": 2, "b": 3}}]}"#).unwrap();
+        let literal = order.literal("/default", &value["default"]).unwrap();
+        let expected = Literal::List(Cow::Owned(vec![Literal::Object(Cow::Owned(vec![
+            (Cow::Borrowed("z"), Literal::Int(1)),
+            (
+                Cow::Borrowed("a"),
+                Literal::Object(Cow::Owned(vec![
+                    (Cow::Borrowed("y"), Literal::Int(2)),
+                    (Cow::Borrowed("b"), Literal::Int(3)),
+                ])),
+            ),
+        ]))]));
+        assert_eq!(literal, expected);
+        let err = order.literal("", &json!({"b": u64::MAX, "a": 1})).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            format!("integer {} is outside the range of a 64-bit signed integer", u64::MAX)
+        );
+    }
+}
