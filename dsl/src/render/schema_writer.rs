@@ -806,7 +806,16 @@ impl<'a> SchemaWriter<'a> {
         let mut notes = String::new();
         let kept = self.plan(&OBJECT_KIND, &ann, &mut notes)?;
         self.tuple_items = false;
-        self.plan_additional(additional, &mut notes)?;
+        // A root's description is not the tool's (and some providers drop it): a root map's
+        // value type has nowhere to go.
+        if matches!(additional, Additional::Typed(_)) && !self.opts.additional_properties {
+            self.change(
+                ChangeKind::Dropped,
+                "additionalProperties",
+                "the schema of map values is dropped: the provider does not accept additionalProperties",
+                true,
+            )?;
+        }
         out.begin_object();
         if let Some(t) = ann.title.filter(|_| kept.contains(Keyword::Title)) {
             out.key("title");
