@@ -37,6 +37,8 @@ pub(crate) struct RenderArgs {
     pub(crate) strict: bool,
     pub(crate) report: bool,
     pub(crate) pretty: bool,
+    /// Write every good tool even when others fail (and still exit non-zero).
+    pub(crate) keep_going: bool,
     /// Spec files and directories; [`STDIN`] for one spec read from stdin.
     pub(crate) paths: Vec<PathBuf>,
 }
@@ -58,6 +60,8 @@ pub(crate) struct ImportArgs {
     pub(crate) file: PathBuf,
     pub(crate) out: PathBuf,
     pub(crate) force: bool,
+    /// Write every good tool even when others fail (and still exit non-zero).
+    pub(crate) keep_going: bool,
 }
 
 /// The PATH or FILE that means stdin.
@@ -101,7 +105,7 @@ const PROVIDER_LIST: &str = "openai-chat, openai-responses, anthropic, gemini, g
 pub(crate) static VERBS: &[Verb] = &[
     Verb {
         name: "render",
-        args: "--provider P [--strict] [--report] [--pretty] PATH...",
+        args: "--provider P [--strict] [--report] [--pretty] [--keep-going] PATH...",
         summary: "Print the provider's wire JSON for the tools, as one JSON array",
         about: "Print the provider's wire JSON for the tools, as one JSON array on stdout",
         details: "\
@@ -117,13 +121,17 @@ Options:
                  policy: a change that would lose meaning is an error instead of a report
   --report       Print every change made to fit the provider to stderr
   --pretty       Indent the JSON
+  --keep-going   Print the tools that can be rendered even when others cannot (the exit
+                 status still says that some were left out)
   -h, --help     Print this help
 
-Only JSON is printed on stdout. Bad input exits with status 2 and a message naming the file
-and the line and column or JSON pointer of every problem; a tool the provider refuses exits
-with status 1.
+Only JSON is printed on stdout. Every bad file and every refused tool is named on stderr (file,
+tool, JSON pointer, rule); without --keep-going nothing is printed on stdout then. Exit status:
+0 every tool rendered, 1 the provider refuses a tool (and no file was bad), 2 bad usage or a
+bad input file (its message names the file and the line and column or JSON pointer of every
+problem).
 ",
-        options: &["--provider", "--strict", "--report", "--pretty", "--help"],
+        options: &["--provider", "--strict", "--report", "--pretty", "--keep-going", "--help"],
         parse: parse_render,
     },
     Verb {
@@ -134,7 +142,8 @@ with status 1.
         details: "\
 For each provider (by default all of them), prints every change that rendering would make to
 fit the provider (lossy ones marked) and every tool the provider would refuse. PATH is read as
-by `render` (`-` for one spec on stdin).
+by `render` (`-` for one spec on stdin). Every problem of every file is reported: a bad file
+does not stop the others from being checked.
 
 Options:
   --provider P   Check this provider (repeatable): openai-chat, openai-responses, anthropic,
@@ -143,14 +152,14 @@ Options:
   -h, --help     Print this help
 
 Exit status: 0 nothing refused, 1 a provider would refuse something (check only the providers
-you target with --provider), 2 bad usage or input.
+you target with --provider), 2 bad usage or a bad input file (the good ones are still checked).
 ",
         options: &["--provider", "--strict", "--help"],
         parse: parse_check,
     },
     Verb {
         name: "import",
-        args: "--from mcp|openai|anthropic|gemini FILE [--out DIR] [--force]",
+        args: "--from mcp|openai|anthropic|gemini [--keep-going] FILE [--out DIR] [--force]",
         summary: "Turn a provider's tool list into spec files, one per tool",
         about: "Turn a provider's tool list into spec files, one per tool, named by the tool",
         details: "\
@@ -170,14 +179,20 @@ Accepted input (FILE, or `-` for stdin):
 
 Options:
   --from F      The input's provider format
-  --out DIR     Where to write the spec files (default: the current directory)
-  --force       Overwrite existing spec files
+  --out DIR     Where to write the spec files (default: the current directory); nothing is
+                written outside it: a symbolic link in DIR is never written through (refused)
+  --force       Overwrite existing spec files (regular files only; replaced, not rewritten)
+  --keep-going  Write the tools that can be imported even when others cannot (the exit
+                status still says that some were left out)
   -h, --help    Print this help
 
-The paths written are printed on stdout, one a line; notes (keywords dropped) on stderr. A
-non-empty list that yields no tool is an error that says which format it looks like.
+The paths written are printed on stdout, one a line; notes (keywords dropped) on stderr. Every
+tool that cannot be imported is named on stderr (its JSON pointer in FILE and the problem);
+without --keep-going nothing is written then. A non-empty list that yields no tool is an error
+that says which format it looks like. Exit status: 0 every tool written, 2 bad usage, bad input
+or a tool left out.
 ",
-        options: &["--from", "--out", "--force", "--help"],
+        options: &["--from", "--out", "--force", "--keep-going", "--help"],
         parse: parse_import,
     },
     Verb {
@@ -453,6 +468,7 @@ fn push_path(paths: &mut Vec<PathBuf>, p: OsString, verb: &'static Verb) -> Resu
 
 fn parse_render(args: &mut Args, v: &'static Verb) -> Result<Command, UsageError> {
     let (mut provider_arg, mut strict, mut report, mut pretty) = (None, false, false, false);
+    let mut keep_going = false;
     let mut paths = Vec::new();
     while let Some(arg) = args.next_arg() {
         match arg {
@@ -481,6 +497,10 @@ fn parse_render(args: &mut Args, v: &'static Verb) -> Result<Command, UsageError
                     no_value(&name, value, v)?;
                     pretty = true;
                 }
+                "--keep-going" => {
+                    no_value(&name, value, v)?;
+                    keep_going = true;
+                }
                 _ => return Err(unknown_option(&name, v.options, Some(v))),
             },
         }
@@ -491,7 +511,7 @@ fn parse_render(args: &mut Args, v: &'static Verb) -> Result<Command, UsageError
     if paths.is_empty() {
         return Err(usage("no PATH given", Some(v)));
     }
-    Ok(Command::Render(RenderArgs { provider, strict, report, pretty, paths }))
+    Ok(Command::Render(RenderArgs { provider, strict, report, pretty, keep_going, paths }))
 }
 
 fn parse_check(args: &mut Args, v: &'static Verb) -> Result<Command, UsageError> {
@@ -529,7 +549,7 @@ const MCP_SERVER: &str = "mcp-server";
 
 fn parse_import(args: &mut Args, v: &'static Verb) -> Result<Command, UsageError> {
     let (mut from, mut out, mut force, mut files) = (None, None, false, Vec::new());
-    let mut server = false;
+    let (mut server, mut keep_going) = (false, false);
     while let Some(arg) = args.next_arg() {
         match arg {
             Arg::Positional(p) => files.push(PathBuf::from(p)),
@@ -560,11 +580,21 @@ fn parse_import(args: &mut Args, v: &'static Verb) -> Result<Command, UsageError
                     no_value(&name, value, v)?;
                     force = true;
                 }
+                "--keep-going" => {
+                    no_value(&name, value, v)?;
+                    keep_going = true;
+                }
                 _ => return Err(unknown_option(&name, v.options, Some(v))),
             },
         }
     }
     if server {
+        if keep_going {
+            return Err(usage(
+                "`--keep-going` is not taken with `--from mcp-server`, which writes all tools or none",
+                Some(v),
+            ));
+        }
         if files.is_empty() {
             return Err(usage("no server command given after `--`", Some(v)));
         }
@@ -581,7 +611,8 @@ fn parse_import(args: &mut Args, v: &'static Verb) -> Result<Command, UsageError
         0 => return Err(usage("no FILE given (`-` reads stdin)", Some(v))),
         _ => return Err(usage("import reads one FILE", Some(v))),
     };
-    Ok(Command::Import(ImportArgs { from, file, out: out.unwrap_or_else(|| ".".into()), force }))
+    let out = out.unwrap_or_else(|| ".".into());
+    Ok(Command::Import(ImportArgs { from, file, out, force, keep_going }))
 }
 
 fn parse_serve(args: &mut Args, v: &'static Verb) -> Result<Command, UsageError> {
@@ -621,6 +652,7 @@ mod tests {
                 strict: false,
                 report: false,
                 pretty: true,
+                keep_going: false,
                 paths: vec!["a.json".into(), "dir".into()],
             }))
         );
@@ -724,9 +756,9 @@ mod tests {
         assert_eq!(
             e.usage(),
             "Usage:
-  tooldef render --provider P [--strict] [--report] [--pretty] PATH...
+  tooldef render --provider P [--strict] [--report] [--pretty] [--keep-going] PATH...
   tooldef check  [--provider P]... [--strict] PATH...
-  tooldef import --from mcp|openai|anthropic|gemini FILE [--out DIR] [--force]
+  tooldef import --from mcp|openai|anthropic|gemini [--keep-going] FILE [--out DIR] [--force]
   tooldef serve  DIR...
   tooldef help   [COMMAND]
   tooldef --help | --version"
@@ -756,5 +788,23 @@ mod tests {
             panic!("expected import")
         };
         assert_eq!((i.from, i.out, i.force), (ImportFormat::Gemini, PathBuf::from("."), false));
+    }
+
+    #[test]
+    fn keep_going_is_taken_by_render_and_import_only() {
+        let Ok(Command::Render(r)) = parse_str(&["render", "--keep-going", "--provider=mcp", "d"])
+        else {
+            panic!("expected render")
+        };
+        assert!(r.keep_going);
+        let Ok(Command::Import(i)) = parse_str(&["import", "--from", "mcp", "--keep-going", "f"])
+        else {
+            panic!("expected import")
+        };
+        assert!(i.keep_going);
+        assert_eq!(
+            message(&["import", "--from", "mcp-server", "--keep-going", "--", "srv"]),
+            "`--keep-going` is not taken with `--from mcp-server`, which writes all tools or none"
+        );
     }
 }

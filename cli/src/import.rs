@@ -24,6 +24,11 @@ pub(crate) struct ImportedTool {
 #[derive(Debug, Default)]
 pub(crate) struct Imported {
     pub(crate) tools: Vec<ImportedTool>,
+    /// One message per tool that cannot be imported (naming the file and its JSON pointer), in
+    /// input order; the other tools are still read.
+    pub(crate) failed: Vec<String>,
+    /// When tools failed and the input looks like another format's list: which.
+    pub(crate) hint: Option<String>,
     pub(crate) warnings: Vec<String>,
     /// How many entries the input's tool list has (tools, skipped or not).
     pub(crate) entries: usize,
@@ -40,7 +45,7 @@ impl Imported {
     /// Why a non-empty input gave no tool (`None` when it gave tools or its list is empty):
     /// the format it looks like instead, or that every entry was skipped.
     pub(crate) fn why_empty(&self, format: ImportFormat) -> Option<String> {
-        if !self.tools.is_empty() || self.entries == 0 {
+        if !self.tools.is_empty() || !self.failed.is_empty() || self.entries == 0 {
             return None;
         }
         Some(match self.shape.and_then(|shape| mismatch(shape, format)) {
@@ -143,12 +148,15 @@ fn is_dated_tool_type(t: &str) -> bool {
         .is_some_and(|(_, date)| date.len() == 8 && date.bytes().all(|b| b.is_ascii_digit()))
 }
 
-/// Reads `text` (the file labelled `file`) as a tool list in `format`.
+/// Reads `text` (the file labelled `file`) as a tool list in `format`: every tool, those that
+/// cannot be imported in [`Imported::failed`] (and when the input looks like another format's
+/// list, [`Imported::hint`] says which).
 ///
 /// # Errors
 ///
-/// A message naming the file and the line and column or the JSON pointer at fault; when the
-/// input looks like another format's list, a second line says which.
+/// The list itself cannot be read (malformed JSON, no list where the format has one): a message
+/// naming the file and the line and column or the JSON pointer at fault, and the format it looks
+/// like on a second line.
 pub(crate) fn import(file: &str, text: &str, format: ImportFormat) -> Result<Imported, String> {
     let root: Value = serde_json::from_str(text).map_err(|e| {
         let full = e.to_string();
@@ -162,12 +170,14 @@ pub(crate) fn import(file: &str, text: &str, format: ImportFormat) -> Result<Imp
         shape: entries.iter().find_map(shape_of),
         ..Imported::default()
     };
-    read_tools(file, &root, format, &mut out).map_err(|message| {
-        match out.shape.and_then(|shape| mismatch(shape, format)) {
-            Some(hint) => format!("{message}\n{file}: {hint}"),
-            None => message,
-        }
+    let hint = out.shape.and_then(|shape| mismatch(shape, format));
+    read_tools(file, &root, format, &mut out).map_err(|message| match &hint {
+        Some(hint) => format!("{message}\n{file}: {hint}"),
+        None => message,
     })?;
+    if !out.failed.is_empty() {
+        out.hint = hint.map(|hint| format!("{file}: {hint}"));
+    }
     Ok(out)
 }
 
@@ -184,28 +194,56 @@ fn read_tools(
         ImportFormat::Gemini => gemini_declarations(file, root, &mut out.warnings)?,
     };
     for (pointer, tool) in tools {
-        let Value::Object(obj) = tool else {
-            return Err(format!("{file}: #{pointer}: expected a tool object, got {}", kind(tool)));
-        };
-        let converted = match format {
-            ImportFormat::Mcp => Some(from_mcp(obj, &pointer, &mut out.warnings)),
-            ImportFormat::OpenAi => from_openai(file, obj, &pointer, &mut out.warnings)?,
-            ImportFormat::Anthropic => from_anthropic(obj, &pointer, &mut out.warnings),
-            ImportFormat::Gemini => Some(from_gemini(obj, &pointer, &mut out.warnings)),
-        };
-        let Some(Converted { spec, map }) = converted else { continue };
-        if !spec.contains_key("name") {
-            // The spec parser would say so without a pointer into the input.
-            return Err(format!("{file}: #{}: the tool has no `name`", map[0].1));
+        // One bad tool never hides the others: its message is kept and the next one read.
+        match read_tool(file, tool, &pointer, format, &mut out.warnings) {
+            Ok(Some(spec)) => {
+                let name = spec.descriptor.name.as_str();
+                if let Some(first) =
+                    out.tools.iter().find(|t| t.spec.descriptor.name.as_str() == name)
+                {
+                    out.failed.push(format!(
+                        "{file}: #{pointer}: tool `{name}` is already defined at #{}",
+                        first.pointer
+                    ));
+                } else {
+                    out.tools.push(ImportedTool { pointer, spec });
+                }
+            }
+            Ok(None) => {}
+            Err(message) => out.failed.push(message),
         }
-        let parsed = spec_from_value(file, &Value::Object(spec), None)
-            .map_err(|e| relocated(e, &map).to_string())?;
-        for note in &parsed.notes {
-            out.warnings.push(relocate_note(note, &map).to_string());
-        }
-        out.tools.push(ImportedTool { pointer, spec: parsed });
     }
     Ok(())
+}
+
+/// One entry of the list as a spec (`None`: skipped with a warning).
+fn read_tool(
+    file: &str,
+    tool: &Value,
+    pointer: &str,
+    format: ImportFormat,
+    warnings: &mut Vec<String>,
+) -> Result<Option<Spec>, String> {
+    let Value::Object(obj) = tool else {
+        return Err(format!("{file}: #{pointer}: expected a tool object, got {}", kind(tool)));
+    };
+    let converted = match format {
+        ImportFormat::Mcp => Some(from_mcp(obj, pointer, warnings)),
+        ImportFormat::OpenAi => from_openai(file, obj, pointer, warnings)?,
+        ImportFormat::Anthropic => from_anthropic(obj, pointer, warnings),
+        ImportFormat::Gemini => Some(from_gemini(obj, pointer, warnings)),
+    };
+    let Some(Converted { spec, map }) = converted else { return Ok(None) };
+    if !spec.contains_key("name") {
+        // The spec parser would say so without a pointer into the input.
+        return Err(format!("{file}: #{}: the tool has no `name`", map[0].1));
+    }
+    let parsed = spec_from_value(file, &Value::Object(spec), None)
+        .map_err(|e| relocated(e, &map).to_string())?;
+    for note in &parsed.notes {
+        warnings.push(relocate_note(note, &map).to_string());
+    }
+    Ok(Some(parsed))
 }
 
 fn kind(v: &Value) -> &'static str {
@@ -635,7 +673,10 @@ mod tests {
         let text = r#"{"tools": [{"type": "function", "function": {"name": "ok"}},
             {"type": "function", "function": {"name": "bad", "parameters":
               {"type": "object", "properties": {"x": {"type": "strin"}}}}}]}"#;
-        let err = import("tools.json", text, ImportFormat::OpenAi).unwrap_err();
+        let imported = import("tools.json", text, ImportFormat::OpenAi).unwrap();
+        assert_eq!(imported.tools.len(), 1);
+        assert_eq!(imported.failed.len(), 1);
+        let err = &imported.failed[0];
         assert!(
             err.starts_with("tools.json: #/tools/1/function/parameters/properties/x/type: "),
             "{err}"

@@ -2,20 +2,22 @@
 //! would change or refuse, and import provider tool lists as spec files.
 //!
 //! ```text
-//! tooldef render --provider P [--strict] [--report] [--pretty] PATH...
+//! tooldef render --provider P [--strict] [--report] [--pretty] [--keep-going] PATH...
 //! tooldef check  [--provider P]... [--strict] PATH...
-//! tooldef import --from mcp|openai|anthropic|gemini FILE [--out DIR] [--force]
+//! tooldef import --from mcp|openai|anthropic|gemini [--keep-going] FILE [--out DIR] [--force]
 //! tooldef import --from mcp-server [--out DIR] [--force] -- CMD [ARG]...
 //! tooldef serve  DIR...
 //! tooldef help   [COMMAND]
 //! ```
 //!
 //! `-` as a PATH or FILE reads stdin. Exit status: 0 success, 1 a provider refuses a tool, 2 bad
-//! usage or bad input.
+//! usage or bad input. Every bad file and every refused tool is named (one bad tool never hides
+//! the others); `--keep-going` still writes the good ones, and the status still says what failed.
 
 mod args;
 mod import;
 mod mcp_import;
+mod out_dir;
 mod providers;
 mod serve;
 
@@ -24,9 +26,10 @@ use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use tooldef::files::{FileProblem, read_regular};
 use tooldef::{
     LoadedSpec, MAX_SPEC_BYTES, Policy, RenderError, Renderer, SpecErrorKind, Specs,
-    ToolDescriptor, load_specs, parse_spec, render_json,
+    ToolDescriptor, load_specs, parse_spec, render_each,
 };
 
 use crate::args::{CheckArgs, Command, ImportArgs, RenderArgs, STDIN, UsageError};
@@ -136,8 +139,11 @@ fn read_stdin(limit: u64) -> Result<String, Failure> {
 }
 
 /// The spec on stdin, named by its `name` key (there is no file stem to name it).
-fn stdin_spec() -> Result<LoadedSpec, Failure> {
-    let text = read_stdin(MAX_SPEC_BYTES)?;
+fn stdin_spec() -> Result<LoadedSpec, String> {
+    let text = read_stdin(MAX_SPEC_BYTES).map_err(|f| match f {
+        Failure::Input(message) => message,
+        _ => format!("{STDIN_LABEL}: cannot read stdin"),
+    })?;
     let spec = parse_spec(STDIN_LABEL, &text, None).map_err(|e| {
         let lines: Vec<String> = e
             .problems
@@ -151,40 +157,73 @@ fn stdin_spec() -> Result<LoadedSpec, Failure> {
                 _ => message,
             })
             .collect();
-        Failure::Input(lines.join("\n"))
+        lines.join("\n")
     })?;
     Ok(LoadedSpec { path: PathBuf::from(STDIN_LABEL), spec })
 }
 
-/// Loads the specs of `paths` (`-` is stdin), printing skipped files and import notes to stderr.
-fn load(paths: &[PathBuf]) -> Result<Specs, Failure> {
+/// The specs that loaded, and one message per file or tool that did not.
+struct Loaded {
+    specs: Specs,
+    /// Messages naming the file and the JSON pointer (possibly several lines each).
+    problems: Vec<String>,
+}
+
+impl Loaded {
+    /// Prints the problems as errors on stderr.
+    fn print_problems(&self) {
+        for problem in &self.problems {
+            for line in problem.lines() {
+                warn(format_args!("error: {line}"));
+            }
+        }
+    }
+}
+
+/// Loads the specs of `paths` (`-` is stdin), every file even when some fail, printing skipped
+/// files and import notes to stderr.
+fn load(paths: &[PathBuf]) -> Loaded {
     let mut specs = Specs::default();
+    let mut problems = Vec::new();
     // Runs of files and directories go to the library's loader; stdin is read here.
     let mut runs = paths.split(|p| p.as_os_str() == STDIN).peekable();
     while let Some(run) = runs.next() {
         if !run.is_empty() {
-            let loaded = load_specs(run).map_err(|e| Failure::Input(e.to_string()))?;
+            let loaded = load_specs(run).unwrap_or_else(|e| {
+                problems.extend(e.errors.iter().map(ToString::to_string));
+                e.specs
+            });
             specs.loaded.extend(loaded.loaded);
             specs.skipped.extend(loaded.skipped);
             specs.sources.extend(loaded.sources);
         }
         if runs.peek().is_some() {
             // A `-` stood between this run and the next.
-            specs.loaded.push(stdin_spec()?);
+            match stdin_spec() {
+                Ok(spec) => specs.loaded.push(spec),
+                Err(message) => problems.push(message),
+            }
         }
     }
-    // The library checks names within each run; across runs and stdin, here.
-    let mut seen: HashMap<&str, &Path> = HashMap::new();
-    for l in &specs.loaded {
+    // The library checks names within each run; across runs and stdin, here (the first wins).
+    let mut seen: HashMap<String, PathBuf> = HashMap::new();
+    specs.loaded.retain(|l| {
         let name = l.spec.descriptor.name.as_str();
-        if let Some(first) = seen.insert(name, &l.path) {
-            return Err(Failure::Input(format!(
-                "{}: tool `{name}` is already defined by {}",
-                l.path.display(),
-                first.display()
-            )));
+        match seen.get(name) {
+            Some(first) => {
+                problems.push(format!(
+                    "{}: tool `{name}` is already defined by {}",
+                    l.path.display(),
+                    first.display()
+                ));
+                false
+            }
+            None => {
+                seen.insert(name.to_owned(), l.path.clone());
+                true
+            }
         }
-    }
+    });
     for skipped in &specs.skipped {
         warn(format_args!("warning: {skipped}"));
     }
@@ -193,7 +232,7 @@ fn load(paths: &[PathBuf]) -> Result<Specs, Failure> {
             warn(format_args!("note: {}: {note}", l.path.display()));
         }
     }
-    Ok(specs)
+    Loaded { specs, problems }
 }
 
 fn policy(strict: bool) -> Policy {
@@ -217,32 +256,60 @@ fn refusal(specs: &Specs, provider: &str, e: &RenderError) -> String {
 }
 
 fn render(a: RenderArgs) -> Result<(), Failure> {
-    let specs = load(&a.paths)?;
+    let loaded = load(&a.paths);
+    loaded.print_problems();
+    let specs = &loaded.specs;
     let tools = specs.descriptors();
     let renderer = a.provider.renderer(a.strict);
     let name = a.provider.name();
-    let (text, report) = render_json(&*renderer, &tools, policy(a.strict), a.pretty)
-        .map_err(|e| Failure::Refused(refusal(&specs, name, &e)))?;
-    if a.report {
-        if report.is_empty() {
-            warn(format_args!("{name}: no changes"));
+    let each = render_each(&*renderer, &tools, policy(a.strict));
+    // Every refused tool is named, then a refusal of the set as a whole.
+    for e in &each.refused {
+        warn(format_args!("error: {}", refusal(specs, name, e)));
+    }
+    if let Some(e) = &each.set_refused {
+        warn(format_args!("error: {name}: {}", e.message));
+    }
+    let complete = loaded.problems.is_empty() && each.is_complete();
+    // A set the provider refuses as a whole has no good subset to print.
+    if complete || (a.keep_going && each.set_refused.is_none()) {
+        if a.report {
+            let report = each.report();
+            if report.is_empty() {
+                warn(format_args!("{name}: no changes"));
+            }
+            for change in &report {
+                warn(format_args!("{name}: {change}"));
+            }
         }
-        for change in &report {
-            warn(format_args!("{name}: {change}"));
+        out(each.json(a.pretty).as_bytes())?;
+        if !a.pretty {
+            out(b"\n")?;
         }
     }
-    out(text.as_bytes())?;
-    if a.pretty { Ok(()) } else { out(b"\n") }
+    if !loaded.problems.is_empty() {
+        return Err(Failure::Input(String::new()));
+    }
+    if !complete {
+        return Err(Failure::Refused(String::new()));
+    }
+    Ok(())
 }
 
 fn check(a: CheckArgs) -> Result<(), Failure> {
-    let specs = load(&a.paths)?;
+    let loaded = load(&a.paths);
+    // Every file is reported: the bad ones here, the good ones checked below.
+    loaded.print_problems();
+    let specs = &loaded.specs;
     let tools = specs.descriptors();
     let mut text = String::new();
     let mut refusing = Vec::new();
-    for provider in &a.providers {
+    // Nothing loaded: the errors above are the whole answer.
+    let providers =
+        if tools.is_empty() && !loaded.problems.is_empty() { &[][..] } else { &a.providers[..] };
+    for provider in providers {
         let renderer = provider.renderer(a.strict);
-        let lines = check_one(&specs, &tools, &*renderer, policy(a.strict));
+        let lines = check_one(specs, &tools, &*renderer, policy(a.strict));
         if lines.refused > 0 {
             refusing.push(provider.name());
         }
@@ -262,6 +329,10 @@ fn check(a: CheckArgs) -> Result<(), Failure> {
         }
     }
     out(text.as_bytes())?;
+    if !loaded.problems.is_empty() {
+        // Every problem is on stderr already.
+        return Err(Failure::Input(String::new()));
+    }
     if refusing.is_empty() {
         return Ok(());
     }
@@ -309,18 +380,16 @@ fn check_one(
 /// The largest provider tool list `import` reads.
 const MAX_IMPORT_BYTES: u64 = 64 * 1024 * 1024;
 
-/// Reads a provider tool list, at most [`MAX_IMPORT_BYTES`].
+/// Reads a provider tool list, at most [`MAX_IMPORT_BYTES`], without blocking on a FIFO.
 fn read_file(path: &Path, label: &str) -> Result<String, Failure> {
-    let fail = |e: io::Error| Failure::Input(format!("{label}: {e}"));
-    let mut bytes = Vec::new();
-    std::fs::File::open(path)
-        .and_then(|f| f.take(MAX_IMPORT_BYTES + 1).read_to_end(&mut bytes))
-        .map_err(fail)?;
-    if bytes.len() as u64 > MAX_IMPORT_BYTES {
-        return Err(Failure::Input(format!(
-            "{label}: the file is larger than {MAX_IMPORT_BYTES} bytes; at most that much is read"
-        )));
-    }
+    let bytes = read_regular(path, MAX_IMPORT_BYTES).map_err(|problem| {
+        Failure::Input(match problem {
+            FileProblem::TooLarge { .. } => format!(
+                "{label}: the file is larger than {MAX_IMPORT_BYTES} bytes; at most that much is read"
+            ),
+            other => format!("{label}: {other}"),
+        })
+    })?;
     String::from_utf8(bytes).map_err(|e| {
         let at = e.utf8_error().valid_up_to();
         Failure::Input(format!("{label}: the file is not UTF-8 (invalid byte at offset {at})"))
@@ -338,7 +407,8 @@ fn import_cmd(a: ImportArgs) -> Result<(), Failure> {
     let imported = import::import(&label, &text, a.from).map_err(Failure::Input)?;
     // A list of another format gives only noise as warnings: the error says what it is.
     let why_empty = imported.why_empty(a.from);
-    if why_empty.is_none() || imported.shape_matches(a.from) {
+    let failed_as_other_format = !imported.failed.is_empty() && !imported.shape_matches(a.from);
+    if (why_empty.is_none() && !failed_as_other_format) || imported.shape_matches(a.from) {
         for w in &imported.warnings {
             warn(format_args!("warning: {label}: {w}"));
         }
@@ -346,41 +416,54 @@ fn import_cmd(a: ImportArgs) -> Result<(), Failure> {
     if let Some(why) = why_empty {
         return Err(Failure::Input(format!("{label}: {why}")));
     }
-    if imported.tools.is_empty() {
+    let mut failed = imported.failed;
+    if imported.tools.is_empty() && failed.is_empty() {
         warn(format_args!("warning: {label}: no tools found"));
     }
     // Check everything before writing anything.
     let mut files: Vec<(PathBuf, String)> = Vec::with_capacity(imported.tools.len());
-    for (i, tool) in imported.tools.iter().enumerate() {
+    for tool in &imported.tools {
         let name = tool.spec.descriptor.name.as_str();
-        if let Some(first) =
-            imported.tools[..i].iter().find(|t| t.spec.descriptor.name.as_str() == name)
-        {
-            return Err(Failure::Input(format!(
-                "{label}: #{}: tool `{name}` is already defined at #{}",
-                tool.pointer, first.pointer
-            )));
-        }
         let path = a.out.join(format!("{name}.json"));
-        if !a.force && path.exists() {
-            return Err(Failure::Input(format!(
-                "{}: already exists; pass `--force` to overwrite",
-                path.display()
-            )));
+        if let Err(e) = out_dir::check_target(&path, a.force) {
+            failed.push(e);
+            continue;
         }
         let spec = tooldef::spec_to_json(&tool.spec.descriptor, None);
-        let mut json = serde_json::to_string_pretty(&spec)
-            .map_err(|e| Failure::Input(format!("{label}: #{}: {e}", tool.pointer)))?;
-        json.push('\n');
-        files.push((path, json));
+        match serde_json::to_string_pretty(&spec) {
+            Ok(mut json) => {
+                json.push('\n');
+                files.push((path, json));
+            }
+            Err(e) => failed.push(format!("{label}: #{}: {e}", tool.pointer)),
+        }
     }
-    std::fs::create_dir_all(&a.out)
-        .map_err(|e| Failure::Input(format!("{}: {e}", a.out.display())))?;
+    for line in failed.iter().chain(&imported.hint) {
+        warn(format_args!("error: {line}"));
+    }
+    if !failed.is_empty() && !a.keep_going {
+        // Every problem is on stderr already; nothing is written.
+        return Err(Failure::Input(String::new()));
+    }
+    if !files.is_empty() {
+        std::fs::create_dir_all(&a.out)
+            .map_err(|e| Failure::Input(format!("{}: {e}", a.out.display())))?;
+    }
     let mut listing = String::new();
+    let mut write_failed = 0usize;
     for (path, json) in files {
-        std::fs::write(&path, json)
-            .map_err(|e| Failure::Input(format!("{}: {e}", path.display())))?;
-        listing.push_str(&format!("{}\n", path.display()));
+        match out_dir::write(&path, json.as_bytes(), a.force) {
+            Ok(()) => listing.push_str(&format!("{}\n", path.display())),
+            Err(e) => {
+                warn(format_args!("error: {e}"));
+                write_failed += 1;
+            }
+        }
     }
-    out(listing.as_bytes())
+    out(listing.as_bytes())?;
+    if !failed.is_empty() || write_failed > 0 {
+        // Some tools were left out, each named on stderr.
+        return Err(Failure::Input(String::new()));
+    }
+    Ok(())
 }

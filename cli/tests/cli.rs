@@ -473,12 +473,12 @@ fn help_is_printed_for_every_command() {
         (
             &["--help"][..],
             "tooldef: render, check and import LLM tool definitions",
-            "  tooldef render --provider P [--strict] [--report] [--pretty] PATH...",
+            "  tooldef render --provider P [--strict] [--report] [--pretty] [--keep-going] PATH...",
         ),
         (
             &["render", "--help"][..],
             "Print the provider's wire JSON",
-            "Usage: tooldef render --provider P [--strict] [--report] [--pretty] PATH...",
+            "Usage: tooldef render --provider P [--strict] [--report] [--pretty] [--keep-going] PATH...",
         ),
         (
             &["check", "-h"][..],
@@ -488,7 +488,7 @@ fn help_is_printed_for_every_command() {
         (
             &["help", "import"][..],
             "Turn a provider's tool list into spec files",
-            "Usage: tooldef import --from mcp|openai|anthropic|gemini FILE [--out DIR] [--force]",
+            "Usage: tooldef import --from mcp|openai|anthropic|gemini [--keep-going] FILE [--out DIR] [--force]",
         ),
     ] {
         let o = tooldef(args);

@@ -16,9 +16,9 @@ const TIMEOUT: Duration = Duration::from_secs(60);
 
 const USAGE: &str = "\
 Usage:
-  tooldef render --provider P [--strict] [--report] [--pretty] PATH...
+  tooldef render --provider P [--strict] [--report] [--pretty] [--keep-going] PATH...
   tooldef check  [--provider P]... [--strict] PATH...
-  tooldef import --from mcp|openai|anthropic|gemini FILE [--out DIR] [--force]
+  tooldef import --from mcp|openai|anthropic|gemini [--keep-going] FILE [--out DIR] [--force]
   tooldef serve  DIR...
   tooldef help   [COMMAND]
   tooldef --help | --version";
@@ -173,11 +173,14 @@ fn help_and_version_go_to_stdout_and_exit_zero() {
         assert!(out.contains(&format!("{USAGE}\n")), "{out}");
     }
     for (verb, usage) in [
-        ("render", "Usage: tooldef render --provider P [--strict] [--report] [--pretty] PATH..."),
+        (
+            "render",
+            "Usage: tooldef render --provider P [--strict] [--report] [--pretty] [--keep-going] PATH...",
+        ),
         ("check", "Usage: tooldef check [--provider P]... [--strict] PATH..."),
         (
             "import",
-            "Usage: tooldef import --from mcp|openai|anthropic|gemini FILE [--out DIR] [--force]",
+            "Usage: tooldef import --from mcp|openai|anthropic|gemini [--keep-going] FILE [--out DIR] [--force]",
         ),
         ("serve", "Usage: tooldef serve DIR..."),
     ] {

@@ -92,37 +92,10 @@ impl Ctxt {
     }
 }
 
-/// Edit distance with transpositions (optimal string alignment), for "did you mean".
-fn distance(a: &str, b: &str) -> usize {
-    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
-    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
-    for (i, row) in d.iter_mut().enumerate() {
-        row[0] = i;
-    }
-    for (j, cell) in d[0].iter_mut().enumerate() {
-        *cell = j;
-    }
-    for i in 1..=a.len() {
-        for j in 1..=b.len() {
-            let cost = usize::from(a[i - 1] != b[j - 1]);
-            let mut best = (d[i - 1][j] + 1).min(d[i][j - 1] + 1).min(d[i - 1][j - 1] + cost);
-            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                best = best.min(d[i - 2][j - 2] + 1);
-            }
-            d[i][j] = best;
-        }
-    }
-    d[a.len()][b.len()]
-}
-
-/// The closest allowed key, when it is close enough to be a typo.
+/// The closest allowed key, when it is close enough to be a typo (the rule of
+/// [`crate::suggest::closest`], shared with the runtime and the command line).
 pub(crate) fn suggest<'a>(key: &str, allowed: &[&'a str]) -> Option<&'a str> {
-    allowed
-        .iter()
-        .map(|k| (distance(key, k), *k))
-        .filter(|(d, k)| *d <= 2.max(k.len() / 3) && *d < k.len())
-        .min_by_key(|(d, _)| *d)
-        .map(|(_, k)| k)
+    crate::suggest::closest(key, allowed.iter().copied())
 }
 
 /// Reports an unknown key of attribute `what` (`tool`, `param`...), with a hint.

@@ -15,6 +15,12 @@ mod case;
 mod check;
 mod expand;
 mod fallback;
+// Shared with `tooldef`, which reads what the macros write with these keys.
+#[allow(unreachable_pub)]
+mod packed_keys;
+// Shared with `tooldef`, where its items are public.
+#[allow(unreachable_pub)]
+mod suggest;
 
 use proc_macro::TokenStream;
 use proc_macro2::TokenStream as TokenStream2;

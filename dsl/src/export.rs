@@ -1,9 +1,15 @@
 //! Export: loading spec files from paths and directories, and writing rendered provider JSON to
 //! files, for a `build.rs` (and the `tooldef` command, which uses the same loading rules).
 //!
-//! Owns the directory rules of a one-shot load (the file stem names the tool, dot-files are
-//! ignored, invalid stems are skipped, a stem with a `.removed` sentinel is skipped, specs sorted
-//! by name) and writing one JSON array per renderer. It knows no provider: callers pass
+//! Owns the rules of a one-shot load over the shared directory reader ([`crate::files`], whose
+//! policy says which entries are tool files): the file stem names the tool, a stem that is not a
+//! tool name is skipped with a warning, a stem with a `.removed` sentinel is skipped, specs are
+//! sorted by name; and writing one JSON array per renderer.
+//!
+//! One bad tool never hides the others: [`load_specs`] and [`load_spec_dir`] read every file
+//! and, when some fail, return a [`SpecsError`] holding both the specs that loaded and one error
+//! per file or tool; [`render_each`] renders every tool on its own and returns the good ones with
+//! one error per refused tool. It knows no provider: callers pass
 //! [`Renderer`]s from the provider crates. It does not watch directories or keep state between
 //! loads (the workspace loader does), and it never prints: a build script prints the cargo
 //! directives it is handed ([`Specs::rerun_if_changed`]).
@@ -42,8 +48,9 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 use crate::descriptor::{NameError, ToolDescriptor, ToolName};
-use crate::render::{Policy, RenderError, Renderer, Report, json_array};
-use crate::spec::{Spec, SpecError, load_spec_file};
+use crate::files::{self, FileKind, FileProblem};
+use crate::render::{Policy, RenderError, Rendered, Renderer, Report, json_array};
+use crate::spec::{MAX_SPEC_BYTES, Spec, SpecError, load_spec_file, parse_bytes};
 
 /// A spec loaded from a file.
 #[derive(Clone, Debug, PartialEq)]
@@ -54,7 +61,8 @@ pub struct LoadedSpec {
     pub spec: Spec,
 }
 
-/// Why a file of a directory was not loaded.
+/// Why a file of a directory was not loaded (a warning, not an error: the file names no tool,
+/// or another file decides for its name).
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub enum SkipReason {
@@ -62,6 +70,13 @@ pub enum SkipReason {
     InvalidStem(NameError),
     /// A `.removed` sentinel with the same stem tears the spec down.
     Removed,
+    /// The file name is not UTF-8.
+    NonUtf8Name,
+    /// Another spelling of the same stem wins (`a.json` over `a.JSON`).
+    Shadowed {
+        /// The file that wins.
+        by: PathBuf,
+    },
 }
 
 /// A file of a directory that was skipped, and why.
@@ -83,6 +98,10 @@ impl fmt::Display for Skipped {
             }
             SkipReason::Removed => {
                 write!(f, "{path}: skipped: a `.removed` file of the same name tears it down")
+            }
+            SkipReason::NonUtf8Name => write!(f, "{path}: skipped: the file name is not UTF-8"),
+            SkipReason::Shadowed { by } => {
+                write!(f, "{path}: skipped: {} defines the same tool", by.display())
             }
         }
     }
@@ -130,6 +149,15 @@ pub enum ExportError {
     /// A spec file cannot be read (the error names the file and the JSON pointer).
     #[error(transparent)]
     Spec(#[from] SpecError),
+    /// A file of a directory names a tool but cannot be used (not a regular file, a symlink
+    /// leading out of the directory, too large).
+    #[error("{}: {problem}", path.display())]
+    File {
+        /// The file as listed.
+        path: PathBuf,
+        /// What is wrong with it.
+        problem: FileProblem,
+    },
     /// Two specs name the same tool; a provider refuses a request with both.
     #[error("{}: tool `{name}` is already defined by {}", second.display(), first.display())]
     DuplicateName {
@@ -160,95 +188,209 @@ fn io(path: &Path) -> impl FnOnce(std::io::Error) -> ExportError + '_ {
     move |source| ExportError::Io { path: path.to_owned(), source }
 }
 
-/// Loads spec files and directories in order: a file is read with [`load_spec_file`] (its
-/// `name` key names the tool, else its stem), a directory with [`load_spec_dir`].
-///
-/// # Errors
-///
-/// A path cannot be read, a spec is invalid (the error names the file and the JSON pointer), or
-/// two specs name the same tool.
-pub fn load_specs<P: AsRef<Path>>(paths: &[P]) -> Result<Specs, ExportError> {
-    let mut specs = Specs::default();
-    for path in paths {
-        let path = path.as_ref();
-        let meta = std::fs::metadata(path).map_err(io(path))?;
-        if meta.is_dir() {
-            let dir = load_spec_dir(path)?;
-            specs.loaded.extend(dir.loaded);
-            specs.skipped.extend(dir.skipped);
-            specs.sources.extend(dir.sources);
+/// Specs that loaded and every file or tool that did not: what [`load_specs`] and
+/// [`load_spec_dir`] return when something fails. One bad file never hides the others.
+#[derive(Debug)]
+#[non_exhaustive]
+pub struct SpecsError {
+    /// The specs that loaded, in load order, with what was skipped.
+    pub specs: Specs,
+    /// One error per file or tool that failed, in load order; never empty.
+    pub errors: Vec<ExportError>,
+}
+
+impl fmt::Display for SpecsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, e) in self.errors.iter().enumerate() {
+            if i > 0 {
+                f.write_str("\n")?;
+            }
+            write!(f, "{e}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for SpecsError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.errors.first().map(|e| e as &(dyn std::error::Error + 'static))
+    }
+}
+
+/// What a load gathers: the good specs and the errors.
+#[derive(Default)]
+struct Loading {
+    specs: Specs,
+    errors: Vec<ExportError>,
+}
+
+impl Loading {
+    fn finish(mut self) -> Result<Specs, SpecsError> {
+        self.drop_duplicates();
+        if self.errors.is_empty() {
+            Ok(self.specs)
         } else {
-            let spec = load_spec_file(path, None)?;
-            specs.loaded.push(LoadedSpec { path: path.to_owned(), spec });
-            specs.sources.push(path.to_owned());
+            Err(SpecsError { specs: self.specs, errors: self.errors })
         }
     }
-    check_unique(&specs.loaded)?;
-    Ok(specs)
-}
 
-fn check_unique(loaded: &[LoadedSpec]) -> Result<(), ExportError> {
-    let mut seen: indexmap::IndexMap<&str, &Path> = indexmap::IndexMap::new();
-    for l in loaded {
-        let name = l.spec.descriptor.name.as_str();
-        if let Some(first) = seen.insert(name, &l.path) {
-            return Err(ExportError::DuplicateName {
-                name: name.to_owned(),
-                first: first.to_owned(),
-                second: l.path.clone(),
-            });
+    /// Keeps the first spec of each name; every later one is an error.
+    fn drop_duplicates(&mut self) {
+        let mut seen: indexmap::IndexMap<String, PathBuf> = indexmap::IndexMap::new();
+        let mut kept = Vec::with_capacity(self.specs.loaded.len());
+        for l in std::mem::take(&mut self.specs.loaded) {
+            let name = l.spec.descriptor.name.as_str();
+            match seen.get(name) {
+                Some(first) => self.errors.push(ExportError::DuplicateName {
+                    name: name.to_owned(),
+                    first: first.clone(),
+                    second: l.path.clone(),
+                }),
+                None => {
+                    seen.insert(name.to_owned(), l.path.clone());
+                    kept.push(l);
+                }
+            }
         }
+        self.specs.loaded = kept;
     }
-    Ok(())
-}
 
-/// Loads the `*.json` specs of a directory (not its subdirectories) by the workspace rules: the
-/// file stem is the tool name (a `name` inside is ignored), dot-files are ignored, a stem that is
-/// not a valid tool name is skipped with a warning, a stem that also has a `.removed` file is
-/// skipped, other files are ignored; the specs are sorted by name.
-///
-/// # Errors
-///
-/// The directory or a spec cannot be read, or a spec is invalid. Unlike the live workspace,
-/// which keeps loading the others, a one-shot load fails on the first bad spec.
-pub fn load_spec_dir(dir: impl AsRef<Path>) -> Result<Specs, ExportError> {
-    let dir = dir.as_ref();
-    let mut json = Vec::new();
-    let mut removed = Vec::new();
-    for entry in std::fs::read_dir(dir).map_err(io(dir))? {
-        let entry = entry.map_err(io(dir))?;
-        let path = entry.path();
-        let Some(file_name) = path.file_name().and_then(|n| n.to_str()) else { continue };
-        if file_name.starts_with('.') || !entry.file_type().map_err(io(&path))?.is_file() {
-            continue;
-        }
-        if let Some(stem) = file_name.strip_suffix(".json") {
-            json.push((stem.to_owned(), path));
-        } else if let Some(stem) = file_name.strip_suffix(".removed") {
-            removed.push(stem.to_owned());
-        }
+    fn skip(&mut self, path: PathBuf, reason: SkipReason) {
+        let skipped = Skipped { path, reason };
+        tracing::warn!(%skipped, "spec skipped");
+        self.specs.skipped.push(skipped);
     }
-    json.sort_by(|a, b| a.0.cmp(&b.0));
-    let mut specs = Specs { sources: vec![dir.to_owned()], ..Specs::default() };
-    for (stem, path) in json {
-        let name = match ToolName::parse(stem.clone()) {
-            Ok(name) => name,
-            Err(e) => {
-                tracing::warn!(file = %path.display(), error = %e, "spec skipped: invalid file name");
-                specs.skipped.push(Skipped { path, reason: SkipReason::InvalidStem(e) });
-                continue;
+
+    fn dir(&mut self, dir: &Path) {
+        let mut listing = match files::list_dir(dir, MAX_SPEC_BYTES) {
+            Ok(listing) => listing,
+            Err(source) => {
+                self.errors.push(ExportError::Io { path: dir.to_owned(), source });
+                return;
             }
         };
-        if removed.contains(&stem) {
-            tracing::warn!(file = %path.display(), "spec skipped: torn down by a `.removed` file");
-            specs.skipped.push(Skipped { path, reason: SkipReason::Removed });
-            continue;
+        self.specs.sources.push(dir.to_owned());
+        listing.sort();
+        // A sentinel tears its stem down even when it cannot be read.
+        let removed: std::collections::BTreeSet<&str> = listing
+            .entries
+            .iter()
+            .filter(|e| e.kind == FileKind::Removed)
+            .map(files::Listed::name)
+            .chain(listing.refused.iter().filter_map(|r| match &r.tool {
+                Some((name, FileKind::Removed)) => Some(name.as_str()),
+                _ => None,
+            }))
+            .collect();
+        let mut failed: Vec<(String, ExportError)> = Vec::new();
+        for r in &listing.refused {
+            match (&r.tool, &r.problem) {
+                (None, FileProblem::InvalidName { error, .. }) => {
+                    self.skip(r.path.clone(), SkipReason::InvalidStem(error.clone()));
+                }
+                (None, _) => self.skip(r.path.clone(), SkipReason::NonUtf8Name),
+                (Some((_, FileKind::Removed)), _) => {}
+                (Some((name, FileKind::Spec)), _) if removed.contains(name.as_str()) => {
+                    self.skip(r.path.clone(), SkipReason::Removed);
+                }
+                (Some((name, FileKind::Spec)), problem) => failed.push((
+                    name.to_string(),
+                    ExportError::File { path: r.path.clone(), problem: problem.clone() },
+                )),
+            }
         }
-        let spec = load_spec_file(&path, Some(&name))?;
-        specs.sources.push(path.clone());
-        specs.loaded.push(LoadedSpec { path, spec });
+        failed.sort_by(|a, b| a.0.cmp(&b.0));
+        let mut failed = failed.into_iter().peekable();
+        let mut winner: Option<&files::Listed> = None;
+        for entry in listing.entries.iter().filter(|e| e.kind == FileKind::Spec) {
+            let name = entry.name();
+            // Failures of stems sorted before this one come first: errors in name order.
+            while let Some((_, e)) = failed.next_if(|(n, _)| n.as_str() < name) {
+                self.errors.push(e);
+            }
+            let path = dir.join(&entry.file_name);
+            if removed.contains(name) {
+                self.skip(path, SkipReason::Removed);
+                continue;
+            }
+            match winner {
+                Some(w) if w.name() == name => {
+                    self.skip(path, SkipReason::Shadowed { by: dir.join(&w.file_name) });
+                    continue;
+                }
+                _ => winner = Some(entry),
+            }
+            // A failed file of the same stem does not hide a good one (`a.JSON` when `a.json`
+            // is a FIFO): both are reported.
+            while let Some((_, e)) = failed.next_if(|(n, _)| n == name) {
+                self.errors.push(e);
+            }
+            self.listed_spec(dir, entry, path);
+        }
+        self.errors.extend(failed.map(|(_, e)| e));
     }
-    Ok(specs)
+
+    fn listed_spec(&mut self, dir: &Path, entry: &files::Listed, path: PathBuf) {
+        let Ok(name) = ToolName::parse(entry.name().to_owned()) else { return };
+        let bytes = match files::read_regular(&entry.open_path(dir), MAX_SPEC_BYTES) {
+            Ok(bytes) => bytes,
+            Err(problem) => {
+                self.errors.push(ExportError::File { path, problem });
+                return;
+            }
+        };
+        let label = path.display().to_string();
+        match parse_bytes(&label, &bytes, Some(&name), None) {
+            Ok(spec) => {
+                self.specs.sources.push(path.clone());
+                self.specs.loaded.push(LoadedSpec { path, spec });
+            }
+            Err(e) => self.errors.push(ExportError::Spec(e)),
+        }
+    }
+}
+
+/// Loads spec files and directories in order: a file is read with [`load_spec_file`] (its
+/// `name` key names the tool, else its stem), a directory with [`load_spec_dir`]'s rules.
+///
+/// # Errors
+///
+/// A [`SpecsError`] when any path cannot be read, any spec is invalid (each error names the file
+/// and the JSON pointer) or two specs name the same tool (the first one is kept): it holds
+/// every spec that loaded and one error per failure.
+pub fn load_specs<P: AsRef<Path>>(paths: &[P]) -> Result<Specs, SpecsError> {
+    let mut loading = Loading::default();
+    for path in paths {
+        let path = path.as_ref();
+        match std::fs::metadata(path) {
+            Ok(meta) if meta.is_dir() => loading.dir(path),
+            Ok(_) => match load_spec_file(path, None) {
+                Ok(spec) => {
+                    loading.specs.loaded.push(LoadedSpec { path: path.to_owned(), spec });
+                    loading.specs.sources.push(path.to_owned());
+                }
+                Err(e) => loading.errors.push(ExportError::Spec(e)),
+            },
+            Err(source) => loading.errors.push(ExportError::Io { path: path.to_owned(), source }),
+        }
+    }
+    loading.finish()
+}
+
+/// Loads the `*.json` specs of a directory (not its subdirectories) by the workspace rules of
+/// [`crate::files`]: the file stem is the tool name (a `name` inside is ignored), dot-files are
+/// ignored, a stem that is not a valid tool name is skipped with a warning, a stem that also has
+/// a `.removed` file is skipped, other files are ignored; the specs are sorted by name.
+///
+/// # Errors
+///
+/// A [`SpecsError`] when the directory cannot be listed or any of its specs cannot be used (not
+/// a regular file, a symlink leading out, too large, invalid): it holds every spec that loaded
+/// and one error per file that did not, like the live workspace, which keeps loading the others.
+pub fn load_spec_dir(dir: impl AsRef<Path>) -> Result<Specs, SpecsError> {
+    let mut loading = Loading::default();
+    loading.dir(dir.as_ref());
+    loading.finish()
 }
 
 /// Renders tools for one provider into one JSON array text (compact or pretty), with the
@@ -268,16 +410,76 @@ pub fn render_json(
     for r in &rendered {
         report.extend(r.report().clone());
     }
-    let text = if pretty {
+    Ok((array_text(&rendered, pretty), report))
+}
+
+/// Every tool of a batch rendered on its own ([`render_each`]): the good ones, and one error per
+/// tool the renderer refuses.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct RenderedEach {
+    /// The renderings of the tools that rendered, in input order.
+    pub rendered: Vec<Rendered>,
+    /// One error per refused tool, in input order.
+    pub refused: Vec<RenderError>,
+    /// The renderer's refusal of the rendered tools together (a limit over one request, such
+    /// as how many strict tools it may hold), if any: then no subset is chosen for the caller.
+    pub set_refused: Option<RenderError>,
+}
+
+impl RenderedEach {
+    /// Whether every tool rendered and the set is accepted.
+    pub fn is_complete(&self) -> bool {
+        self.refused.is_empty() && self.set_refused.is_none()
+    }
+
+    /// The JSON array of the rendered tools (compact, or pretty with a final newline).
+    pub fn json(&self, pretty: bool) -> String {
+        array_text(&self.rendered, pretty)
+    }
+
+    /// Every change made to the rendered tools, in input order.
+    pub fn report(&self) -> Report {
+        let mut report = Report::default();
+        for r in &self.rendered {
+            report.extend(r.report().clone());
+        }
+        report
+    }
+}
+
+/// Renders each tool on its own, so that every refused tool is named and the others still
+/// render, then checks the limits over the rendered ones ([`Renderer::check_set`]).
+pub fn render_each(
+    renderer: &dyn Renderer,
+    tools: &[&ToolDescriptor],
+    policy: Policy,
+) -> RenderedEach {
+    let mut out = RenderedEach { rendered: Vec::new(), refused: Vec::new(), set_refused: None };
+    let mut good: Vec<&ToolDescriptor> = Vec::with_capacity(tools.len());
+    for tool in tools {
+        match renderer.render(tool, policy) {
+            Ok(r) => {
+                out.rendered.push(r);
+                good.push(tool);
+            }
+            Err(e) => out.refused.push(e),
+        }
+    }
+    out.set_refused = renderer.check_set(&good, policy).err();
+    out
+}
+
+fn array_text(rendered: &[Rendered], pretty: bool) -> String {
+    if pretty {
         let values: Vec<serde_json::Value> = rendered.iter().map(|r| r.to_value()).collect();
         let mut text =
-            serde_json::to_string_pretty(&values).unwrap_or_else(|_| json_array(&rendered));
+            serde_json::to_string_pretty(&values).unwrap_or_else(|_| json_array(rendered));
         text.push('\n');
         text
     } else {
-        json_array(&rendered)
-    };
-    Ok((text, report))
+        json_array(rendered)
+    }
 }
 
 /// One output file: a renderer, the file name (relative to the export directory) and how to
@@ -437,7 +639,6 @@ mod tests {
         ] {
             std::fs::write(dir.join(file), text).unwrap();
         }
-        std::fs::create_dir(dir.join("sub.json")).unwrap();
         let specs = load_spec_dir(&dir).unwrap();
         assert_eq!(names(&specs), ["a", "b"]);
         let skipped: Vec<_> = specs
@@ -469,10 +670,88 @@ mod tests {
         let specs = load_specs(&[dir.join("first.json"), dir.join("d")]).unwrap();
         assert_eq!(names(&specs), ["y", "x"]);
         let err = load_specs(&[dir.join("d"), dir.join("dup.json")]).unwrap_err();
-        assert!(matches!(&err, ExportError::DuplicateName { name, .. } if name == "x"), "{err}");
+        // The first definition stays loaded; the second is the error.
+        assert_eq!(names(&err.specs), ["x"]);
+        assert_eq!(
+            err.to_string(),
+            format!(
+                "{}: tool `x` is already defined by {}",
+                dir.join("dup.json").display(),
+                dir.join("d/x.json").display()
+            )
+        );
         let err = load_specs(&[dir.join("missing.json")]).unwrap_err();
         assert!(err.to_string().starts_with(&dir.join("missing.json").display().to_string()));
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn every_bad_file_of_a_directory_is_an_error_and_the_good_ones_still_load() {
+        let dir = temp_dir("many");
+        for (file, text) in [
+            ("a.json", "{}"),
+            ("b.json", r#"{"descripton": "typo"}"#),
+            ("c.json", "{}"),
+            ("d.json", "{"),
+        ] {
+            std::fs::write(dir.join(file), text).unwrap();
+        }
+        std::fs::create_dir(dir.join("sub.json")).unwrap();
+        let err = load_spec_dir(&dir).unwrap_err();
+        assert_eq!(names(&err.specs), ["a", "c"]);
+        let p = |f: &str| dir.join(f).display().to_string();
+        assert_eq!(
+            err.to_string(),
+            [
+                format!(
+                    "{}: #: unknown key `descripton`; did you mean `description`?",
+                    p("b.json")
+                ),
+                format!("{}:1:1: malformed JSON: EOF while parsing an object", p("d.json")),
+                format!("{}: a directory, not a regular file", p("sub.json")),
+            ]
+            .join("\n")
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn symlinks_are_followed_inside_the_directory_only_and_fifos_refused() {
+        let dir = temp_dir("links");
+        let outside = temp_dir("links-outside");
+        std::fs::write(dir.join("real.json"), "{}").unwrap();
+        std::fs::write(outside.join("secret.json"), "{}").unwrap();
+        std::os::unix::fs::symlink(dir.join("real.json"), dir.join("alias.json")).unwrap();
+        std::os::unix::fs::symlink(outside.join("secret.json"), dir.join("leak.json")).unwrap();
+        let fifo = dir.join("pipe.json");
+        rustix::fs::mkfifoat(rustix::fs::CWD, &fifo, rustix::fs::Mode::from_raw_mode(0o600))
+            .unwrap();
+        let err = load_spec_dir(&dir).unwrap_err();
+        assert_eq!(names(&err.specs), ["alias", "real"]);
+        assert_eq!(
+            err.to_string(),
+            format!(
+                "{}: symlink leads outside the directory, to {}\n{}: a FIFO, not a regular file",
+                dir.join("leak.json").display(),
+                std::fs::canonicalize(outside.join("secret.json")).unwrap().display(),
+                fifo.display()
+            )
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+        std::fs::remove_dir_all(&outside).unwrap();
+    }
+
+    #[test]
+    fn render_each_names_every_refused_tool_and_keeps_the_others() {
+        let (a, refused, b) =
+            (ToolDescriptor::new("a"), ToolDescriptor::new("refused"), ToolDescriptor::new("b"));
+        let each = render_each(&Names, &[&a, &refused, &b], Policy::Lenient);
+        assert!(!each.is_complete());
+        assert_eq!(each.json(false), r#"[{"n":"a"},{"n":"b"}]"#);
+        let refused: Vec<&str> = each.refused.iter().map(|e| e.tool.as_str()).collect();
+        assert_eq!(refused, ["refused"]);
+        assert!(each.set_refused.is_none());
     }
 
     #[test]

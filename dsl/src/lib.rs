@@ -68,6 +68,7 @@ mod const_text;
 pub mod descriptor;
 pub mod dispatch;
 pub mod export;
+pub mod files;
 pub mod guide;
 pub mod json_schema;
 pub mod literal;
@@ -155,8 +156,8 @@ pub use assembly::{
 
 // --- export ---
 pub use export::{
-    ExportError, Exported, LoadedSpec, Specs, Target, export_to_out_dir, load_spec_dir, load_specs,
-    render_json,
+    ExportError, Exported, LoadedSpec, RenderedEach, Specs, SpecsError, Target, export_to_out_dir,
+    load_spec_dir, load_specs, render_each, render_json,
 };
 
 // The README's examples run as doctests too (kept out of the crate docs, which `cargo package`

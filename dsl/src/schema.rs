@@ -14,7 +14,10 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 pub(crate) use crate::literal::text_str;
 use crate::literal::{Literal, Text};
 
+mod bound;
 mod param;
+
+pub(crate) use bound::{Bound, Slot};
 
 pub use param::Param;
 

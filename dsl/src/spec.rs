@@ -12,7 +12,7 @@
 //!   "input_schema": { "type": "object", "properties": { "city": { "type": "string" } }, "required": ["city"] },
 //!   "output_schema": { "type": "object" },
 //!   "annotations": { "readOnlyHint": true },
-//!   "command": { "argv": ["python3", "weather.py"], "timeout_ms": 10000 }
+//!   "command": { "argv": ["python3", "weather.py"], "timeout_ms": 10000, "env": ["WEATHER_KEY"] }
 //! }
 //! ```
 //!
@@ -22,9 +22,11 @@
 //! from, in order: the caller's override (a workspace file's stem; a `name` inside is then ignored
 //! with a note), the `name` key, and for [`load_spec_file`] only, the file stem. `$schema` is
 //! accepted and ignored (editors use it); any other unknown key is an error. `command` is an argv
-//! array of strings (`["python3", "weather.py"]`) or `{"argv": [..], "timeout_ms": n}`; it is
-//! checked here (non-empty, no empty program, no NUL byte, timeout 1 ms to 24 h) and run by the
-//! workspace loader, never by this module.
+//! array of strings (`["python3", "weather.py"]`) or `{"argv": [..], "timeout_ms": n, "env":
+//! [..]}`; `env` names the host's environment variables passed through to the command (it runs
+//! with a minimal environment otherwise, see [`crate::workspace`]). It is checked here
+//! (non-empty, no empty program, no NUL byte, timeout 1 ms to 24 h, variable names of
+//! `[A-Za-z_][A-Za-z0-9_]*`) and run by the workspace loader, never by this module.
 //!
 //! Errors name the file (the `file` label the caller passes), then the line and column for
 //! malformed JSON, or the JSON pointer (`#/input_schema/properties/days/minimum`) for everything
@@ -34,7 +36,6 @@
 
 use std::borrow::Cow;
 use std::fmt;
-use std::io::Read;
 use std::path::Path;
 
 use serde_json::{Map, Value};
@@ -47,8 +48,9 @@ use crate::json_schema::{
 use crate::schema::SchemaRef;
 use crate::validate::DescriptorError;
 
-/// The largest spec file [`load_spec_file`] reads.
-pub const MAX_SPEC_BYTES: u64 = 4 * 1024 * 1024;
+/// The largest spec file [`load_spec_file`] reads (1 MiB): the one limit of every spec reader
+/// (directories in [`crate::export`] and the CLI, and by default the workspace).
+pub const MAX_SPEC_BYTES: u64 = 1024 * 1024;
 
 /// The longest command timeout a spec may ask for (24 hours).
 pub const MAX_TIMEOUT_MS: u64 = 24 * 60 * 60 * 1000;
@@ -76,6 +78,9 @@ pub struct Command {
     /// How long a call may run, in milliseconds (1 to [`MAX_TIMEOUT_MS`]); `None` for the
     /// runner's default.
     pub timeout_ms: Option<u64>,
+    /// Names of the host's environment variables passed through to the command, in the order
+    /// written, without duplicates (the command otherwise gets a minimal environment).
+    pub env: Vec<String>,
 }
 
 /// A parsed spec file.
@@ -319,7 +324,7 @@ pub fn parse_spec(
     parse_bytes(file, text.as_bytes(), name_override, None)
 }
 
-fn parse_bytes(
+pub(crate) fn parse_bytes(
     file: &str,
     bytes: &[u8],
     name_override: Option<&ToolName>,
@@ -359,18 +364,18 @@ pub fn load_spec_file(
 ) -> Result<Spec, SpecError> {
     let path = path.as_ref();
     let file = path.display().to_string();
-    let io = |e| err(&file, SpecErrorKind::Io(e));
-    let handle = std::fs::File::open(path).map_err(io)?;
-    let size = handle.metadata().map_err(io)?.len();
-    if size > MAX_SPEC_BYTES {
-        return Err(err(&file, SpecErrorKind::TooLarge { size }));
-    }
-    let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
-    // The file may grow between `metadata` and `read`: never read more than the limit.
-    handle.take(MAX_SPEC_BYTES + 1).read_to_end(&mut bytes).map_err(io)?;
-    if bytes.len() as u64 > MAX_SPEC_BYTES {
-        return Err(err(&file, SpecErrorKind::TooLarge { size: bytes.len() as u64 }));
-    }
+    // Opened without blocking and checked by its handle: a FIFO or a device is refused.
+    let bytes = crate::files::read_regular(path, MAX_SPEC_BYTES).map_err(|problem| {
+        let kind = match problem {
+            crate::files::FileProblem::TooLarge { size, .. } => SpecErrorKind::TooLarge { size },
+            crate::files::FileProblem::NotFound => SpecErrorKind::Io(std::io::Error::new(
+                std::io::ErrorKind::NotFound,
+                problem.to_string(),
+            )),
+            other => SpecErrorKind::Io(std::io::Error::other(other.to_string())),
+        };
+        err(&file, kind)
+    })?;
     let stem = path.file_stem().and_then(|s| s.to_str());
     parse_bytes(&file, &bytes, name_override, stem)
 }
@@ -543,20 +548,20 @@ fn parse_annotations(value: &Value, problems: &mut Problems) -> Annotations {
 }
 
 /// The keys of a `command` object.
-const COMMAND_KEYS: &[&str] = &["argv", "timeout_ms"];
+const COMMAND_KEYS: &[&str] = &["argv", "timeout_ms", "env"];
 
 /// The command, or `None` with every problem pushed.
 fn parse_command(value: &Value, problems: &mut Problems) -> Option<Command> {
     let before = problems.0.len();
-    let (argv_value, argv_ptr, timeout) = match value {
-        Value::Array(_) => (value, "/command".to_owned(), None),
+    let (argv_value, argv_ptr, timeout, env) = match value {
+        Value::Array(_) => (value, "/command".to_owned(), None, None),
         Value::Object(obj) => {
             problems.unknown_keys("/command", obj, COMMAND_KEYS);
             let Some(argv) = obj.get("argv") else {
                 problems.wrong("/command".into(), "an object with `argv`", value);
                 return None;
             };
-            (argv, "/command/argv".to_owned(), obj.get("timeout_ms"))
+            (argv, "/command/argv".to_owned(), obj.get("timeout_ms"), obj.get("env"))
         }
         other => {
             problems.wrong(
@@ -589,7 +594,37 @@ fn parse_command(value: &Value, problems: &mut Problems) -> Option<Command> {
             None
         }
     });
-    (problems.0.len() == before).then_some(Command { argv, timeout_ms })
+    let env = env.map(|v| parse_env(v, problems)).unwrap_or_default();
+    (problems.0.len() == before).then_some(Command { argv, timeout_ms, env })
+}
+
+/// The names of `command.env`: each `[A-Za-z_][A-Za-z0-9_]*`, each once.
+fn parse_env(value: &Value, problems: &mut Problems) -> Vec<String> {
+    let Value::Array(items) = value else {
+        problems.wrong("/command/env".into(), "an array of environment variable names", value);
+        return Vec::new();
+    };
+    let mut names: Vec<String> = Vec::with_capacity(items.len());
+    for (i, item) in items.iter().enumerate() {
+        let pointer = format!("/command/env/{i}");
+        let valid = |s: &str| {
+            s.bytes().next().is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
+                && s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+        };
+        match item {
+            Value::String(s) if !valid(s) => problems.wrong(
+                pointer,
+                "an environment variable name (letters, digits and `_`, not starting with a digit)",
+                item,
+            ),
+            Value::String(s) if names.contains(s) => {
+                problems.wrong(pointer, "a name not already listed", item);
+            }
+            Value::String(s) => names.push(s.clone()),
+            other => problems.wrong(pointer, "a string", other),
+        }
+    }
+    names
 }
 
 fn parse_argv(items: &[Value], argv_ptr: &str, problems: &mut Problems) -> Vec<String> {
@@ -646,14 +681,18 @@ pub fn spec_to_json(d: &ToolDescriptor, command: Option<&Command>) -> Value {
     }
     if let Some(c) = command {
         let argv = Value::from(c.argv.clone());
-        let value = match c.timeout_ms {
-            None => argv,
-            Some(ms) => {
-                let mut o = Map::new();
-                o.insert("argv".into(), argv);
+        let value = if c.timeout_ms.is_none() && c.env.is_empty() {
+            argv
+        } else {
+            let mut o = Map::new();
+            o.insert("argv".into(), argv);
+            if let Some(ms) = c.timeout_ms {
                 o.insert("timeout_ms".into(), ms.into());
-                Value::Object(o)
             }
+            if !c.env.is_empty() {
+                o.insert("env".into(), Value::from(c.env.clone()));
+            }
+            Value::Object(o)
         };
         m.insert("command".into(), value);
     }

@@ -829,8 +829,8 @@ pub(crate) mod rt {
     use crate::descriptor::{Param, ToolDescriptor, ToolName};
     use crate::literal::Literal;
     use crate::schema::{
-        Additional, AnyOfSchema, EnumSchema, EnumValue, EnumValues, ObjectSchema, Schema,
-        SchemaKind, SchemaRef,
+        Additional, AnyOfSchema, Bound, EnumSchema, EnumValue, EnumValues, ObjectSchema, Schema,
+        SchemaKind, SchemaRef, Slot,
     };
 
     /// A schema function (`<T as ToolSchema>::schema`).
@@ -919,12 +919,12 @@ pub(crate) mod rt {
         }
 
         fn constrain(&self, schema: &mut Schema) {
-            let lower = |l: &Literal| match l {
+            let lower: fn(&Literal) -> Option<i64> = |l| match l {
                 Literal::Int(i) => Some(*i),
                 Literal::Float(f) => Some(f.ceil() as i64),
                 _ => None,
             };
-            let upper = |l: &Literal| match l {
+            let upper: fn(&Literal) -> Option<i64> = |l| match l {
                 Literal::Int(i) => Some(*i),
                 Literal::Float(f) => Some(f.floor() as i64),
                 _ => None,
@@ -934,46 +934,49 @@ pub(crate) mod rt {
                 Literal::Float(f) => Some(*f),
                 _ => None,
             };
-            match &mut schema.kind {
-                SchemaKind::Integer(n) => {
+            // Bounds go where the kind keeps them; one that does not fit the kind was refused
+            // by the macros at compile time, so a misfit is skipped here.
+            let bounds =
+                [(Bound::Minimum, &self.minimum, lower), (Bound::Maximum, &self.maximum, upper)];
+            for (bound, value, to_int) in bounds {
+                let Some(value) = value else { continue };
+                match bound.slot(&mut schema.kind) {
                     // Keep the tighter of the natural bound and the declared one.
-                    if let Some(min) = self.minimum.as_ref().and_then(lower) {
-                        n.minimum = Some(n.minimum.map_or(min, |m| m.max(min)));
+                    Ok(Slot::Int(slot)) => {
+                        if let Some(v) = to_int(value) {
+                            let tighter = match (bound, *slot) {
+                                (Bound::Minimum, Some(m)) => m.max(v),
+                                (_, Some(m)) => m.min(v),
+                                (_, None) => v,
+                            };
+                            *slot = Some(tighter);
+                        }
                     }
-                    if let Some(max) = self.maximum.as_ref().and_then(upper) {
-                        n.maximum = Some(n.maximum.map_or(max, |m| m.min(max)));
+                    Ok(Slot::Float(slot)) => {
+                        if let Some(v) = as_f64(value) {
+                            *slot = Some(v);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            if self.min_length.is_some() || self.max_length.is_some() {
+                for (bound, value) in
+                    [(Bound::MinLength, self.min_length), (Bound::MaxLength, self.max_length)]
+                {
+                    if let Ok(Slot::Count(slot)) = bound.slot(&mut schema.kind) {
+                        *slot = value;
                     }
                 }
-                SchemaKind::Float(n) => {
-                    if let Some(min) = self.minimum.as_ref().and_then(as_f64) {
-                        n.minimum = Some(min);
-                    }
-                    if let Some(max) = self.maximum.as_ref().and_then(as_f64) {
-                        n.maximum = Some(max);
-                    }
+            }
+            for (bound, value) in [(Bound::Pattern, self.pattern), (Bound::Format, self.format)] {
+                if let (Some(value), Ok(Slot::Text(slot))) = (value, bound.slot(&mut schema.kind)) {
+                    *slot = Some(Cow::Borrowed(value));
                 }
-                SchemaKind::String(s) => {
-                    if self.min_length.is_some() || self.max_length.is_some() {
-                        s.min_length = self.min_length;
-                        s.max_length = self.max_length;
-                    }
-                    if let Some(p) = self.pattern {
-                        s.pattern = Some(Cow::Borrowed(p));
-                    }
-                    if let Some(f) = self.format {
-                        s.format = Some(Cow::Borrowed(f));
-                    }
-                    if !self.one_of.is_empty() {
-                        let values = self.one_of.iter().map(|v| EnumValue::new(v)).collect();
-                        schema.kind =
-                            SchemaKind::Enum(EnumSchema { values: EnumValues::owned(values) });
-                    }
-                }
-                SchemaKind::List(l) if self.min_length.is_some() || self.max_length.is_some() => {
-                    l.min_items = self.min_length;
-                    l.max_items = self.max_length;
-                }
-                _ => {}
+            }
+            if !self.one_of.is_empty() && matches!(schema.kind, SchemaKind::String(_)) {
+                let values = self.one_of.iter().map(|v| EnumValue::new(v)).collect();
+                schema.kind = SchemaKind::Enum(EnumSchema { values: EnumValues::owned(values) });
             }
         }
     }

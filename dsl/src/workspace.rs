@@ -9,7 +9,10 @@
 //! - `NAME.json` is a spec. Alone it is declarative: calling it returns the error result
 //!   "workspace tool NAME has no implementation". With a `"command"` (an argv array, no shell)
 //!   it is executable: the arguments JSON goes to its stdin and its stdout is the result, within
-//!   [`WorkspaceOptions::command_timeout`] and [`WorkspaceOptions::max_output`].
+//!   [`WorkspaceOptions::command_timeout`] and [`WorkspaceOptions::max_output`]. It runs with a
+//!   minimal environment ([`BASE_ENV`], plus the variables its spec names in
+//!   `"command": {"env": [...]}`), never the host's whole one. Write access to the directory is
+//!   code execution as the host's user: only let people who may run code there write to it.
 //! - `NAME.removed` strips the core tool `NAME`; the tool comes back when the sentinel goes. The
 //!   sentinel is a standing rule, whatever starts first: with no tool of that name registered it
 //!   is a logged no-op (nothing listed changes; it is reported in
@@ -18,7 +21,8 @@
 //! - A spec named like a core tool replaces it; the core tool is restored when the file goes.
 //! - A stem with both a spec and a `.removed` tears both down: the core tool (if any) stays live.
 //! - Dot-files, directories, other non-regular files and other extensions are ignored.
-//!   Symlinks are followed only to regular files inside the directory.
+//!   Symlinks are followed only to regular files inside the directory. These rules are the shared
+//!   reader's ([`crate::files`]), the same as `tooldef render DIR` and [`crate::export`] use.
 //! - **Precedence** when several files share a stem and a kind (`a.json` and `a.JSON`): the
 //!   lowercase extension wins, then the byte-wise smaller file name; the others are warned and
 //!   reported as [`SkipReason::Shadowed`].
@@ -33,36 +37,40 @@
 //! a name unstripped) behind the workspace's back is applied again. Concurrent calls share one
 //! scan.
 //!
-//! Owns the directory scan, the spec cache and the command runner; the registry's rules
+//! This module owns the reconcile itself: the gate that lets concurrent calls share one scan,
+//! the spec cache, and the decision of what each stem of the directory asks for. Its parts:
+//! `scan` lists the directory, `load` parses one file, `apply` turns the desired state into
+//! registry operations, `target` is the seam to the registry, `report` what a reconcile says,
+//! `tool` and `command` the executor of a spec and the process it runs. The registry's rules
 //! (stash, strip, batch validation) belong to [`crate::registry`], JSON import to
 //! [`crate::spec`].
 
+mod apply;
 mod command;
 mod load;
+mod report;
 mod scan;
+mod target;
+mod tool;
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
-use std::fs::File;
-use std::future::Future;
-use std::io::{self, Read};
 use std::path::{Path, PathBuf};
-use std::pin::Pin;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
-use std::task::{Context, Poll, Waker};
 use std::time::Duration;
 
-use serde_json::Value;
-
-use crate::descriptor::{NameError, ToolDescriptor, ToolName};
-use crate::dispatch::{Validator, prepare_arguments};
-use crate::registry::{Batch, Origin, ToolRegistry};
+use crate::descriptor::ToolName;
+use crate::files::{self, FileProblem};
 use crate::spec::Spec;
-use crate::tool::{BoxFuture, Content, Executor, ToolCall, ToolResult};
 
-pub use command::CommandFailure;
+pub use command::{BASE_ENV, CommandFailure};
+pub use report::{
+    ReconcileReport, SkipReason, Skipped, ToolChange, WorkspaceError, WorkspaceStats,
+};
 use scan::{Entry, FileKey, Kind};
+pub use target::{WorkspaceOp, WorkspaceTarget};
+pub use tool::WorkspaceTool;
 
 /// Limits and hooks of a [`Workspace`].
 #[derive(Clone)]
@@ -71,15 +79,20 @@ pub struct WorkspaceOptions {
     command_timeout: Duration,
     max_output: usize,
     scan_hook: Option<Arc<dyn Fn() + Send + Sync>>,
+    /// Called between the listing and the reads (tests of races on the directory).
+    #[cfg(test)]
+    listed_hook: Option<Arc<dyn Fn() + Send + Sync>>,
 }
 
 impl Default for WorkspaceOptions {
     fn default() -> Self {
         WorkspaceOptions {
-            max_file_size: 1024 * 1024,
+            max_file_size: crate::spec::MAX_SPEC_BYTES,
             command_timeout: Duration::from_secs(30),
             max_output: 1024 * 1024,
             scan_hook: None,
+            #[cfg(test)]
+            listed_hook: None,
         }
     }
 }
@@ -96,7 +109,9 @@ impl fmt::Debug for WorkspaceOptions {
 }
 
 impl WorkspaceOptions {
-    /// Largest spec file read, in bytes (default 1 MiB); larger files are refused.
+    /// Largest spec file read, in bytes (default [`MAX_SPEC_BYTES`](crate::spec::MAX_SPEC_BYTES),
+    /// 1 MiB, the limit of `tooldef render` and [`crate::export`] too); larger files are
+    /// refused.
     pub fn max_file_size(mut self, bytes: u64) -> Self {
         self.max_file_size = bytes;
         self
@@ -119,392 +134,6 @@ impl WorkspaceOptions {
     pub fn scan_hook(mut self, hook: impl Fn() + Send + Sync + 'static) -> Self {
         self.scan_hook = Some(Arc::new(hook));
         self
-    }
-}
-
-/// One change a reconcile asks of the registry.
-#[derive(Clone)]
-#[non_exhaustive]
-pub enum WorkspaceOp {
-    /// Register (or replace) the workspace tool of the executor's descriptor name, shadowing a
-    /// core tool of that name (stashed until [`WorkspaceOp::Unregister`]).
-    Register(Arc<dyn Executor>),
-    /// Remove the workspace tool and restore the stashed core tool, if any.
-    Unregister(ToolName),
-    /// Strip the core tool of that name, now or when one is registered later (a logged no-op
-    /// for the listing while there is none).
-    Strip(ToolName),
-    /// Restore a stripped core tool.
-    Unstrip(ToolName),
-}
-
-impl WorkspaceOp {
-    /// The tool the change is about.
-    pub fn name(&self) -> &ToolName {
-        match self {
-            WorkspaceOp::Register(e) => &e.descriptor().name,
-            WorkspaceOp::Unregister(n) | WorkspaceOp::Strip(n) | WorkspaceOp::Unstrip(n) => n,
-        }
-    }
-}
-
-impl fmt::Debug for WorkspaceOp {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            WorkspaceOp::Register(e) => {
-                f.debug_tuple("Register").field(&e.descriptor().name).finish()
-            }
-            WorkspaceOp::Unregister(n) => f.debug_tuple("Unregister").field(n).finish(),
-            WorkspaceOp::Strip(n) => f.debug_tuple("Strip").field(n).finish(),
-            WorkspaceOp::Unstrip(n) => f.debug_tuple("Unstrip").field(n).finish(),
-        }
-    }
-}
-
-/// What a reconcile applies its changes to: the registry.
-pub trait WorkspaceTarget {
-    /// Applies `ops` as one batch: all of them, or (on error) none, and readers see either the
-    /// state before or the state after.
-    ///
-    /// # Errors
-    ///
-    /// A message saying why the batch was refused.
-    fn apply_workspace(&self, ops: &[WorkspaceOp]) -> Result<(), String>;
-
-    /// Whether `op`, applied by an earlier reconcile, is still in effect (the workspace tool is
-    /// still the one registered, the name still stripped). A reconcile applies again what is
-    /// not, even when its file is unchanged. The default trusts the target: always `true`.
-    fn in_effect(&self, op: &WorkspaceOp) -> bool {
-        let _ = op;
-        true
-    }
-
-    /// Whether a tool other than a workspace one is registered as `name` (active or hidden):
-    /// whether a `.removed` sentinel for it strips something. The default says `true`.
-    fn has_tool(&self, name: &ToolName) -> bool {
-        let _ = name;
-        true
-    }
-}
-
-impl WorkspaceTarget for ToolRegistry {
-    fn apply_workspace(&self, ops: &[WorkspaceOp]) -> Result<(), String> {
-        let mut batch = Batch::new();
-        for op in ops {
-            batch = match op {
-                WorkspaceOp::Register(e) => batch.register(Arc::clone(e), Origin::Workspace),
-                WorkspaceOp::Unregister(n) => batch.unregister(n.as_str(), Origin::Workspace),
-                WorkspaceOp::Strip(n) => batch.strip(n.as_str()),
-                WorkspaceOp::Unstrip(n) => batch.unstrip(n.as_str()),
-            };
-        }
-        self.apply(batch).map(drop).map_err(|e| e.to_string())
-    }
-
-    fn in_effect(&self, op: &WorkspaceOp) -> bool {
-        match op {
-            WorkspaceOp::Register(e) => self
-                .workspace_entry(e.descriptor().name.as_str())
-                .is_some_and(|w| Arc::ptr_eq(&w, e)),
-            WorkspaceOp::Unregister(n) => self.workspace_entry(n.as_str()).is_none(),
-            WorkspaceOp::Strip(n) => self.is_stripped(n.as_str()),
-            WorkspaceOp::Unstrip(n) => !self.is_stripped(n.as_str()),
-        }
-    }
-
-    fn has_tool(&self, name: &ToolName) -> bool {
-        self.origins(name.as_str()).iter().any(|o| *o != Origin::Workspace)
-    }
-}
-
-/// Why a file was not used.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum SkipReason {
-    /// The stem is not a valid tool name (files are never renamed).
-    #[error("the file stem `{stem}` is not a valid tool name: {error}")]
-    InvalidName {
-        /// The stem.
-        stem: String,
-        /// Which part of the rule it breaks.
-        error: NameError,
-    },
-    /// The file name is not UTF-8.
-    #[error("the file name is not UTF-8")]
-    NonUtf8Name,
-    /// A symlink that resolves outside the workspace directory.
-    #[error("symlink leads outside the workspace directory, to {}", target.display())]
-    SymlinkOutside {
-        /// Where it leads.
-        target: PathBuf,
-    },
-    /// Not a regular file (a directory, a fifo, a device, a symlink to one).
-    #[error("not a regular file")]
-    NotRegular,
-    /// Larger than [`WorkspaceOptions::max_file_size`].
-    #[error("{size} bytes is over the limit of {limit} bytes")]
-    TooLarge {
-        /// The file's size.
-        size: u64,
-        /// The limit.
-        limit: u64,
-    },
-    /// Deleted between the listing and the read.
-    #[error("deleted while being read")]
-    Vanished,
-    /// Rewritten between the listing and the read; the next reconcile sees the new content.
-    #[error("changed while being read")]
-    ChangedWhileReading,
-    /// Could not be read.
-    #[error("cannot read: {0}")]
-    Io(String),
-    /// The spec does not parse or import; the message names the file and the JSON pointer.
-    #[error("{0}")]
-    Invalid(String),
-    /// Another file of the same stem and kind takes precedence.
-    #[error("shadowed by {}", by.display())]
-    Shadowed {
-        /// The file that wins.
-        by: PathBuf,
-    },
-    /// The stem has both a spec and a `.removed` sentinel: both are torn down.
-    #[error("both a spec and a .removed sentinel exist for this name; both are ignored")]
-    SpecAndRemoved,
-    /// The registry refused the change.
-    #[error("the registry refused the change: {0}")]
-    Refused(String),
-}
-
-impl SkipReason {
-    fn io(e: &io::Error) -> Self {
-        SkipReason::Io(e.to_string())
-    }
-
-    /// Whether the failure may vanish on its own, so its outcome must not be cached.
-    fn is_transient(&self) -> bool {
-        matches!(self, SkipReason::Vanished | SkipReason::ChangedWhileReading | SkipReason::Io(_))
-    }
-}
-
-/// A file that was not used, and why.
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct Skipped {
-    /// The file.
-    pub path: PathBuf,
-    /// The tool name, when the stem is a valid one.
-    pub name: Option<ToolName>,
-    /// Why.
-    pub reason: SkipReason,
-    /// Whether an earlier version of this tool stays live.
-    pub kept_previous: bool,
-}
-
-/// A tool a reconcile changed.
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct ToolChange {
-    /// The tool.
-    pub name: ToolName,
-    /// The file behind the change (for a removal: the file that went).
-    pub path: PathBuf,
-    /// What the spec import reported (keywords dropped, ...).
-    pub notes: Vec<String>,
-}
-
-/// What one reconcile did.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct ReconcileReport {
-    /// Workspace tools registered or replaced by a new version.
-    pub registered: Vec<ToolChange>,
-    /// Workspace tools removed because their file went (a stashed core tool is back).
-    pub removed: Vec<ToolChange>,
-    /// Core tools stripped by a new `.removed` sentinel.
-    pub stripped: Vec<ToolChange>,
-    /// Core tools restored because their `.removed` sentinel went.
-    pub restored: Vec<ToolChange>,
-    /// `.removed` sentinels that appeared or went while no tool of their name is registered:
-    /// logged no-ops that change nothing listed (a tool registered later under the name, while
-    /// the sentinel is there, is stripped then).
-    pub sentinels_without_tool: Vec<ToolChange>,
-    /// Files not used, with the reason (sorted by path).
-    pub skipped: Vec<Skipped>,
-    /// Spec files read (and parsed) by this reconcile: the ones new or changed since the last.
-    pub files_read: u64,
-    /// `stat` calls made by this reconcile.
-    pub stat_calls: u64,
-}
-
-impl ReconcileReport {
-    /// Whether nothing listed in the registry changed (sentinels without a tool change nothing
-    /// listed).
-    pub fn is_unchanged(&self) -> bool {
-        self.registered.is_empty()
-            && self.removed.is_empty()
-            && self.stripped.is_empty()
-            && self.restored.is_empty()
-    }
-}
-
-/// Why a reconcile could not run at all (a single bad file never causes this).
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum WorkspaceError {
-    /// The directory could not be listed.
-    #[error("cannot read the workspace directory {}: {message}", path.display())]
-    ReadDir {
-        /// The directory.
-        path: PathBuf,
-        /// The operating system's message.
-        message: String,
-    },
-    /// The reconcile this call was waiting for stopped without a result.
-    #[error("the reconcile of {} this call shared stopped without a result", path.display())]
-    Abandoned {
-        /// The directory.
-        path: PathBuf,
-    },
-}
-
-impl WorkspaceError {
-    fn read_dir(path: &Path, e: &io::Error) -> Self {
-        WorkspaceError::ReadDir { path: path.to_owned(), message: e.to_string() }
-    }
-}
-
-/// Counters accumulated over a workspace's life.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct WorkspaceStats {
-    /// Directory scans run (calls that shared a scan count once).
-    pub scans: u64,
-    /// Spec files read.
-    pub files_read: u64,
-    /// `stat` calls made.
-    pub stat_calls: u64,
-}
-
-/// A tool defined by a workspace spec file: declarative, or backed by a `command`.
-pub struct WorkspaceTool {
-    descriptor: ToolDescriptor,
-    path: PathBuf,
-    command: Option<command::CommandSpec>,
-}
-
-impl fmt::Debug for WorkspaceTool {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("WorkspaceTool")
-            .field("name", &self.descriptor.name)
-            .field("path", &self.path)
-            .field("command", &self.command())
-            .finish()
-    }
-}
-
-impl WorkspaceTool {
-    /// The spec file it came from.
-    pub fn path(&self) -> &Path {
-        &self.path
-    }
-
-    /// The argv it runs, if it is executable.
-    pub fn command(&self) -> Option<&[String]> {
-        self.command.as_ref().map(|c| c.argv.as_slice())
-    }
-
-    /// Runs the call on this thread, blocking until the command ends (or is killed).
-    pub fn call_blocking(&self, call: &ToolCall) -> ToolResult {
-        let name = &self.descriptor.name;
-        let Some(cmd) = &self.command else {
-            return ToolResult::error(call, format!("workspace tool {name} has no implementation"));
-        };
-        // The command gets the arguments as the schema promises them: checked, defaults filled.
-        let input = match prepare_arguments(&self.descriptor, &Validator::new(), &call.arguments) {
-            Ok(value) => value.to_string().into_bytes(),
-            Err(err) => return err.to_result(call),
-        };
-        match cmd.run(&input) {
-            Ok(stdout) => {
-                let text = stdout.strip_suffix('\n').unwrap_or(&stdout).to_owned();
-                let structured = serde_json::from_str::<Value>(&text).ok();
-                ToolResult {
-                    call_id: call.id.clone(),
-                    name: call.name.clone(),
-                    content: vec![Content::Text { text }],
-                    structured,
-                    is_error: false,
-                }
-            }
-            Err(failure) => ToolResult::error(call, format!("workspace tool {name} {failure}")),
-        }
-    }
-}
-
-impl Executor for WorkspaceTool {
-    fn descriptor(&self) -> &ToolDescriptor {
-        &self.descriptor
-    }
-
-    fn execute<'a>(&'a self, call: &'a ToolCall) -> BoxFuture<'a, ToolResult> {
-        if self.command.is_none() {
-            let result = self.call_blocking(call);
-            return Box::pin(std::future::ready(result));
-        }
-        // The command blocks: run it on its own thread and wake the caller when it is done.
-        let shared = Arc::new(Mutex::new(Slot { value: None, waker: None }));
-        let tool = WorkspaceTool {
-            descriptor: self.descriptor.clone(),
-            path: self.path.clone(),
-            command: self.command.clone(),
-        };
-        let call_owned = call.clone();
-        let writer = Arc::clone(&shared);
-        let spawned =
-            std::thread::Builder::new().name("tooldef-workspace-tool".into()).spawn(move || {
-                let result = tool.call_blocking(&call_owned);
-                let waker = {
-                    let mut slot = lock(&writer);
-                    slot.value = Some(result);
-                    slot.waker.take()
-                };
-                if let Some(w) = waker {
-                    w.wake();
-                }
-            });
-        if let Err(e) = spawned {
-            let result = ToolResult::error(
-                call,
-                format!("workspace tool {} could not start: {e}", self.descriptor.name),
-            );
-            return Box::pin(std::future::ready(result));
-        }
-        Box::pin(ThreadResult { shared })
-    }
-}
-
-struct Slot {
-    value: Option<ToolResult>,
-    waker: Option<Waker>,
-}
-
-/// The result of a call running on another thread.
-struct ThreadResult {
-    shared: Arc<Mutex<Slot>>,
-}
-
-impl Future for ThreadResult {
-    type Output = ToolResult;
-
-    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<ToolResult> {
-        let mut slot = lock(&self.shared);
-        match slot.value.take() {
-            Some(v) => Poll::Ready(v),
-            None => {
-                slot.waker = Some(cx.waker().clone());
-                Poll::Pending
-            }
-        }
     }
 }
 
@@ -738,6 +367,10 @@ impl Workspace {
         }
         self.scans.fetch_add(1, Ordering::Relaxed);
         let listing = scan::list(&self.dir, self.options.max_file_size)?;
+        #[cfg(test)]
+        if let Some(hook) = &self.options.listed_hook {
+            hook();
+        }
         let mut guard = lock(&self.inner);
         let inner = &mut *guard;
         inner.scan += 1;
@@ -984,112 +617,10 @@ impl Workspace {
             // The spec's own `timeout_ms` wins over the workspace default.
             timeout: c.timeout_ms.map_or(self.options.command_timeout, Duration::from_millis),
             max_output: self.options.max_output,
+            env: c.env,
         });
         let tool = Arc::new(WorkspaceTool { descriptor: spec.descriptor.clone(), path, command });
         Loaded { spec, tool }
-    }
-
-    /// Applies the difference between what is applied and `desired` (both sorted by name):
-    /// one batch, or, when the target refuses it, one batch per tool so that one refusal does
-    /// not block the others.
-    fn apply<T: WorkspaceTarget + ?Sized>(
-        &self,
-        inner: &mut Inner,
-        desired: Vec<Applied>,
-        target: &T,
-        report: &mut ReconcileReport,
-    ) {
-        let mut steps = Vec::new();
-        let (old, new) = (&inner.applied, &desired);
-        let (mut a, mut d) = (0, 0);
-        loop {
-            let (before, after) = match (old.get(a), new.get(d)) {
-                (None, None) => break,
-                (Some(o), Some(n)) if o.name() == n.name() => {
-                    a += 1;
-                    d += 1;
-                    if o.same(n) {
-                        if target.in_effect(&o.op()) {
-                            continue;
-                        }
-                        // Undone behind the workspace's back (unregistered, unstripped):
-                        // apply it again.
-                        tracing::info!(tool = %n.name(), "workspace change no longer in effect; applying it again");
-                        (None, Some(n))
-                    } else {
-                        (Some(o), Some(n))
-                    }
-                }
-                (Some(o), Some(n)) if o.name() < n.name() => {
-                    a += 1;
-                    (Some(o), None)
-                }
-                (Some(o), None) => {
-                    a += 1;
-                    (Some(o), None)
-                }
-                (_, n) => {
-                    d += 1;
-                    (None, n)
-                }
-            };
-            steps.push(Step::between(before, after));
-        }
-        if steps.is_empty() {
-            return; // nothing changed: the applied state stays as it is
-        }
-
-        let all: Vec<WorkspaceOp> = steps.iter().flat_map(|s| s.ops.iter().cloned()).collect();
-        let mut refused: BTreeMap<ToolName, ()> = BTreeMap::new();
-        if let Err(batch_error) = target.apply_workspace(&all) {
-            tracing::warn!(dir = %self.dir.display(), error = %batch_error,
-                "workspace batch refused; applying tool by tool");
-            for step in &steps {
-                if let Err(e) = target.apply_workspace(&step.ops) {
-                    let path = step
-                        .changes
-                        .last()
-                        .map(|(_, c)| c.path.clone())
-                        .unwrap_or_else(|| self.dir.clone());
-                    tracing::warn!(tool = %step.name, error = %e, "workspace change refused");
-                    report.skipped.push(Skipped {
-                        path,
-                        name: Some(step.name.clone()),
-                        reason: SkipReason::Refused(e),
-                        kept_previous: inner.applied(step.name.as_str()).is_some(),
-                    });
-                    refused.insert(step.name.clone(), ());
-                }
-            }
-        }
-        for step in steps {
-            if refused.contains_key(&step.name) {
-                continue;
-            }
-            for (bucket, c) in step.changes {
-                match bucket {
-                    Bucket::Registered => report.registered.push(c),
-                    Bucket::Removed => report.removed.push(c),
-                    Bucket::Stripped | Bucket::Restored if !target.has_tool(&c.name) => {
-                        tracing::info!(tool = %c.name, path = %c.path.display(),
-                            "`.removed` sentinel with no tool of that name: nothing listed changes");
-                        report.sentinels_without_tool.push(c);
-                    }
-                    Bucket::Stripped => report.stripped.push(c),
-                    Bucket::Restored => report.restored.push(c),
-                }
-            }
-        }
-        if refused.is_empty() {
-            inner.applied = desired;
-        } else {
-            // Refused names keep what they had.
-            let mut next: Vec<Applied> =
-                desired.into_iter().filter(|a| !refused.contains_key(a.name())).collect();
-            next.extend(inner.applied.iter().filter(|a| refused.contains_key(a.name())).cloned());
-            next.sort_by(|a, b| a.name().cmp(b.name()));
-            inner.applied = next;
-        }
     }
 }
 
@@ -1106,60 +637,6 @@ struct Group<'a> {
 struct Failed {
     specs: Vec<Skipped>,
     removed: Vec<Skipped>,
-}
-
-#[derive(Clone, Copy)]
-enum Bucket {
-    Registered,
-    Removed,
-    Stripped,
-    Restored,
-}
-
-/// The registry operations that take one name from its applied state to its desired one.
-struct Step {
-    name: ToolName,
-    ops: Vec<WorkspaceOp>,
-    changes: Vec<(Bucket, ToolChange)>,
-}
-
-impl Step {
-    fn between(before: Option<&Applied>, after: Option<&Applied>) -> Step {
-        let name = match (before, after) {
-            (Some(a), _) | (None, Some(a)) => a.name().clone(),
-            (None, None) => ToolName::new("unreachable"),
-        };
-        let change = |path: &Path, notes: Vec<String>| ToolChange {
-            name: name.clone(),
-            path: path.to_owned(),
-            notes,
-        };
-        let mut ops = Vec::new();
-        let mut changes = Vec::new();
-        match before {
-            Some(Applied::Spec(old)) if !matches!(after, Some(Applied::Spec(_))) => {
-                ops.push(WorkspaceOp::Unregister(name.clone()));
-                changes.push((Bucket::Removed, change(&old.tool.path, Vec::new())));
-            }
-            Some(Applied::Removed(s)) => {
-                ops.push(WorkspaceOp::Unstrip(name.clone()));
-                changes.push((Bucket::Restored, change(&s.path, Vec::new())));
-            }
-            _ => {}
-        }
-        match after {
-            Some(Applied::Spec(new)) => {
-                ops.push(WorkspaceOp::Register(new.tool.clone()));
-                changes.push((Bucket::Registered, change(&new.tool.path, notes(&new.spec))));
-            }
-            Some(Applied::Removed(s)) => {
-                ops.push(WorkspaceOp::Strip(name.clone()));
-                changes.push((Bucket::Stripped, change(&s.path, Vec::new())));
-            }
-            None => {}
-        }
-        Step { name, ops, changes }
-    }
 }
 
 /// Parses the content of one spec file the way [`Workspace::reconcile`] does: the tool is named
@@ -1196,27 +673,21 @@ fn skip(
     report.skipped.push(Skipped { path, name, reason, kept_previous });
 }
 
-/// Reads a listed spec, refusing it when it is no longer the file that was listed.
+/// Reads a listed spec through the shared reader (opened without blocking, checked by its
+/// handle, read bounded), refusing it when it is no longer the file that was listed: a file
+/// swapped for a FIFO, another file or a larger one between the listing and the read.
 fn read_file(entry: &Entry, dir: &Path, limit: u64) -> Result<Vec<u8>, SkipReason> {
-    let file = match File::open(entry.open_path(dir)) {
-        Ok(f) => f,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Err(SkipReason::Vanished),
-        Err(e) => return Err(SkipReason::io(&e)),
+    let (file, md) = match files::open_regular(&entry.open_path(dir)) {
+        Ok(opened) => opened,
+        // Listed as a regular file: it was replaced since.
+        Err(FileProblem::NotRegular { .. }) => return Err(SkipReason::ChangedWhileReading),
+        Err(problem) => return Err(problem.into()),
     };
-    let md = file.metadata().map_err(|e| SkipReason::io(&e))?;
     if FileKey::of(&md) != entry.key {
         return Err(SkipReason::ChangedWhileReading);
     }
-    if !md.is_file() {
-        return Err(SkipReason::NotRegular);
-    }
-    let expected = entry.key.len();
-    let mut bytes = Vec::with_capacity(usize::try_from(expected.min(limit)).unwrap_or(0));
-    file.take(limit.saturating_add(1)).read_to_end(&mut bytes).map_err(|e| SkipReason::io(&e))?;
-    if bytes.len() as u64 > limit {
-        return Err(SkipReason::TooLarge { size: bytes.len() as u64, limit });
-    }
-    if bytes.len() as u64 != expected {
+    let bytes = files::read_open(file, &md, limit).map_err(SkipReason::from)?;
+    if bytes.len() as u64 != entry.key.len() {
         return Err(SkipReason::ChangedWhileReading);
     }
     Ok(bytes)
@@ -1255,6 +726,62 @@ mod tests {
         std::fs::write(dir.join("tmp"), "{}").unwrap();
         std::fs::rename(dir.join("tmp"), dir.join("c.json")).unwrap();
         assert_eq!(read_file(&c, &dir, 1024), Err(SkipReason::ChangedWhileReading));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_file_swapped_for_a_fifo_after_listing_blocks_neither_this_reconcile_nor_the_next() {
+        use std::sync::atomic::AtomicBool;
+        let dir = temp_dir("fifo");
+        std::fs::write(dir.join("a.json"), "{}").unwrap();
+        std::fs::write(dir.join("b.json"), r#"{"description": "first"}"#).unwrap();
+        // Once armed, `b.json` is swapped for a FIFO with no writer after the listing.
+        let armed = Arc::new(AtomicBool::new(false));
+        let (swap_dir, swap_armed) = (dir.clone(), Arc::clone(&armed));
+        let options = WorkspaceOptions {
+            listed_hook: Some(Arc::new(move || {
+                if swap_armed.swap(false, Ordering::SeqCst) {
+                    let b = swap_dir.join("b.json");
+                    std::fs::remove_file(&b).unwrap();
+                    let mode = rustix::fs::Mode::from_raw_mode(0o600);
+                    rustix::fs::mkfifoat(rustix::fs::CWD, &b, mode).unwrap();
+                }
+            })),
+            ..WorkspaceOptions::default()
+        };
+        let ws = Workspace { options, ..Workspace::new(&dir) };
+        let (tx, rx) = std::sync::mpsc::channel();
+        let worker = std::thread::spawn(move || {
+            let registry = crate::ToolRegistry::new();
+            let description = |r: &crate::ToolRegistry| {
+                r.get("b").map(|t| t.descriptor().description.to_string())
+            };
+            let reasons = |r: &ReconcileReport| -> Vec<SkipReason> {
+                r.skipped.iter().map(|s| s.reason.clone()).collect()
+            };
+            let mut seen = Vec::new();
+            ws.reconcile(&registry).unwrap();
+            // Rewritten, then swapped for the FIFO between the listing and the read.
+            std::fs::write(ws.dir().join("b.json"), r#"{"description": "second"}"#).unwrap();
+            armed.store(true, Ordering::SeqCst);
+            for _ in 0..2 {
+                let report = ws.reconcile(&registry).unwrap();
+                seen.push((reasons(&report), registry.get("a").is_some(), description(&registry)));
+            }
+            let _ = tx.send(seen);
+        });
+        let seen =
+            rx.recv_timeout(Duration::from_secs(10)).expect("a reconcile blocked on the FIFO");
+        worker.join().unwrap();
+        let kept = Some("first".to_owned());
+        assert_eq!(
+            seen,
+            [
+                (vec![SkipReason::ChangedWhileReading], true, kept.clone()),
+                (vec![SkipReason::NotRegular { what: "a FIFO" }], true, kept),
+            ]
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -65,7 +65,11 @@ fn commands_are_parsed_and_checked() {
         parse_spec("c.json", r#"{"name": "c", "command": ["python3", "tool.py"]}"#, None).unwrap();
     assert_eq!(
         spec.command,
-        Some(Command { argv: vec!["python3".into(), "tool.py".into()], timeout_ms: None })
+        Some(Command {
+            argv: vec!["python3".into(), "tool.py".into()],
+            timeout_ms: None,
+            env: Vec::new()
+        })
     );
     let spec = parse_spec(
         "c.json",
@@ -73,7 +77,17 @@ fn commands_are_parsed_and_checked() {
         None,
     )
     .unwrap();
-    assert_eq!(spec.command, Some(Command { argv: vec!["run".into()], timeout_ms: Some(5000) }));
+    assert_eq!(
+        spec.command,
+        Some(Command { argv: vec!["run".into()], timeout_ms: Some(5000), env: Vec::new() })
+    );
+    let spec = parse_spec(
+        "c.json",
+        r#"{"name": "c", "command": {"argv": ["run"], "env": ["API_KEY", "_x1"]}}"#,
+        None,
+    )
+    .unwrap();
+    assert_eq!(spec.command.unwrap().env, ["API_KEY", "_x1"]);
     let cases = [
         (
             r#"{"name":"c","command":[]}"#,
@@ -106,7 +120,17 @@ fn commands_are_parsed_and_checked() {
         ),
         (
             r#"{"name":"c","command":{"argv":["a"],"env":{}}}"#,
-            "#/command: unknown key `env`; expected one of `argv`, `timeout_ms`",
+            "#/command/env: expected an array of environment variable names, got an object",
+        ),
+        (
+            r#"{"name":"c","command":{"argv":["a"],"env":["A=1", "B", "B", 2]}}"#,
+            "#/command/env/0: expected an environment variable name (letters, digits and `_`, not starting with a digit), got the string \"A=1\"\n\
+             tools/t.json: #/command/env/2: expected a name not already listed, got the string \"B\"\n\
+             tools/t.json: #/command/env/3: expected a string, got the number 2",
+        ),
+        (
+            r#"{"name":"c","command":{"argv":["a"],"envv":[]}}"#,
+            "#/command: unknown key `envv`; did you mean `env`?",
         ),
     ];
     for (text, what) in cases {
@@ -207,13 +231,14 @@ fn written_specs_read_back_identically() {
         .annotations(tooldef::Annotations { idempotent: Some(false), ..Default::default() })
         .build()
         .unwrap();
-    let command = Command { argv: vec!["x".into()], timeout_ms: Some(10) };
+    let command =
+        Command { argv: vec!["x".into()], timeout_ms: Some(10), env: vec!["HOME_DIR".into()] };
     let v = spec_to_json(&d, Some(&command));
     assert_eq!(
         v.as_object().unwrap().keys().collect::<Vec<_>>(),
         ["name", "title", "description", "input_schema", "annotations", "command"]
     );
-    assert_eq!(v["command"], json!({"argv": ["x"], "timeout_ms": 10}));
+    assert_eq!(v["command"], json!({"argv": ["x"], "timeout_ms": 10, "env": ["HOME_DIR"]}));
     let back = spec_from_value("w.json", &v, None).unwrap();
     assert_eq!((back.descriptor, back.command), (d, Some(command)));
 }

@@ -176,3 +176,73 @@ fn arguments_are_checked_and_completed_before_the_command_runs() {
     assert!(bad.is_error);
     assert!(bad.text().contains("/days must be at most 10; got 11"), "{}", bad.text());
 }
+
+/// The names of the variables a command sees, run with `command` as its spec's command.
+fn env_seen(dir: &TempDir, command: serde_json::Value) -> Vec<String> {
+    let spec = json!({ "input_schema": {"type": "object"}, "command": command });
+    dir.write("env.json", &spec.to_string());
+    let reg = Reg::with_core(&[]);
+    let ws = Workspace::with_options(dir.path(), short());
+    ws.reconcile(&reg).unwrap();
+    let call = ToolCall { id: "e".into(), name: "env".into(), arguments: Arguments::default() };
+    let r = block_on(reg.get("env").unwrap().execute(&call));
+    assert!(!r.is_error, "{r:?}");
+    let mut names: Vec<String> =
+        r.text().lines().filter_map(|l| l.split_once('=')).map(|(n, _)| n.to_owned()).collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn a_command_gets_a_minimal_environment_and_the_variables_its_spec_names() {
+    let dir = TempDir::new();
+    // Cargo sets this for every test run; a command must not see it unless its spec asks.
+    assert!(std::env::var_os("CARGO_PKG_NAME").is_some());
+    let base: Vec<String> = {
+        let mut v: Vec<String> = tooldef::workspace::BASE_ENV
+            .iter()
+            .filter(|n| std::env::var_os(n).is_some())
+            .map(|n| (*n).to_owned())
+            .collect();
+        v.sort();
+        v
+    };
+    assert!(base.contains(&"PATH".to_owned()));
+    assert_eq!(env_seen(&dir, json!(["env"])), base);
+    let mut named = base.clone();
+    named.push("CARGO_PKG_NAME".to_owned());
+    named.sort();
+    let command = json!({"argv": ["env"], "env": ["CARGO_PKG_NAME", "TOOLDEF_SURELY_UNSET"]});
+    assert_eq!(env_seen(&dir, command), named);
+}
+
+#[test]
+fn stderr_reaches_the_error_text_escaped_and_bounded() {
+    let dir = TempDir::new();
+    let script = r#"printf 'bad\000input\033[2J\nsecond line' >&2; head -c 5000 /dev/zero | tr '\0' x >&2; exit 3"#;
+    let (r, _) = call_with(&dir, short(), &["sh", "-c", script], Arguments::default());
+    assert!(r.is_error);
+    let expected = format!(
+        "workspace tool cmd exited with status 3; stderr: bad\\0input\\u{{1b}}[2J\\nsecond line{} [truncated]",
+        "x".repeat(2048 - "bad\0input\x1b[2J\nsecond line".len())
+    );
+    assert_eq!(r.text(), expected);
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_descendant_that_left_the_process_group_is_killed_through_the_pipes_it_holds() {
+    let dir = TempDir::new();
+    let pidfile = dir.path().join("escaped.pid");
+    // A new session, so a new process group: the group kill does not reach it.
+    let script = format!("setsid sleep 30 & echo $! > '{}'; wait", pidfile.display());
+    let (r, elapsed) = call_with(&dir, short(), &["sh", "-c", &script], Arguments::default());
+    assert_eq!(r.text(), "workspace tool cmd timed out after 500 ms and was killed");
+    assert!(elapsed < Duration::from_secs(5), "{elapsed:?}");
+    let pid: u32 = std::fs::read_to_string(&pidfile).unwrap().trim().parse().unwrap();
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while running(pid) && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(!running(pid), "the escaped descendant {pid} survived");
+}

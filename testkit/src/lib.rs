@@ -4,6 +4,7 @@ pub mod assembly;
 pub mod corpus;
 pub mod extras;
 pub mod harness;
+pub mod real;
 pub mod specs;
 pub mod strategy;
 pub mod stream;

@@ -10,6 +10,7 @@ use quote::quote;
 use syn::Path;
 
 use crate::attr::Value;
+use crate::packed_keys as keys;
 
 /// The path of the `tooldef` crate: `::tooldef` or the `crate = path` override.
 pub(crate) fn krate(path: Option<&Path>) -> TokenStream {
@@ -45,18 +46,18 @@ pub(crate) fn opt(v: Option<TokenStream>) -> TokenStream {
 
 /// Appends one record of a packed table: `<key><len>:<value>`. The format is documented, and
 /// read, in the runtime crate (`tool_schema/packed.rs`); the two crates are released together.
-pub(crate) fn record(out: &mut String, key: char, value: &str) {
+pub(crate) fn record(out: &mut String, key: u8, value: &str) {
     use std::fmt::Write as _;
-    let _ = write!(out, "{key}{}:{value}", value.len());
+    let _ = write!(out, "{}{}:{value}", char::from(key), value.len());
 }
 
 /// A literal as a packed value: its JSON type's letter, then its text.
 pub(crate) fn packed_literal(v: &Value) -> String {
     match v {
-        Value::Str(s) => format!("s{s}"),
-        Value::Int(i) => format!("i{}", *i as i64),
-        Value::Float(f) => format!("f{f}"),
-        Value::Bool(b) => format!("b{b}"),
+        Value::Str(s) => format!("{}{s}", char::from(keys::LIT_STR)),
+        Value::Int(i) => format!("{}{}", char::from(keys::LIT_INT), *i as i64),
+        Value::Float(f) => format!("{}{f}", char::from(keys::LIT_FLOAT)),
+        Value::Bool(b) => format!("{}{b}", char::from(keys::LIT_BOOL)),
     }
 }
 
@@ -79,33 +80,33 @@ pub(crate) struct Spec {
 impl Spec {
     /// Appends the parameter's records to a packed table: its name, then each key that is set.
     pub(crate) fn pack(&self, out: &mut String, name: &str) {
-        record(out, 'p', name);
+        record(out, keys::PARAM, name);
         let texts = [
-            ('d', &self.description),
-            ('=', &self.default),
-            ('<', &self.minimum),
-            ('>', &self.maximum),
-            ('r', &self.pattern),
-            ('f', &self.format),
+            (keys::DOC, &self.description),
+            (keys::DEFAULT, &self.default),
+            (keys::MINIMUM, &self.minimum),
+            (keys::MAXIMUM, &self.maximum),
+            (keys::PATTERN, &self.pattern),
+            (keys::FORMAT, &self.format),
         ];
         for (key, value) in texts {
             if let Some(v) = value {
                 record(out, key, v);
             }
         }
-        for (key, n) in [('l', self.min_length), ('L', self.max_length)] {
+        for (key, n) in [(keys::MIN_LENGTH, self.min_length), (keys::MAX_LENGTH, self.max_length)] {
             if let Some(n) = n {
                 record(out, key, &n.to_string());
             }
         }
         for e in &self.examples {
-            record(out, 'e', e);
+            record(out, keys::EXAMPLE, e);
         }
         for v in &self.one_of {
-            record(out, 'o', v);
+            record(out, keys::ONE_OF, v);
         }
         if self.flatten {
-            record(out, 'F', "");
+            record(out, keys::FLATTEN, "");
         }
     }
 }
@@ -117,8 +118,8 @@ mod tests {
     #[test]
     fn records_carry_their_byte_length() {
         let mut out = String::new();
-        record(&mut out, 'd', "é: 12");
-        record(&mut out, 'F', "");
+        record(&mut out, keys::DOC, "é: 12");
+        record(&mut out, keys::FLATTEN, "");
         assert_eq!(out, "d6:\u{e9}: 12F0:");
     }
 

@@ -10,6 +10,7 @@ use syn::spanned::Spanned as _;
 use super::{Spec, record};
 use crate::ast::{Container, Data, Field, Style, Variant, unraw};
 use crate::case::RenameRule;
+use crate::packed_keys as keys;
 
 fn doc(d: &Option<String>) -> TokenStream {
     super::opt(d.as_ref().map(|d| quote!(#d)))
@@ -109,9 +110,9 @@ fn enumeration(c: &Container<'_>, variants: &[Variant<'_>]) -> TokenStream {
 fn enum_values(c: &Container<'_>, variants: &[&Variant<'_>]) -> String {
     let mut text = String::new();
     for v in variants {
-        record(&mut text, 'v', &v.wire(c));
+        record(&mut text, keys::ENUM_VALUE, &v.wire(c));
         if let Some(d) = &v.doc {
-            record(&mut text, 'd', d);
+            record(&mut text, keys::DOC, d);
         }
     }
     text

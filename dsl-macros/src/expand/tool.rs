@@ -13,6 +13,7 @@ use syn::spanned::Spanned as _;
 use super::{Spec, literal, packed_literal, record};
 use crate::ast::{ParamIr, ToolIr};
 use crate::attr::{Bounds, SpannedValue, Value};
+use crate::packed_keys as keys;
 
 /// What kind of tool is expanded.
 pub(crate) enum Kind<'a> {
@@ -328,13 +329,17 @@ fn tool_head(ir: &ToolIr<'_>) -> String {
     let mut text = String::new();
     let a = &ir.attrs;
     if let Some(t) = &a.title {
-        record(&mut text, 'T', &t.value());
+        record(&mut text, keys::TITLE, &t.value());
     }
     if let Some(d) = ir.description.as_deref().filter(|d| !d.is_empty()) {
-        record(&mut text, 'D', d);
+        record(&mut text, keys::DESCRIPTION, d);
     }
-    let hints =
-        [('R', a.read_only), ('X', a.destructive), ('I', a.idempotent), ('O', a.open_world)];
+    let hints = [
+        (keys::READ_ONLY, a.read_only),
+        (keys::DESTRUCTIVE, a.destructive),
+        (keys::IDEMPOTENT, a.idempotent),
+        (keys::OPEN_WORLD, a.open_world),
+    ];
     for (key, hint) in hints {
         if let Some(b) = hint {
             record(&mut text, key, if b { "1" } else { "0" });

@@ -7,7 +7,7 @@ use serde_json::Value;
 use crate::descriptor::Param;
 use crate::dispatch::Validator;
 use crate::literal::{Literal, Text};
-use crate::schema::{EnumSchema, EnumValues, SchemaKind};
+use crate::schema::{Bound, EnumSchema, EnumValues, SchemaKind, Slot};
 
 use super::error::OverrideError;
 
@@ -125,31 +125,59 @@ pub(super) fn constrain(
         },
         Constraint::Range { min, max } => {
             let name = param.name.to_string();
-            match &mut param.schema.kind {
-                SchemaKind::Integer(n) => narrow(tool, &name, n, *min, *max)?,
-                SchemaKind::Float(n) => {
-                    narrow(tool, &name, n, min.map(|v| v as f64), max.map(|v| v as f64))?;
+            let kind = &mut param.schema.kind;
+            match Bound::Minimum.slot(kind) {
+                Ok(Slot::Int(_)) => narrow(tool, &name, kind, *min, *max)?,
+                Ok(Slot::Float(_)) => {
+                    narrow(tool, &name, kind, min.map(|v| v as f64), max.map(|v| v as f64))?;
                 }
-                other => return Err(not_applicable("a range", other.type_name())),
+                Ok(_) => return Err(not_applicable("a range", kind.type_name())),
+                Err(misfit) => return Err(not_applicable("a range", misfit.kind)),
             }
         }
         Constraint::RangeF64 { min, max } => {
             let name = param.name.to_string();
-            match &mut param.schema.kind {
-                SchemaKind::Float(n) => narrow(tool, &name, n, *min, *max)?,
-                other => return Err(not_applicable("a fractional range", other.type_name())),
+            let kind = &mut param.schema.kind;
+            match Bound::Minimum.slot(kind) {
+                Ok(Slot::Float(_)) => narrow(tool, &name, kind, *min, *max)?,
+                Ok(_) => return Err(not_applicable("a fractional range", kind.type_name())),
+                Err(misfit) => return Err(not_applicable("a fractional range", misfit.kind)),
             }
         }
     }
     Ok(())
 }
 
+/// A number type a bound slot holds: `i64` for integer schemas, `f64` for number schemas.
+trait Number: Copy + PartialOrd + fmt::Display {
+    /// The slot's field, when the slot holds this type.
+    fn field(slot: Slot<'_>) -> Option<&mut Option<Self>>;
+}
+
+impl Number for i64 {
+    fn field(slot: Slot<'_>) -> Option<&mut Option<i64>> {
+        match slot {
+            Slot::Int(field) => Some(field),
+            _ => None,
+        }
+    }
+}
+
+impl Number for f64 {
+    fn field(slot: Slot<'_>) -> Option<&mut Option<f64>> {
+        match slot {
+            Slot::Float(field) => Some(field),
+            _ => None,
+        }
+    }
+}
+
 /// Sets the given inclusive bounds of a number, refusing any that would let through a value
 /// the current bounds refuse.
-pub(super) fn narrow<T: Copy + PartialOrd + fmt::Display>(
+fn narrow<T: Number>(
     tool: &str,
     param: &str,
-    n: &mut crate::schema::NumberSchema<T>,
+    kind: &mut SchemaKind,
     min: Option<T>,
     max: Option<T>,
 ) -> Result<(), OverrideError> {
@@ -158,23 +186,31 @@ pub(super) fn narrow<T: Copy + PartialOrd + fmt::Display>(
         param: param.to_owned(),
         limit,
     };
+    let current = |kind: &mut SchemaKind, bound: Bound| -> Option<T> {
+        bound.slot(kind).ok().and_then(T::field).and_then(|field| *field)
+    };
+    let set = |kind: &mut SchemaKind, bound: Bound, value: T| {
+        if let Some(field) = bound.slot(kind).ok().and_then(T::field) {
+            *field = Some(value);
+        }
+    };
     if let Some(m) = min {
-        if let Some(lo) = n.minimum.filter(|lo| m < *lo) {
+        if let Some(lo) = current(kind, Bound::Minimum).filter(|lo| m < *lo) {
             return Err(widens(format!("at least {lo}")));
         }
-        if let Some(lo) = n.exclusive_minimum.filter(|lo| m <= *lo) {
+        if let Some(lo) = current(kind, Bound::ExclusiveMinimum).filter(|lo| m <= *lo) {
             return Err(widens(format!("greater than {lo}")));
         }
-        n.minimum = Some(m);
+        set(kind, Bound::Minimum, m);
     }
     if let Some(m) = max {
-        if let Some(hi) = n.maximum.filter(|hi| m > *hi) {
+        if let Some(hi) = current(kind, Bound::Maximum).filter(|hi| m > *hi) {
             return Err(widens(format!("at most {hi}")));
         }
-        if let Some(hi) = n.exclusive_maximum.filter(|hi| m >= *hi) {
+        if let Some(hi) = current(kind, Bound::ExclusiveMaximum).filter(|hi| m >= *hi) {
             return Err(widens(format!("less than {hi}")));
         }
-        n.maximum = Some(m);
+        set(kind, Bound::Maximum, m);
     }
     Ok(())
 }

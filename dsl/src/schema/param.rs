@@ -9,7 +9,7 @@ use std::borrow::Cow;
 
 use serde::{Deserialize, Serialize};
 
-use super::{EnumValue, Schema, SchemaKind, put, text_str};
+use super::{Bound, EnumValue, Schema, Slot, put, text_str};
 use crate::literal::{Literal, Text};
 
 /// One property of an object, and in particular one parameter of a tool.
@@ -188,147 +188,128 @@ impl Param {
     }
 
     /// Inclusive bounds of an integer or number parameter.
-    pub const fn range(mut self, min: i64, max: i64) -> Self {
-        match &mut self.schema.kind {
-            SchemaKind::Integer(n) => {
-                n.minimum = Some(min);
-                n.maximum = Some(max);
-            }
-            SchemaKind::Float(n) => {
-                n.minimum = Some(min as f64);
-                n.maximum = Some(max as f64);
-            }
-            _ => self.misuse = Some("`range` applies only to integer and number parameters"),
-        }
-        self
+    pub const fn range(self, min: i64, max: i64) -> Self {
+        const MISUSE: &str = "`range` applies only to integer and number parameters";
+        self.number(Bound::Minimum, Some(min), MISUSE).number(Bound::Maximum, Some(max), MISUSE)
     }
 
     /// Inclusive lower bound of an integer or number parameter.
-    pub const fn min(mut self, min: i64) -> Self {
-        match &mut self.schema.kind {
-            SchemaKind::Integer(n) => n.minimum = Some(min),
-            SchemaKind::Float(n) => n.minimum = Some(min as f64),
-            _ => self.misuse = Some("`min` applies only to integer and number parameters"),
-        }
-        self
+    pub const fn min(self, min: i64) -> Self {
+        self.number(
+            Bound::Minimum,
+            Some(min),
+            "`min` applies only to integer and number parameters",
+        )
     }
 
     /// Inclusive upper bound of an integer or number parameter.
-    pub const fn max(mut self, max: i64) -> Self {
-        match &mut self.schema.kind {
-            SchemaKind::Integer(n) => n.maximum = Some(max),
-            SchemaKind::Float(n) => n.maximum = Some(max as f64),
-            _ => self.misuse = Some("`max` applies only to integer and number parameters"),
-        }
-        self
+    pub const fn max(self, max: i64) -> Self {
+        self.number(
+            Bound::Maximum,
+            Some(max),
+            "`max` applies only to integer and number parameters",
+        )
     }
 
     /// Inclusive fractional bounds of a number parameter.
-    pub const fn range_f64(mut self, min: f64, max: f64) -> Self {
-        match &mut self.schema.kind {
-            SchemaKind::Float(n) => {
-                n.minimum = Some(min);
-                n.maximum = Some(max);
-            }
-            _ => self.misuse = Some("`range_f64` applies only to number parameters"),
-        }
-        self
+    pub const fn range_f64(self, min: f64, max: f64) -> Self {
+        const MISUSE: &str = "`range_f64` applies only to number parameters";
+        self.fraction(Bound::Minimum, min, MISUSE).fraction(Bound::Maximum, max, MISUSE)
     }
 
     /// Exclusive bounds of an integer or number parameter (`None` leaves a side open).
-    pub const fn exclusive_range(mut self, min: Option<i64>, max: Option<i64>) -> Self {
-        match &mut self.schema.kind {
-            SchemaKind::Integer(n) => {
-                n.exclusive_minimum = min;
-                n.exclusive_maximum = max;
-            }
-            SchemaKind::Float(n) => {
-                n.exclusive_minimum = match min {
-                    Some(v) => Some(v as f64),
-                    None => None,
-                };
-                n.exclusive_maximum = match max {
-                    Some(v) => Some(v as f64),
-                    None => None,
-                };
-            }
-            _ => {
-                self.misuse =
-                    Some("`exclusive_range` applies only to integer and number parameters")
-            }
-        }
-        self
+    pub const fn exclusive_range(self, min: Option<i64>, max: Option<i64>) -> Self {
+        const MISUSE: &str = "`exclusive_range` applies only to integer and number parameters";
+        self.number(Bound::ExclusiveMinimum, min, MISUSE).number(
+            Bound::ExclusiveMaximum,
+            max,
+            MISUSE,
+        )
     }
 
     /// The value must be a multiple of `step` (integer or number parameters).
-    pub const fn multiple_of(mut self, step: i64) -> Self {
-        match &mut self.schema.kind {
-            SchemaKind::Integer(n) => n.multiple_of = Some(step),
-            SchemaKind::Float(n) => n.multiple_of = Some(step as f64),
-            _ => self.misuse = Some("`multiple_of` applies only to integer and number parameters"),
-        }
-        self
+    pub const fn multiple_of(self, step: i64) -> Self {
+        self.number(
+            Bound::MultipleOf,
+            Some(step),
+            "`multiple_of` applies only to integer and number parameters",
+        )
     }
 
     /// Length bounds of a string, or item-count bounds of a list.
-    pub const fn length(mut self, min: u64, max: u64) -> Self {
-        match &mut self.schema.kind {
-            SchemaKind::String(s) => {
-                s.min_length = Some(min);
-                s.max_length = Some(max);
-            }
-            SchemaKind::List(l) => {
-                l.min_items = Some(min);
-                l.max_items = Some(max);
-            }
-            _ => self.misuse = Some("`length` applies only to string and list parameters"),
-        }
-        self
+    pub const fn length(self, min: u64, max: u64) -> Self {
+        const MISUSE: &str = "`length` applies only to string and list parameters";
+        self.count(Bound::MinLength, min, MISUSE).count(Bound::MaxLength, max, MISUSE)
     }
 
     /// Minimum length of a string, or minimum item count of a list.
-    pub const fn min_length(mut self, min: u64) -> Self {
-        match &mut self.schema.kind {
-            SchemaKind::String(s) => s.min_length = Some(min),
-            SchemaKind::List(l) => l.min_items = Some(min),
-            _ => self.misuse = Some("`min_length` applies only to string and list parameters"),
-        }
-        self
+    pub const fn min_length(self, min: u64) -> Self {
+        self.count(Bound::MinLength, min, "`min_length` applies only to string and list parameters")
     }
 
     /// Maximum length of a string, or maximum item count of a list.
-    pub const fn max_length(mut self, max: u64) -> Self {
-        match &mut self.schema.kind {
-            SchemaKind::String(s) => s.max_length = Some(max),
-            SchemaKind::List(l) => l.max_items = Some(max),
-            _ => self.misuse = Some("`max_length` applies only to string and list parameters"),
-        }
-        self
+    pub const fn max_length(self, max: u64) -> Self {
+        self.count(Bound::MaxLength, max, "`max_length` applies only to string and list parameters")
     }
 
     /// A regular expression a string must match.
-    pub const fn pattern(mut self, pattern: &'static str) -> Self {
-        match &mut self.schema.kind {
-            SchemaKind::String(s) => put(&mut s.pattern, Some(Cow::Borrowed(pattern))),
-            _ => self.misuse = Some("`pattern` applies only to string parameters"),
-        }
-        self
+    pub const fn pattern(self, pattern: &'static str) -> Self {
+        self.text(Bound::Pattern, pattern, "`pattern` applies only to string parameters")
     }
 
     /// A format name (`date-time`, `email`, `uuid`...) of a string.
-    pub const fn format(mut self, format: &'static str) -> Self {
-        match &mut self.schema.kind {
-            SchemaKind::String(s) => put(&mut s.format, Some(Cow::Borrowed(format))),
-            _ => self.misuse = Some("`format` applies only to string parameters"),
-        }
-        self
+    pub const fn format(self, format: &'static str) -> Self {
+        self.text(Bound::Format, format, "`format` applies only to string parameters")
     }
 
     /// List items must be distinct.
     pub const fn unique(mut self) -> Self {
-        match &mut self.schema.kind {
-            SchemaKind::List(l) => l.unique = true,
+        match Bound::Unique.slot(&mut self.schema.kind) {
+            Ok(Slot::Flag(unique)) => *unique = true,
             _ => self.misuse = Some("`unique` applies only to list parameters"),
+        }
+        self
+    }
+
+    /// Sets an integer bound on an integer or number schema (an integer bound converts to a
+    /// number), or records `misuse`.
+    const fn number(mut self, bound: Bound, value: Option<i64>, misuse: &'static str) -> Self {
+        match bound.slot(&mut self.schema.kind) {
+            Ok(Slot::Int(slot)) => *slot = value,
+            Ok(Slot::Float(slot)) => {
+                *slot = match value {
+                    Some(v) => Some(v as f64),
+                    None => None,
+                }
+            }
+            _ => self.misuse = Some(misuse),
+        }
+        self
+    }
+
+    /// Sets a fractional bound on a number schema, or records `misuse`.
+    const fn fraction(mut self, bound: Bound, value: f64, misuse: &'static str) -> Self {
+        match bound.slot(&mut self.schema.kind) {
+            Ok(Slot::Float(slot)) => *slot = Some(value),
+            _ => self.misuse = Some(misuse),
+        }
+        self
+    }
+
+    /// Sets a length or item count on a string or list schema, or records `misuse`.
+    const fn count(mut self, bound: Bound, value: u64, misuse: &'static str) -> Self {
+        match bound.slot(&mut self.schema.kind) {
+            Ok(Slot::Count(slot)) => *slot = Some(value),
+            _ => self.misuse = Some(misuse),
+        }
+        self
+    }
+
+    /// Sets a pattern or format on a string schema, or records `misuse`.
+    const fn text(mut self, bound: Bound, value: &'static str, misuse: &'static str) -> Self {
+        match bound.slot(&mut self.schema.kind) {
+            Ok(Slot::Text(slot)) => put(slot, Some(Cow::Borrowed(value))),
+            _ => self.misuse = Some(misuse),
         }
         self
     }

@@ -13,30 +13,36 @@
 //! `value` in bytes, in decimal, and `value` any UTF-8 text (it may hold `:` or digits, so it
 //! is never scanned for a delimiter).
 //!
+//! The key letters are the constants of `packed_keys.rs`, one file shared with the writer in
+//! `tooldef-macros` (a symbolic link there), so that writer and reader name each key once:
+//!
 //! | key | meaning | value |
 //! |---|---|---|
-//! | `T` | tool title | text |
-//! | `D` | tool description | text |
-//! | `R` `X` `I` `O` | read-only, destructive, idempotent, open-world hints | `1` or `0` |
-//! | `p` | starts a parameter (or field) | its wire name |
-//! | `d` | the parameter's description | text |
-//! | `=` | its default | literal |
-//! | `e` | one example (repeated) | literal |
-//! | `<` `>` | minimum, maximum | literal |
-//! | `l` `L` | minimum, maximum length | decimal |
-//! | `r` | pattern | text |
-//! | `f` | format | text |
-//! | `o` | one allowed value (repeated) | text |
-//! | `F` | `#[serde(flatten)]` | empty |
-//! | `v` | an enum value (enum tables only); a `d` after it describes it | text |
+//! | `TITLE`, `DESCRIPTION` | tool title, tool description | text |
+//! | `READ_ONLY`, `DESTRUCTIVE`, `IDEMPOTENT`, `OPEN_WORLD` | the tool's hints | `1` or `0` |
+//! | `PARAM` | starts a parameter (or field) | its wire name |
+//! | `DOC` | the parameter's (or enum value's) description | text |
+//! | `DEFAULT` | its default | literal |
+//! | `EXAMPLE` | one example (repeated) | literal |
+//! | `MINIMUM`, `MAXIMUM` | minimum, maximum | literal |
+//! | `MIN_LENGTH`, `MAX_LENGTH` | minimum, maximum length | decimal |
+//! | `PATTERN`, `FORMAT` | pattern, format | text |
+//! | `ONE_OF` | one allowed value (repeated) | text |
+//! | `FLATTEN` | `#[serde(flatten)]` | empty |
+//! | `ENUM_VALUE` | an enum value (enum tables only); a `DOC` after it describes it | text |
 //!
-//! A literal is its JSON type's letter then its text: `s` + a string, `i` + an integer, `f` + a
-//! number with a fraction, `b` + `true` or `false`.
+//! A literal is its JSON type's letter then its text: `LIT_STR` + a string, `LIT_INT` + an
+//! integer, `LIT_FLOAT` + a number with a fraction, `LIT_BOOL` + `true` or `false`.
 //!
 //! The writer is `tooldef-macros`, pinned to this crate's exact version, so a record this
 //! reader does not know is a bug of the pair: it is logged and skipped, never a panic.
 
 use std::borrow::Cow;
+
+// The key letters, shared with the writer in `tooldef-macros` (see that file).
+#[path = "packed_keys.rs"]
+#[allow(unreachable_pub)]
+mod keys;
 
 use super::rt::{ParamSpec, SchemaFn};
 use crate::descriptor::Annotations;
@@ -82,11 +88,11 @@ fn records(text: &'static str) -> Records {
 /// A literal record's value: `s`, `i`, `f` or `b`, then its text.
 fn literal(value: &'static str) -> Option<Literal> {
     let (kind, text) = (value.as_bytes().first()?, value.get(1..)?);
-    match kind {
-        b's' => Some(Literal::Str(Cow::Borrowed(text))),
-        b'i' => text.parse().ok().map(Literal::Int),
-        b'f' => text.parse().ok().map(Literal::Float),
-        b'b' => text.parse().ok().map(Literal::Bool),
+    match *kind {
+        keys::LIT_STR => Some(Literal::Str(Cow::Borrowed(text))),
+        keys::LIT_INT => text.parse().ok().map(Literal::Int),
+        keys::LIT_FLOAT => text.parse().ok().map(Literal::Float),
+        keys::LIT_BOOL => text.parse().ok().map(Literal::Bool),
         _ => None,
     }
 }
@@ -116,7 +122,7 @@ pub(crate) fn params(
 ) -> Vec<ParamSpec> {
     let mut out: Vec<ParamSpec> = Vec::with_capacity(types.len());
     for (key, value) in records(text) {
-        if key == b'p' {
+        if key == keys::PARAM {
             let Some(&(schema, optional)) = types.get(out.len()) else {
                 tracing::error!(
                     param = value,
@@ -136,20 +142,20 @@ pub(crate) fn params(
         };
         let number = || value.parse::<u64>().ok();
         let ok = match key {
-            b'd' => p.description.replace(value).is_none(),
-            b'=' => literal(value).map(|l| p.default = Some(l)).is_some(),
-            b'e' => literal(value).map(|l| p.examples.push(l)).is_some(),
-            b'<' => literal(value).map(|l| p.minimum = Some(l)).is_some(),
-            b'>' => literal(value).map(|l| p.maximum = Some(l)).is_some(),
-            b'l' => number().map(|n| p.min_length = Some(n)).is_some(),
-            b'L' => number().map(|n| p.max_length = Some(n)).is_some(),
-            b'r' => p.pattern.replace(value).is_none(),
-            b'f' => p.format.replace(value).is_none(),
-            b'o' => {
+            keys::DOC => p.description.replace(value).is_none(),
+            keys::DEFAULT => literal(value).map(|l| p.default = Some(l)).is_some(),
+            keys::EXAMPLE => literal(value).map(|l| p.examples.push(l)).is_some(),
+            keys::MINIMUM => literal(value).map(|l| p.minimum = Some(l)).is_some(),
+            keys::MAXIMUM => literal(value).map(|l| p.maximum = Some(l)).is_some(),
+            keys::MIN_LENGTH => number().map(|n| p.min_length = Some(n)).is_some(),
+            keys::MAX_LENGTH => number().map(|n| p.max_length = Some(n)).is_some(),
+            keys::PATTERN => p.pattern.replace(value).is_none(),
+            keys::FORMAT => p.format.replace(value).is_none(),
+            keys::ONE_OF => {
                 p.one_of.push(value);
                 true
             }
-            b'F' => {
+            keys::FLATTEN => {
                 p.flatten = true;
                 true
             }
@@ -177,18 +183,18 @@ fn tool_key(head: &mut ToolHead, key: u8, value: &'static str) {
     };
     let a = &mut head.annotations;
     let slot = match key {
-        b'T' => {
+        keys::TITLE => {
             head.title = Some(value);
             return;
         }
-        b'D' => {
+        keys::DESCRIPTION => {
             head.description = value;
             return;
         }
-        b'R' => &mut a.read_only,
-        b'X' => &mut a.destructive,
-        b'I' => &mut a.idempotent,
-        b'O' => &mut a.open_world,
+        keys::READ_ONLY => &mut a.read_only,
+        keys::DESTRUCTIVE => &mut a.destructive,
+        keys::IDEMPOTENT => &mut a.idempotent,
+        keys::OPEN_WORLD => &mut a.open_world,
         _ => return unknown(key, value),
     };
     match hint() {
@@ -202,8 +208,8 @@ pub(crate) fn enum_values(text: &'static str) -> Vec<EnumValue> {
     let mut out: Vec<EnumValue> = Vec::new();
     for (key, value) in records(text) {
         match (key, out.last_mut()) {
-            (b'v', _) => out.push(EnumValue::new(value)),
-            (b'd', Some(v)) if v.description.is_none() => {
+            (keys::ENUM_VALUE, _) => out.push(EnumValue::new(value)),
+            (keys::DOC, Some(v)) if v.description.is_none() => {
                 v.description = Some(Cow::Borrowed(value))
             }
             _ => unknown(key, value),

@@ -3,6 +3,25 @@
 //! crashes or floods stdout is killed (its whole process group on unix) and reaped, and the
 //! failure becomes a typed [`CommandFailure`].
 //!
+//! # Limits
+//!
+//! - **Environment**: the command does not inherit the host's environment (where secrets live).
+//!   It gets the variables of [`BASE_ENV`] that the host has set, plus the ones its spec names
+//!   in `"command": {"env": [...]}`, and nothing else.
+//! - **Time**: past its deadline (the spec's `timeout_ms`, else the workspace's
+//!   `command_timeout`, 30 s by default) the command is killed.
+//! - **Output**: past the workspace's `max_output` bytes on stdout (1 MiB by default) it is
+//!   killed; of stderr, the first 2 KiB are kept for the error text, with control characters
+//!   (NUL included) and bidirectional-text controls escaped, and the rest drained and dropped.
+//! - **Kill**: on unix the command runs in a process group of its own and the whole group is
+//!   sent `SIGKILL`. On Linux, every other process still holding one of the command's stdin,
+//!   stdout or stderr pipes is killed too (found through `/proc`), which reaches a descendant
+//!   that left the group with `setsid` or `setpgid` but kept its streams. Not reached: such a
+//!   descendant that also closed or redirected all three streams (a daemon done properly), or
+//!   one that left the group on another unix. The call still ends at its deadline either way.
+//!   Contain commands that daemonize with the operating system (a service manager's cgroup, a
+//!   container); tooldef is not a sandbox.
+//!
 //! Owns process handling only; turning outcomes into [`crate::ToolResult`]s is the caller's.
 
 use std::io::{self, Read, Write};
@@ -14,6 +33,29 @@ use std::time::{Duration, Instant};
 
 /// How much of stderr is kept for the error message.
 const STDERR_KEEP: usize = 2048;
+
+/// The host's environment variables a command gets without asking (when the host has them set):
+/// where programs are found, the user's home, the locale, the time zone and the temporary
+/// directory. Anything else must be named in the spec's `"command": {"env": [...]}`.
+#[cfg(not(windows))]
+pub const BASE_ENV: &[&str] = &["PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR"];
+
+/// The host's environment variables a command gets without asking (when the host has them set):
+/// where programs are found, the system directories programs need to start, the user's profile
+/// and the temporary directory. Anything else must be named in the spec's
+/// `"command": {"env": [...]}`.
+#[cfg(windows)]
+pub const BASE_ENV: &[&str] = &[
+    "PATH",
+    "PATHEXT",
+    "SystemRoot",
+    "SystemDrive",
+    "windir",
+    "ComSpec",
+    "USERPROFILE",
+    "TEMP",
+    "TMP",
+];
 
 /// Why a command did not produce a result.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -68,6 +110,8 @@ pub(crate) struct CommandSpec {
     pub(crate) timeout: Duration,
     /// Most bytes accepted on stdout.
     pub(crate) max_output: usize,
+    /// Host variables passed through beyond [`BASE_ENV`].
+    pub(crate) env: Vec<String>,
 }
 
 impl CommandSpec {
@@ -79,7 +123,13 @@ impl CommandSpec {
             .current_dir(&self.cwd)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
+            .stderr(Stdio::piped())
+            .env_clear();
+        for name in BASE_ENV.iter().copied().chain(self.env.iter().map(String::as_str)) {
+            if let Some(value) = std::env::var_os(name) {
+                cmd.env(name, value);
+            }
+        }
         #[cfg(unix)]
         {
             // Its own process group, so that a timeout can kill everything it started.
@@ -91,6 +141,7 @@ impl CommandSpec {
             message: e.to_string(),
         })?;
         let deadline = Instant::now() + self.timeout;
+        let pipes = Pipes::of(&child);
 
         // Feed stdin from a thread: a child that never reads must not block us.
         if let Some(mut stdin) = child.stdin.take() {
@@ -107,11 +158,11 @@ impl CommandSpec {
             Some(rx) => match rx.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
                 Ok(Pumped { bytes, overflow: false }) => bytes,
                 Ok(Pumped { overflow: true, .. }) => {
-                    kill_and_reap(&mut child);
+                    kill_and_reap(&mut child, &pipes);
                     return Err(CommandFailure::OutputTooLarge { limit: self.max_output });
                 }
                 Err(_) => {
-                    kill_and_reap(&mut child);
+                    kill_and_reap(&mut child, &pipes);
                     return Err(CommandFailure::Timeout { timeout: self.timeout });
                 }
             },
@@ -120,14 +171,14 @@ impl CommandSpec {
         let status = match wait_until(&mut child, deadline) {
             Some(status) => status,
             None => {
-                kill_and_reap(&mut child);
+                kill_and_reap(&mut child, &pipes);
                 return Err(CommandFailure::Timeout { timeout: self.timeout });
             }
         };
         if !status.success() {
             let stderr = err_rx
                 .and_then(|rx| rx.recv_timeout(Duration::from_millis(100)).ok())
-                .map(|p| String::from_utf8_lossy(&p.bytes).into_owned())
+                .map(|p| sanitize(&p.bytes, p.overflow))
                 .unwrap_or_default();
             return Err(CommandFailure::Exit { status: describe(status), stderr });
         }
@@ -167,7 +218,7 @@ fn pump<R: Read + Send + 'static>(mut src: R, keep: usize, name: &str) -> mpsc::
                 Err(_) => break,
             }
         }
-        let _ = tx.send(Pumped { bytes, overflow: overflow && is_stdout });
+        let _ = tx.send(Pumped { bytes, overflow });
     });
     if spawned.is_err() {
         // No thread, no reader: report an empty stream rather than hang.
@@ -196,17 +247,118 @@ fn wait_until(child: &mut Child, deadline: Instant) -> Option<ExitStatus> {
     }
 }
 
-/// Kills the child and everything in its process group, then reaps the child. The group is
-/// killed before the reap, while the child's pid (the group id) cannot yet be reused.
-fn kill_and_reap(child: &mut Child) {
+/// The pipes a command was given, by identity, to find the processes that still hold them.
+struct Pipes {
+    /// The inodes of the stdin, stdout and stderr pipes (Linux; empty elsewhere).
+    #[cfg(target_os = "linux")]
+    inodes: Vec<u64>,
+}
+
+impl Pipes {
+    fn of(child: &Child) -> Self {
+        #[cfg(target_os = "linux")]
+        {
+            use std::os::fd::AsFd;
+            let mut inodes = Vec::with_capacity(3);
+            let fds = [
+                child.stdin.as_ref().map(|p| p.as_fd()),
+                child.stdout.as_ref().map(|p| p.as_fd()),
+                child.stderr.as_ref().map(|p| p.as_fd()),
+            ];
+            for fd in fds.into_iter().flatten() {
+                if let Ok(stat) = rustix::fs::fstat(fd) {
+                    inodes.push(stat.st_ino);
+                }
+            }
+            Pipes { inodes }
+        }
+        #[cfg(not(target_os = "linux"))]
+        {
+            let _ = child;
+            Pipes {}
+        }
+    }
+
+    /// Kills every other process that holds one of the pipes: descendants that left the
+    /// process group (`setsid`) but kept their standard streams. Reads `/proc`; a process of
+    /// another user, or one that closed or redirected its streams, is not found.
+    #[cfg(target_os = "linux")]
+    fn kill_holders(&self) {
+        use std::os::unix::ffi::OsStrExt;
+        if self.inodes.is_empty() {
+            return;
+        }
+        let wanted: Vec<String> = self.inodes.iter().map(|i| format!("pipe:[{i}]")).collect();
+        let me = std::process::id();
+        let Ok(procs) = std::fs::read_dir("/proc") else { return };
+        for entry in procs.flatten() {
+            let Some(pid) = std::str::from_utf8(entry.file_name().as_bytes())
+                .ok()
+                .and_then(|n| n.parse::<u32>().ok())
+                .filter(|&pid| pid != me)
+            else {
+                continue;
+            };
+            let Ok(fds) = std::fs::read_dir(entry.path().join("fd")) else { continue };
+            let holds = fds.flatten().any(|fd| {
+                std::fs::read_link(fd.path()).is_ok_and(|link| {
+                    wanted.iter().any(|w| link.as_os_str().as_bytes() == w.as_bytes())
+                })
+            });
+            if holds
+                && let Some(pid) = i32::try_from(pid).ok().and_then(rustix::process::Pid::from_raw)
+            {
+                let _ = rustix::process::kill_process(pid, rustix::process::Signal::KILL);
+            }
+        }
+    }
+}
+
+/// Kills the child and everything in its process group, and (on Linux) every process still
+/// holding one of its pipes, then reaps the child. The group is killed before the reap, while
+/// the child's pid (the group id) cannot yet be reused.
+fn kill_and_reap(child: &mut Child, pipes: &Pipes) {
     #[cfg(unix)]
     {
         if let Some(pid) = i32::try_from(child.id()).ok().and_then(rustix::process::Pid::from_raw) {
             let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
         }
     }
+    #[cfg(target_os = "linux")]
+    pipes.kill_holders();
+    #[cfg(not(target_os = "linux"))]
+    let _ = pipes;
     let _ = child.kill();
     let _ = child.wait();
+}
+
+/// stderr as it may go into an error text: lossy UTF-8, trimmed, on one line, with control
+/// characters (NUL, escape sequences, line breaks) and bidirectional-text controls escaped, and
+/// a mark when more was written than kept.
+fn sanitize(bytes: &[u8], truncated: bool) -> String {
+    let text = String::from_utf8_lossy(bytes);
+    let mut out = String::with_capacity(text.len());
+    for c in text.trim().chars() {
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\0' => out.push_str("\\0"),
+            c if c.is_control() || is_bidi_control(c) => {
+                out.push_str(&format!("\\u{{{:x}}}", u32::from(c)));
+            }
+            c => out.push(c),
+        }
+    }
+    if truncated {
+        out.push_str(" [truncated]");
+    }
+    out
+}
+
+/// Characters that reorder the text around them when displayed (the "trojan source" ones).
+fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
 }
 
 fn describe(status: ExitStatus) -> String {
@@ -221,4 +373,19 @@ fn describe(status: ExitStatus) -> String {
         }
     }
     format!("failed ({status})")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stderr_is_escaped_onto_one_line_and_marked_when_cut() {
+        assert_eq!(
+            sanitize(b"  bad\0input\x1b[31m\nline two\t\xff\xe2\x80\xae  \n", false),
+            "bad\\0input\\u{1b}[31m\\nline two\\t\u{fffd}\\u{202e}"
+        );
+        assert_eq!(sanitize(b"oops", true), "oops [truncated]");
+        assert_eq!(sanitize(b" \n ", false), "");
+    }
 }

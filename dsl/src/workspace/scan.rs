@@ -1,27 +1,19 @@
-//! One pass over the workspace directory: classify each entry by name and type, refuse hostile
-//! ones (bad names, symlinks leading out, non-regular files, oversized specs), and record the
-//! identity of every file (size, modification time and, on unix, inode and change time) so that
+//! One pass over the workspace directory through the shared reader ([`crate::files`], whose
+//! policy decides which entries are tool files and which are refused), recording the identity
+//! of every file (size, modification time and, on unix, inode and change time) so that
 //! unchanged files are recognised without being read.
 //!
 //! Reads the directory and `stat`s entries; never opens a file (that is [`super::read_file`]).
 
-use std::fs::{self, Metadata};
+use std::fs::Metadata;
 use std::io;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
-use crate::descriptor::{NameError, ToolName};
+pub(super) use crate::files::FileKind as Kind;
+use crate::files::{self, FileProblem};
 
 use super::{SkipReason, Skipped, WorkspaceError};
-
-/// What a file is for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub(super) enum Kind {
-    /// A `.json` spec.
-    Spec,
-    /// A `.removed` sentinel.
-    Removed,
-}
 
 /// The identity of a file's content as `stat` reports it. Equal keys mean "not changed".
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -92,13 +84,18 @@ impl Entry {
     }
 }
 
-/// Whether `stem` is a valid tool name, without building one (the common case allocates
-/// nothing).
-fn valid_name(stem: &str) -> Result<(), NameError> {
-    let ok = !stem.is_empty()
-        && stem.len() <= ToolName::MAX_LEN
-        && stem.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
-    if ok { Ok(()) } else { ToolName::parse(stem.to_owned()).map(drop) }
+impl From<FileProblem> for SkipReason {
+    fn from(problem: FileProblem) -> Self {
+        match problem {
+            FileProblem::InvalidName { stem, error } => SkipReason::InvalidName { stem, error },
+            FileProblem::NonUtf8Name => SkipReason::NonUtf8Name,
+            FileProblem::SymlinkOutside { target } => SkipReason::SymlinkOutside { target },
+            FileProblem::NotRegular { what } => SkipReason::NotRegular { what },
+            FileProblem::TooLarge { size, limit } => SkipReason::TooLarge { size, limit },
+            FileProblem::NotFound => SkipReason::Vanished,
+            other => SkipReason::Io(other.to_string()),
+        }
+    }
 }
 
 /// The result of one directory pass.
@@ -115,130 +112,39 @@ pub(super) struct Listing {
 
 /// Lists `dir`. A missing directory is an empty workspace.
 pub(super) fn list(dir: &Path, max_file_size: u64) -> Result<Listing, WorkspaceError> {
-    let mut out = Listing::default();
-    let rd = match fs::read_dir(dir) {
-        Ok(rd) => rd,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(out),
+    let listing = match files::list_dir(dir, max_file_size) {
+        Ok(listing) => listing,
+        Err(e) if e.kind() == io::ErrorKind::NotFound && !dir.exists() => {
+            return Ok(Listing::default());
+        }
         Err(e) => return Err(WorkspaceError::read_dir(dir, &e)),
     };
-    // Resolved lazily: only symlinks need it.
-    let mut canonical_dir: Option<PathBuf> = None;
-    for item in rd {
-        let entry = match item {
-            Ok(entry) => entry,
-            Err(e) => return Err(WorkspaceError::read_dir(dir, &e)),
-        };
-        let os_name = entry.file_name();
-        if os_name.as_encoded_bytes().first() == Some(&b'.') {
-            continue; // dot-files: editors' swap files, `.git`, ...
-        }
-        let file_name = match os_name.into_string() {
-            Ok(name) => name,
-            Err(os_name) => {
-                out.skip(dir.join(os_name), None, SkipReason::NonUtf8Name);
-                continue;
+    let mut out = Listing { stats: listing.stats, ..Listing::default() };
+    out.entries = listing
+        .entries
+        .into_iter()
+        .map(|l| Entry {
+            key: FileKey::of(&l.metadata),
+            file_name: l.file_name,
+            stem_len: l.stem_len,
+            kind: l.kind,
+            canonical_ext: l.canonical_ext,
+            target: l.target,
+        })
+        .collect();
+    for refused in listing.refused {
+        let reason = SkipReason::from(refused.problem);
+        let path = refused.path;
+        match refused.tool {
+            Some((name, kind)) => {
+                let skipped = Skipped { path, name: Some(name), reason, kept_previous: false };
+                out.failed.push((kind, skipped));
             }
-        };
-        let Some((stem, ext)) = file_name.rsplit_once('.') else {
-            continue; // no extension: not a tool file
-        };
-        let kind = if ext.eq_ignore_ascii_case("json") {
-            Kind::Spec
-        } else if ext.eq_ignore_ascii_case("removed") {
-            Kind::Removed
-        } else {
-            continue; // other extensions (README.md, notes.txt): not tool files
-        };
-        let canonical_ext = ext == "json" || ext == "removed";
-        if let Err(error) = valid_name(stem) {
-            let reason = SkipReason::InvalidName { stem: stem.to_owned(), error };
-            out.skip(dir.join(&file_name), None, reason);
-            continue;
-        }
-        let stem_len = stem.len();
-        let Ok(file_type) = entry.file_type() else {
-            out.fail(kind, dir, &file_name, stem_len, SkipReason::Vanished);
-            continue;
-        };
-        let (target, md) = if file_type.is_symlink() {
-            out.stats += 2;
-            let dir_c = match &canonical_dir {
-                Some(c) => c.clone(),
-                None => match fs::canonicalize(dir) {
-                    Ok(c) => {
-                        canonical_dir = Some(c.clone());
-                        c
-                    }
-                    Err(e) => return Err(WorkspaceError::read_dir(dir, &e)),
-                },
-            };
-            let target = match fs::canonicalize(dir.join(&file_name)) {
-                Ok(t) => t,
-                Err(e) => {
-                    out.fail(kind, dir, &file_name, stem_len, SkipReason::io(&e));
-                    continue;
-                }
-            };
-            if !target.starts_with(&dir_c) {
-                out.fail(kind, dir, &file_name, stem_len, SkipReason::SymlinkOutside { target });
-                continue;
+            None => {
+                tracing::warn!(path = %path.display(), %reason, "workspace file skipped");
+                out.skipped.push(Skipped { path, name: None, reason, kept_previous: false });
             }
-            match fs::metadata(&target) {
-                Ok(md) => (Some(target), md),
-                Err(e) => {
-                    out.fail(kind, dir, &file_name, stem_len, SkipReason::io(&e));
-                    continue;
-                }
-            }
-        } else {
-            out.stats += 1;
-            match entry.metadata() {
-                Ok(md) => (None, md),
-                Err(e) if e.kind() == io::ErrorKind::NotFound => {
-                    out.fail(kind, dir, &file_name, stem_len, SkipReason::Vanished);
-                    continue;
-                }
-                Err(e) => {
-                    out.fail(kind, dir, &file_name, stem_len, SkipReason::io(&e));
-                    continue;
-                }
-            }
-        };
-        if !md.is_file() {
-            out.fail(kind, dir, &file_name, stem_len, SkipReason::NotRegular);
-            continue;
         }
-        if kind == Kind::Spec && md.len() > max_file_size {
-            out.fail(
-                kind,
-                dir,
-                &file_name,
-                stem_len,
-                SkipReason::TooLarge { size: md.len(), limit: max_file_size },
-            );
-            continue;
-        }
-        out.entries.push(Entry {
-            file_name,
-            stem_len,
-            kind,
-            canonical_ext,
-            key: FileKey::of(&md),
-            target,
-        });
     }
     Ok(out)
-}
-
-impl Listing {
-    fn fail(&mut self, kind: Kind, dir: &Path, file: &str, stem_len: usize, reason: SkipReason) {
-        let name = ToolName::parse(file[..stem_len].to_owned()).ok();
-        let skipped = Skipped { path: dir.join(file), name, reason, kept_previous: false };
-        self.failed.push((kind, skipped));
-    }
-
-    fn skip(&mut self, path: PathBuf, name: Option<ToolName>, reason: SkipReason) {
-        tracing::warn!(path = %path.display(), %reason, "workspace file skipped");
-        self.skipped.push(Skipped { path, name, reason, kept_previous: false });
-    }
 }
