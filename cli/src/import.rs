@@ -691,13 +691,13 @@ mod tests {
     fn errors_name_the_file_and_the_input_pointer() {
         let text = r#"{"tools": [{"type": "function", "function": {"name": "ok"}},
             {"type": "function", "function": {"name": "bad", "parameters":
-              {"type": "object", "properties": {"x": {"not": {"type": "string"}}}}}}]}"#;
+              {"type": "object", "properties": {"x": {"type": "strin"}}}}}]}"#;
         let imported = import("tools.json", text, ImportFormat::OpenAi).unwrap();
         assert_eq!(imported.tools.len(), 1);
         assert_eq!(imported.failed.len(), 1);
         let err = &imported.failed[0];
         assert!(
-            err.starts_with("tools.json: #/tools/1/function/parameters/properties/x/not: "),
+            err.starts_with("tools.json: #/tools/1/function/parameters/properties/x/type: "),
             "{err}"
         );
         let err = import("tools.json", "[{]", ImportFormat::Mcp).unwrap_err();

@@ -239,7 +239,10 @@ fn bad_schema_names_the_file_and_the_json_pointer() {
     let file = fixture("bad_schema.json");
     let o = tooldef(["check".to_owned(), file.display().to_string()]);
     assert_eq!(o.status.code(), Some(2));
-    let expected = format!("error: {}: #/input_schema/properties/city/not: ", file.display());
+    let expected = format!(
+        "error: {}: #/input_schema/properties/city/type: `strin` is not a JSON Schema type; did you mean `string`?",
+        file.display()
+    );
     assert!(stderr(&o).starts_with(&expected), "{}", stderr(&o));
 }
 
@@ -490,7 +493,7 @@ fn import_errors_name_the_file_and_the_input_pointer() {
     let o = import("mcp", "import/bad_mcp.json", &dir.0);
     assert_eq!(o.status.code(), Some(2));
     let expected = format!(
-        "error: {}: #/tools/1/inputSchema/properties/x/if: ",
+        "error: {}: #/tools/1/inputSchema/properties/x/type: ",
         fixture("import/bad_mcp.json").display()
     );
     assert!(stderr(&o).starts_with(&expected), "{}", stderr(&o));

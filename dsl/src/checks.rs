@@ -320,9 +320,9 @@ pub fn property_count(len: usize, min: Option<u64>, max: Option<u64>, pointer: &
 }
 
 /// The error for a key that `dependentRequired` ties to another which is absent:
-/// `/ has `start`, so it must also have `end``.
+/// `/range must have `end` as well as `start``.
 pub fn dependent_required(key: &str, needs: &str, pointer: &str) -> ArgError {
-    ArgError::new(pointer, format!("has `{key}`, so it must also have `{needs}`"))
+    ArgError::new(pointer, format!("must have `{needs}` as well as `{key}`"))
 }
 
 /// The error for a value that matches two variants of a `oneOf` (numbered from 0).

@@ -638,3 +638,40 @@ fn a_schema_too_costly_for_a_value_is_an_error_not_a_hang() {
     // A value it accepts is found on the first path, long before the bound.
     assert_eq!(messages(v.check_args(&d, &json!({"x": "ok"}))), Vec::<String>::new());
 }
+
+#[test]
+fn kept_keywords_dispatch_enforces_and_an_overlapping_one_of_match_exactly_one() {
+    let mut d = ToolDescriptor::new("kept");
+    tooldef::import_input(&json!({
+        "type": "object",
+        "properties": {
+            "start": {"type": "string"},
+            "end": {"type": "string"},
+            "v": {"oneOf": [{"type": "string"}, {"type": "string", "maxLength": 3}]},
+            "tags": {"type": "object", "minProperties": 1, "maxProperties": 2},
+            "n": {"type": "integer", "not": {"const": 3}}
+        },
+        "dependentRequired": {"start": ["end"]},
+        "extra": true
+    }))
+    .unwrap()
+    .value
+    .apply_to(&mut d);
+    let v = Validator::new();
+    // Unstated `additionalProperties`: other keys are accepted, as in JSON Schema.
+    assert_eq!(messages(v.check_args(&d, &json!({"other": 1, "v": "long"}))), Vec::<String>::new());
+    assert_eq!(
+        messages(v.check_args(&d, &json!({"start": "a", "v": "ab", "tags": {}}))),
+        [
+            "/v must match exactly one of the `oneOf` variants; it matches variants 0 and 1",
+            "/tags must have at least 1 key; got 0",
+            "the arguments must have `end` as well as `start`",
+        ]
+    );
+    assert_eq!(
+        messages(v.check_args(&d, &json!({"tags": {"a": 1, "b": 2, "c": 3}}))),
+        ["/tags must have at most 2 keys; got 3"]
+    );
+    // `not` is kept for the provider; dispatch does not enforce it.
+    assert_eq!(messages(v.check_args(&d, &json!({"n": 3}))), Vec::<String>::new());
+}

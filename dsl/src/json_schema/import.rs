@@ -7,12 +7,21 @@
 //! holds a copy of the root schema, named `Input` ([`import_input`]) or `Root`
 //! ([`import_schema`]), with a numeric suffix when that name is taken; a note records it.
 //!
-//! Annotation keywords never fail: `title`, `description`, `default` and `examples` are kept;
-//! the others (`$schema`, `$id`, `$comment`, `deprecated`, `readOnly`, `writeOnly`, `x-*`,
-//! unknown keywords...) are dropped with an [`ImportNote`]. A keyword that changes what is valid
-//! and that the IR cannot express (`not`, `if`, `patternProperties`, `prefixItems`, an `allOf`
-//! that cannot be merged exactly, a non-string enum value, a schema that accepts any value...)
-//! is an [`ImportError`] naming its JSON pointer; nothing is lost silently. A schema without
+//! Annotation keywords never fail: `title`, `description`, `default` and `examples` are kept
+//! (a default or an example that its own schema rejects, or that a [`Literal`] cannot hold, is
+//! left out with a note); the others (`$schema`, `$id`, `$comment`, `deprecated`, `readOnly`,
+//! `writeOnly`, `x-*`, unknown keywords...) are dropped with an [`ImportNote`]. A keyword that
+//! changes what is valid and that the IR cannot type (`not`, `if`/`then`/`else`,
+//! `patternProperties`, `propertyNames`, `dependentRequired`, `dependentSchemas`, `prefixItems`,
+//! `contains`, `minProperties`/`maxProperties`...) is kept verbatim ([`Kept`]) with a note, and
+//! a `oneOf` keeps its spelling, marked when its variants may overlap ([`Combine`]). A required
+//! key that `properties` does not list becomes a property that takes what other keys take. A
+//! definition that cannot be read is dropped with a note unless something refers to it.
+//! What stays an [`ImportError`] naming its JSON pointer: a schema that is not JSON Schema (a
+//! keyword of the wrong type, an unknown type name, a dangling or non-local `$ref`), one that no
+//! value satisfies, and what the IR cannot hold at all (an `allOf` that cannot be merged
+//! exactly, a non-string enum value, constraints beside `$ref` or `anyOf`); nothing is lost
+//! silently. A schema without
 //! `type` whose constraints all belong to one type (e.g. only `properties`) is read as that type,
 //! with a note. The imported parts are not validated against [`crate::validate`]: callers that
 //! build a descriptor call [`ToolDescriptor::validate`] (the spec loader does).

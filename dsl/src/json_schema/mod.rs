@@ -13,6 +13,27 @@
 //! | `keywords.rs` | the keyword tables import reads by |
 //! | `order.rs` | [`KeyOrder`]: the key order of JSON text, kept beside its `Value` |
 //! | `view.rs` | the flattened view of one schema object (`allOf` merged) |
+//!
+//! # Keywords the IR cannot type
+//!
+//! Import keeps them verbatim on the schema node ([`Kept`](crate::Kept); the input root's in
+//! [`ToolDescriptor::input_kept`](crate::ToolDescriptor::input_kept)), export and the renderers
+//! of providers that take full JSON Schema write them back as they were, and the other renderers
+//! move them into the description as a lossy reported change. An object without
+//! `additionalProperties` is [unstated](crate::Additional::Unstated): dispatch accepts other
+//! keys there, as JSON Schema does. What dispatch enforces of each kept keyword:
+//!
+//! | keyword | dispatch |
+//! | --- | --- |
+//! | `minProperties`, `maxProperties` | enforced (the number of keys of an object) |
+//! | `dependentRequired`, draft-07 `dependencies` with an array | enforced (a key present requires the keys it names) |
+//! | `oneOf` whose variants may overlap | enforced (exactly one variant matches) |
+//! | `not`, `if`/`then`/`else` | not enforced: the typed part is checked, these are left to the provider and the tool |
+//! | `patternProperties`, `propertyNames`, `unevaluatedProperties` | not enforced (other keys are checked against `additionalProperties` alone) |
+//! | `dependentSchemas`, `dependencies` with a schema | not enforced |
+//! | `prefixItems`, an array of `items`, `additionalItems`, `unevaluatedItems` | not enforced: the items of such an array are accepted as any value |
+//! | `contains`, `minContains`, `maxContains` | not enforced |
+//! | `$dynamicRef`, `$recursiveRef` | not enforced |
 
 pub(crate) mod export;
 mod finite;

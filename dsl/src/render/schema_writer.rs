@@ -840,7 +840,16 @@ impl<'a> SchemaWriter<'a> {
         let mut notes = String::new();
         let kept = self.plan(&OBJECT_KIND, &ann, &mut notes)?;
         self.tuple_items = false;
-        self.plan_additional(additional, &mut notes)?;
+        // A root's description is not the tool's (and some providers drop it): a root map's
+        // value type has nowhere to go.
+        if matches!(additional, Additional::Typed(_)) && !self.opts.additional_properties {
+            self.change(
+                ChangeKind::Dropped,
+                "additionalProperties",
+                "the schema of map values is dropped: the provider does not accept additionalProperties",
+                true,
+            )?;
+        }
         out.begin_object();
         if let Some(t) = ann.title.filter(|_| kept.contains(Keyword::Title)) {
             out.key("title");
@@ -1418,5 +1427,102 @@ mod tests {
         );
         assert_eq!(r.report().changes[1].pointer, "/properties/days");
         assert!(r.report().is_lossless());
+    }
+
+    fn imported(schema: serde_json::Value) -> ToolDescriptor {
+        let mut d = ToolDescriptor::new("imported");
+        crate::json_schema::import_input(&schema).unwrap().value.apply_to(&mut d);
+        d
+    }
+
+    fn try_render(
+        tool: &ToolDescriptor,
+        opts: &SchemaOptions,
+        policy: Policy,
+    ) -> Result<Rendered, RenderError> {
+        let mut ctx = RenderCtx::new(tool, policy);
+        let mut out = JsonWriter::new();
+        write_input_schema(&mut out, tool, opts, &mut ctx, "")?;
+        Ok(ctx.finish(out))
+    }
+
+    const STRICT: SchemaOptions =
+        SchemaOptions { close_objects: true, verbatim: false, ..SchemaOptions::JSON_SCHEMA };
+
+    #[test]
+    fn strict_closes_an_unstated_object_without_loss_and_refuses_to_close_a_stated_open_one() {
+        let unstated = imported(serde_json::json!({
+            "type": "object",
+            "properties": {"tags": {"type": "object", "properties": {"a": {"type": "string"}}}}
+        }));
+        let plain = render(&unstated, &SchemaOptions::JSON_SCHEMA, Policy::Strict);
+        assert_eq!(
+            plain.json(),
+            r#"{"type":"object","properties":{"tags":{"type":"object","properties":{"a":{"type":"string"}}}}}"#
+        );
+        let strict = render(&unstated, &STRICT, Policy::Strict);
+        assert_eq!(
+            strict.json(),
+            r#"{"type":"object","properties":{"tags":{"type":"object","properties":{"a":{"type":"string"}},"additionalProperties":false}},"additionalProperties":false}"#
+        );
+        let changes: Vec<_> =
+            strict.report().iter().map(|c| (c.pointer.as_str(), c.kind, c.lossy)).collect();
+        assert_eq!(
+            changes,
+            [
+                ("/properties/tags/additionalProperties", ChangeKind::Closed, false),
+                ("/additionalProperties", ChangeKind::Closed, false),
+            ]
+        );
+        let open = imported(serde_json::json!({"type": "object", "additionalProperties": true}));
+        let e = try_render(&open, &STRICT, Policy::Strict).unwrap_err();
+        assert_eq!(e.pointer, "/additionalProperties");
+        assert!(try_render(&open, &STRICT, Policy::Lenient).unwrap().report().changes[0].lossy);
+    }
+
+    #[test]
+    fn kept_keywords_are_verbatim_for_json_schema_and_a_lossy_description_elsewhere() {
+        let tool = imported(serde_json::json!({
+            "type": "object",
+            "properties": {"n": {"type": "integer", "not": {"const": 3}}},
+            "additionalProperties": false
+        }));
+        let plain = render(&tool, &SchemaOptions::JSON_SCHEMA, Policy::Strict);
+        assert_eq!(
+            plain.json(),
+            r#"{"type":"object","properties":{"n":{"type":"integer","not":{"const":3}}},"additionalProperties":false}"#
+        );
+        assert!(plain.report().is_empty());
+        let lowered = render(&tool, &STRICT, Policy::Lenient);
+        assert_eq!(
+            lowered.json(),
+            r#"{"type":"object","properties":{"n":{"type":"integer","description":"not: {\"const\":3}."}},"additionalProperties":false}"#
+        );
+        let e = try_render(&tool, &STRICT, Policy::Strict).unwrap_err();
+        assert_eq!((e.pointer.as_str(), e.param.as_str()), ("/properties/n", "n"));
+    }
+
+    #[test]
+    fn an_overlapping_one_of_is_kept_and_lowered_to_any_of_with_a_lossy_report() {
+        let tool = imported(serde_json::json!({
+            "type": "object",
+            "properties": {"v": {"oneOf": [{"type": "string"}, {"type": "string", "maxLength": 3}]}},
+            "additionalProperties": false
+        }));
+        let plain = render(&tool, &SchemaOptions::JSON_SCHEMA, Policy::Strict);
+        assert_eq!(
+            plain.json(),
+            r#"{"type":"object","properties":{"v":{"oneOf":[{"type":"string"},{"type":"string","maxLength":3}]}},"additionalProperties":false}"#
+        );
+        let lowered = render(&tool, &STRICT, Policy::Lenient);
+        assert!(lowered.json().contains(r#""anyOf":[{"type":"string"}"#), "{}", lowered.json());
+        assert!(!lowered.report().is_lossless());
+        // Disjoint variants mean the same as `anyOf`: no report.
+        let disjoint = imported(serde_json::json!({
+            "type": "object",
+            "properties": {"v": {"oneOf": [{"type": "string"}, {"type": "integer"}]}},
+            "additionalProperties": false
+        }));
+        assert!(render(&disjoint, &STRICT, Policy::Strict).report().is_empty());
     }
 }

@@ -198,7 +198,9 @@ impl Renderer for GeminiRenderer {
             out.string("");
         }
         if tool.params.is_empty() {
-            if !matches!(tool.additional, Additional::Closed) {
+            // An object that does not state `additionalProperties` is read as closed here, as
+            // every strict mode reads it.
+            if matches!(tool.additional, Additional::Open | Additional::Typed(_)) {
                 ctx.change(
                     &format!("/{params_key}"),
                     "",
