@@ -206,8 +206,6 @@ mod tests {
     fn reads_what_serde_json_reads() {
         let text = br#"{"z": [1, -2, 3.5, "x", null, true, {"k": {}}], "a": 18446744073709551615}"#;
         assert_eq!(parse(text).unwrap(), serde_json::from_slice::<Value>(text).unwrap());
-        let keys: Vec<_> = parse(text).unwrap().as_object().unwrap().keys().cloned().collect();
-        assert_eq!(keys, ["z", "a"]);
     }
 
     #[test]

@@ -663,8 +663,8 @@ fn kept_keywords_dispatch_enforces_and_an_overlapping_one_of_match_exactly_one()
     assert_eq!(
         messages(v.check_args(&d, &json!({"start": "a", "v": "ab", "tags": {}}))),
         [
-            "/v must match exactly one of the `oneOf` variants; it matches variants 0 and 1",
             "/tags must have at least 1 key; got 0",
+            "/v must match exactly one of the `oneOf` variants; it matches variants 0 and 1",
             "the arguments must have `end` as well as `start`",
         ]
     );

@@ -643,7 +643,9 @@ impl<'a> SchemaWriter<'a> {
         if self.opts.additional_properties {
             return Ok(());
         }
-        let text = crate::json_schema::export_schema(values, &[]).to_string();
+        // Written from the ordered literal, so the keys come in the order tooldef writes them.
+        let literal = crate::json_schema::export_schema_literal(values, &[]);
+        let text = serde_json::to_string(&literal).unwrap_or_default();
         push_note(notes, &format!("Values of other keys: {text}."));
         self.change(
             ChangeKind::MovedToDescription,

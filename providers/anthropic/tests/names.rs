@@ -44,7 +44,7 @@ fn another_providers_fields_are_reported_as_omitted() {
     assert_eq!(
         omitted,
         [
-            "tool `create_issue`: mcp fields `icons`, `_meta` omitted: they belong to mcp's wire format"
+            "tool `create_issue`: mcp fields `_meta`, `icons` omitted: they belong to mcp's wire format"
         ]
     );
     assert!(rendered.report().is_lossless());
