@@ -477,7 +477,7 @@ impl EcmaRegex {
 ///
 /// The engine is `regex-lite` (the dependency is named `regex` in `Cargo.toml`): it compiles
 /// in about a sixth of the time of the `regex` crate, and its ASCII `\d`, `\w` and `\b` are
-/// those of ECMA-262. [`ecma`] translates the rest where the dialects differ and refuses what
+/// those of ECMA-262. The `ecma` module translates the rest where the dialects differ and refuses what
 /// the engine lacks: lookbehind, backreferences, `\p{..}` property escapes, inline flags, and
 /// a quantifier applied to a quantifier (a syntax error in ECMA-262). Lookahead is enforced
 /// exactly in the form real schemas use it, at the start of an anchored pattern without a
