@@ -299,6 +299,12 @@ impl Pipes {
             else {
                 continue;
             };
+            // A child of this host is either the command itself (killed with its group) or
+            // another command caught between fork and exec, still holding copies of every
+            // pipe: never a `setsid` escapee, whose parent is the command or init.
+            if parent_of(&entry.path()) == Some(me) {
+                continue;
+            }
             let Ok(fds) = std::fs::read_dir(entry.path().join("fd")) else { continue };
             let holds = fds.flatten().any(|fd| {
                 std::fs::read_link(fd.path()).is_ok_and(|link| {
@@ -312,6 +318,15 @@ impl Pipes {
             }
         }
     }
+}
+
+/// The parent pid of the process whose `/proc` directory is `dir` (the field after the
+/// command name in `stat`, which may itself hold spaces and parentheses).
+#[cfg(target_os = "linux")]
+fn parent_of(dir: &std::path::Path) -> Option<u32> {
+    let stat = std::fs::read_to_string(dir.join("stat")).ok()?;
+    let (_, rest) = stat.rsplit_once(')')?;
+    rest.split_whitespace().nth(1)?.parse().ok()
 }
 
 /// Kills the child and everything in its process group, and (on Linux) every process still
