@@ -14,10 +14,9 @@
 //! anything else with it and refuses one deeper than [`MAX_DEPTH`]; [`dismantle`] drops a value
 //! of any depth.
 
-use std::fmt::{self, Write as _};
+use std::fmt::Write as _;
 
-use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 /// The deepest argument value dispatch accepts: 128 nested arrays or objects, the recursion
 /// limit `serde_json` applies to text. A value built by a host that is deeper is refused with
@@ -37,11 +36,9 @@ pub const MAX_DEPTH: usize = 128;
 /// Malformed JSON, nesting beyond `serde_json`'s recursion limit, or a duplicate key, each
 /// with its line and column.
 pub fn parse(bytes: &[u8]) -> Result<Value, serde_json::Error> {
-    let mut de = serde_json::Deserializer::from_slice(bytes);
-    let mut pointer = String::new();
-    let value = Strict { pointer: &mut pointer }.deserialize(&mut de)?;
-    de.end()?;
-    Ok(value)
+    // The ordered reader refuses duplicate keys with their pointer; the order itself is not
+    // needed here.
+    crate::json_schema::KeyOrder::parse(bytes).map(|(value, _)| value)
 }
 
 /// Whether `value` nests more than `max` arrays or objects (the outermost counts as one):
@@ -72,7 +69,7 @@ pub fn depth_exceeds(value: &Value, max: usize) -> Option<String> {
             for seg in &path {
                 let _ = match seg {
                     Seg::Index(i) => write!(pointer, "/{i}"),
-                    Seg::Key(k) => write!(pointer, "/{}", escape(k)),
+                    Seg::Key(k) => write!(pointer, "/{}", crate::json_schema::pointer_token(k)),
                 };
             }
             return Some(pointer);
@@ -104,96 +101,6 @@ pub fn dismantle(value: Value) {
             Value::Object(map) => stack.extend(map.into_iter().map(|(_, x)| x)),
             _ => {}
         }
-    }
-}
-
-fn escape(key: &str) -> String {
-    key.replace('~', "~0").replace('/', "~1")
-}
-
-/// A value read with duplicate keys refused; `pointer` is where it sits.
-struct Strict<'p> {
-    pointer: &'p mut String,
-}
-
-impl<'de> DeserializeSeed<'de> for Strict<'_> {
-    type Value = Value;
-
-    fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
-        deserializer.deserialize_any(self)
-    }
-}
-
-impl<'de> Visitor<'de> for Strict<'_> {
-    type Value = Value;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("any JSON value")
-    }
-
-    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
-        Ok(Value::Bool(v))
-    }
-
-    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
-        Ok(Value::from(v))
-    }
-
-    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
-        Ok(Value::from(v))
-    }
-
-    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
-        Ok(serde_json::Number::from_f64(v).map_or(Value::Null, Value::Number))
-    }
-
-    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
-        Ok(Value::String(v.to_owned()))
-    }
-
-    fn visit_string<E>(self, v: String) -> Result<Value, E> {
-        Ok(Value::String(v))
-    }
-
-    fn visit_unit<E>(self) -> Result<Value, E> {
-        Ok(Value::Null)
-    }
-
-    fn visit_none<E>(self) -> Result<Value, E> {
-        Ok(Value::Null)
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
-        let mut items = Vec::new();
-        let len = self.pointer.len();
-        loop {
-            let _ = write!(self.pointer, "/{}", items.len());
-            let item = seq.next_element_seed(Strict { pointer: self.pointer })?;
-            self.pointer.truncate(len);
-            match item {
-                Some(v) => items.push(v),
-                None => return Ok(Value::Array(items)),
-            }
-        }
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Value, A::Error> {
-        let mut map = Map::new();
-        let len = self.pointer.len();
-        while let Some(key) = access.next_key::<String>()? {
-            self.pointer.push('/');
-            self.pointer.push_str(&escape(&key));
-            if map.contains_key(&key) {
-                return Err(de::Error::custom(format_args!(
-                    "duplicate key: #{} is given twice",
-                    self.pointer
-                )));
-            }
-            let value = access.next_value_seed(Strict { pointer: self.pointer })?;
-            self.pointer.truncate(len);
-            map.insert(key, value);
-        }
-        Ok(Value::Object(map))
     }
 }
 
@@ -237,7 +144,7 @@ mod tests {
             v = if i % 2 == 0 {
                 Value::Array(vec![v])
             } else {
-                Value::Object(Map::from_iter([("k".to_owned(), v)]))
+                Value::Object(serde_json::Map::from_iter([("k".to_owned(), v)]))
             };
         }
         v
