@@ -338,8 +338,10 @@ pub struct ListSchema {
 /// keyword out means "send keys I did not describe". So a renderer that must close objects
 /// (every strict mode) closes an [`Unstated`](Additional::Unstated) object as a lossless
 /// reported change, while closing a stated [`Open`](Additional::Open) object or a
-/// [`Typed`](Additional::Typed) map loses meaning. Objects built in Rust are
-/// [`Closed`](Additional::Closed); only import produces `Unstated`.
+/// [`Typed`](Additional::Typed) map loses meaning. Objects built with the builder DSL are
+/// [`Closed`](Additional::Closed); a derived type is `Closed` under
+/// `#[serde(deny_unknown_fields)]` and `Unstated` otherwise (serde ignores other keys, and the
+/// type never asks for them); import produces `Unstated` where the keyword is absent.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Additional {

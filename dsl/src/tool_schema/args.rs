@@ -155,7 +155,12 @@ impl<'de, T: Deserialize<'de>> DecodeParam<'de> for T {
         if slot.is_some() {
             return Err(de::Error::duplicate_field(name));
         }
-        *slot = Some(map.next_value()?);
+        // Name the parameter: past the schema's checks, serde's own message says what is
+        // wrong (an `i64` given 2^63, say) but not where.
+        *slot = Some(
+            map.next_value()
+                .map_err(|e| de::Error::custom(format_args!("parameter `{name}`: {e}")))?,
+        );
         Ok(())
     }
 
@@ -249,8 +254,16 @@ mod tests {
         kind: String,
     }
 
+    /// Our message without the parameter it names (serde's derive names none).
+    fn unnamed(message: String) -> String {
+        match message.strip_prefix("parameter `").and_then(|m| m.split_once("`: ")) {
+            Some((_, rest)) => rest.to_owned(),
+            None => message,
+        }
+    }
+
     fn same(text: &str) {
-        let ours = serde_json::from_str::<Args>(text).map_err(|e| e.to_string());
+        let ours = serde_json::from_str::<Args>(text).map_err(|e| unnamed(e.to_string()));
         let theirs = serde_json::from_str::<Derived>(text).map_err(|e| e.to_string());
         match (ours, theirs) {
             (Ok(a), Ok(b)) => {
@@ -261,13 +274,29 @@ mod tests {
         }
         // The same from a parsed value (what `Arguments::Json` decodes).
         if let Ok(value) = serde_json::from_str::<serde_json::Value>(text) {
-            let ours = Args::deserialize(&value).map_err(|e| e.to_string());
+            let ours = Args::deserialize(&value).map_err(|e| unnamed(e.to_string()));
             let theirs = Derived::deserialize(&value).map_err(|e| e.to_string());
             assert_eq!(ours.is_ok(), theirs.is_ok(), "{text}");
             if let (Err(a), Err(b)) = (ours, theirs) {
                 assert_eq!(a, b, "{text}");
             }
         }
+    }
+
+    #[test]
+    fn a_value_serde_refuses_names_its_parameter() {
+        let text = r#"{"city":"Oslo","type":"x","days":300}"#;
+        let err = serde_json::from_str::<Args>(text).err().map(|e| e.to_string());
+        assert_eq!(
+            err.as_deref(),
+            Some("parameter `days`: invalid value: integer `300`, expected u8 at line 1 column 36")
+        );
+        let value: serde_json::Value = serde_json::from_str(text).unwrap();
+        let err = Args::deserialize(&value).err().map(|e| e.to_string());
+        assert_eq!(
+            err.as_deref(),
+            Some("parameter `days`: invalid value: integer `300`, expected u8")
+        );
     }
 
     #[test]

@@ -21,8 +21,8 @@ macro_rules! int_schema {
             fn schema(_: &mut SchemaGen) -> Schema {
                 let mut s = Schema::integer();
                 if let SchemaKind::Integer(n) = &mut s.kind {
-                    n.minimum = i64::try_from(<$t>::MIN).ok();
-                    n.maximum = i64::try_from(<$t>::MAX).ok();
+                    n.minimum = informative_bound(<$t>::MIN as i128);
+                    n.maximum = informative_bound(<$t>::MAX as i128);
                 }
                 s
             }
@@ -31,6 +31,22 @@ macro_rules! int_schema {
 }
 
 int_schema!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize);
+
+/// A natural bound of an integer type, when stating it tells the model something.
+///
+/// The bounds of the 8-, 16- and 32-bit types do (a `u8` stops at 255, an `i32` below a
+/// millisecond timestamp), and so does the `0` of every unsigned type. The limits of the 64-bit
+/// and wider types do not: no model approaches them, they cost about 45 bytes a parameter in
+/// every request, and the decoder refuses a value out of the type's range either way. Bounds
+/// are measured against the `u32` range, so `isize`/`usize` read as the 64-bit types they are
+/// on every target tooldef supports.
+const fn informative_bound(bound: i128) -> Option<i64> {
+    if bound == 0 || (bound >= i32::MIN as i128 && bound <= u32::MAX as i128) {
+        Some(bound as i64)
+    } else {
+        None
+    }
+}
 
 macro_rules! nonzero_schema {
     ($($t:ty => $inner:ty),*) => {$(

@@ -306,10 +306,25 @@ pub fn is_text<T: super::TextCheck + ?Sized>() {}
 /// How a derived object treats keys it does not list.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Unknown {
-    /// Serde ignores them (accepted; `additionalProperties` left open).
+    /// Serde ignores them: accepted, and `additionalProperties` left unstated.
     Ignore,
     /// `#[serde(deny_unknown_fields)]`.
     Deny,
+}
+
+impl Unknown {
+    /// What the object's schema says of other keys.
+    ///
+    /// A type that ignores other keys leaves `additionalProperties` [unstated](Additional::Unstated)
+    /// rather than stating `true`: the type never asks for keys it does not list, so a strict
+    /// renderer closes it without loss, and a lenient one writes nothing where `true` would
+    /// restate JSON Schema's default in every request.
+    const fn additional(self) -> Additional {
+        match self {
+            Unknown::Ignore => Additional::Unstated,
+            Unknown::Deny => Additional::Closed,
+        }
+    }
 }
 
 /// An object from a packed table of fields (see `packed`) and their types; flattened
@@ -321,13 +336,8 @@ pub fn object(
     unknown: Unknown,
 ) -> Schema {
     let fields = super::packed::params(text, types, None);
-    let mut base = ObjectSchema {
-        properties: Cow::Owned(Vec::new()),
-        additional: match unknown {
-            Unknown::Ignore => Additional::Open,
-            Unknown::Deny => Additional::Closed,
-        },
-    };
+    let mut base =
+        ObjectSchema { properties: Cow::Owned(Vec::new()), additional: unknown.additional() };
     let mut alternatives: Vec<Schema> = Vec::new();
     for f in fields {
         if f.flatten {
@@ -364,17 +374,17 @@ fn merge_into(base: &mut ObjectSchema, other: ObjectSchema) {
     // Flattening hands unknown keys to the flattened type: its view of them wins.
     match other.additional {
         Additional::Typed(t) => base.additional = Additional::Typed(t),
-        Additional::Open | Additional::Unstated => base.additional = Additional::Open,
-        Additional::Closed => {}
+        Additional::Open => base.additional = Additional::Open,
+        Additional::Unstated if base.additional != Additional::Open => {
+            base.additional = Additional::Unstated;
+        }
+        Additional::Unstated | Additional::Closed => {}
     }
 }
 
 /// The properties of `schema` merged into `tag` (an internally tagged variant).
 pub fn tagged(tag: Param, schema: Schema, unknown: Unknown) -> Schema {
-    let additional = match unknown {
-        Unknown::Ignore => Additional::Open,
-        Unknown::Deny => Additional::Closed,
-    };
+    let additional = unknown.additional();
     let mut base = ObjectSchema { properties: Cow::Owned(vec![tag]), additional };
     match schema.kind {
         SchemaKind::Object(o) => {
@@ -395,10 +405,7 @@ pub fn tagged(tag: Param, schema: Schema, unknown: Unknown) -> Schema {
 pub fn object_of(properties: Vec<Param>, unknown: Unknown) -> Schema {
     Schema::of(SchemaKind::Object(ObjectSchema {
         properties: Cow::Owned(properties),
-        additional: match unknown {
-            Unknown::Ignore => Additional::Open,
-            Unknown::Deny => Additional::Closed,
-        },
+        additional: unknown.additional(),
     }))
 }
 
