@@ -75,6 +75,7 @@ pub mod json_schema;
 pub mod json_text;
 pub mod literal;
 pub mod overrides;
+pub mod pointer;
 pub mod registry;
 pub mod render;
 mod rules;
@@ -96,6 +97,7 @@ pub use descriptor::{
 };
 pub use extensions::Extensions;
 pub use literal::{Literal, Text};
+pub use pointer::{JsonPointer, PointerError};
 pub use schema::{
     Additional, AnyOfSchema, Combine, EnumSchema, EnumValue, EnumValues, FloatSchema,
     IntegerSchema, Kept, ListSchema, NumberSchema, ObjectSchema, RefSchema, Schema, SchemaKind,

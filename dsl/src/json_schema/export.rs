@@ -130,13 +130,7 @@ pub fn export_schema_literal(schema: &Schema, definitions: &[Definition]) -> Lit
 /// The `$ref` value that points at definition `name` (`#/$defs/` and the escaped name).
 pub fn definition_ref(name: &str) -> String {
     let mut out = String::from("#/$defs/");
-    for b in name.replace('~', "~0").replace('/', "~1").bytes() {
-        if b.is_ascii_alphanumeric() || b"-._~!$&'()*+,;=:@".contains(&b) {
-            out.push(b as char);
-        } else {
-            out.push_str(&format!("%{b:02X}"));
-        }
-    }
+    crate::pointer::fragment_segment_into(&mut out, name);
     out
 }
 
