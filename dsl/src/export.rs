@@ -633,7 +633,13 @@ mod tests {
         }
         fn render(&self, tool: &ToolDescriptor, policy: Policy) -> Result<Rendered, RenderError> {
             if tool.name.as_str() == "refused" {
-                return Err(RenderError::new("refused", "", "", RenderRule::Unsupported, "no"));
+                return Err(RenderError::new(
+                    "refused",
+                    crate::JsonPointer::root(),
+                    "",
+                    RenderRule::Unsupported,
+                    "no",
+                ));
             }
             let ctx = RenderCtx::new(tool, policy);
             let mut out = JsonWriter::new();

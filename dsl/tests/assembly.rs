@@ -556,7 +556,7 @@ mod rendering {
             match tools.get(self.max) {
                 Some(t) => Err(RenderError::new(
                     t.name.as_str(),
-                    "",
+                    tooldef::JsonPointer::root(),
                     "",
                     RenderRule::SetLimit,
                     format!("at most {} tools", self.max),

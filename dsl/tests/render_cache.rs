@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use tooldef::render::json_array;
 use tooldef::{
-    ChangeKind, JsonWriter, Param, Policy, RenderCache, RenderCtx, RenderError, RenderRule,
+    Change, ChangeKind, JsonWriter, Param, Policy, RenderCache, RenderCtx, RenderError, RenderRule,
     Rendered, Renderer, ToolDescriptor,
 };
 
@@ -42,10 +42,17 @@ impl Renderer for Counting {
         self.renders.fetch_add(1, Ordering::Relaxed);
         let mut ctx = RenderCtx::new(tool, policy);
         if tool.params.is_empty() {
-            ctx.change("", "", ChangeKind::Omitted, "parameters", "no parameters", false)?;
+            ctx.record(
+                Change::lossless(ChangeKind::Omitted, "parameters").detail("no parameters"),
+            )?;
         }
         if tool.name == "broken" {
-            return Err(ctx.error("", "", RenderRule::Unsupported, "cannot be rendered"));
+            return Err(ctx.error(
+                tooldef::JsonPointer::root(),
+                "",
+                RenderRule::Unsupported,
+                "cannot be rendered",
+            ));
         }
         let mut out = JsonWriter::new();
         out.begin_object();
@@ -62,7 +69,7 @@ impl Renderer for Counting {
         match tools.get(self.max) {
             Some(t) => Err(RenderError::new(
                 t.name.as_str(),
-                "",
+                tooldef::JsonPointer::root(),
                 "",
                 RenderRule::SetLimit,
                 format!("at most {} tools", self.max),

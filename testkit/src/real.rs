@@ -401,8 +401,9 @@ pub fn category(message: &str) -> String {
 /// The category of a render refusal: its rule and reason, and whether it is about the output
 /// schema (which never needs to block the input side).
 pub fn render_category(e: &RenderError) -> String {
-    let output =
-        ["/response", "/outputSchema", "/output_schema"].iter().any(|p| e.pointer.starts_with(p));
+    let output = ["/response", "/outputSchema", "/output_schema"]
+        .iter()
+        .any(|p| e.pointer.as_str().starts_with(p));
     let side = if output { " (in the output schema)" } else { "" };
     format!("{:?}: {}{side}", e.rule, category(&e.message))
 }
@@ -606,7 +607,7 @@ pub fn silent_drops(
     let covers: Vec<(&str, &str, ChangeKind)> = report
         .iter()
         .filter_map(|c| {
-            let rel = c.pointer.strip_prefix(schema_pointer)?;
+            let rel = c.pointer.as_str().strip_prefix(schema_pointer)?;
             (rel.is_empty() || rel.starts_with('/')).then_some((rel, c.keyword.as_ref(), c.kind))
         })
         .collect();

@@ -11,10 +11,10 @@
 //!
 //! ```
 //! use tooldef::render::{
-//!     JsonWriter, Policy, RenderCtx, RenderError, Rendered, Renderer, SchemaOptions,
-//!     write_input_schema,
+//!     Change, ChangeKind, JsonWriter, Policy, RenderCtx, RenderError, RenderRule, Rendered,
+//!     Renderer, SchemaOptions, write_input_schema,
 //! };
-//! use tooldef::{Param, ToolDescriptor};
+//! use tooldef::{JsonPointer, Param, ToolDescriptor};
 //!
 //! /// `{"tool": name, "doc": description, "args": <JSON Schema>}` for an in-house gateway.
 //! struct Gateway;
@@ -33,20 +33,46 @@
 //!         out.key("doc");
 //!         out.string(&tool.description);
 //!         out.key("args");
-//!         write_input_schema(&mut out, tool, &SchemaOptions::JSON_SCHEMA, &mut ctx, "/args")?;
+//!         let args = JsonPointer::from_segments(["args"]);
+//!         write_input_schema(&mut out, tool, &SchemaOptions::JSON_SCHEMA, &mut ctx, &args)?;
 //!         out.end_object();
+//!         // Every change made to fit the gateway is recorded, built by name: lossless ones
+//!         // are reported; a lossy one (`Change::lossy`) is an error under `Policy::Strict`.
+//!         if let Some(title) = &tool.title {
+//!             ctx.record(
+//!                 Change::lossless(ChangeKind::Omitted, "title")
+//!                     .detail(format!("title `{title}` omitted: the gateway has no title field")),
+//!             )?;
+//!         }
+//!         if !tool.annotations.is_empty() {
+//!             ctx.record(
+//!                 Change::lossy(ChangeKind::Dropped, "annotations")
+//!                     .at(JsonPointer::root())
+//!                     .detail("behaviour hints dropped: the gateway would run a tool it must not"),
+//!             )?;
+//!         }
 //!         Ok(ctx.finish(out))
 //!     }
 //! }
 //!
-//! static ECHO: ToolDescriptor =
-//!     ToolDescriptor::new("echo").description("Echo text.").params(const { &[Param::string("text")] });
-//! let rendered = Gateway.render(&ECHO, Policy::Lenient).unwrap();
+//! static ECHO: ToolDescriptor = ToolDescriptor::new("echo")
+//!     .title("Echo")
+//!     .description("Echo text.")
+//!     .params(const { &[Param::string("text")] });
+//! let rendered = Gateway.render(&ECHO, Policy::Strict).unwrap();
 //! assert_eq!(
 //!     rendered.json(),
 //!     r#"{"tool":"echo","doc":"Echo text.","args":{"type":"object","properties":{"text":{"type":"string"}},"required":["text"],"additionalProperties":false}}"#
 //! );
-//! assert!(rendered.report().is_empty());
+//! let change = &rendered.report().changes[0];
+//! assert_eq!((change.tool.as_str(), change.kind, change.lossy), ("echo", ChangeKind::Omitted, false));
+//! assert_eq!(change.to_string(), "tool `echo`: title `Echo` omitted: the gateway has no title field");
+//!
+//! static DELETE: ToolDescriptor =
+//!     ToolDescriptor::new("delete").description("Delete a file.").destructive(true);
+//! let err = Gateway.render(&DELETE, Policy::Strict).unwrap_err();
+//! assert_eq!(err.rule, RenderRule::Lossy);
+//! assert!(Gateway.render(&DELETE, Policy::Lenient).unwrap().report().lossy().count() == 1);
 //! ```
 //!
 //! # Where things are

@@ -32,6 +32,7 @@ use super::names::NameRule;
 use super::renderer::{Rendered, Renderer, json_array};
 use super::report::{Change, ChangeKind, Policy, RenderError};
 use crate::descriptor::{Definition, Param, ToolDescriptor, ToolName};
+use crate::pointer::JsonPointer;
 use crate::schema::{Additional, Schema, SchemaKind};
 use crate::tool::{Arguments, ToolCall, ToolResult};
 
@@ -300,7 +301,7 @@ pub(crate) fn plan<'a>(tools: &[&'a ToolDescriptor], rules: &NameRules) -> Plan<
             if let Ok(name) = ToolName::parse_wide(wire.clone().into_owned()) {
                 changes.push(rename_change(
                     original,
-                    "/name",
+                    JsonPointer::from_segments(["name"]),
                     "",
                     format!(
                         "tool name `{original}` sent as `{wire}`: {why}; the name map gives the model's calls back under `{original}`"
@@ -349,15 +350,10 @@ fn holds_refused_property(tool: &ToolDescriptor, rule: &NameRule) -> bool {
         || tool.output.as_ref().is_some_and(|o| needs_walk(o, rule, "", 0))
 }
 
-fn rename_change(tool: &str, pointer: &str, param: &str, detail: String) -> Change {
+fn rename_change(tool: &str, pointer: JsonPointer, param: &str, detail: String) -> Change {
     Change {
         tool: tool.to_owned(),
-        pointer: pointer.to_owned(),
-        param: param.to_owned(),
-        kind: ChangeKind::Rewritten,
-        keyword: Cow::Borrowed("name"),
-        detail,
-        lossy: false,
+        ..Change::lossless(ChangeKind::Rewritten, "name").at(pointer).param(param).detail(detail)
     }
 }
 
@@ -398,7 +394,12 @@ impl Renamer<'_> {
                     "property `{}` sent as `{wire}`: {why}; the name map gives the model's arguments back under `{}`",
                     p.name, p.name
                 );
-                self.changes.push(rename_change(self.tool, "", &self.path, detail));
+                self.changes.push(rename_change(
+                    self.tool,
+                    JsonPointer::root(),
+                    &self.path,
+                    detail,
+                ));
                 self.path.truncate(mark);
                 p.name = Cow::Owned(wire);
                 any = true;

@@ -13,6 +13,7 @@ use super::name_map::NameRules;
 use super::names::NameRule;
 use super::report::{Change, ChangeKind, Policy, RenderError, RenderRule, Report};
 use crate::descriptor::ToolDescriptor;
+use crate::pointer::JsonPointer;
 
 #[derive(Debug)]
 struct RenderedInner {
@@ -290,46 +291,32 @@ impl RenderCtx {
         &self.report
     }
 
-    /// Records a change.
+    /// Records `change` (built with [`Change::lossless`] or [`Change::lossy`]) as made to this
+    /// tool: the change gets the tool's name.
     ///
     /// # Errors
     ///
-    /// [`RenderRule::Lossy`] when `lossy` and the policy is [`Policy::Strict`].
-    pub fn change(
-        &mut self,
-        pointer: &str,
-        param: &str,
-        kind: ChangeKind,
-        keyword: impl Into<Cow<'static, str>>,
-        detail: impl Into<String>,
-        lossy: bool,
-    ) -> Result<(), RenderError> {
-        let detail = detail.into();
-        if lossy && self.policy == Policy::Strict {
+    /// [`RenderRule::Lossy`] when the change is lossy and the policy is [`Policy::Strict`];
+    /// nothing is recorded then.
+    pub fn record(&mut self, change: Change) -> Result<(), RenderError> {
+        if change.lossy && self.policy == Policy::Strict {
             return Err(self.error(
-                pointer,
-                param,
+                change.pointer,
+                change.param,
                 RenderRule::Lossy,
-                format_args!("{detail}; this loses meaning and the policy is strict"),
+                format_args!("{}; this loses meaning and the policy is strict", change.detail),
             ));
         }
-        self.report.changes.push(Change {
-            tool: self.tool.clone(),
-            pointer: pointer.to_owned(),
-            param: param.to_owned(),
-            kind,
-            keyword: keyword.into(),
-            detail,
-            lossy,
-        });
+        self.report.changes.push(Change { tool: self.tool.clone(), ..change });
         Ok(())
     }
 
-    /// An error about this tool.
+    /// An error about this tool at `pointer` (the root for the tool as a whole) and IR
+    /// parameter `param` (empty for the tool itself).
     pub fn error(
         &self,
-        pointer: &str,
-        param: &str,
+        pointer: impl Into<JsonPointer>,
+        param: impl Into<String>,
         rule: RenderRule,
         detail: impl fmt::Display,
     ) -> RenderError {
@@ -342,8 +329,9 @@ impl RenderCtx {
     ///
     /// [`RenderRule::Name`] naming the rule.
     pub fn check_name(&self, rule: &NameRule) -> Result<(), RenderError> {
-        rule.check(&self.tool)
-            .map_err(|why| self.error("/name", "", RenderRule::Name, format_args!("{why}")))
+        rule.check(&self.tool).map_err(|why| {
+            self.error(JsonPointer::from_segments(["name"]), "", RenderRule::Name, why)
+        })
     }
 
     /// Reports every [`Extensions`](crate::Extensions) namespace of `tool` other than `own`
@@ -352,11 +340,11 @@ impl RenderCtx {
     ///
     /// # Errors
     ///
-    /// None in practice (the change is lossless); the `Result` is [`change`](Self::change)'s.
+    /// None in practice (the change is lossless); the `Result` is [`record`](Self::record)'s.
     pub fn omit_extensions(
         &mut self,
         tool: &ToolDescriptor,
-        pointer: &str,
+        pointer: &JsonPointer,
         own: Option<&str>,
     ) -> Result<(), RenderError> {
         for ns in tool.extensions.namespaces().filter(|ns| Some(*ns) != own) {
@@ -367,17 +355,12 @@ impl RenderCtx {
                 .flat_map(|m| m.keys())
                 .map(|k| format!("`{k}`"))
                 .collect();
-            self.change(
-                pointer,
-                "",
-                ChangeKind::Omitted,
-                "extensions",
+            self.record(Change::lossless(ChangeKind::Omitted, "extensions").at(pointer).detail(
                 format!(
                     "{ns} fields {} omitted: they belong to {ns}'s wire format",
                     fields.join(", ")
                 ),
-                false,
-            )?;
+            ))?;
         }
         Ok(())
     }

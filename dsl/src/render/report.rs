@@ -5,6 +5,8 @@ use std::borrow::Cow;
 use std::fmt::{self, Write as _};
 use std::hash::Hash;
 
+use crate::pointer::JsonPointer;
+
 /// What a renderer does with a change that loses meaning.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Policy {
@@ -42,8 +44,9 @@ pub enum ChangeKind {
 pub struct Change {
     /// The tool's name.
     pub tool: String,
-    /// JSON pointer of the place in the rendered output (`/function/parameters/properties/days`).
-    pub pointer: String,
+    /// JSON pointer of the place in the rendered output (`/function/parameters/properties/days`);
+    /// the root pointer for the tool as a whole.
+    pub pointer: JsonPointer,
     /// Dotted path of the IR parameter (`filter.limit`, `tags[]`, `$defs.Node.label`); empty for
     /// the tool itself.
     pub param: String,
@@ -55,6 +58,51 @@ pub struct Change {
     pub detail: String,
     /// Whether meaning was lost (the provider now accepts or conveys something else).
     pub lossy: bool,
+}
+
+impl Change {
+    /// A change that keeps the meaning, of `kind` and about `keyword`; give its place with
+    /// [`at`](Self::at) and [`param`](Self::param), say what was done with
+    /// [`detail`](Self::detail), and record it with
+    /// [`RenderCtx::record`](super::RenderCtx::record), which fills in the tool.
+    pub fn lossless(kind: ChangeKind, keyword: impl Into<Cow<'static, str>>) -> Self {
+        Change {
+            tool: String::new(),
+            pointer: JsonPointer::root(),
+            param: String::new(),
+            kind,
+            keyword: keyword.into(),
+            detail: String::new(),
+            lossy: false,
+        }
+    }
+
+    /// A change that loses meaning (refused under [`Policy::Strict`]); otherwise as
+    /// [`lossless`](Self::lossless).
+    pub fn lossy(kind: ChangeKind, keyword: impl Into<Cow<'static, str>>) -> Self {
+        Change { lossy: true, ..Change::lossless(kind, keyword) }
+    }
+
+    /// The place in the rendered output (the root, for the tool as a whole, when not given).
+    #[must_use]
+    pub fn at(mut self, pointer: impl Into<JsonPointer>) -> Self {
+        self.pointer = pointer.into();
+        self
+    }
+
+    /// The dotted path of the IR parameter (none, for the tool itself, when not given).
+    #[must_use]
+    pub fn param(mut self, param: impl Into<String>) -> Self {
+        self.param = param.into();
+        self
+    }
+
+    /// What was done, in words.
+    #[must_use]
+    pub fn detail(mut self, detail: impl Into<String>) -> Self {
+        self.detail = detail.into();
+        self
+    }
 }
 
 impl fmt::Display for Change {
@@ -157,8 +205,8 @@ pub enum RenderRule {
 pub struct RenderError {
     /// The tool's name (for set-level errors, the tool at which the limit was crossed).
     pub tool: String,
-    /// JSON pointer in the rendered output; empty for the tool as a whole.
-    pub pointer: String,
+    /// JSON pointer in the rendered output; the root pointer for the tool as a whole.
+    pub pointer: JsonPointer,
     /// Dotted path of the IR parameter; empty for the tool as a whole.
     pub param: String,
     /// The rule.
@@ -171,7 +219,7 @@ impl RenderError {
     /// An error; the message is built from the parts and `detail`.
     pub fn new(
         tool: impl Into<String>,
-        pointer: impl Into<String>,
+        pointer: impl Into<JsonPointer>,
         param: impl Into<String>,
         rule: RenderRule,
         detail: impl fmt::Display,

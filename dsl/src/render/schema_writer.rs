@@ -6,13 +6,14 @@ use std::fmt::{self, Write as _};
 
 use super::json_writer::{JsonWriter, literal_text, push_float};
 use super::renderer::RenderCtx;
-use super::report::{ChangeKind, RenderError, RenderRule};
+use super::report::{Change, ChangeKind, RenderError, RenderRule};
 use super::schema_options::{
     Keyword, Keywords, NullStyle, RefStyle, SchemaOptions, SchemaStats, Unsupported,
 };
 use crate::descriptor::{Param, ToolDescriptor};
 use crate::json_schema::json_refs;
 use crate::literal::Literal;
+use crate::pointer::JsonPointer;
 use crate::schema::{Additional, Combine, EnumValues, Kept, NumberSchema, Schema, SchemaKind};
 
 /// Writes the tool's input schema (the root object of its parameters) at `pointer`.
@@ -26,7 +27,7 @@ pub fn write_input_schema(
     tool: &ToolDescriptor,
     opts: &SchemaOptions,
     ctx: &mut RenderCtx,
-    pointer: &str,
+    pointer: &JsonPointer,
 ) -> Result<SchemaStats, RenderError> {
     let mut w = SchemaWriter::new(tool, opts, ctx, pointer);
     w.root_object(out, &tool.params, &tool.additional, None)?;
@@ -44,7 +45,7 @@ pub fn write_output_schema(
     tool: &ToolDescriptor,
     opts: &SchemaOptions,
     ctx: &mut RenderCtx,
-    pointer: &str,
+    pointer: &JsonPointer,
 ) -> Result<Option<SchemaStats>, RenderError> {
     let Some(output) = &tool.output else { return Ok(None) };
     let mut w = SchemaWriter::new(tool, opts, ctx, pointer);
@@ -91,7 +92,7 @@ struct SchemaWriter<'a> {
     tool: &'a ToolDescriptor,
     opts: &'a SchemaOptions,
     ctx: &'a mut RenderCtx,
-    pointer: String,
+    pointer: JsonPointer,
     param: String,
     stats: SchemaStats,
     depth: usize,
@@ -123,13 +124,13 @@ impl<'a> SchemaWriter<'a> {
         tool: &'a ToolDescriptor,
         opts: &'a SchemaOptions,
         ctx: &'a mut RenderCtx,
-        pointer: &str,
+        pointer: &JsonPointer,
     ) -> Self {
         SchemaWriter {
             tool,
             opts,
             ctx,
-            pointer: pointer.to_owned(),
+            pointer: pointer.clone(),
             param: String::new(),
             stats: SchemaStats::default(),
             depth: 0,
@@ -144,33 +145,17 @@ impl<'a> SchemaWriter<'a> {
     }
 
     fn err(&self, rule: RenderRule, detail: impl fmt::Display) -> RenderError {
-        self.ctx.error(&self.pointer, &self.param, rule, detail)
+        self.ctx.error(&self.pointer, self.param.as_str(), rule, detail)
     }
 
-    fn change(
-        &mut self,
-        kind: ChangeKind,
-        keyword: &'static str,
-        detail: impl Into<String>,
-        lossy: bool,
-    ) -> Result<(), RenderError> {
-        self.ctx.change(&self.pointer, &self.param, kind, keyword, detail, lossy)
+    /// Records `change` at the node being written.
+    fn record(&mut self, change: Change) -> Result<(), RenderError> {
+        self.ctx.record(change.at(&self.pointer).param(self.param.as_str()))
     }
 
     fn push_ptr(&mut self, seg: &str) -> usize {
         let len = self.pointer.len();
-        self.pointer.push('/');
-        if !seg.bytes().any(|b| b == b'~' || b == b'/') {
-            self.pointer.push_str(seg);
-            return len;
-        }
-        for c in seg.chars() {
-            match c {
-                '~' => self.pointer.push_str("~0"),
-                '/' => self.pointer.push_str("~1"),
-                c => self.pointer.push(c),
-            }
-        }
+        self.pointer.push(seg);
         len
     }
 
@@ -537,17 +522,10 @@ impl<'a> SchemaWriter<'a> {
         if !self.opts.verbatim {
             for k in ann.verbatim {
                 push_note(notes, &format!("{}: {}.", k.keyword, k.value));
-                self.ctx.change(
-                    &self.pointer,
-                    &self.param,
-                    ChangeKind::MovedToDescription,
-                    k.keyword.to_string(),
-                    format!(
+                self.record(Change::lossy(ChangeKind::MovedToDescription, k.keyword.to_string()).detail(format!(
                         "`{}` moved into the description: the provider does not take it and the IR cannot lower it",
                         k.keyword
-                    ),
-                    true,
-                )?;
+                    )))?;
             }
         } else if ann.verbatim.iter().any(|k| k.keyword == "prefixItems" || k.keyword == "items") {
             // The kept `prefixItems`/`items` stand for the array's items.
@@ -555,12 +533,7 @@ impl<'a> SchemaWriter<'a> {
         }
         match kind {
             SchemaKind::AnyOf(a) if a.combine == Combine::OneOf && !self.opts.verbatim => {
-                self.change(
-                    ChangeKind::Rewritten,
-                    "oneOf",
-                    "`oneOf` written as `anyOf`: its variants may overlap, so the provider also accepts a value that matches two",
-                    true,
-                )?;
+                self.record(Change::lossy(ChangeKind::Rewritten, "oneOf").detail("`oneOf` written as `anyOf`: its variants may overlap, so the provider also accepts a value that matches two"))?;
             }
             SchemaKind::String(s) => {
                 if let Some(f) = &s.format {
@@ -591,11 +564,9 @@ impl<'a> SchemaWriter<'a> {
             SchemaKind::Enum(e) if e.values.iter_described().any(|(_, d)| d.is_some()) => {
                 let text = enum_note(&e.values);
                 push_note(notes, &text);
-                self.change(
-                    ChangeKind::MovedToDescription,
-                    "enum",
-                    "descriptions of enum values written into the description",
-                    false,
+                self.record(
+                    Change::lossless(ChangeKind::MovedToDescription, "enum")
+                        .detail("descriptions of enum values written into the description"),
                 )?;
             }
             SchemaKind::List(l) => {
@@ -604,14 +575,12 @@ impl<'a> SchemaWriter<'a> {
                         Some(max) if v > max && allowed.contains(Keyword::MinItems) => {
                             kept = kept.with(Keyword::MinItems);
                             push_note(notes, &format!("Minimum items: {v}."));
-                            self.change(
-                                ChangeKind::Rewritten,
-                                "minItems",
+                            self
+                                .record(Change::lossless(ChangeKind::Rewritten, "minItems").detail(
                                 format!(
                                     "minItems {v} clamped to {max}; the bound is in the description"
                                 ),
-                                false,
-                            )?;
+                            ))?;
                         }
                         _ => keyword!(Keyword::MinItems, v.to_string()),
                     }
@@ -647,12 +616,7 @@ impl<'a> SchemaWriter<'a> {
         let literal = crate::json_schema::export_schema_literal(values, &[]);
         let text = serde_json::to_string(&literal).unwrap_or_default();
         push_note(notes, &format!("Values of other keys: {text}."));
-        self.change(
-            ChangeKind::MovedToDescription,
-            "additionalProperties",
-            "the schema of map values moved into the description: the provider does not accept additionalProperties",
-            true,
-        )
+        self.record(Change::lossy(ChangeKind::MovedToDescription, "additionalProperties").detail("the schema of map values moved into the description: the provider does not accept additionalProperties"))
     }
 
     fn plan_number<T: Copy>(
@@ -694,18 +658,14 @@ impl<'a> SchemaWriter<'a> {
                 } else {
                     push_note(notes, &format!("{}: {value}.", k.label()));
                 }
-                self.change(
-                    ChangeKind::MovedToDescription,
-                    k.as_str(),
-                    format!("`{}` moved into the description", k.as_str()),
-                    false,
+                self.record(
+                    Change::lossless(ChangeKind::MovedToDescription, k.as_str())
+                        .detail(format!("`{}` moved into the description", k.as_str())),
                 )
             }
-            Unsupported::Drop => self.change(
-                ChangeKind::Dropped,
-                k.as_str(),
-                format!("`{}` dropped: the provider does not accept it", k.as_str()),
-                true,
+            Unsupported::Drop => self.record(
+                Change::lossy(ChangeKind::Dropped, k.as_str())
+                    .detail(format!("`{}` dropped: the provider does not accept it", k.as_str())),
             ),
         }
     }
@@ -808,7 +768,8 @@ impl<'a> SchemaWriter<'a> {
                 out.key(keyword);
                 out.begin_array();
                 for (i, v) in a.variants.iter().enumerate() {
-                    let p2 = self.push_ptr(&i.to_string());
+                    let p2 = self.pointer.len();
+                    self.pointer.push_index(i);
                     let q = self.param.len();
                     let _ = write!(self.param, "|{i}");
                     self.schema(out, v)?;
@@ -845,12 +806,7 @@ impl<'a> SchemaWriter<'a> {
         // A root's description is not the tool's (and some providers drop it): a root map's
         // value type has nowhere to go.
         if matches!(additional, Additional::Typed(_)) && !self.opts.additional_properties {
-            self.change(
-                ChangeKind::Dropped,
-                "additionalProperties",
-                "the schema of map values is dropped: the provider does not accept additionalProperties",
-                true,
-            )?;
+            self.record(Change::lossy(ChangeKind::Dropped, "additionalProperties").detail("the schema of map values is dropped: the provider does not accept additionalProperties"))?;
         }
         out.begin_object();
         if let Some(t) = ann.title.filter(|_| kept.contains(Keyword::Title)) {
@@ -908,7 +864,9 @@ impl<'a> SchemaWriter<'a> {
                         } else {
                             "optional (already nullable) property made required: send null for absent"
                         };
-                        self.change(ChangeKind::MadeRequired, "required", detail, false)?;
+                        self.record(
+                            Change::lossless(ChangeKind::MadeRequired, "required").detail(detail),
+                        )?;
                     } else {
                         self.stats.optional_properties += 1;
                     }
@@ -959,23 +917,15 @@ impl<'a> SchemaWriter<'a> {
                 out.bool(false);
             }
             Additional::Unstated if self.opts.close_objects => {
-                self.change(
-                    ChangeKind::Closed,
-                    "additionalProperties",
-                    "object that does not state additionalProperties closed: the provider requires additionalProperties: false",
-                    false,
-                )?;
+                self.record(Change::lossless(ChangeKind::Closed, "additionalProperties").detail("object that does not state additionalProperties closed: the provider requires additionalProperties: false"))?;
                 out.key("additionalProperties");
                 out.bool(false);
             }
             Additional::Unstated => {}
             Additional::Open if self.opts.close_objects => {
-                self.change(
-                    ChangeKind::Closed,
-                    "additionalProperties",
+                self.record(Change::lossy(ChangeKind::Closed, "additionalProperties").detail(
                     "open object closed: the provider requires additionalProperties: false",
-                    true,
-                )?;
+                ))?;
                 out.key("additionalProperties");
                 out.bool(false);
             }
@@ -984,12 +934,7 @@ impl<'a> SchemaWriter<'a> {
                 out.bool(true);
             }
             Additional::Typed(_) if self.opts.close_objects => {
-                self.change(
-                    ChangeKind::Closed,
-                    "additionalProperties",
-                    "map closed to an empty object: the provider requires additionalProperties: false",
-                    true,
-                )?;
+                self.record(Change::lossy(ChangeKind::Closed, "additionalProperties").detail("map closed to an empty object: the provider requires additionalProperties: false"))?;
                 out.key("additionalProperties");
                 out.bool(false);
             }
@@ -1026,11 +971,9 @@ impl<'a> SchemaWriter<'a> {
                     ),
                 ));
             }
-            self.change(
-                ChangeKind::Inlined,
-                "$ref",
-                format!("reference to `{name}` replaced by its definition"),
-                false,
+            self.record(
+                Change::lossless(ChangeKind::Inlined, "$ref")
+                    .detail(format!("reference to `{name}` replaced by its definition")),
             )?;
             let merged = Ann {
                 nullable: ann.nullable || def.nullable,
@@ -1068,11 +1011,9 @@ impl<'a> SchemaWriter<'a> {
             || (siblings && !self.opts.ref_siblings)
         {
             if !nullable {
-                self.change(
-                    ChangeKind::Rewritten,
-                    "$ref",
-                    "`$ref` with sibling keywords wrapped in anyOf",
-                    false,
+                self.record(
+                    Change::lossless(ChangeKind::Rewritten, "$ref")
+                        .detail("`$ref` with sibling keywords wrapped in anyOf"),
                 )?;
             } else {
                 self.stats.unions += 1;
@@ -1111,24 +1052,12 @@ fn write_ref(out: &mut JsonWriter, target: &str, name: &str) {
     out.end_object();
 }
 
-/// `prefix` and `name` as a URI fragment: JSON-pointer escaped (`~0`, `~1`), then
+/// `prefix` and `name` as a URI fragment: escaped as a JSON pointer segment, then
 /// percent-encoded outside the characters a fragment may hold.
 pub fn ref_target(prefix: &str, name: &str) -> String {
     let mut out = String::with_capacity(prefix.len() + name.len());
     out.push_str(prefix);
-    for c in name.chars() {
-        match c {
-            '~' => out.push_str("~0"),
-            '/' => out.push_str("~1"),
-            c if c.is_ascii_alphanumeric() || "-._!$&'()*+,;=:@".contains(c) => out.push(c),
-            c => {
-                let mut buf = [0u8; 4];
-                for b in c.encode_utf8(&mut buf).bytes() {
-                    let _ = write!(out, "%{b:02X}");
-                }
-            }
-        }
-    }
+    crate::pointer::fragment_segment_into(&mut out, name);
     out
 }
 
@@ -1384,7 +1313,7 @@ mod tests {
     fn render(tool: &ToolDescriptor, opts: &SchemaOptions, policy: Policy) -> Rendered {
         let mut ctx = RenderCtx::new(tool, policy);
         let mut out = JsonWriter::new();
-        write_input_schema(&mut out, tool, opts, &mut ctx, "").unwrap();
+        write_input_schema(&mut out, tool, opts, &mut ctx, &JsonPointer::root()).unwrap();
         ctx.finish(out)
     }
 
@@ -1444,7 +1373,7 @@ mod tests {
     ) -> Result<Rendered, RenderError> {
         let mut ctx = RenderCtx::new(tool, policy);
         let mut out = JsonWriter::new();
-        write_input_schema(&mut out, tool, opts, &mut ctx, "")?;
+        write_input_schema(&mut out, tool, opts, &mut ctx, &JsonPointer::root())?;
         Ok(ctx.finish(out))
     }
 

@@ -3,9 +3,10 @@
 
 use std::borrow::Cow;
 
+use tooldef::JsonPointer;
 use tooldef::ToolDescriptor;
 use tooldef::render::{
-    ChangeKind, JsonWriter, Keyword, Keywords, NameRules, NullStyle, Policy, RenderCtx,
+    Change, ChangeKind, JsonWriter, Keyword, Keywords, NameRules, NullStyle, Policy, RenderCtx,
     RenderError, RenderRule, Rendered, Renderer, SchemaOptions, SchemaStats, write_input_schema,
 };
 
@@ -95,44 +96,38 @@ impl AnthropicRenderer {
             out.string(&tool.description);
         }
         out.key("input_schema");
-        let stats =
-            write_input_schema(&mut out, tool, &self.schema_options(), &mut ctx, "/input_schema")?;
+        let stats = write_input_schema(
+            &mut out,
+            tool,
+            &self.schema_options(),
+            &mut ctx,
+            &JsonPointer::from_segments(["input_schema"]),
+        )?;
         if self.strict {
             out.key("strict");
             out.bool(true);
         }
         out.end_object();
         if let Some(title) = &tool.title {
-            ctx.change(
-                "",
-                "",
-                ChangeKind::Omitted,
-                "title",
-                format!("title `{title}` omitted: Anthropic tools have no title field"),
-                false,
+            ctx.record(
+                Change::lossless(ChangeKind::Omitted, "title").detail(format!(
+                    "title `{title}` omitted: Anthropic tools have no title field"
+                )),
             )?;
         }
         if !tool.annotations.is_empty() {
-            ctx.change(
-                "",
-                "",
-                ChangeKind::Omitted,
-                "annotations",
-                "behaviour hints omitted: Anthropic tools have no annotations field",
-                false,
+            ctx.record(
+                Change::lossless(ChangeKind::Omitted, "annotations")
+                    .detail("behaviour hints omitted: Anthropic tools have no annotations field"),
             )?;
         }
         if tool.output.is_some() {
-            ctx.change(
-                "",
-                "",
-                ChangeKind::Omitted,
-                "output_schema",
-                "output schema omitted: Anthropic tools have no output schema",
-                false,
+            ctx.record(
+                Change::lossless(ChangeKind::Omitted, "output_schema")
+                    .detail("output schema omitted: Anthropic tools have no output schema"),
             )?;
         }
-        ctx.omit_extensions(tool, "", None)?;
+        ctx.omit_extensions(tool, &JsonPointer::root(), None)?;
         Ok((ctx.finish(out), stats))
     }
 
@@ -144,7 +139,7 @@ impl AnthropicRenderer {
             let at = tools[MAX_STRICT_TOOLS].name.as_str();
             return Err(RenderError::new(
                 at,
-                "",
+                JsonPointer::root(),
                 "",
                 RenderRule::SetLimit,
                 format_args!(
@@ -160,7 +155,7 @@ impl AnthropicRenderer {
             let over = |what: &str, limit: usize, n: usize| {
                 RenderError::new(
                     tool.name.as_str(),
-                    "/input_schema",
+                    JsonPointer::from_segments(["input_schema"]),
                     "",
                     RenderRule::SetLimit,
                     format_args!(

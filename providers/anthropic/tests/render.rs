@@ -104,7 +104,7 @@ fn strict_rejects_recursion_naming_the_definition() {
         let err = r.render(&tool, Policy::Lenient).unwrap_err();
         assert_eq!(err.rule, RenderRule::Recursion, "{name}");
         assert_eq!(err.tool, name);
-        assert!(err.pointer.starts_with("/input_schema"), "{}", err.pointer);
+        assert!(err.pointer.as_str().starts_with("/input_schema"), "{}", err.pointer);
         assert!(AnthropicRenderer::new().render(&tool, Policy::Strict).is_ok());
     }
     // A shared definition that is not recursive is fine.

@@ -1,8 +1,9 @@
 //! The renderer: Converse `toolSpec`s, plain and strict, and the `toolConfig` of a set.
 
+use tooldef::JsonPointer;
 use tooldef::ToolDescriptor;
 use tooldef::render::{
-    ChangeKind, JsonWriter, Keyword, Keywords, NameRules, NullStyle, Policy, RenderCtx,
+    Change, ChangeKind, JsonWriter, Keyword, Keywords, NameRules, NullStyle, Policy, RenderCtx,
     RenderError, RenderRule, Rendered, Renderer, SchemaOptions, write_input_schema,
 };
 
@@ -99,7 +100,7 @@ impl Renderer for BedrockRenderer {
             tool,
             &self.schema_options(),
             &mut ctx,
-            "/toolSpec/inputSchema/json",
+            &JsonPointer::from_segments(["toolSpec", "inputSchema", "json"]),
         )?;
         out.end_object();
         if self.strict {
@@ -119,10 +120,14 @@ impl Renderer for BedrockRenderer {
         ];
         for (keyword, present, detail) in omitted {
             if present {
-                ctx.change("/toolSpec", "", ChangeKind::Omitted, keyword, detail, false)?;
+                ctx.record(
+                    Change::lossless(ChangeKind::Omitted, keyword)
+                        .at(JsonPointer::from_segments(["toolSpec"]))
+                        .detail(detail),
+                )?;
             }
         }
-        ctx.omit_extensions(tool, "/toolSpec", None)?;
+        ctx.omit_extensions(tool, &JsonPointer::from_segments(["toolSpec"]), None)?;
         Ok(ctx.finish(out))
     }
 
@@ -137,7 +142,7 @@ impl Renderer for BedrockRenderer {
 fn empty_set() -> RenderError {
     RenderError::new(
         "",
-        "/tools",
+        JsonPointer::from_segments(["tools"]),
         "",
         RenderRule::SetLimit,
         "Bedrock's toolConfig needs at least one tool",

@@ -3,10 +3,11 @@
 
 use indexmap::IndexMap;
 use serde_json::Value;
+use tooldef::JsonPointer;
 use tooldef::render::{
-    ChangeKind, JsonWriter, Keyword, Keywords, NameRules, NullStyle, Policy, RefStyle, RenderCtx,
-    RenderError, RenderRule, Rendered, Renderer, SchemaOptions, Unsupported, write_input_schema,
-    write_output_schema,
+    Change, ChangeKind, JsonWriter, Keyword, Keywords, NameRules, NullStyle, Policy, RefStyle,
+    RenderCtx, RenderError, RenderRule, Rendered, Renderer, SchemaOptions, Unsupported,
+    write_input_schema, write_output_schema,
 };
 use tooldef::{Additional, ToolDescriptor};
 
@@ -119,7 +120,7 @@ impl GeminiRenderer {
         out: &mut JsonWriter,
         tool: &ToolDescriptor,
         ctx: &mut RenderCtx,
-        pointer: &str,
+        pointer: &JsonPointer,
         output: bool,
     ) -> Result<(), RenderError> {
         let opts = self.schema_options();
@@ -140,7 +141,7 @@ impl GeminiRenderer {
         let mut value: Node = serde_json::from_str(buf.as_str()).map_err(|e| {
             ctx.error(pointer, "", RenderRule::Unsupported, format_args!("internal JSON: {e}"))
         })?;
-        let mut at = pointer.to_owned();
+        let mut at = pointer.clone();
         openapi_fixup(&mut value, &mut at, ctx)?;
         value.write(out);
         Ok(())
@@ -176,70 +177,53 @@ impl Renderer for GeminiRenderer {
         if !tool.description.trim().is_empty() {
             out.string(&tool.description);
         } else if let Some(title) = tool.title.as_deref().filter(|t| !t.trim().is_empty()) {
-            ctx.change(
-                "/description",
-                "",
-                ChangeKind::Rewritten,
-                "description",
-                "the tool has no description, which FunctionDeclaration requires; its title is sent instead",
-                false,
-            )?;
+            ctx.record(Change::lossless(ChangeKind::Rewritten, "description").at(JsonPointer::from_segments(["description"])).detail("the tool has no description, which FunctionDeclaration requires; its title is sent instead"))?;
             out.string(title);
             title_used = true;
         } else {
-            ctx.change(
-                "/description",
-                "",
-                ChangeKind::Rewritten,
-                "description",
-                "the tool has no description, which FunctionDeclaration requires; an empty string is sent",
-                false,
-            )?;
+            ctx.record(Change::lossless(ChangeKind::Rewritten, "description").at(JsonPointer::from_segments(["description"])).detail("the tool has no description, which FunctionDeclaration requires; an empty string is sent"))?;
             out.string("");
         }
         if tool.params.is_empty() {
             // An object that does not state `additionalProperties` is read as closed here, as
             // every strict mode reads it.
             if matches!(tool.additional, Additional::Open | Additional::Typed(_)) {
-                ctx.change(
-                    &format!("/{params_key}"),
-                    "",
-                    ChangeKind::Dropped,
-                    "additionalProperties",
-                    "the tool takes no named parameters but accepts other keys; Gemini needs declared properties, so no schema is sent",
-                    true,
-                )?;
+                ctx.record(Change::lossy(ChangeKind::Dropped, "additionalProperties").at(JsonPointer::from_segments([params_key])).detail("the tool takes no named parameters but accepts other keys; Gemini needs declared properties, so no schema is sent"))?;
             }
         } else {
             out.key(params_key);
-            self.schema(&mut out, tool, &mut ctx, &format!("/{params_key}"), false)?;
+            self.schema(
+                &mut out,
+                tool,
+                &mut ctx,
+                &JsonPointer::from_segments([params_key]),
+                false,
+            )?;
         }
         if tool.output.is_some() {
             out.key(response_key);
-            self.schema(&mut out, tool, &mut ctx, &format!("/{response_key}"), true)?;
+            self.schema(
+                &mut out,
+                tool,
+                &mut ctx,
+                &JsonPointer::from_segments([response_key]),
+                true,
+            )?;
         }
         out.end_object();
         if !title_used && tool.title.is_some() {
-            ctx.change(
-                "",
-                "",
-                ChangeKind::Omitted,
-                "title",
-                "FunctionDeclaration has no title field",
-                false,
+            ctx.record(
+                Change::lossless(ChangeKind::Omitted, "title")
+                    .detail("FunctionDeclaration has no title field"),
             )?;
         }
         if !tool.annotations.is_empty() {
-            ctx.change(
-                "",
-                "",
-                ChangeKind::Omitted,
-                "annotations",
-                "FunctionDeclaration has no annotations field",
-                false,
+            ctx.record(
+                Change::lossless(ChangeKind::Omitted, "annotations")
+                    .detail("FunctionDeclaration has no annotations field"),
             )?;
         }
-        ctx.omit_extensions(tool, "", None)?;
+        ctx.omit_extensions(tool, &JsonPointer::root(), None)?;
         Ok(ctx.finish(out))
     }
 }
@@ -263,24 +247,17 @@ pub fn tools_json<'a>(declarations: impl IntoIterator<Item = &'a Rendered>) -> S
     out
 }
 
-fn push_segment(at: &mut String, seg: &str) -> usize {
+fn push_segment(at: &mut JsonPointer, seg: &str) -> usize {
     let len = at.len();
-    at.push('/');
-    for c in seg.chars() {
-        match c {
-            '~' => at.push_str("~0"),
-            '/' => at.push_str("~1"),
-            c => at.push(c),
-        }
-    }
+    at.push(seg);
     len
 }
 
 /// Every schema directly under `node` with its pointer segment(s).
 fn for_each_child(
     node: &mut IndexMap<String, Node>,
-    at: &mut String,
-    f: &mut dyn FnMut(&mut Node, &mut String) -> Result<(), RenderError>,
+    at: &mut JsonPointer,
+    f: &mut dyn FnMut(&mut Node, &mut JsonPointer) -> Result<(), RenderError>,
 ) -> Result<(), RenderError> {
     for key in ["properties", "$defs", "definitions"] {
         if let Some(Node::Object(props)) = node.get_mut(key) {
@@ -303,7 +280,8 @@ fn for_each_child(
     if let Some(Node::Array(variants)) = node.get_mut("anyOf") {
         let p = push_segment(at, "anyOf");
         for (i, child) in variants.iter_mut().enumerate() {
-            let q = push_segment(at, &i.to_string());
+            let q = at.len();
+            at.push_index(i);
             f(child, at)?;
             at.truncate(q);
         }
@@ -322,7 +300,11 @@ fn variant_types(variants: &[Node]) -> Vec<Option<&str>> {
 }
 
 /// Completes the OpenAPI form: `propertyOrdering`, unions made expressible with one `type`.
-fn openapi_fixup(v: &mut Node, at: &mut String, ctx: &mut RenderCtx) -> Result<(), RenderError> {
+fn openapi_fixup(
+    v: &mut Node,
+    at: &mut JsonPointer,
+    ctx: &mut RenderCtx,
+) -> Result<(), RenderError> {
     let Node::Object(map) = v else { return Ok(()) };
     if let Some(Node::Array(variants)) = map.get("anyOf") {
         let had_null =
@@ -333,7 +315,7 @@ fn openapi_fixup(v: &mut Node, at: &mut String, ctx: &mut RenderCtx) -> Result<(
         if !uniform {
             let listed: Vec<&str> = types.iter().map(|t| t.unwrap_or("untyped")).collect();
             return Err(ctx.error(
-                at,
+                &*at,
                 "",
                 RenderRule::Unsupported,
                 format_args!(
@@ -353,7 +335,7 @@ fn openapi_fixup(v: &mut Node, at: &mut String, ctx: &mut RenderCtx) -> Result<(
         }
         if kept.len() > 1 && matches!(type_name.as_str(), "ARRAY" | "OBJECT") {
             return Err(ctx.error(
-                at,
+                &*at,
                 "",
                 RenderRule::Unsupported,
                 format_args!(
@@ -386,21 +368,14 @@ fn openapi_fixup(v: &mut Node, at: &mut String, ctx: &mut RenderCtx) -> Result<(
         if had_null {
             map.insert("nullable".to_owned(), Node::Scalar(Value::Bool(true)));
         }
-        ctx.change(
-            at,
-            "",
-            ChangeKind::Rewritten,
-            "anyOf",
-            format!(
-                "union written with the single type {type_name}{}",
-                if had_null { " and nullable: true" } else { "" }
-            ),
-            false,
-        )?;
+        ctx.record(Change::lossless(ChangeKind::Rewritten, "anyOf").at(&*at).detail(format!(
+            "union written with the single type {type_name}{}",
+            if had_null { " and nullable: true" } else { "" }
+        )))?;
     }
     if !map.contains_key("type") {
         return Err(ctx.error(
-            at,
+            &*at,
             "",
             RenderRule::Unsupported,
             "a schema that accepts any value has no single `type`, which Gemini's OpenAPI `parameters` requires; use parametersJsonSchema",

@@ -1,8 +1,9 @@
 //! The renderer: MCP `Tool` definitions per protocol version, and the `tools/list` result of a
 //! set.
 
+use tooldef::JsonPointer;
 use tooldef::render::{
-    ChangeKind, JsonWriter, NameRules, Policy, RenderCtx, RenderError, Rendered, Renderer,
+    Change, ChangeKind, JsonWriter, NameRules, Policy, RenderCtx, RenderError, Rendered, Renderer,
     SchemaOptions, write_input_schema, write_output_schema,
 };
 use tooldef::{SchemaKind, ToolDescriptor};
@@ -120,25 +121,35 @@ impl Renderer for McpRenderer {
             out.string(&tool.description);
         }
         out.key("inputSchema");
-        write_input_schema(&mut out, tool, &opts, &mut ctx, "/inputSchema")?;
+        write_input_schema(
+            &mut out,
+            tool,
+            &opts,
+            &mut ctx,
+            &JsonPointer::from_segments(["inputSchema"]),
+        )?;
         if let Some(output) = &tool.output {
             let object_root = matches!(output.kind, SchemaKind::Object(_)) && !output.nullable;
             if self.version.object_output_only() && !object_root {
-                ctx.change(
-                    "/outputSchema",
-                    "$output",
-                    ChangeKind::Omitted,
-                    "outputSchema",
-                    format!(
-                        "MCP {} accepts only object output schemas; this {} one is left out",
-                        self.version.as_str(),
-                        output.type_name()
-                    ),
-                    false,
+                ctx.record(
+                    Change::lossless(ChangeKind::Omitted, "outputSchema")
+                        .at(JsonPointer::from_segments(["outputSchema"]))
+                        .param("$output")
+                        .detail(format!(
+                            "MCP {} accepts only object output schemas; this {} one is left out",
+                            self.version.as_str(),
+                            output.type_name()
+                        )),
                 )?;
             } else {
                 out.key("outputSchema");
-                write_output_schema(&mut out, tool, &opts, &mut ctx, "/outputSchema")?;
+                write_output_schema(
+                    &mut out,
+                    tool,
+                    &opts,
+                    &mut ctx,
+                    &JsonPointer::from_segments(["outputSchema"]),
+                )?;
             }
         }
         let a = &tool.annotations;
@@ -165,22 +176,15 @@ impl Renderer for McpRenderer {
         }
         for (key, value) in tool.extensions.namespace(EXTENSION_NAMESPACE).into_iter().flatten() {
             if MODELLED.contains(&key.as_str()) {
-                ctx.change(
-                    &format!("/{key}"),
-                    "",
-                    ChangeKind::Dropped,
-                    "extensions",
-                    format!(
+                ctx.record(Change::lossy(ChangeKind::Dropped, "extensions").at(JsonPointer::from_segments([key])).detail(format!(
                         "extension field `{key}` is not written: the descriptor's own `{key}` is"
-                    ),
-                    true,
-                )?;
+                    )))?;
                 continue;
             }
             out.key(key);
             out.value(value);
         }
-        ctx.omit_extensions(tool, "", Some(EXTENSION_NAMESPACE))?;
+        ctx.omit_extensions(tool, &JsonPointer::root(), Some(EXTENSION_NAMESPACE))?;
         out.end_object();
         Ok(ctx.finish(out))
     }

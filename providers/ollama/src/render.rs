@@ -2,10 +2,11 @@
 //! keeps, and a checker of those keys.
 
 use serde_json::Value;
+use tooldef::JsonPointer;
 use tooldef::ToolDescriptor;
 use tooldef::render::{
-    ChangeKind, JsonWriter, Keywords, Policy, RefStyle, RenderCtx, RenderError, Rendered, Renderer,
-    SchemaOptions, write_input_schema,
+    Change, ChangeKind, JsonWriter, Keywords, Policy, RefStyle, RenderCtx, RenderError, Rendered,
+    Renderer, SchemaOptions, write_input_schema,
 };
 
 /// Renders tools for Ollama's native `/api/chat`:
@@ -67,7 +68,7 @@ impl Renderer for OllamaRenderer {
             tool,
             &self.schema_options(),
             &mut ctx,
-            "/function/parameters",
+            &JsonPointer::from_segments(["function", "parameters"]),
         )?;
         out.end_object();
         out.end_object();
@@ -86,10 +87,14 @@ impl Renderer for OllamaRenderer {
         ];
         for (keyword, present, detail) in omitted {
             if present {
-                ctx.change("/function", "", ChangeKind::Omitted, keyword, detail, false)?;
+                ctx.record(
+                    Change::lossless(ChangeKind::Omitted, keyword)
+                        .at(JsonPointer::from_segments(["function"]))
+                        .detail(detail),
+                )?;
             }
         }
-        ctx.omit_extensions(tool, "/function", None)?;
+        ctx.omit_extensions(tool, &JsonPointer::from_segments(["function"]), None)?;
         Ok(ctx.finish(out))
     }
 }

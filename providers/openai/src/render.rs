@@ -3,8 +3,9 @@
 
 use std::borrow::Cow;
 
+use tooldef::JsonPointer;
 use tooldef::render::{
-    ChangeKind, JsonWriter, Keyword, Keywords, NameRules, NullStyle, Policy, RenderCtx,
+    Change, ChangeKind, JsonWriter, Keyword, Keywords, NameRules, NullStyle, Policy, RenderCtx,
     RenderError, RenderRule, Rendered, Renderer, SchemaOptions, SchemaStats, write_input_schema,
     write_output_schema,
 };
@@ -174,7 +175,7 @@ impl OpenAiRenderer {
         ctx.check_name(&rules::TOOL_NAME)?;
         if self.api == Api::Responses && !matches!(self.profile, Profile::OpenAi | Profile::XAi) {
             return Err(ctx.error(
-                "",
+                JsonPointer::root(),
                 "",
                 RenderRule::Unsupported,
                 format_args!("{} has no Responses API; use the Chat shape", self.profile.slug()),
@@ -183,7 +184,7 @@ impl OpenAiRenderer {
         if self.strict && self.profile == Profile::Cohere && !tool.params.iter().any(|p| p.required)
         {
             return Err(ctx.error(
-                "/function/parameters/required",
+                JsonPointer::from_segments(["function", "parameters", "required"]),
                 "",
                 RenderRule::Unsupported,
                 "Cohere's strict_tools needs at least one required parameter per tool",
@@ -198,9 +199,9 @@ impl OpenAiRenderer {
             Api::Chat => {
                 out.key("function");
                 out.begin_object();
-                "/function"
+                JsonPointer::from_segments(["function"])
             }
-            Api::Responses => "",
+            Api::Responses => JsonPointer::root(),
         };
         out.key("name");
         out.string(tool.name.as_str());
@@ -209,7 +210,7 @@ impl OpenAiRenderer {
             out.string(&tool.description);
         }
         out.key("parameters");
-        let pointer = format!("{base}/parameters");
+        let pointer = base.child("parameters");
         let stats = write_input_schema(&mut out, tool, &opts, &mut ctx, &pointer)?;
         if self.strict {
             self.check_limits(&ctx, &pointer, &stats)?;
@@ -226,7 +227,7 @@ impl OpenAiRenderer {
                 out.bool(self.strict);
             }
         }
-        self.omissions(tool, &mut ctx, &mut out, base)?;
+        self.omissions(tool, &mut ctx, &mut out, &base)?;
         if self.api == Api::Chat {
             out.end_object();
         }
@@ -240,26 +241,20 @@ impl OpenAiRenderer {
         tool: &ToolDescriptor,
         ctx: &mut RenderCtx,
         out: &mut JsonWriter,
-        base: &str,
+        base: &JsonPointer,
     ) -> Result<(), RenderError> {
         if let Some(title) = &tool.title {
-            ctx.change(
-                base,
-                "",
-                ChangeKind::Omitted,
-                "title",
-                format!("title `{title}` omitted: the function has no title field"),
-                false,
+            ctx.record(
+                Change::lossless(ChangeKind::Omitted, "title")
+                    .at(base)
+                    .detail(format!("title `{title}` omitted: the function has no title field")),
             )?;
         }
         if !tool.annotations.is_empty() {
-            ctx.change(
-                base,
-                "",
-                ChangeKind::Omitted,
-                "annotations",
-                "behaviour hints omitted: the function has no annotations field",
-                false,
+            ctx.record(
+                Change::lossless(ChangeKind::Omitted, "annotations")
+                    .at(base)
+                    .detail("behaviour hints omitted: the function has no annotations field"),
             )?;
         }
         ctx.omit_extensions(tool, base, None)?;
@@ -267,15 +262,18 @@ impl OpenAiRenderer {
             if self.api == Api::Responses {
                 out.key("output_schema");
                 let opts = SchemaOptions::JSON_SCHEMA;
-                write_output_schema(out, tool, &opts, ctx, "/output_schema")?;
+                write_output_schema(
+                    out,
+                    tool,
+                    &opts,
+                    ctx,
+                    &JsonPointer::from_segments(["output_schema"]),
+                )?;
             } else {
-                ctx.change(
-                    base,
-                    "",
-                    ChangeKind::Omitted,
-                    "output_schema",
-                    "output schema omitted: Chat Completions functions have no output schema",
-                    false,
+                ctx.record(
+                    Change::lossless(ChangeKind::Omitted, "output_schema").at(base).detail(
+                        "output schema omitted: Chat Completions functions have no output schema",
+                    ),
                 )?;
             }
         }
@@ -285,7 +283,7 @@ impl OpenAiRenderer {
     fn check_limits(
         &self,
         ctx: &RenderCtx,
-        pointer: &str,
+        pointer: &JsonPointer,
         stats: &SchemaStats,
     ) -> Result<(), RenderError> {
         if self.profile == Profile::Cohere {
@@ -353,7 +351,7 @@ impl Renderer for OpenAiRenderer {
             if fields > COHERE_MAX_FIELDS {
                 return Err(RenderError::new(
                     tool.name.as_str(),
-                    "",
+                    JsonPointer::root(),
                     "",
                     RenderRule::SetLimit,
                     format_args!(
