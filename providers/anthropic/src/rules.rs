@@ -2,6 +2,7 @@
 //! independent checker of the strict tool use schema rules, over JSON (not the IR).
 
 use serde_json::Value;
+use tooldef::JsonPointer;
 use tooldef::render::{NameRule, NameRules};
 
 /// Anthropic's tool-name rule as the API enforces it, `^[a-zA-Z0-9_-]{1,128}$` (API errors of
@@ -46,12 +47,13 @@ pub fn strict_violations(input_schema: &Value) -> Vec<String> {
     if input_schema.get("type").and_then(Value::as_str) != Some("object") {
         out.push(": the root must be `\"type\": \"object\"`".to_owned());
     }
-    check(input_schema, "", &mut out);
+    check(input_schema, &mut JsonPointer::root(), &mut out);
     for defs in ["$defs", "definitions"] {
         if let Some(d) = input_schema.get(defs).and_then(Value::as_object) {
             for name in d.keys() {
                 if reaches(input_schema, defs, name, name, &mut Vec::new()) {
-                    out.push(format!("/{defs}/{name}: recursive definition"));
+                    let at = JsonPointer::from_segments([defs, name.as_str()]);
+                    out.push(format!("{at}: recursive definition"));
                 }
             }
         }
@@ -59,7 +61,7 @@ pub fn strict_violations(input_schema: &Value) -> Vec<String> {
     out
 }
 
-fn check(schema: &Value, pointer: &str, out: &mut Vec<String>) {
+fn check(schema: &Value, pointer: &mut JsonPointer, out: &mut Vec<String>) {
     let Some(map) = schema.as_object() else { return };
     for key in map.keys() {
         if UNSUPPORTED.contains(&key.as_str()) {
@@ -95,24 +97,33 @@ fn check(schema: &Value, pointer: &str, out: &mut Vec<String>) {
         out.push(format!("{pointer}: an object needs `additionalProperties: false`"));
     }
     for (key, sub) in map {
+        let mark = pointer.len();
+        pointer.push(key);
         match key.as_str() {
             "properties" | "$defs" | "definitions" => {
                 if let Some(m) = sub.as_object() {
                     for (name, s) in m {
-                        check(s, &format!("{pointer}/{key}/{name}"), out);
+                        let at = pointer.len();
+                        pointer.push(name);
+                        check(s, pointer, out);
+                        pointer.truncate(at);
                     }
                 }
             }
             "anyOf" | "allOf" => {
                 if let Some(vs) = sub.as_array() {
                     for (i, s) in vs.iter().enumerate() {
-                        check(s, &format!("{pointer}/{key}/{i}"), out);
+                        let at = pointer.len();
+                        pointer.push_index(i);
+                        check(s, pointer, out);
+                        pointer.truncate(at);
                     }
                 }
             }
-            "items" | "additionalProperties" => check(sub, &format!("{pointer}/{key}"), out),
+            "items" | "additionalProperties" => check(sub, pointer, out),
             _ => {}
         }
+        pointer.truncate(mark);
     }
 }
 

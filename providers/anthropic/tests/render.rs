@@ -181,3 +181,25 @@ fn omitted_tool_information_is_reported() {
         out.report().iter().map(|c| (c.keyword.as_ref(), c.kind)).collect();
     assert_eq!(kinds, [("title", ChangeKind::Omitted), ("annotations", ChangeKind::Omitted)]);
 }
+
+#[test]
+fn strict_violations_escape_property_and_definition_names_in_their_pointers() {
+    let schema = json!({
+        "type": "object",
+        "properties": {
+            "a/b": {"type": "string", "format": "ipv5"},
+            "c~d": {"type": "array", "items": {"type": "string", "format": "ipv5"}},
+        },
+        "additionalProperties": false,
+        "$defs": {"node": {"type": "array", "items": {"$ref": "#/$defs/node"}, "minItems": 2}},
+    });
+    assert_eq!(
+        strict_violations(&schema),
+        [
+            "/$defs/node: minItems 2; only 0 or 1 is supported",
+            "/properties/a~1b: format `ipv5` is not supported",
+            "/properties/c~0d/items: format `ipv5` is not supported",
+            "/$defs/node: recursive definition",
+        ]
+    );
+}

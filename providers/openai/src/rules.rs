@@ -3,6 +3,7 @@
 //! schemas from anywhere, and how the tests hold the renderer to the rules.
 
 use serde_json::Value;
+use tooldef::JsonPointer;
 use tooldef::render::{NameRule, NameRules};
 
 /// OpenAI's function-name rule, `^[a-zA-Z0-9_-]{1,64}$` (SDK types and API errors), shared by
@@ -58,11 +59,11 @@ pub fn strict_violations(parameters: &Value) -> Vec<String> {
     if parameters.get("anyOf").is_some() {
         out.push(": the root must not be `anyOf`".to_owned());
     }
-    check(parameters, "", &mut out);
+    check(parameters, &mut JsonPointer::root(), &mut out);
     out
 }
 
-fn check(schema: &Value, pointer: &str, out: &mut Vec<String>) {
+fn check(schema: &Value, pointer: &mut JsonPointer, out: &mut Vec<String>) {
     let Some(map) = schema.as_object() else {
         out.push(format!("{pointer}: a schema must be an object"));
         return;
@@ -108,12 +109,18 @@ fn check(schema: &Value, pointer: &str, out: &mut Vec<String>) {
                     .and_then(Value::as_array)
                     .map(|r| r.iter().filter_map(Value::as_str).collect())
                     .unwrap_or_default();
+                let mark = pointer.len();
+                pointer.push("properties");
                 for (name, sub) in props {
+                    let at = pointer.len();
+                    pointer.push(name);
                     if !required.contains(&name.as_str()) {
-                        out.push(format!("{pointer}/properties/{name}: not listed in `required`"));
+                        out.push(format!("{pointer}: not listed in `required`"));
                     }
-                    check(sub, &format!("{pointer}/properties/{name}"), out);
+                    check(sub, pointer, out);
+                    pointer.truncate(at);
                 }
+                pointer.truncate(mark);
             }
         }
         if map.get("additionalProperties") != Some(&Value::Bool(false)) {
@@ -122,25 +129,42 @@ fn check(schema: &Value, pointer: &str, out: &mut Vec<String>) {
     }
     if types.contains(&"array") {
         match map.get("items") {
-            Some(items) => check(items, &format!("{pointer}/items"), out),
+            Some(items) => {
+                let mark = pointer.len();
+                pointer.push("items");
+                check(items, pointer, out);
+                pointer.truncate(mark);
+            }
             None => out.push(format!("{pointer}: an array needs `items`")),
         }
     }
     if let Some(variants) = map.get("anyOf") {
         match variants.as_array() {
             Some(vs) => {
+                let mark = pointer.len();
+                pointer.push("anyOf");
                 for (i, v) in vs.iter().enumerate() {
-                    check(v, &format!("{pointer}/anyOf/{i}"), out);
+                    let at = pointer.len();
+                    pointer.push_index(i);
+                    check(v, pointer, out);
+                    pointer.truncate(at);
                 }
+                pointer.truncate(mark);
             }
             None => out.push(format!("{pointer}: `anyOf` must be an array")),
         }
     }
     for defs in ["$defs", "definitions"] {
         if let Some(d) = map.get(defs).and_then(Value::as_object) {
+            let mark = pointer.len();
+            pointer.push(defs);
             for (name, sub) in d {
-                check(sub, &format!("{pointer}/{defs}/{name}"), out);
+                let at = pointer.len();
+                pointer.push(name);
+                check(sub, pointer, out);
+                pointer.truncate(at);
             }
+            pointer.truncate(mark);
         }
     }
 }

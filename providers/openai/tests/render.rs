@@ -375,3 +375,26 @@ fn a_set_is_rendered_in_order_and_joined_as_an_array() {
     let expected: Vec<&str> = tools.iter().map(|t| t.name.as_str()).collect();
     assert_eq!(names, expected);
 }
+
+#[test]
+fn strict_violations_escape_property_names_in_their_pointers() {
+    let params = json!({
+        "type": "object",
+        "properties": {
+            "a/b": {"type": "string", "format": "ipv5"},
+            "c~d": {"type": "array", "items": {"type": "string", "format": "ipv5"}},
+        },
+        "required": ["c~d"],
+        "additionalProperties": false,
+        "$defs": {"x/y": {"type": "string", "format": "ipv5"}},
+    });
+    assert_eq!(
+        strict_violations(&params),
+        [
+            "/properties/a~1b: not listed in `required`",
+            "/properties/a~1b: format `ipv5` is not supported",
+            "/properties/c~0d/items: format `ipv5` is not supported",
+            "/$defs/x~1y: format `ipv5` is not supported",
+        ]
+    );
+}
