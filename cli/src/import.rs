@@ -268,7 +268,7 @@ fn kind(v: &Value) -> &'static str {
 }
 
 fn token(key: &str) -> String {
-    key.replace('~', "~0").replace('/', "~1")
+    tooldef::pointer::escape(key).into_owned()
 }
 
 /// The tools of a list: the root array, or the array at one of `paths` (first found).

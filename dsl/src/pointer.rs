@@ -187,6 +187,17 @@ impl<'a> Iterator for Segments<'a> {
     }
 }
 
+/// One pointer segment escaped (`a/b~c` is `a~1b~0c`), borrowed when nothing needs escaping;
+/// for text that goes into a message next to pointer text (a [`JsonPointer`] escapes its own).
+pub fn escape(segment: &str) -> Cow<'_, str> {
+    if !segment.bytes().any(|b| b == b'~' || b == b'/') {
+        return Cow::Borrowed(segment);
+    }
+    let mut out = String::with_capacity(segment.len() + 2);
+    escape_into(&mut out, segment);
+    Cow::Owned(out)
+}
+
 /// Appends `segment` to `out` with `~` written `~0` and `/` written `~1`.
 pub(crate) fn escape_into(out: &mut String, segment: &str) {
     if !segment.bytes().any(|b| b == b'~' || b == b'/') {

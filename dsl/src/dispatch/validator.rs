@@ -239,13 +239,7 @@ impl<'a> Walk<'a> {
     fn at<R>(&mut self, segment: &str, f: impl FnOnce(&mut Self) -> R) -> R {
         let len = self.pointer.len();
         self.pointer.push('/');
-        for c in segment.chars() {
-            match c {
-                '~' => self.pointer.push_str("~0"),
-                '/' => self.pointer.push_str("~1"),
-                c => self.pointer.push(c),
-            }
-        }
+        crate::pointer::escape_into(&mut self.pointer, segment);
         let r = f(self);
         self.pointer.truncate(len);
         r

@@ -378,7 +378,7 @@ impl Importer {
         })?;
         let tokens: Vec<String> = decoded
             .strip_prefix('/')
-            .map(|p| p.split('/').map(|t| t.replace("~1", "/").replace("~0", "~")).collect())
+            .map(|p| p.split('/').map(|t| crate::pointer::unescape(t).into_owned()).collect())
             .unwrap_or_default();
         let dangling = || ImportError {
             pointer: ptr.to_owned(),
@@ -1543,7 +1543,7 @@ pub(crate) fn json_refs(v: &Value, out: &mut Vec<String>) {
 fn local_def_name(target: &str) -> Option<String> {
     let decoded = percent_decode(target.strip_prefix('#')?)?;
     let rest = decoded.strip_prefix("/$defs/").or_else(|| decoded.strip_prefix("/definitions/"))?;
-    (!rest.contains('/')).then(|| rest.replace("~1", "/").replace("~0", "~"))
+    (!rest.contains('/')).then(|| crate::pointer::unescape(rest).into_owned())
 }
 
 /// Whether the view's `items` is a tuple: an array of schemas, or the rest after `prefixItems`.

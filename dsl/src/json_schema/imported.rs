@@ -204,11 +204,7 @@ pub(super) fn describe(v: &Value) -> String {
 
 /// Escapes one JSON pointer token.
 pub fn pointer_token(key: &str) -> Cow<'_, str> {
-    if key.contains(['~', '/']) {
-        Cow::Owned(key.replace('~', "~0").replace('/', "~1"))
-    } else {
-        Cow::Borrowed(key)
-    }
+    crate::pointer::escape(key)
 }
 
 pub(super) fn child(pointer: &str, key: &str) -> String {

@@ -189,7 +189,7 @@ pub(super) fn json_type(v: &Value) -> &'static str {
 
 /// The JSON pointer of a top-level argument.
 pub(super) fn pointer(key: &str) -> String {
-    format!("/{}", key.replace('~', "~0").replace('/', "~1"))
+    crate::JsonPointer::from_segments([key]).into_string()
 }
 
 /// Wrapping an executor lives beside the executor it builds.

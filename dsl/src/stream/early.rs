@@ -274,13 +274,7 @@ fn pointer_of<'f>(frames: impl Iterator<Item = &'f Frame>, buf: &str) -> Option<
         out.push('/');
         match f {
             Frame::Object { key: Some(k) } => {
-                for c in key_text(&buf[k.clone()])?.chars() {
-                    match c {
-                        '~' => out.push_str("~0"),
-                        '/' => out.push_str("~1"),
-                        c => out.push(c),
-                    }
-                }
+                crate::pointer::escape_into(&mut out, &key_text(&buf[k.clone()])?);
             }
             Frame::Object { key: None } => return None,
             Frame::Array { index } => out.push_str(&index.to_string()),

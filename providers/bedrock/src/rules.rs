@@ -60,11 +60,7 @@ fn check(schema: &Value, pointer: &str, out: &mut Vec<String>) {
     for key in ["properties", "$defs", "definitions"] {
         if let Some(children) = map.get(key).and_then(Value::as_object) {
             for (name, sub) in children {
-                check(
-                    sub,
-                    &format!("{pointer}/{key}/{}", name.replace('~', "~0").replace('/', "~1")),
-                    out,
-                );
+                check(sub, &format!("{pointer}/{key}/{}", tooldef::pointer::escape(name)), out);
             }
         }
     }

@@ -171,5 +171,5 @@ fn valid_property_name(name: &str) -> bool {
 }
 
 fn escape(seg: &str) -> String {
-    seg.replace('~', "~0").replace('/', "~1")
+    tooldef::pointer::escape(seg).into_owned()
 }

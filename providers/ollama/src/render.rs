@@ -149,5 +149,5 @@ fn property(schema: &Value, pointer: &str, out: &mut Vec<String>) {
 }
 
 fn escape(seg: &str) -> String {
-    seg.replace('~', "~0").replace('/', "~1")
+    tooldef::pointer::escape(seg).into_owned()
 }
