@@ -142,8 +142,8 @@ pub use render::{
 
 // --- overrides, registry ---
 pub use overrides::{
-    Constraint, OverriddenExecutor, Override, OverrideCall, OverrideError, OverrideReport,
-    Overrides,
+    Constraint, OverriddenExecutor, Override, OverrideCall, OverrideError, OverrideErrorKind,
+    OverrideReport, Overrides,
 };
 pub use registry::{
     Batch, Origin, Registered, RegistryEntry, RegistryError, Snapshot, ToolRegistry,

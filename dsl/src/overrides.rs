@@ -38,7 +38,7 @@ mod set;
 
 pub(crate) use apply::Patched;
 pub use constraint::Constraint;
-pub use error::OverrideError;
+pub use error::{OverrideError, OverrideErrorKind};
 pub use executor::OverriddenExecutor;
 pub use patch::{Override, OverrideCall};
 pub use set::{OverrideReport, Overrides};

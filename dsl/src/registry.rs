@@ -78,7 +78,9 @@ use indexmap::IndexMap;
 
 use crate::assembly::{AssemblyContext, Contribution, Contributor};
 use crate::descriptor::{ToolDescriptor, ToolName};
-use crate::overrides::{OverriddenExecutor, OverrideError, OverrideReport, Overrides, Patched};
+use crate::overrides::{
+    OverriddenExecutor, OverrideError, OverrideErrorKind, OverrideReport, Overrides, Patched,
+};
 use crate::tool::{Executor, ToolCall, ToolResult};
 use crate::validate::DescriptorError;
 
@@ -504,10 +506,10 @@ impl State {
                     self.overrides.patch(name, Patched::new(executor.descriptor())).and_then(|p| {
                         let new = p.descriptor.name.as_str();
                         if new != name.as_str() && !taken.insert(new.to_owned()) {
-                            return Err(OverrideError::NameTaken {
-                                tool: name.clone(),
-                                name: new.to_owned(),
-                            });
+                            return Err(OverrideError::new(
+                                name.clone(),
+                                OverrideErrorKind::NameTaken { name: new.to_owned() },
+                            ));
                         }
                         Ok(p)
                     });

@@ -12,9 +12,10 @@ use serde_json::{Value, json};
 use tooldef::dispatch::DynamicTool;
 use tooldef::{
     Additional, Arguments, BoxFuture, Constraint, EnumValue, Executor, Literal, Override,
-    OverrideCall, OverrideError, Overrides, Param, Rule, Schema, SchemaKind, SchemaRef, Tool,
-    ToolCall, ToolDescriptor, ToolError, ToolResult,
+    OverrideCall, OverrideError, OverrideErrorKind, Overrides, Param, Rule, Schema, SchemaKind,
+    SchemaRef, Tool, ToolCall, ToolDescriptor, ToolError, ToolName, ToolResult,
 };
+use tooldef::{DescriptorError, NameError};
 
 /// Drives a future that never waits on I/O (every executor here answers at once).
 fn block_on<F: Future>(f: F) -> F::Output {
@@ -124,7 +125,51 @@ fn rename_checks_the_name_rule() {
     let d = Override::rename("store_fact").apply(&remember()).unwrap();
     assert_eq!(d.name, "store_fact");
     let err = Override::rename("store fact").apply(&remember()).unwrap_err();
-    assert!(matches!(err, OverrideError::Name { ref tool, .. } if tool == "remember"), "{err:?}");
+    assert!(
+        err.tool() == "remember" && matches!(err.kind(), OverrideErrorKind::Name { .. }),
+        "{err:?}"
+    );
+}
+
+/// What a reporter that walks `source()` prints: each error's text, joined by `: `.
+fn chain(err: &dyn std::error::Error) -> String {
+    let mut out = err.to_string();
+    let mut next = err.source();
+    while let Some(e) = next {
+        out.push_str(": ");
+        out.push_str(&e.to_string());
+        next = e.source();
+    }
+    out
+}
+
+#[test]
+fn a_bad_new_name_is_the_source_and_is_printed_once() {
+    let err = Override::rename("store fact").apply(&remember()).unwrap_err();
+    let cause = ToolName::parse("store fact").unwrap_err();
+    let source = std::error::Error::source(&err).expect("the name error is the source");
+    assert_eq!(source.downcast_ref::<NameError>(), Some(&cause));
+    assert_eq!(err.to_string(), "override of tool `remember`: the new name breaks the name rule");
+    let report = chain(&err);
+    assert_eq!(report.matches(&cause.to_string()).count(), 1, "{report}");
+    assert_eq!(
+        report,
+        format!("override of tool `remember`: the new name breaks the name rule: {cause}")
+    );
+}
+
+#[test]
+fn an_invalid_patched_descriptor_is_the_source_and_is_printed_once() {
+    let err = Override::add_param(Param::string("fact")).apply(&remember()).unwrap_err();
+    let source = std::error::Error::source(&err).expect("the descriptor error is the source");
+    let cause = source.downcast_ref::<DescriptorError>().expect("a DescriptorError");
+    assert_eq!(cause.rule, Rule::DuplicateParam);
+    assert_eq!(err.to_string(), "override of tool `remember`: the patched descriptor is invalid");
+    let report = chain(&err);
+    assert_eq!(report.matches(&cause.message).count(), 1, "{report}");
+    // Errors without a cause of their own have no source.
+    let err = Override::constrain("nope", Constraint::Required).apply(&remember()).unwrap_err();
+    assert!(std::error::Error::source(&err).is_none());
 }
 
 #[test]
@@ -137,7 +182,7 @@ fn namespace_is_replaced_not_stacked_and_can_be_cleared() {
     let d = Override::clear_namespace().apply(&d).unwrap();
     assert_eq!(d.name, "remember");
     let err = Override::set_namespace("a.b").apply(&remember()).unwrap_err();
-    assert!(matches!(err, OverrideError::Name { .. }), "{err:?}");
+    assert!(matches!(err.kind(), OverrideErrorKind::Name { .. }), "{err:?}");
 }
 
 #[test]
@@ -158,9 +203,9 @@ fn add_param_appends_and_duplicates_fail_validation() {
     let d = Override::add_param(Param::boolean("urgent").optional()).apply(&remember()).unwrap();
     assert_eq!(d.params.last().unwrap().name, "urgent");
     let err = Override::add_param(Param::string("fact")).apply(&remember()).unwrap_err();
-    match err {
-        OverrideError::Invalid { tool, source } => {
-            assert_eq!(tool, "remember");
+    assert_eq!(err.tool(), "remember");
+    match err.kind() {
+        OverrideErrorKind::Invalid { source } => {
             assert_eq!(source.rule, Rule::DuplicateParam);
         }
         other => panic!("unexpected {other:?}"),
@@ -190,11 +235,13 @@ fn widening_an_enum_is_an_error_naming_the_new_values() {
     .unwrap_err();
     assert_eq!(
         err,
-        OverrideError::WidensEnum {
-            tool: "remember".into(),
-            param: "category".into(),
-            values: vec!["memory:work".into(), "memory:pets".into()],
-        }
+        OverrideError::new(
+            "remember",
+            OverrideErrorKind::WidensEnum {
+                param: "category".into(),
+                values: vec!["memory:work".into(), "memory:pets".into()]
+            }
+        )
     );
     assert_eq!(
         err.to_string(),
@@ -213,7 +260,7 @@ fn one_of_turns_a_string_into_an_enum_and_fails_on_other_kinds() {
         .apply(&remember())
         .unwrap_err();
     assert!(
-        matches!(err, OverrideError::NotApplicable { ref param, kind: "integer", .. } if param == "importance"),
+        matches!(err.kind(), OverrideErrorKind::NotApplicable { param, kind: "integer", .. } if param == "importance"),
         "{err:?}"
     );
     // Narrowing to nothing breaks the enum rule.
@@ -221,7 +268,7 @@ fn one_of_turns_a_string_into_an_enum_and_fails_on_other_kinds() {
         .apply(&remember())
         .unwrap_err();
     assert!(
-        matches!(err, OverrideError::Invalid { ref source, .. } if source.rule == Rule::EmptyEnum)
+        matches!(err.kind(), OverrideErrorKind::Invalid { source, .. } if source.rule == Rule::EmptyEnum)
     );
 }
 
@@ -247,7 +294,7 @@ fn ranges_replace_the_given_sides_and_are_revalidated() {
     let err =
         Override::constrain("importance", Constraint::range(6, 10)).apply(&remember()).unwrap_err();
     assert!(
-        matches!(err, OverrideError::Invalid { ref source, .. } if source.rule == Rule::OutOfRange)
+        matches!(err.kind(), OverrideErrorKind::Invalid { source, .. } if source.rule == Rule::OutOfRange)
     );
 
     let float = ToolDescriptor::builder("f").param(Param::float("ratio")).build().unwrap();
@@ -257,9 +304,12 @@ fn ranges_replace_the_given_sides_and_are_revalidated() {
     let err = Override::constrain("importance", Constraint::range_f64(0.0, 0.5))
         .apply(&remember())
         .unwrap_err();
-    assert!(matches!(err, OverrideError::NotApplicable { .. }), "{err:?}");
+    assert!(matches!(err.kind(), OverrideErrorKind::NotApplicable { .. }), "{err:?}");
     let err = Override::constrain("fact", Constraint::range(0, 1)).apply(&remember()).unwrap_err();
-    assert!(matches!(err, OverrideError::NotApplicable { kind: "string", .. }), "{err:?}");
+    assert!(
+        matches!(err.kind(), OverrideErrorKind::NotApplicable { kind: "string", .. }),
+        "{err:?}"
+    );
 }
 
 #[test]
@@ -294,7 +344,7 @@ fn required_optional_and_default_are_set() {
         .apply(&remember())
         .unwrap_err();
     assert!(
-        matches!(err, OverrideError::Invalid { ref source, .. } if source.rule == Rule::WrongType)
+        matches!(err.kind(), OverrideErrorKind::Invalid { source, .. } if source.rule == Rule::WrongType)
     );
 }
 
@@ -325,13 +375,13 @@ fn hidden_parameter_is_removed_and_injected_at_call_time() {
 fn hidden_value_must_be_accepted_by_the_parameter() {
     let err = Override::hide("importance", 11).apply(&remember()).unwrap_err();
     assert!(
-        matches!(err, OverrideError::HiddenValue { ref param, .. } if param == "importance"),
+        matches!(err.kind(), OverrideErrorKind::HiddenValue { param, .. } if param == "importance"),
         "{err:?}"
     );
     let err = Override::hide("category", "memory:work").apply(&remember()).unwrap_err();
-    assert!(matches!(err, OverrideError::HiddenValue { .. }), "{err:?}");
+    assert!(matches!(err.kind(), OverrideErrorKind::HiddenValue { .. }), "{err:?}");
     let err = Override::hide("nope", 1).apply(&remember()).unwrap_err();
-    assert!(matches!(err, OverrideError::UnknownParam { .. }), "{err:?}");
+    assert!(matches!(err.kind(), OverrideErrorKind::UnknownParam { .. }), "{err:?}");
 }
 
 #[test]
@@ -493,7 +543,7 @@ fn output_schema_is_set_or_augmented() {
     let scalar = ToolDescriptor::builder("s").output(Schema::string()).build().unwrap();
     let err = Override::augment_output(added).apply(&scalar).unwrap_err();
     assert!(
-        matches!(err, OverrideError::NotApplicable { ref param, kind: "string", .. } if param == "output"),
+        matches!(err.kind(), OverrideErrorKind::NotApplicable { param, kind: "string", .. } if param == "output"),
         "{err:?}"
     );
 }
@@ -510,7 +560,7 @@ fn closures_edit_and_report_errors() {
     let err =
         Override::edit(|d| d.params.to_mut()[0].name = "".into()).apply(&remember()).unwrap_err();
     assert!(
-        matches!(err, OverrideError::Invalid { ref source, .. } if source.rule == Rule::EmptyParamName)
+        matches!(err.kind(), OverrideErrorKind::Invalid { source, .. } if source.rule == Rule::EmptyParamName)
     );
 
     // A rename made in a closure is honoured by dispatch.
@@ -597,7 +647,7 @@ fn renames_onto_a_listed_name_fail_in_apply_to() {
     let (tools, report) = set.apply_to(vec![echo(remember()), echo(other)]);
     assert_eq!(
         report.failed,
-        [OverrideError::NameTaken { tool: "remember".into(), name: "recall".into() }]
+        [OverrideError::new("remember", OverrideErrorKind::NameTaken { name: "recall".into() })]
     );
     assert_eq!(report.applied, ["recall"]);
     let names: Vec<_> = tools.iter().map(|t| t.descriptor().name.to_string()).collect();
@@ -608,7 +658,7 @@ fn renames_onto_a_listed_name_fail_in_apply_to() {
 fn renaming_a_parameter_onto_another_fails_validation() {
     let err = Override::rename_param("fact", "user_id").apply(&remember()).unwrap_err();
     assert!(
-        matches!(err, OverrideError::Invalid { ref source, .. } if source.rule == Rule::DuplicateParam)
+        matches!(err.kind(), OverrideErrorKind::Invalid { source, .. } if source.rule == Rule::DuplicateParam)
     );
 }
 
@@ -680,7 +730,10 @@ fn input_schema_is_replaced_from_raw_json_schema() {
     .unwrap_err();
     assert_eq!(
         err,
-        OverrideError::DropsRequired { tool: "remember".into(), param: "category".into() }
+        OverrideError::new(
+            "remember",
+            OverrideErrorKind::DropsRequired { param: "category".into() }
+        )
     );
 }
 
@@ -692,9 +745,9 @@ fn invalid_replacement_input_schema_is_an_error_naming_the_pointer() {
     }))
     .apply(&remember())
     .unwrap_err();
-    match &err {
-        OverrideError::InputSchema { tool, message } => {
-            assert_eq!(tool, "remember");
+    assert_eq!(err.tool(), "remember");
+    match err.kind() {
+        OverrideErrorKind::InputSchema { message } => {
             assert_eq!(
                 message,
                 "#/properties/fact/type: `integr` is not a JSON Schema type; did you mean `integer`?"
@@ -704,7 +757,7 @@ fn invalid_replacement_input_schema_is_an_error_naming_the_pointer() {
     }
 
     let err = Override::input_schema(json!("not a schema")).apply(&remember()).unwrap_err();
-    assert!(matches!(err, OverrideError::InputSchema { .. }), "{err:?}");
+    assert!(matches!(err.kind(), OverrideErrorKind::InputSchema { .. }), "{err:?}");
 
     // Imported, but breaks a rule of the IR: re-validation catches it.
     let err = Override::input_schema(json!({
@@ -714,7 +767,7 @@ fn invalid_replacement_input_schema_is_an_error_naming_the_pointer() {
     .apply(&remember())
     .unwrap_err();
     assert!(
-        matches!(err, OverrideError::Invalid { ref source, .. } if source.rule == Rule::MinAboveMax),
+        matches!(err.kind(), OverrideErrorKind::Invalid { source, .. } if source.rule == Rule::MinAboveMax),
         "{err:?}"
     );
 }
@@ -905,11 +958,10 @@ fn ranges_only_narrow() {
         .unwrap_err();
     assert_eq!(
         err,
-        OverrideError::WidensRange {
-            tool: "review".into(),
-            param: "stars".into(),
-            limit: "at most 5".into(),
-        }
+        OverrideError::new(
+            "review",
+            OverrideErrorKind::WidensRange { param: "stars".into(), limit: "at most 5".into() }
+        )
     );
     let exclusive = ToolDescriptor::builder("t")
         .param(Param::float("share").exclusive_range(Some(0), Some(1)))
@@ -919,7 +971,7 @@ fn ranges_only_narrow() {
         .apply(&exclusive)
         .unwrap_err();
     assert!(
-        matches!(err, OverrideError::WidensRange { ref limit, .. } if limit == "greater than 0"),
+        matches!(err.kind(), OverrideErrorKind::WidensRange { limit, .. } if limit == "greater than 0"),
         "{err:?}"
     );
     let d = Override::constrain("share", Constraint::range_f64(0.25, 0.75)).apply(&exclusive);
@@ -937,11 +989,10 @@ fn one_of_on_a_string_refuses_values_the_string_refuses() {
         .unwrap_err();
     assert_eq!(
         err,
-        OverrideError::WidensEnum {
-            tool: "t".into(),
-            param: "code".into(),
-            values: vec!["usd".into()]
-        }
+        OverrideError::new(
+            "t",
+            OverrideErrorKind::WidensEnum { param: "code".into(), values: vec!["usd".into()] }
+        )
     );
     let exec =
         Override::constrain("code", Constraint::one_of(["EUR", "GBP"])).wrap(strict(code)).unwrap();

@@ -11,8 +11,8 @@ use std::task::{Context, Poll, Waker};
 use serde_json::{Value, json};
 use tooldef::{
     Arguments, Batch, BoxFuture, Constraint, Executor, Literal, Origin, Override, OverrideError,
-    Overrides, Param, Registered, RegistryError, Schema, ToolCall, ToolDescriptor, ToolRegistry,
-    ToolResult,
+    OverrideErrorKind, Overrides, Param, Registered, RegistryError, Schema, ToolCall,
+    ToolDescriptor, ToolRegistry, ToolResult,
 };
 
 fn block_on<F: Future>(f: F) -> F::Output {
@@ -333,7 +333,7 @@ fn failing_override_is_reported_and_keeps_earlier_ones() {
     ));
     assert!(report.applied.is_empty());
     assert_eq!(report.failed.len(), 1);
-    assert!(matches!(report.failed[0], OverrideError::WidensEnum { .. }));
+    assert!(matches!(report.failed[0].kind(), OverrideErrorKind::WidensEnum { .. }));
     let d = r.get("remember").unwrap();
     assert_eq!(d.descriptor().title.as_deref(), Some("Memory"));
 }
@@ -410,7 +410,10 @@ fn rename_onto_a_taken_name_fails_for_that_tool() {
         Overrides::new().for_name("a", Override::rename("b")).for_name("b", Override::title("B")),
     );
     assert_eq!(report.applied, ["b"]);
-    assert_eq!(report.failed, [OverrideError::NameTaken { tool: "a".into(), name: "b".into() }]);
+    assert_eq!(
+        report.failed,
+        [OverrideError::new("a", OverrideErrorKind::NameTaken { name: "b".into() })]
+    );
     assert_eq!(names(&r), ["a", "b"]);
     assert_eq!(active_tag(&r, "a").as_deref(), Some("a"));
 }

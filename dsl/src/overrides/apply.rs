@@ -11,7 +11,7 @@ use crate::literal::Literal;
 use crate::schema::{Schema, SchemaKind, SchemaRef};
 
 use super::constraint::constrain;
-use super::error::OverrideError;
+use super::error::{OverrideError, OverrideErrorKind};
 use super::patch::{Hook, Override, Step};
 
 /// What dispatch must undo at call time: the registered name, hidden values, renamed parameters.
@@ -93,10 +93,10 @@ impl Patched {
                 .param(shown)
                 .is_some_and(|p| p.required || p.schema.default.is_some());
             if !answered {
-                return Err(OverrideError::DropsRequired {
-                    tool: self.tool(),
-                    param: registered.clone(),
-                });
+                return Err(OverrideError::new(
+                    self.tool(),
+                    OverrideErrorKind::DropsRequired { param: registered.clone() },
+                ));
             }
         }
         Ok(())
@@ -108,9 +108,9 @@ impl Patched {
 
     pub(super) fn param_mut(&mut self, name: &str) -> Result<&mut Param, OverrideError> {
         let tool = self.tool();
-        self.descriptor
-            .param_mut(name)
-            .ok_or_else(|| OverrideError::UnknownParam { tool, param: name.to_owned() })
+        self.descriptor.param_mut(name).ok_or_else(|| {
+            OverrideError::new(tool, OverrideErrorKind::UnknownParam { param: name.to_owned() })
+        })
     }
 
     pub(super) fn step(&mut self, step: &Step) -> Result<(), OverrideError> {
@@ -121,21 +121,24 @@ impl Patched {
             Step::AppendDescription(t) => d.description.to_mut().push_str(t),
             Step::Title(t) => d.title = t.clone(),
             Step::Rename(n) => {
-                d.name = ToolName::parse(n.clone())
-                    .map_err(|source| OverrideError::Name { tool: tool.clone(), source })?;
+                d.name = ToolName::parse(n.clone()).map_err(|source| {
+                    OverrideError::new(tool.clone(), OverrideErrorKind::Name { source })
+                })?;
             }
             Step::Namespace(ns) => {
-                d.name = d
-                    .name
-                    .with_namespace(ns.as_deref())
-                    .map_err(|source| OverrideError::Name { tool: tool.clone(), source })?;
+                d.name = d.name.with_namespace(ns.as_deref()).map_err(|source| {
+                    OverrideError::new(tool.clone(), OverrideErrorKind::Name { source })
+                })?;
             }
             Step::AddParam(p) => {
                 let name = p.name();
                 if self.calls.hidden.contains_key(name)
                     || self.calls.renamed.values().any(|r| r == name)
                 {
-                    return Err(OverrideError::ParamTaken { tool, param: name.to_owned() });
+                    return Err(OverrideError::new(
+                        tool,
+                        OverrideErrorKind::ParamTaken { param: name.to_owned() },
+                    ));
                 }
                 d.params.to_mut().push(p.clone());
                 self.calls.check = true;
@@ -161,7 +164,10 @@ impl Patched {
             }
             Step::InputSchema(raw, order) => {
                 let imported = json_schema::import_input_ordered(raw, order).map_err(|e| {
-                    OverrideError::InputSchema { tool: tool.clone(), message: e.to_string() }
+                    OverrideError::new(
+                        tool.clone(),
+                        OverrideErrorKind::InputSchema { message: e.to_string() },
+                    )
                 })?;
                 for note in &imported.notes {
                     tracing::warn!(tool = %tool, %note, "replacement input schema: keyword dropped");
@@ -184,7 +190,9 @@ impl Patched {
                 augment_output(&tool, &mut d.output, add)?;
             }
             Step::Edit(f) => {
-                f(d).map_err(|message| OverrideError::Custom { tool: tool.clone(), message })?;
+                f(d).map_err(|message| {
+                    OverrideError::new(tool.clone(), OverrideErrorKind::Custom { message })
+                })?;
                 self.calls.check = true;
             }
             Step::OnCall(hook) => {
@@ -197,17 +205,17 @@ impl Patched {
 
     pub(super) fn hide(&mut self, name: &str, value: &Value) -> Result<(), OverrideError> {
         let tool = self.tool();
-        let bad = |message: String| OverrideError::HiddenValue {
-            tool: tool.clone(),
-            param: name.to_owned(),
-            message,
+        let bad = |message: String| {
+            OverrideError::new(
+                tool.clone(),
+                OverrideErrorKind::HiddenValue { param: name.to_owned(), message },
+            )
         };
         let literal = Literal::from_json(value).map_err(|e| bad(e.to_string()))?;
         // Check the value with the validator's default rule: a clone with the value as default.
         let mut probe = self.descriptor.clone();
-        let param = probe.param_mut(name).ok_or_else(|| OverrideError::UnknownParam {
-            tool: tool.clone(),
-            param: name.into(),
+        let param = probe.param_mut(name).ok_or_else(|| {
+            OverrideError::new(tool.clone(), OverrideErrorKind::UnknownParam { param: name.into() })
         })?;
         param.schema.default = Some(literal);
         probe.validate().map_err(|e| bad(e.message))?;
@@ -245,12 +253,14 @@ pub(super) fn augment_output(
             }
             Ok(())
         }
-        (have, _) => Err(OverrideError::NotApplicable {
-            tool: tool.to_owned(),
-            param: "output".to_owned(),
-            what: "augmenting with an object",
-            kind: have.type_name(),
-        }),
+        (have, _) => Err(OverrideError::new(
+            tool.to_owned(),
+            OverrideErrorKind::NotApplicable {
+                param: "output".to_owned(),
+                what: "augmenting with an object",
+                kind: have.type_name(),
+            },
+        )),
     }
 }
 
@@ -269,9 +279,11 @@ impl Override {
         for step in &self.steps {
             p.step(step)?;
         }
-        p.descriptor.validate().map_err(|source| OverrideError::Invalid {
-            tool: p.calls.registered.to_string(),
-            source,
+        p.descriptor.validate().map_err(|source| {
+            OverrideError::new(
+                p.calls.registered.to_string(),
+                OverrideErrorKind::Invalid { source },
+            )
         })?;
         p.check_required()?;
         Ok(p)

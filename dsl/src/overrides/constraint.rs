@@ -9,7 +9,7 @@ use crate::dispatch::Validator;
 use crate::literal::{Literal, Text};
 use crate::schema::{Bound, EnumSchema, EnumValues, SchemaKind, Slot};
 
-use super::error::OverrideError;
+use super::error::{OverrideError, OverrideErrorKind};
 
 /// A change to one parameter, used with [`Override::constrain`](super::Override::constrain).
 #[derive(Debug, Clone, PartialEq)]
@@ -67,11 +67,11 @@ pub(super) fn constrain(
     param: &mut Param,
     c: &Constraint,
 ) -> Result<(), OverrideError> {
-    let not_applicable = |what: &'static str, kind: &'static str| OverrideError::NotApplicable {
-        tool: tool.to_owned(),
-        param: param.name.to_string(),
-        what,
-        kind,
+    let not_applicable = |what: &'static str, kind: &'static str| {
+        OverrideError::new(
+            tool.to_owned(),
+            OverrideErrorKind::NotApplicable { param: param.name.to_string(), what, kind },
+        )
     };
     match c {
         Constraint::Required => param.required = true,
@@ -88,11 +88,13 @@ pub(super) fn constrain(
                     .map(|v| v.to_string())
                     .collect();
                 if !widening.is_empty() {
-                    return Err(OverrideError::WidensEnum {
-                        tool: tool.to_owned(),
-                        param: param.name.to_string(),
-                        values: widening,
-                    });
+                    return Err(OverrideError::new(
+                        tool.to_owned(),
+                        OverrideErrorKind::WidensEnum {
+                            param: param.name.to_string(),
+                            values: widening,
+                        },
+                    ));
                 }
                 let narrowed = e.values.retain(|v| values.iter().any(|k| k == v));
                 param.schema.kind = SchemaKind::Enum(EnumSchema { values: narrowed });
@@ -109,11 +111,13 @@ pub(super) fn constrain(
                     .map(|v| v.to_string())
                     .collect();
                 if !refused.is_empty() {
-                    return Err(OverrideError::WidensEnum {
-                        tool: tool.to_owned(),
-                        param: param.name.to_string(),
-                        values: refused,
-                    });
+                    return Err(OverrideError::new(
+                        tool.to_owned(),
+                        OverrideErrorKind::WidensEnum {
+                            param: param.name.to_string(),
+                            values: refused,
+                        },
+                    ));
                 }
                 let values: EnumValues = values
                     .iter()
@@ -181,10 +185,11 @@ fn narrow<T: Number>(
     min: Option<T>,
     max: Option<T>,
 ) -> Result<(), OverrideError> {
-    let widens = |limit: String| OverrideError::WidensRange {
-        tool: tool.to_owned(),
-        param: param.to_owned(),
-        limit,
+    let widens = |limit: String| {
+        OverrideError::new(
+            tool.to_owned(),
+            OverrideErrorKind::WidensRange { param: param.to_owned(), limit },
+        )
     };
     let current = |kind: &mut SchemaKind, bound: Bound| -> Option<T> {
         bound.slot(kind).ok().and_then(T::field).and_then(|field| *field)

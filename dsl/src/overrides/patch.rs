@@ -223,7 +223,7 @@ impl Override {
         })))
     }
 
-    /// Runs an arbitrary edit that may fail; its message becomes [`OverrideError::Custom`](super::OverrideError::Custom).
+    /// Runs an arbitrary edit that may fail; its message becomes [`OverrideErrorKind::Custom`](super::OverrideErrorKind::Custom).
     pub fn try_edit(
         f: impl Fn(&mut ToolDescriptor) -> Result<(), String> + Send + Sync + 'static,
     ) -> Self {

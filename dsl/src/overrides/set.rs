@@ -5,7 +5,7 @@ use std::sync::Arc;
 use crate::tool::{Executor, Tool};
 
 use super::apply::Patched;
-use super::error::OverrideError;
+use super::error::{OverrideError, OverrideErrorKind};
 use super::executor::OverriddenExecutor;
 use super::patch::Override;
 
@@ -104,10 +104,10 @@ impl Overrides {
                 let new = p.descriptor.name.as_str();
                 if new != name.as_str() {
                     if taken.iter().any(|t| t == new) {
-                        return Err(OverrideError::NameTaken {
-                            tool: name.clone(),
-                            name: new.to_owned(),
-                        });
+                        return Err(OverrideError::new(
+                            name.clone(),
+                            OverrideErrorKind::NameTaken { name: new.to_owned() },
+                        ));
                     }
                     taken.push(new.to_owned());
                 }
