@@ -130,7 +130,7 @@ pub use tool_schema::{
 pub use tooldef_macros::{Tool, ToolSchema, tool, tools};
 
 // --- dispatch ---
-pub use dispatch::{DispatchError, DynamicTool, Toolbox, TypedTool, Validator};
+pub use dispatch::{DispatchError, DispatchErrorKind, DynamicTool, Toolbox, TypedTool, Validator};
 
 // --- render ---
 pub use render::{

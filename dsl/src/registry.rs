@@ -304,7 +304,8 @@ impl Snapshot {
     ///
     /// # Errors
     ///
-    /// [`DispatchError::UnknownTool`](crate::DispatchError::UnknownTool), or the tool's
+    /// A [`DispatchError`](crate::DispatchError) of kind
+    /// [`UnknownTool`](crate::DispatchErrorKind::UnknownTool), or the tool's
     /// [`check_arguments`](Executor::check_arguments) error.
     pub fn check(&self, call: &ToolCall) -> Result<(), crate::DispatchError> {
         match self.get(&call.name) {

@@ -33,7 +33,7 @@
 //! // The call is not finished, but its `unit` can no longer be right:
 //! let [StreamEvent::Invalid(invalid)] = events.as_slice() else { panic!("{events:?}") };
 //! assert_eq!(
-//!     invalid.error.to_string(),
+//!     invalid.error.model_text(),
 //!     r#"invalid arguments for get_weather: /unit must be one of "celsius", "fahrenheit"; got "kelvin""#
 //! );
 //! ```
@@ -45,7 +45,7 @@ use std::fmt;
 
 use crate::checks::ArgErrors;
 use crate::descriptor::ToolDescriptor;
-use crate::dispatch::{DispatchError, Toolbox, Validator, closest};
+use crate::dispatch::{DispatchError, DispatchErrorKind, Toolbox, Validator, closest};
 use crate::registry::Snapshot;
 use crate::tool::{Arguments, ToolCall, ToolResult};
 use early::{Early, Finding};
@@ -296,7 +296,8 @@ pub struct Invalid {
     /// The tool's name as the model sent it.
     pub name: String,
     /// What is wrong: unknown tool, malformed JSON, or invalid arguments (the problems found
-    /// since the last report for this call). Its text is what the model reads.
+    /// since the last report for this call). Its
+    /// [`model_text`](DispatchError::model_text) is what the model reads.
     pub error: DispatchError,
 }
 
@@ -435,11 +436,13 @@ impl<'a> CallAssembler<'a> {
                         index,
                         call_id: id.to_owned(),
                         name: name.to_owned(),
-                        error: DispatchError::UnknownTool {
-                            name: name.to_owned(),
-                            suggestion: closest(name, names.iter().copied()).map(str::to_owned),
-                            available: names.into_iter().map(str::to_owned).collect(),
-                        },
+                        error: DispatchError::new(
+                            name.to_owned(),
+                            DispatchErrorKind::UnknownTool {
+                                suggestion: closest(name, names.iter().copied()).map(str::to_owned),
+                                available: names.into_iter().map(str::to_owned).collect(),
+                            },
+                        ),
                     }));
                 }
             }
@@ -572,11 +575,13 @@ impl<'a> CallAssembler<'a> {
         };
         let Some(d) = tools.find(&call.name) else {
             let names = tools.names();
-            out.push(invalid(DispatchError::UnknownTool {
-                name: call.name.clone(),
-                suggestion: closest(&call.name, names.iter().copied()).map(str::to_owned),
-                available: names.into_iter().map(str::to_owned).collect(),
-            }));
+            out.push(invalid(DispatchError::new(
+                call.name.clone(),
+                DispatchErrorKind::UnknownTool {
+                    suggestion: closest(&call.name, names.iter().copied()).map(str::to_owned),
+                    available: names.into_iter().map(str::to_owned).collect(),
+                },
+            )));
             return;
         };
         let value = match &call.arguments {
@@ -584,16 +589,19 @@ impl<'a> CallAssembler<'a> {
             Arguments::Text(t) => match serde_json::from_str(t) {
                 Ok(v) => std::borrow::Cow::Owned(v),
                 Err(e) => {
-                    out.push(invalid(DispatchError::MalformedJson {
-                        tool: call.name.clone(),
-                        message: e.to_string(),
-                    }));
+                    out.push(invalid(DispatchError::new(
+                        call.name.clone(),
+                        DispatchErrorKind::MalformedJson { message: e.to_string() },
+                    )));
                     return;
                 }
             },
         };
         if let Err(errors) = self.validator.check_args(d, &value) {
-            out.push(invalid(DispatchError::InvalidArguments { tool: call.name.clone(), errors }));
+            out.push(invalid(DispatchError::new(
+                call.name.clone(),
+                DispatchErrorKind::InvalidArguments { errors },
+            )));
         }
     }
 
@@ -623,15 +631,18 @@ fn scan(call: &mut Open<'_>, validator: &Validator, out: &mut Vec<StreamEvent>) 
             None => {}
             Some(Finding::Invalid(e)) => errors.0.extend(e),
             Some(Finding::Malformed(message)) => {
-                found = Some(DispatchError::MalformedJson { tool: name.clone(), message });
+                found = Some(DispatchError::new(
+                    name.clone(),
+                    DispatchErrorKind::MalformedJson { message },
+                ));
             }
         }
     });
     if let Err(e) = result {
-        found = Some(DispatchError::MalformedJson {
-            tool: name.clone(),
-            message: format!("{} at byte {}", e.message, e.at),
-        });
+        found = Some(DispatchError::new(
+            name.clone(),
+            DispatchErrorKind::MalformedJson { message: format!("{} at byte {}", e.message, e.at) },
+        ));
     }
     let mut report = |error| {
         out.push(StreamEvent::Invalid(Invalid {
@@ -642,7 +653,7 @@ fn scan(call: &mut Open<'_>, validator: &Validator, out: &mut Vec<StreamEvent>) 
         }));
     };
     if !errors.0.is_empty() {
-        report(DispatchError::InvalidArguments { tool: name.clone(), errors });
+        report(DispatchError::new(name.clone(), DispatchErrorKind::InvalidArguments { errors }));
     }
     if let Some(error) = found {
         report(error);

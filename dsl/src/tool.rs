@@ -294,9 +294,10 @@ pub trait Executor: Send + Sync {
     ///
     /// # Errors
     ///
-    /// [`DispatchError::MalformedJson`](crate::DispatchError::MalformedJson) or
-    /// [`DispatchError::InvalidArguments`](crate::DispatchError::InvalidArguments), whose text
-    /// is what the model would have been told.
+    /// A [`DispatchError`](crate::DispatchError) of kind
+    /// [`MalformedJson`](crate::DispatchErrorKind::MalformedJson) or
+    /// [`InvalidArguments`](crate::DispatchErrorKind::InvalidArguments), whose
+    /// [`model_text`](crate::DispatchError::model_text) is what the model would have been told.
     fn check_arguments(&self, arguments: &Arguments) -> Result<(), crate::DispatchError> {
         let validator = crate::Validator::new();
         crate::dispatch::prepare_arguments(self.descriptor(), &validator, arguments).map(drop)

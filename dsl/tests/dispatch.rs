@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use tooldef::checks::{self, ArgErrors};
 use tooldef::dispatch::{
-    DispatchError, DynamicTool, Toolbox, TypedTool, Validator, apply_defaults, block_on,
+    DispatchErrorKind, DynamicTool, Toolbox, TypedTool, Validator, apply_defaults, block_on,
 };
 use tooldef::{
     Additional, Arguments, BoxFuture, Definition, Executor, Param, Schema, Tool, ToolCall,
@@ -166,6 +166,47 @@ fn checks_of_the_typed_tool_run_after_decoding() {
     );
 }
 
+/// What a reporter that walks `source()` prints: each error's text, joined by `: `.
+fn chain(err: &dyn std::error::Error) -> String {
+    let mut out = err.to_string();
+    let mut next = err.source();
+    while let Some(e) = next {
+        out.push_str(": ");
+        out.push_str(&e.to_string());
+        next = e.source();
+    }
+    out
+}
+
+#[test]
+fn invalid_arguments_tell_the_model_the_pointer_and_leave_the_cause_to_source() {
+    let call = ToolCall::new("c1", "get_weather", json!({"city": "Paris", "days": 11}));
+    let err = toolbox().check(&call).unwrap_err();
+    let want = "invalid arguments for get_weather: /days must be at most 10; got 11";
+    // The model reads the pointer and the fix, whether the host answers with the error or
+    // lets the toolbox answer.
+    assert_eq!(err.model_text(), want);
+    assert_eq!(err.to_result(&call).text(), want);
+    assert_eq!(error_text(toolbox().call_blocking(&call)), want);
+    // The problems are the source; the error's own text does not repeat them.
+    assert_eq!(err.to_string(), "invalid arguments for get_weather");
+    let source = std::error::Error::source(&err).expect("the argument errors are the source");
+    let errors = source.downcast_ref::<ArgErrors>().expect("the source is ArgErrors");
+    assert_eq!(errors.0.len(), 1);
+    assert_eq!(errors.0[0].pointer, "/days");
+    let report = chain(&err);
+    assert_eq!(report.matches("/days must be at most 10").count(), 1, "{report}");
+    assert_eq!(report, want);
+
+    // An error with no cause of its own has no source, and the model reads its text.
+    let call = ToolCall::new("c2", "get_wether", json!({}));
+    let err = toolbox().check(&call).unwrap_err();
+    assert_eq!(err.tool(), "get_wether");
+    assert!(matches!(err.kind(), DispatchErrorKind::UnknownTool { .. }), "{err:?}");
+    assert!(std::error::Error::source(&err).is_none());
+    assert_eq!(err.model_text(), err.to_string());
+}
+
 #[test]
 fn malformed_json_says_where() {
     assert_eq!(
@@ -282,8 +323,8 @@ fn decode_alone_gives_the_typed_arguments() {
     let args = t.decode(&Arguments::Text(r#"{"city":"Rome"}"#.into())).unwrap();
     assert_eq!(args, WeatherArgs { city: "Rome".into(), unit: Unit::Celsius, days: 3 });
     let err = t.decode(&Arguments::Json(json!({"city": 3}))).unwrap_err();
-    let DispatchError::InvalidArguments { tool, errors } = &err else { panic!("{err:?}") };
-    assert_eq!(tool, "get_weather");
+    let DispatchErrorKind::InvalidArguments { errors } = err.kind() else { panic!("{err:?}") };
+    assert_eq!(err.tool(), "get_weather");
     assert_eq!(errors.0.len(), 1);
     assert_eq!(errors.0[0].pointer, "/city");
     assert_eq!(errors.0[0].message, "must be a string; got 3");

@@ -7,7 +7,7 @@ use proptest::prelude::*;
 use serde::Deserialize;
 use serde_json::{Value, json};
 use tooldef::checks::{self, ArgErrors};
-use tooldef::dispatch::{DispatchError, DynamicTool, TypedTool, Validator};
+use tooldef::dispatch::{DispatchError, DispatchErrorKind, DynamicTool, TypedTool, Validator};
 use tooldef::{
     Additional, Arguments, BoxFuture, Definition, EnumValue, ObjectSchema, Param, Schema,
     SchemaKind, SchemaRef, Tool, ToolDescriptor, ToolError,
@@ -221,8 +221,8 @@ proptest! {
         // The typed path rejects it too, with the same pointers.
         let tool = TypedTool::new(GetWeather);
         for arguments in [Arguments::Json(args.clone()), Arguments::Text(args.to_string())] {
-            match tool.decode(&arguments) {
-                Err(DispatchError::InvalidArguments { errors, .. }) => {
+            match tool.decode(&arguments).map_err(DispatchError::into_kind) {
+                Err(DispatchErrorKind::InvalidArguments { errors }) => {
                     assert_all_at(&errors, &breach, &args)?;
                 }
                 other => prop_assert!(false, "{:?} for {} ({})", other, args, breach.constraint),
@@ -243,8 +243,8 @@ proptest! {
     #[test]
     fn broken_rich_args_are_rejected_at_the_pointer((args, breach) in arb_broken_args(&rich())) {
         let tool = DynamicTool::new_sync(rich(), Ok);
-        match tool.prepare(&Arguments::Json(args.clone())) {
-            Err(DispatchError::InvalidArguments { errors, .. }) => {
+        match tool.prepare(&Arguments::Json(args.clone())).map_err(DispatchError::into_kind) {
+            Err(DispatchErrorKind::InvalidArguments { errors }) => {
                 assert_all_at(&errors, &breach, &args)?;
             }
             other => prop_assert!(false, "{:?} for {} ({})", other, args, breach.constraint),
@@ -344,8 +344,8 @@ proptest! {
         (d, (args, breach)) in arb_descriptor_and_broken_args()
     ) {
         let tool = DynamicTool::new_sync(d, Ok);
-        match tool.prepare(&Arguments::Json(args.clone())) {
-            Err(DispatchError::InvalidArguments { errors, .. }) => {
+        match tool.prepare(&Arguments::Json(args.clone())).map_err(DispatchError::into_kind) {
+            Err(DispatchErrorKind::InvalidArguments { errors }) => {
                 assert_all_at(&errors, &breach, &args)?;
             }
             other => prop_assert!(false, "{:?} for {} ({})", other, args, breach.constraint),

@@ -126,7 +126,7 @@ fn enforceable_patterns_are_enforced() {
     assert!(password.prepare(&Arguments::Json(json!({"x": "abcdefgh"}))).is_err());
     let err = tool.prepare(&Arguments::Json(json!({"x": "cb!"}))).unwrap_err();
     assert_eq!(
-        err.to_string(),
+        err.model_text(),
         "invalid arguments for t: /x must match the pattern ^(?:[a-z]{2,3})(?<rest>-[0-9]+)*?$; got \"cb!\""
     );
 }
@@ -148,7 +148,7 @@ fn the_builder_refuses_what_import_refuses_and_dispatch_never_skips_a_pattern() 
         ToolDescriptor::new("lb").params(const { &[Param::string("x").pattern("(?<=a)b")] });
     let err = echo(LOOKBEHIND.clone()).prepare(&Arguments::Json(json!({"x": "cb"}))).unwrap_err();
     assert_eq!(
-        err.to_string(),
+        err.model_text(),
         "invalid arguments for lb: /x cannot be checked: the tool's pattern \"(?<=a)b\" cannot be enforced: lookbehind is not supported"
     );
 }
@@ -242,7 +242,7 @@ fn a_host_built_value_deeper_than_the_limit_is_refused_not_a_stack_overflow() {
     let err = tool.prepare(&args).unwrap_err();
     let Arguments::Json(v) = args else { unreachable!() };
     dismantle(v);
-    let message = err.to_string();
+    let message = err.model_text();
     let pointer = "/x".repeat(MAX_DEPTH);
     assert_eq!(
         message,
@@ -274,7 +274,7 @@ fn duplicate_keys_in_arguments_are_refused_with_their_pointer() {
     let tool = spec_tool(&with_property(json!({"type": "object"})));
     let err = tool.prepare(&Arguments::Text(r#"{"x": {"k": 1, "k": 2}}"#.into())).unwrap_err();
     assert_eq!(
-        err.to_string(),
+        err.model_text(),
         "the arguments of t are not valid JSON: duplicate key: #/x/k is given twice at line 1 column 18"
     );
 }
@@ -300,11 +300,11 @@ fn integers_are_read_as_json_schema_reads_them() {
     }
     let err = tool.prepare(&Arguments::Text(r#"{"n": 1.5, "m": 3.0}"#.into())).unwrap_err();
     assert_eq!(
-        err.to_string(),
+        err.model_text(),
         "invalid arguments for t:\n- /n must be an integer; got 1.5\n- /m must be a multiple of 2; got 3"
     );
     let err = tool.prepare(&Arguments::Text(r#"{"n": -1.0}"#.into())).unwrap_err();
-    assert_eq!(err.to_string(), "invalid arguments for t: /n must be at least 0; got -1");
+    assert_eq!(err.model_text(), "invalid arguments for t: /n must be at least 0; got -1");
 }
 
 #[test]

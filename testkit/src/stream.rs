@@ -38,7 +38,7 @@ pub fn run_events(
                 i,
                 match ev {
                     StreamEvent::Call(c) => Ok(c),
-                    StreamEvent::Invalid(inv) => Err(inv.error.to_string()),
+                    StreamEvent::Invalid(inv) => Err(inv.error.model_text()),
                     other => panic!("unexpected {other:?}"),
                 },
             ));

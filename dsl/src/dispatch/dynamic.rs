@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use crate::checks::ArgError;
 use crate::descriptor::ToolDescriptor;
-use crate::dispatch::error::DispatchError;
+use crate::dispatch::error::{DispatchError, DispatchErrorKind};
 use crate::dispatch::runtime::CatchUnwind;
 use crate::dispatch::typed::panicked;
 use crate::dispatch::validator::{Validator, apply_defaults};
@@ -81,7 +81,8 @@ impl DynamicTool {
     ///
     /// # Errors
     ///
-    /// [`DispatchError::MalformedJson`] or [`DispatchError::InvalidArguments`].
+    /// A [`DispatchError`] of kind [`MalformedJson`](DispatchErrorKind::MalformedJson) or
+    /// [`InvalidArguments`](DispatchErrorKind::InvalidArguments).
     pub fn prepare(&self, arguments: &Arguments) -> Result<Value, DispatchError> {
         prepare_arguments(&self.descriptor, &self.validator, arguments)
     }
@@ -92,9 +93,11 @@ impl DynamicTool {
             Handler::Async(f) => f(args).await,
             Handler::Sync(f) => f(args),
         };
-        out.map_err(|e| DispatchError::Failed {
-            tool: self.descriptor.name.to_string(),
-            message: e.message().to_owned(),
+        out.map_err(|e| {
+            DispatchError::new(
+                self.descriptor.name.to_string(),
+                DispatchErrorKind::Failed { message: e.message().to_owned() },
+            )
         })
     }
 }
@@ -134,7 +137,10 @@ pub(crate) fn too_deep(tool: String, pointer: String) -> DispatchError {
         "are nested more than {} levels deep here; flatten them",
         crate::json_text::MAX_DEPTH
     );
-    DispatchError::InvalidArguments { tool, errors: ArgError::new(pointer, message).into() }
+    DispatchError::new(
+        tool,
+        DispatchErrorKind::InvalidArguments { errors: ArgError::new(pointer, message).into() },
+    )
 }
 
 /// Parses `arguments`, checks them against `descriptor` and fills in defaults: what every tool
@@ -142,8 +148,9 @@ pub(crate) fn too_deep(tool: String, pointer: String) -> DispatchError {
 ///
 /// # Errors
 ///
-/// [`DispatchError::MalformedJson`] or [`DispatchError::InvalidArguments`], whose texts tell the
-/// model what to fix.
+/// A [`DispatchError`] of kind [`MalformedJson`](DispatchErrorKind::MalformedJson) or
+/// [`InvalidArguments`](DispatchErrorKind::InvalidArguments), whose
+/// [`model_text`](DispatchError::model_text) tells the model what to fix.
 pub fn prepare_arguments(
     descriptor: &ToolDescriptor,
     validator: &Validator,
@@ -159,12 +166,13 @@ pub fn prepare_arguments(
             v.clone()
         }
         Arguments::Text(t) if t.trim().is_empty() => Value::Object(serde_json::Map::new()),
-        Arguments::Text(t) => crate::json_text::parse(t.as_bytes())
-            .map_err(|e| DispatchError::MalformedJson { tool: tool(), message: e.to_string() })?,
+        Arguments::Text(t) => crate::json_text::parse(t.as_bytes()).map_err(|e| {
+            DispatchError::new(tool(), DispatchErrorKind::MalformedJson { message: e.to_string() })
+        })?,
     };
-    validator
-        .check_args(descriptor, &value)
-        .map_err(|errors| DispatchError::InvalidArguments { tool: tool(), errors })?;
+    validator.check_args(descriptor, &value).map_err(|errors| {
+        DispatchError::new(tool(), DispatchErrorKind::InvalidArguments { errors })
+    })?;
     apply_defaults(descriptor, &mut value);
     Ok(value)
 }

@@ -16,74 +16,96 @@ pub(crate) fn take_last_kind() -> Option<&'static str> {
     LAST_KIND.with(std::cell::Cell::take)
 }
 
-/// Why a call produced an error result. Its `Display` is the text the model reads.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+/// Why a call produced an error result: the tool ([`tool`](DispatchError::tool)) and what went
+/// wrong ([`kind`](DispatchError::kind)).
+///
+/// The model reads [`model_text`](DispatchError::model_text) (what
+/// [`to_result`](DispatchError::to_result) answers with): everything it needs to fix the call,
+/// such as each invalid argument's JSON pointer and what it must be. `Display` is the same text
+/// except that a cause which is an error of its own (the [`ArgErrors`] of invalid arguments)
+/// is left to [`source`](std::error::Error::source), so a report that walks the chain prints
+/// it once.
+///
+/// ```
+/// use tooldef::dispatch::{DispatchError, DispatchErrorKind};
+/// use tooldef::{ArgError, ArgErrors};
+///
+/// let errors = ArgErrors::from(ArgError::new("/b", "must be at least 1; got 0"));
+/// let err = DispatchError::new("divide", DispatchErrorKind::InvalidArguments { errors });
+/// assert_eq!(err.tool(), "divide");
+/// assert_eq!(err.model_text(), "invalid arguments for divide: /b must be at least 1; got 0");
+/// assert_eq!(err.to_string(), "invalid arguments for divide");
+/// let source = std::error::Error::source(&err).unwrap();
+/// assert_eq!(source.to_string(), "/b must be at least 1; got 0");
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct DispatchError {
+    tool: String,
+    kind: DispatchErrorKind,
+}
+
+/// What went wrong in a [`DispatchError`].
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
-pub enum DispatchError {
-    /// No tool has the requested name.
-    #[error("{}", unknown_tool(.name, .available, .suggestion.as_deref()))]
+pub enum DispatchErrorKind {
+    /// No tool has the requested name (the error's tool is the name the model sent).
     UnknownTool {
-        /// The name the model sent.
-        name: String,
         /// The names of the tools that exist, in the toolbox's order.
         available: Vec<String>,
         /// A close match, when there is one.
         suggestion: Option<String>,
     },
     /// The arguments are not JSON.
-    #[error("the arguments of {tool} are not valid JSON: {message}")]
     MalformedJson {
-        /// The tool.
-        tool: String,
         /// What the parser said, with line and column.
         message: String,
     },
-    /// The arguments are JSON but do not fit the parameters.
-    #[error("{}", InvalidDisplay(.tool, .errors))]
+    /// The arguments are JSON but do not fit the parameters; the [`ArgErrors`] are the error's
+    /// source.
     InvalidArguments {
-        /// The tool.
-        tool: String,
         /// Every problem found, each with its JSON pointer.
         errors: ArgErrors,
     },
     /// The tool ran and returned an error; the message is the tool's own.
-    #[error("{message}")]
     Failed {
-        /// The tool.
-        tool: String,
         /// The tool's message.
         message: String,
     },
     /// The tool panicked.
-    #[error("{tool} failed unexpectedly; this is a bug in the tool, not in the arguments")]
     Panicked {
-        /// The tool.
-        tool: String,
         /// The panic message (logged, not shown to the model).
         message: String,
     },
     /// The tool did not finish within the call's timeout and was stopped.
-    #[error("{tool} did not finish within {} and was stopped", seconds(.after))]
     TimedOut {
-        /// The tool.
-        tool: String,
         /// The timeout.
         after: std::time::Duration,
     },
     /// The call was cancelled before the tool finished.
-    #[error("the call to {tool} was cancelled before it finished")]
-    Cancelled {
-        /// The tool.
-        tool: String,
-    },
+    Cancelled,
     /// The tool's result could not be turned into JSON.
-    #[error("{tool} produced a result that cannot be represented as JSON: {message}")]
     Output {
-        /// The tool.
-        tool: String,
         /// What serde said.
         message: String,
     },
+}
+
+impl DispatchErrorKind {
+    /// A short stable name for the kind (`unknown_tool`, `malformed_json`,
+    /// `invalid_arguments`, `failed`, `panicked`, `timed_out`, `cancelled`, `output`): the
+    /// `error` field of the dispatch span.
+    pub fn name(&self) -> &'static str {
+        match self {
+            DispatchErrorKind::UnknownTool { .. } => "unknown_tool",
+            DispatchErrorKind::MalformedJson { .. } => "malformed_json",
+            DispatchErrorKind::InvalidArguments { .. } => "invalid_arguments",
+            DispatchErrorKind::Failed { .. } => "failed",
+            DispatchErrorKind::Panicked { .. } => "panicked",
+            DispatchErrorKind::TimedOut { .. } => "timed_out",
+            DispatchErrorKind::Cancelled => "cancelled",
+            DispatchErrorKind::Output { .. } => "output",
+        }
+    }
 }
 
 /// A duration as people write it: `30s`, `1.5s`, `250ms`.
@@ -109,59 +131,93 @@ fn unknown_tool(name: &str, available: &[String], suggestion: Option<&str>) -> S
     out
 }
 
-struct InvalidDisplay<'a>(&'a str, &'a ArgErrors);
+impl DispatchError {
+    /// An error about the tool `tool` (for [`DispatchErrorKind::UnknownTool`], the name the
+    /// model sent).
+    pub fn new(tool: impl Into<String>, kind: DispatchErrorKind) -> Self {
+        DispatchError { tool: tool.into(), kind }
+    }
 
-impl fmt::Display for InvalidDisplay<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let InvalidDisplay(tool, errors) = self;
-        match errors.0.as_slice() {
-            [one] => write!(f, "invalid arguments for {tool}: {one}"),
-            many => {
-                write!(f, "invalid arguments for {tool}:")?;
-                for e in many {
-                    write!(f, "\n- {e}")?;
+    /// The tool's name, or the unknown name the model sent.
+    pub fn tool(&self) -> &str {
+        &self.tool
+    }
+
+    /// What went wrong.
+    pub fn kind(&self) -> &DispatchErrorKind {
+        &self.kind
+    }
+
+    /// What went wrong, by value.
+    pub fn into_kind(self) -> DispatchErrorKind {
+        self.kind
+    }
+
+    /// The text the model reads: `Display` with the cause written in, so that invalid
+    /// arguments name each JSON pointer and what it must be (one problem on the same line,
+    /// several as a list).
+    pub fn model_text(&self) -> String {
+        match &self.kind {
+            DispatchErrorKind::InvalidArguments { errors } => match errors.0.as_slice() {
+                [one] => format!("{self}: {one}"),
+                many => {
+                    let mut out = format!("{self}:");
+                    for e in many {
+                        out.push_str("\n- ");
+                        out.push_str(&e.to_string());
+                    }
+                    out
                 }
-                Ok(())
+            },
+            _ => self.to_string(),
+        }
+    }
+
+    /// The error result answering `call`, with [`model_text`](DispatchError::model_text) as
+    /// its text.
+    pub fn to_result(&self, call: &crate::ToolCall) -> crate::ToolResult {
+        LAST_KIND.with(|k| k.set(Some(self.kind.name())));
+        crate::ToolResult::error(call, self.model_text())
+    }
+}
+
+impl fmt::Display for DispatchError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let tool = &self.tool;
+        match &self.kind {
+            DispatchErrorKind::UnknownTool { available, suggestion } => {
+                f.write_str(&unknown_tool(tool, available, suggestion.as_deref()))
+            }
+            DispatchErrorKind::MalformedJson { message } => {
+                write!(f, "the arguments of {tool} are not valid JSON: {message}")
+            }
+            DispatchErrorKind::InvalidArguments { .. } => {
+                write!(f, "invalid arguments for {tool}")
+            }
+            DispatchErrorKind::Failed { message } => f.write_str(message),
+            DispatchErrorKind::Panicked { .. } => write!(
+                f,
+                "{tool} failed unexpectedly; this is a bug in the tool, not in the arguments"
+            ),
+            DispatchErrorKind::TimedOut { after } => {
+                write!(f, "{tool} did not finish within {} and was stopped", seconds(after))
+            }
+            DispatchErrorKind::Cancelled => {
+                write!(f, "the call to {tool} was cancelled before it finished")
+            }
+            DispatchErrorKind::Output { message } => {
+                write!(f, "{tool} produced a result that cannot be represented as JSON: {message}")
             }
         }
     }
 }
 
-impl DispatchError {
-    /// The tool's name, or the unknown name the model sent.
-    pub fn tool(&self) -> &str {
-        match self {
-            DispatchError::UnknownTool { name, .. } => name,
-            DispatchError::MalformedJson { tool, .. }
-            | DispatchError::InvalidArguments { tool, .. }
-            | DispatchError::Failed { tool, .. }
-            | DispatchError::Panicked { tool, .. }
-            | DispatchError::TimedOut { tool, .. }
-            | DispatchError::Cancelled { tool }
-            | DispatchError::Output { tool, .. } => tool,
+impl std::error::Error for DispatchError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match &self.kind {
+            DispatchErrorKind::InvalidArguments { errors } => Some(errors),
+            _ => None,
         }
-    }
-
-    /// A short stable name for what went wrong (`unknown_tool`, `malformed_json`,
-    /// `invalid_arguments`, `failed`, `panicked`, `timed_out`, `cancelled`, `output`): the
-    /// `error` field of the dispatch span.
-    pub fn kind(&self) -> &'static str {
-        match self {
-            DispatchError::UnknownTool { .. } => "unknown_tool",
-            DispatchError::MalformedJson { .. } => "malformed_json",
-            DispatchError::InvalidArguments { .. } => "invalid_arguments",
-            DispatchError::Failed { .. } => "failed",
-            DispatchError::Panicked { .. } => "panicked",
-            DispatchError::TimedOut { .. } => "timed_out",
-            DispatchError::Cancelled { .. } => "cancelled",
-            DispatchError::Output { .. } => "output",
-        }
-    }
-
-    /// The error result answering `call`.
-    pub fn to_result(&self, call: &crate::ToolCall) -> crate::ToolResult {
-        LAST_KIND.with(|k| k.set(Some(self.kind())));
-        crate::ToolResult::error(call, self.to_string())
     }
 }
 

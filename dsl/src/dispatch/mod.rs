@@ -47,8 +47,8 @@ mod validator;
 
 pub use cancel::{CancelToken, Cancelled};
 pub use dynamic::{DynamicTool, prepare_arguments};
-pub use error::DispatchError;
 pub(crate) use error::closest;
+pub use error::{DispatchError, DispatchErrorKind};
 pub use options::CallOptions;
 pub use runtime::{CatchUnwind, block_on, set_quiet_panics};
 pub use timer::{ThreadTimer, Timer};

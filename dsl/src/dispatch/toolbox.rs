@@ -11,7 +11,7 @@ use indexmap::IndexMap;
 use tracing::Instrument;
 
 use crate::descriptor::ToolDescriptor;
-use crate::dispatch::error::{DispatchError, closest, take_last_kind};
+use crate::dispatch::error::{DispatchError, DispatchErrorKind, closest, take_last_kind};
 use crate::dispatch::options::{BoundedJoin, CallOptions};
 use crate::dispatch::runtime::{CatchUnwind, block_on, catch_unwind};
 use crate::dispatch::typed::{TypedTool, panicked};
@@ -184,7 +184,7 @@ impl Toolbox {
     /// saying so.
     ///
     /// Each call runs in an `info` span `tooldef.dispatch` with the fields `tool`, `call_id`,
-    /// `outcome` (`ok` or `error`), `error` (what went wrong, as [`DispatchError::kind`] names
+    /// `outcome` (`ok` or `error`), `error` (what went wrong, as [`DispatchErrorKind::name`] names
     /// it) and `duration_ms`.
     pub fn call_with<'a>(
         &'a self,
@@ -239,7 +239,8 @@ impl Toolbox {
         let Some(executor) = self.tools.get(call.name.as_str()) else {
             return self.unknown(&call.name).to_result(call);
         };
-        let cancelled = || DispatchError::Cancelled { tool: call.name.clone() }.to_result(call);
+        let cancelled =
+            || DispatchError::new(call.name.clone(), DispatchErrorKind::Cancelled).to_result(call);
         if options.cancel.as_ref().is_some_and(|t| t.is_cancelled()) {
             return cancelled();
         }
@@ -266,7 +267,8 @@ impl Toolbox {
             if let (Some(s), Some(after)) = (sleep.as_mut(), options.timeout)
                 && s.as_mut().poll(cx).is_ready()
             {
-                let error = DispatchError::TimedOut { tool: call.name.clone(), after };
+                let error =
+                    DispatchError::new(call.name.clone(), DispatchErrorKind::TimedOut { after });
                 return Poll::Ready(error.to_result(call));
             }
             Poll::Pending
@@ -282,8 +284,8 @@ impl Toolbox {
 
     /// Decodes and checks the arguments of `call` for the tool `call.name`, without running it:
     /// a typed tool decodes them into its parameter type and runs [`Tool::check`], others are
-    /// checked against their descriptor (see [`Executor::check_arguments`]). The error's text
-    /// is what [`call`](Toolbox::call) would answer.
+    /// checked against their descriptor (see [`Executor::check_arguments`]). The error's
+    /// [`model_text`](DispatchError::model_text) is what [`call`](Toolbox::call) would answer.
     ///
     #[cfg_attr(feature = "macros", doc = "```")]
     #[cfg_attr(not(feature = "macros"), doc = "```text")]
@@ -298,13 +300,15 @@ impl Toolbox {
     /// let toolbox = Toolbox::new().with(Divide);
     /// assert!(toolbox.check(&ToolCall::from_text("1", "divide", r#"{"a": 3, "b": 2}"#)).is_ok());
     /// let err = toolbox.check(&ToolCall::from_text("2", "divide", r#"{"a": 3, "b": 0}"#));
-    /// assert_eq!(err.unwrap_err().to_string(), "invalid arguments for divide: /b must be at least 1; got 0");
+    /// assert_eq!(err.unwrap_err().model_text(), "invalid arguments for divide: /b must be at least 1; got 0");
     /// ```
     ///
     /// # Errors
     ///
-    /// [`DispatchError::UnknownTool`], [`DispatchError::MalformedJson`],
-    /// [`DispatchError::InvalidArguments`], or [`DispatchError::Panicked`] when decoding panics.
+    /// A [`DispatchError`] of kind [`UnknownTool`](DispatchErrorKind::UnknownTool),
+    /// [`MalformedJson`](DispatchErrorKind::MalformedJson),
+    /// [`InvalidArguments`](DispatchErrorKind::InvalidArguments), or
+    /// [`Panicked`](DispatchErrorKind::Panicked) when decoding panics.
     pub fn check(&self, call: &ToolCall) -> Result<(), DispatchError> {
         match self.tools.get(call.name.as_str()) {
             Some(executor) => executor.check_arguments(&call.arguments),
@@ -323,11 +327,13 @@ pub(crate) fn unknown_tool<'a>(
     name: &str,
     available: impl Iterator<Item = &'a str> + Clone,
 ) -> DispatchError {
-    DispatchError::UnknownTool {
-        name: name.to_owned(),
-        available: available.clone().map(str::to_owned).collect(),
-        suggestion: closest(name, available).map(str::to_owned),
-    }
+    DispatchError::new(
+        name.to_owned(),
+        DispatchErrorKind::UnknownTool {
+            available: available.clone().map(str::to_owned).collect(),
+            suggestion: closest(name, available).map(str::to_owned),
+        },
+    )
 }
 
 impl std::fmt::Debug for Toolbox {

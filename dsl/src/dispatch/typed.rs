@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use crate::checks::ArgErrors;
 use crate::descriptor::ToolDescriptor;
-use crate::dispatch::error::{DispatchError, without_position};
+use crate::dispatch::error::{DispatchError, DispatchErrorKind, without_position};
 use crate::dispatch::runtime::CatchUnwind;
 use crate::dispatch::validator::Validator;
 use crate::tool::{Arguments, BoxFuture, Executor, Tool, ToolCall, ToolResult};
@@ -63,8 +63,10 @@ impl<T: Tool> TypedTool<T> {
     ///
     /// # Errors
     ///
-    /// [`DispatchError::MalformedJson`] for text that is not JSON (with line and column),
-    /// [`DispatchError::InvalidArguments`] for arguments that do not fit the parameters.
+    /// A [`DispatchError`] of kind [`MalformedJson`](DispatchErrorKind::MalformedJson) for text
+    /// that is not JSON (with line and column), of kind
+    /// [`InvalidArguments`](DispatchErrorKind::InvalidArguments) for arguments that do not fit
+    /// the parameters.
     pub fn decode(&self, arguments: &Arguments) -> Result<T::Args, DispatchError> {
         match arguments {
             Arguments::Text(text) => self.decode_text(text),
@@ -127,10 +129,10 @@ impl<T: Tool> TypedTool<T> {
     fn rescue_text(&self, text: &str, err: &serde_json::Error) -> Result<T::Args, DispatchError> {
         match crate::json_text::parse(text.as_bytes()) {
             Ok(value) => self.rescue_value(&value, err),
-            Err(syntax) => Err(DispatchError::MalformedJson {
-                tool: T::descriptor().name.to_string(),
-                message: syntax.to_string(),
-            }),
+            Err(syntax) => Err(DispatchError::new(
+                T::descriptor().name.to_string(),
+                DispatchErrorKind::MalformedJson { message: syntax.to_string() },
+            )),
         }
     }
 
@@ -151,13 +153,17 @@ impl<T: Tool> TypedTool<T> {
 
     async fn run(&self, call: &ToolCall) -> Result<Value, DispatchError> {
         let args = self.decode(&call.arguments)?;
-        let output = self.tool.call(args).await.map_err(|e| DispatchError::Failed {
-            tool: T::descriptor().name.to_string(),
-            message: e.message().to_owned(),
+        let output = self.tool.call(args).await.map_err(|e| {
+            DispatchError::new(
+                T::descriptor().name.to_string(),
+                DispatchErrorKind::Failed { message: e.message().to_owned() },
+            )
         })?;
-        serde_json::to_value(&output).map_err(|e| DispatchError::Output {
-            tool: T::descriptor().name.to_string(),
-            message: e.to_string(),
+        serde_json::to_value(&output).map_err(|e| {
+            DispatchError::new(
+                T::descriptor().name.to_string(),
+                DispatchErrorKind::Output { message: e.to_string() },
+            )
         })
     }
 }
@@ -185,7 +191,7 @@ impl<T: Tool> Executor for TypedTool<T> {
             Err(message) => {
                 let tool = T::descriptor().name.to_string();
                 tracing::error!(tool = %tool, panic = %message, "argument decoding panicked");
-                Err(DispatchError::Panicked { tool, message })
+                Err(DispatchError::new(tool, DispatchErrorKind::Panicked { message }))
             }
         }
     }
@@ -195,7 +201,7 @@ impl<T: Tool> Executor for TypedTool<T> {
 // is compiled once, not once per tool.
 
 fn invalid(descriptor: &ToolDescriptor, errors: ArgErrors) -> DispatchError {
-    DispatchError::InvalidArguments { tool: descriptor.name.to_string(), errors }
+    DispatchError::new(descriptor.name.to_string(), DispatchErrorKind::InvalidArguments { errors })
 }
 
 /// `value` with every number that has a zero fractional part (`1.0`, `1e0`, `-0`) written as
@@ -262,7 +268,7 @@ fn explain_value(
 /// the model.
 pub(crate) fn panicked(call: &ToolCall, tool: &str, message: String) -> ToolResult {
     tracing::error!(tool, panic = %message, "tool panicked");
-    DispatchError::Panicked { tool: tool.to_owned(), message }.to_result(call)
+    DispatchError::new(tool.to_owned(), DispatchErrorKind::Panicked { message }).to_result(call)
 }
 
 impl<T: Tool> From<TypedTool<T>> for Arc<dyn Executor> {

@@ -26,7 +26,7 @@ fn invalid(events: &[StreamEvent]) -> Vec<String> {
     events
         .iter()
         .filter_map(|e| match e {
-            StreamEvent::Invalid(i) => Some(i.error.to_string()),
+            StreamEvent::Invalid(i) => Some(i.error.model_text()),
             StreamEvent::Call(_) => None,
         })
         .collect()
@@ -268,9 +268,12 @@ proptest::proptest! {
             let problems: Vec<String> = out
                 .iter()
                 .flat_map(|e| match e {
-                    StreamEvent::Invalid(Invalid {
-                        error: DispatchError::InvalidArguments { errors, .. }, ..
-                    }) => errors.0.iter().map(ToString::to_string).collect(),
+                    StreamEvent::Invalid(Invalid { error, .. }) => match error.kind() {
+                        DispatchErrorKind::InvalidArguments { errors } => {
+                            errors.0.iter().map(ToString::to_string).collect()
+                        }
+                        _ => vec![format!("{error:?}")],
+                    },
                     other => vec![format!("{other:?}")],
                 })
                 .collect();

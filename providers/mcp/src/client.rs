@@ -44,7 +44,7 @@ use rmcp::model::Tool;
 use rmcp::service::{RunningService, ServiceError};
 use rmcp::transport::{IntoTransport, TokioChildProcess};
 use rmcp::{RoleClient, ServiceExt};
-use tooldef::dispatch::{DispatchError, Validator};
+use tooldef::dispatch::{DispatchError, DispatchErrorKind, Validator};
 use tooldef::json_schema::ImportNote;
 use tooldef::{
     Arguments, Batch, BoxFuture, Executor, Origin, Registered, RegistryError, ToolCall,
@@ -377,19 +377,19 @@ impl Executor for McpTool {
                 Arguments::Text(t) => match serde_json::from_str(t) {
                     Ok(v) => Cow::Owned(v),
                     Err(e) => {
-                        return DispatchError::MalformedJson {
-                            tool: self.descriptor.name.to_string(),
-                            message: e.to_string(),
-                        }
+                        return DispatchError::new(
+                            self.descriptor.name.to_string(),
+                            DispatchErrorKind::MalformedJson { message: e.to_string() },
+                        )
                         .to_result(call);
                     }
                 },
             };
             if let Err(errors) = self.validator.check_args(&self.descriptor, &value) {
-                return DispatchError::InvalidArguments {
-                    tool: self.descriptor.name.to_string(),
-                    errors,
-                }
+                return DispatchError::new(
+                    self.descriptor.name.to_string(),
+                    DispatchErrorKind::InvalidArguments { errors },
+                )
                 .to_result(call);
             }
             let forwarded =
