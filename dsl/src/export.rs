@@ -135,17 +135,20 @@ impl Specs {
 }
 
 /// Why specs cannot be loaded or rendered JSON cannot be written.
+///
+/// Its `Display` is the whole line a build script or the CLI prints: the file and every cause
+/// written in. So the causes (the I/O error, the renderer's error) are fields, not
+/// [`source`](std::error::Error::source)s: a report that walks the chain prints each once.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum ExportError {
     /// A file or directory cannot be read or written.
-    #[error("{}: {source}", path.display())]
+    #[error("{}: {error}", path.display())]
     Io {
         /// The file or directory.
         path: PathBuf,
-        /// The I/O error.
-        #[source]
-        source: std::io::Error,
+        /// The I/O error (in the message, not the error's source).
+        error: std::io::Error,
     },
     /// A spec file cannot be read (the error names the file and the JSON pointer).
     #[error(transparent)]
@@ -170,15 +173,14 @@ pub enum ExportError {
         second: PathBuf,
     },
     /// The tools cannot be rendered for a target.
-    #[error("{}: {renderer}: {source}", file.display())]
+    #[error("{}: {renderer}: {error}", file.display())]
     Render {
         /// The output file being written.
         file: PathBuf,
         /// The renderer's name.
         renderer: String,
-        /// What the renderer refused.
-        #[source]
-        source: Box<RenderError>,
+        /// What the renderer refused (in the message, not the error's source).
+        error: Box<RenderError>,
     },
     /// `OUT_DIR` is not set (the caller is not a build script).
     #[error("`OUT_DIR` is not set; call `export` with a directory outside build scripts")]
@@ -186,7 +188,7 @@ pub enum ExportError {
 }
 
 fn io(path: &Path) -> impl FnOnce(std::io::Error) -> ExportError + '_ {
-    move |source| ExportError::Io { path: path.to_owned(), source }
+    move |error| ExportError::Io { path: path.to_owned(), error }
 }
 
 /// Specs that loaded and every file or tool that did not: what [`load_specs`] and
@@ -212,11 +214,9 @@ impl fmt::Display for SpecsError {
     }
 }
 
-impl std::error::Error for SpecsError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        self.errors.first().map(|e| e as &(dyn std::error::Error + 'static))
-    }
-}
+// No source: the text already lists every error with its causes, and a list has no single
+// cause (the errors are in `errors`).
+impl std::error::Error for SpecsError {}
 
 /// What a load gathers: the good specs and the errors.
 #[derive(Default)]
@@ -265,8 +265,8 @@ impl Loading {
     fn dir(&mut self, dir: &Path) {
         let mut listing = match files::list_dir(dir, MAX_SPEC_BYTES) {
             Ok(listing) => listing,
-            Err(source) => {
-                self.errors.push(ExportError::Io { path: dir.to_owned(), source });
+            Err(error) => {
+                self.errors.push(ExportError::Io { path: dir.to_owned(), error });
                 return;
             }
         };
@@ -372,7 +372,7 @@ pub fn load_specs<P: AsRef<Path>>(paths: &[P]) -> Result<Specs, SpecsError> {
                 }
                 Err(e) => loading.errors.push(ExportError::Spec(e)),
             },
-            Err(source) => loading.errors.push(ExportError::Io { path: path.to_owned(), source }),
+            Err(error) => loading.errors.push(ExportError::Io { path: path.to_owned(), error }),
         }
     }
     loading.finish()
@@ -585,11 +585,11 @@ pub fn export(
     for t in targets {
         let path = dir.join(t.file);
         let (text, report) =
-            render_json(t.renderer, tools, t.policy, t.pretty).map_err(|source| {
+            render_json(t.renderer, tools, t.policy, t.pretty).map_err(|error| {
                 ExportError::Render {
                     file: path.clone(),
                     renderer: t.renderer.name().to_owned(),
-                    source: Box::new(source),
+                    error: Box::new(error),
                 }
             })?;
         outputs.push((path, t.renderer.name().to_owned(), text, report));
@@ -719,6 +719,38 @@ mod tests {
         );
         let err = load_specs(&[dir.join("missing.json")]).unwrap_err();
         assert!(err.to_string().starts_with(&dir.join("missing.json").display().to_string()));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// What a reporter that walks `source()` prints: each error's text, joined by `: `.
+    fn chain(err: &dyn std::error::Error) -> String {
+        let mut out = err.to_string();
+        let mut next = err.source();
+        while let Some(e) = next {
+            out.push_str(": ");
+            out.push_str(&e.to_string());
+            next = e.source();
+        }
+        out
+    }
+
+    #[test]
+    fn a_report_that_walks_the_chain_prints_each_cause_once() {
+        let dir = temp_dir("chain");
+        let missing = dir.join("missing.json");
+        let io = std::fs::metadata(&missing).unwrap_err().to_string();
+        let err = load_specs(&[&missing]).unwrap_err();
+        assert!(matches!(&err.errors[..], [ExportError::Io { .. }]), "{err:?}");
+        assert_eq!(chain(&err), format!("{}: {io}", missing.display()));
+        assert_eq!(chain(&err.errors[0]), format!("{}: {io}", missing.display()));
+
+        let bad = dir.join("bad.json");
+        std::fs::write(&bad, r#"{"name": "bad name"}"#).unwrap();
+        let cause = "tool name `bad name` has the character ' '";
+        let err = load_specs(&[&bad]).unwrap_err();
+        let report = chain(&err);
+        assert_eq!(report.matches(cause).count(), 1, "{report}");
+        assert_eq!(chain(&err.errors[0]).matches(cause).count(), 1);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

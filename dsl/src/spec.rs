@@ -104,6 +104,10 @@ pub struct Spec {
 }
 
 /// A spec that cannot be read: every problem found in one file, naming the file and where in it.
+///
+/// Its `Display` is one line per problem with the problem's cause (an I/O error, a name or
+/// schema error) written in, so it has no [`source`](std::error::Error::source): a report
+/// that walks the chain prints each cause once.
 #[derive(Debug)]
 #[non_exhaustive]
 pub struct SpecError {
@@ -254,17 +258,9 @@ impl fmt::Display for SpecError {
     }
 }
 
-impl std::error::Error for SpecError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self.problems.first()? {
-            SpecErrorKind::Io(e) => Some(e),
-            SpecErrorKind::Schema(e) => Some(e),
-            SpecErrorKind::Invalid(e) => Some(e),
-            SpecErrorKind::Name { error, .. } => Some(error),
-            _ => None,
-        }
-    }
-}
+// No source: the text writes every problem in, its cause included, and a list of problems
+// has no single cause (they are in `problems`).
+impl std::error::Error for SpecError {}
 
 /// An error with one problem (a file that cannot be read or parsed at all).
 fn err(file: &str, kind: SpecErrorKind) -> SpecError {
