@@ -142,10 +142,14 @@ fn param(cx: &Ctxt, p: &ParamIr<'_>, derived: bool) {
             );
         }
     }
-    if let Some(pat) = a.pattern.get()
-        && pat.value().is_empty()
-    {
-        cx.error(pat, "`pattern` cannot be empty");
+    if let Some(pat) = a.pattern.get() {
+        let source = pat.value();
+        if source.is_empty() {
+            cx.error(pat, "`pattern` cannot be empty");
+        } else if let Err(reason) = crate::ecma::compile(&source) {
+            // The words of `tooldef::checks::PatternError`, which dispatch would give every value.
+            cx.error(pat, format!("pattern {source:?} cannot be enforced: {reason}"));
+        }
     }
     if let Some(values) = a.one_of.get() {
         if values.is_empty() {

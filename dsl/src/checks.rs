@@ -441,7 +441,7 @@ pub fn pattern(value: &str, source: &str, pointer: &str) -> Result<(), ArgError>
 
 /// The largest compiled pattern, in bytes of the engine's program (`a{1000}{1000}` and the
 /// like are refused rather than built).
-pub const MAX_PATTERN_SIZE: usize = 1 << 20;
+pub const MAX_PATTERN_SIZE: usize = crate::ecma::MAX_PROGRAM_SIZE;
 
 /// A pattern that tooldef cannot enforce with ECMA-262's meaning, and why.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -477,228 +477,22 @@ impl EcmaRegex {
 ///
 /// The engine is `regex-lite` (the dependency is named `regex` in `Cargo.toml`): it compiles
 /// in about a sixth of the time of the `regex` crate, and its ASCII `\d`, `\w` and `\b` are
-/// those of ECMA-262. The `ecma` module translates the rest where the dialects differ and refuses what
+/// those of ECMA-262. The `ecma` module (shared with the macros) translates the rest where the dialects differ and refuses what
 /// the engine lacks: lookbehind, backreferences, `\p{..}` property escapes, inline flags, and
 /// a quantifier applied to a quantifier (a syntax error in ECMA-262). Lookahead is enforced
 /// exactly in the form real schemas use it, at the start of an anchored pattern without a
 /// top-level `|` (`^(?=.*[0-9])(?!.*\s).{8,}$`): each lookahead is then a separate pattern
 /// anchored at the start, all of which must hold; anywhere else it is refused. The compiled
-/// program is bounded by [`MAX_PATTERN_SIZE`] per part.
+/// program is bounded by [`MAX_PATTERN_SIZE`] per part. The macros run the same code on every
+/// `pattern` key, so what they accept compiles here.
 ///
 /// # Errors
 ///
 /// A [`PatternError`] naming the pattern and what cannot be enforced.
 pub fn compile(source: &str) -> Result<EcmaRegex, PatternError> {
-    let refuse = |reason: String| PatternError { pattern: source.to_owned(), reason };
-    let (ahead, rest) = leading_lookaheads(source);
-    let mut parts = Vec::with_capacity(ahead.len());
-    for (body, want) in ahead {
-        parts.push((build(&format!("^(?:{body})")).map_err(refuse)?, want));
-    }
-    let main = build(&rest).map_err(refuse)?;
-    Ok(EcmaRegex { main, ahead: parts })
-}
-
-/// Compiles one part: translated by [`ecma`], bounded by [`MAX_PATTERN_SIZE`].
-fn build(source: &str) -> Result<regex::Regex, String> {
-    let translated = ecma(source).map_err(str::to_owned)?;
-    regex::RegexBuilder::new(&translated).size_limit(MAX_PATTERN_SIZE).build().map_err(|e| {
-        let text = e.to_string();
-        // The engine's message ends with its own reading of the pattern: keep the reason.
-        text.lines().rev().find(|l| l.starts_with("error:")).map_or(
-            if text.contains("size limit") || text.contains("too big") {
-                format!("it compiles to more than {MAX_PATTERN_SIZE} bytes")
-            } else {
-                text.lines().next().unwrap_or("").to_owned()
-            },
-            |l| l.trim_start_matches("error:").trim().to_owned(),
-        )
-    })
-}
-
-/// Splits `^(?=A)(?!B)R` into its lookahead bodies (`A` must match, `B` must not) and `^R`,
-/// when the lookaheads lead an anchored pattern whose rest has no top-level `|` (otherwise
-/// the lookaheads do not simply hold at the start). Anything else is returned whole.
-fn leading_lookaheads(source: &str) -> (Vec<(&str, bool)>, std::borrow::Cow<'_, str>) {
-    let whole = (Vec::new(), std::borrow::Cow::Borrowed(source));
-    let Some(mut rest) = source.strip_prefix('^') else { return whole };
-    let mut ahead = Vec::new();
-    while let Some(want) =
-        rest.strip_prefix("(?=").map(|_| true).or(rest.strip_prefix("(?!").map(|_| false))
-    {
-        let Some(end) = group_end(&rest[3..]) else { return whole };
-        ahead.push((&rest[3..3 + end], want));
-        rest = &rest[3 + end + 1..];
-    }
-    if ahead.is_empty() || has_top_level_bar(rest) {
-        return whole;
-    }
-    (ahead, std::borrow::Cow::Owned(format!("^{rest}")))
-}
-
-/// The byte offset of the `)` that closes a group whose body starts `text`, skipping escapes,
-/// classes and nested groups.
-fn group_end(text: &str) -> Option<usize> {
-    let mut depth = 0usize;
-    let mut in_class = false;
-    let mut chars = text.char_indices();
-    while let Some((i, c)) = chars.next() {
-        match c {
-            '\\' => {
-                chars.next();
-            }
-            '[' if !in_class => in_class = true,
-            ']' if in_class => in_class = false,
-            '(' if !in_class => depth += 1,
-            ')' if !in_class && depth == 0 => return Some(i),
-            ')' if !in_class => depth -= 1,
-            _ => {}
-        }
-    }
-    None
-}
-
-/// Whether `text` has a `|` outside every group and class.
-fn has_top_level_bar(text: &str) -> bool {
-    let mut depth = 0usize;
-    let mut in_class = false;
-    let mut chars = text.chars();
-    while let Some(c) = chars.next() {
-        match c {
-            '\\' => {
-                chars.next();
-            }
-            '[' if !in_class => in_class = true,
-            ']' if in_class => in_class = false,
-            '(' if !in_class => depth += 1,
-            ')' if !in_class => depth = depth.saturating_sub(1),
-            '|' if !in_class && depth == 0 => return true,
-            _ => {}
-        }
-    }
-    false
-}
-
-/// ECMA-262 whitespace and line terminators (`\s`), as the items of a character class.
-const ECMA_SPACE: &str = r"\t\n\x0B\x0C\r \x{A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}\x{FEFF}";
-
-/// An ECMA-262 pattern in the syntax of the engine, with ECMA's meaning: `\s` and `\S` are
-/// Unicode whitespace, `.` stops at every line terminator (not only `\n`), `[\b]` is a
-/// backspace, `\0` is NUL, and `[`, `&`, `~` inside a class are literal characters. `\d`,
-/// `\w`, `\b` and their negations already mean the same in both. One approximation: `\S`
-/// inside a class is the engine's ASCII `\S` (a class cannot hold a negated class there).
-///
-/// # Errors
-///
-/// What the engine cannot do with ECMA's meaning (see [`compile`]).
-pub(crate) fn ecma(source: &str) -> Result<std::borrow::Cow<'_, str>, &'static str> {
-    if !source.contains(['\\', '.', '[', '(', '{', '*', '+', '?']) {
-        return Ok(std::borrow::Cow::Borrowed(source));
-    }
-    let mut out = String::with_capacity(source.len() + 16);
-    let mut in_class = false;
-    // Whether the last item outside a class was a quantifier (`*`, `+`, `?`, `{n,m}`), and
-    // whether that quantifier already took its lazy `?`.
-    let mut after_quantifier = false;
-    let mut lazy_taken = false;
-    let mut chars = source.chars().peekable();
-    // Escapes are consumed whole, so `\\d` stays an escaped backslash and a `d`.
-    while let Some(c) = chars.next() {
-        let quantifier = !in_class && matches!(c, '*' | '+' | '?' | '{');
-        if quantifier && after_quantifier {
-            if c == '?' && !lazy_taken {
-                lazy_taken = true;
-                out.push('?');
-                continue;
-            }
-            return Err("a quantifier cannot follow a quantifier (nothing to repeat)");
-        }
-        if !quantifier && !in_class {
-            after_quantifier = false;
-            lazy_taken = false;
-        }
-        match c {
-            '\\' => match chars.next() {
-                Some('s') if in_class => out.push_str(ECMA_SPACE),
-                Some('s') => {
-                    out.push('[');
-                    out.push_str(ECMA_SPACE);
-                    out.push(']');
-                }
-                Some('S') if !in_class => {
-                    out.push_str("[^");
-                    out.push_str(ECMA_SPACE);
-                    out.push(']');
-                }
-                Some('b') if in_class => out.push_str(r"\x08"),
-                Some('0') if !chars.peek().is_some_and(char::is_ascii_digit) => {
-                    out.push_str(r"\x00");
-                }
-                Some('1'..='9') | Some('k') => return Err("backreferences are not supported"),
-                Some('p' | 'P') => return Err("Unicode property escapes are not supported"),
-                Some('A' | 'z' | 'Z' | '<' | '>') => {
-                    return Err("this escape means something else to the engine");
-                }
-                Some(e) => {
-                    out.push('\\');
-                    out.push(e);
-                }
-                None => return Err("it ends with a lone backslash"),
-            },
-            '[' if !in_class => {
-                in_class = true;
-                out.push('[');
-            }
-            ']' if in_class => {
-                in_class = false;
-                out.push(']');
-            }
-            '[' | '&' | '~' if in_class => {
-                out.push('\\');
-                out.push(c);
-            }
-            '.' if !in_class => out.push_str(r"[^\n\r\x{2028}\x{2029}]"),
-            '(' if !in_class && chars.peek() == Some(&'?') => {
-                chars.next();
-                let rest: String = chars.clone().take(2).collect();
-                if rest.starts_with(['=', '!']) {
-                    return Err(
-                        "lookahead is supported only at the start of a pattern anchored with `^`, \
-                         without a top-level `|`",
-                    );
-                }
-                if rest == "<=" || rest == "<!" {
-                    return Err("lookbehind is not supported");
-                }
-                if !rest.starts_with([':', '<']) {
-                    return Err("only `(?:` and `(?<name>` groups are ECMA-262 groups");
-                }
-                out.push_str("(?");
-                if rest.starts_with('<') {
-                    // A named group: the engine spells it `(?P<name>` too, and `(?<name>`.
-                    chars.next();
-                    out.push('<');
-                }
-            }
-            '{' if !in_class => {
-                // A counted quantifier: copy it whole, so `}` ends it.
-                out.push('{');
-                for d in chars.by_ref() {
-                    out.push(d);
-                    if d == '}' {
-                        break;
-                    }
-                }
-                after_quantifier = true;
-                continue;
-            }
-            other => out.push(other),
-        }
-        if quantifier {
-            after_quantifier = true;
-        }
-    }
-    Ok(std::borrow::Cow::Owned(out))
+    crate::ecma::compile(source)
+        .map(|c| EcmaRegex { main: c.main, ahead: c.ahead })
+        .map_err(|reason| PatternError { pattern: source.to_owned(), reason })
 }
 
 /// Checks `value` against a compiled pattern; a pattern that could not be compiled refuses
@@ -727,6 +521,7 @@ pub fn quote(value: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ecma::ecma;
 
     #[test]
     fn messages_name_the_pointer_and_what_to_fix() {

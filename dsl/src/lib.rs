@@ -67,6 +67,8 @@ pub mod checks;
 mod const_text;
 pub mod descriptor;
 pub mod dispatch;
+// Shared with `tooldef-macros`, which refuses at compile time what it refuses.
+mod ecma;
 pub mod export;
 pub mod extensions;
 pub mod files;

@@ -1,0 +1,6 @@
+#![allow(unused_variables)]
+
+#[tooldef::tool]
+fn find(#[param(pattern = "([")] s: String) {}
+
+fn main() {}
