@@ -133,9 +133,10 @@ Options:
 
 Only JSON is printed on stdout. Every bad file and every refused tool is named on stderr (file,
 tool, JSON pointer, rule); without --keep-going nothing is printed on stdout then. Exit status:
-0 every tool rendered, 1 the provider refuses a tool (and no file was bad), 2 bad usage or a
+0 every tool rendered, 1 the provider refuses a tool (and no file was bad), 2 bad usage, a
 bad input file (its message names the file and the line and column or JSON pointer of every
-problem).
+problem), or a tool too large or too deeply nested to render (references that fan out past the
+expansion budget, the nesting guard, a provider's size limits; named with file and pointer).
 ",
         options: &[
             "--provider",
@@ -166,7 +167,8 @@ Options:
   -h, --help     Print this help
 
 Exit status: 0 nothing refused, 1 a provider would refuse something (check only the providers
-you target with --provider), 2 bad usage or a bad input file (the good ones are still checked).
+you target with --provider), 2 bad usage, a bad input file (the good ones are still checked),
+or a tool too large or too deeply nested to render (as for `render`).
 ",
         options: &["--provider", "--strict", "--help"],
         parse: parse_check,
@@ -252,7 +254,8 @@ Options:
   -h, --help      Print help (also `tooldef help COMMAND`, `tooldef COMMAND --help`)
   -V, --version   Print the version
 
-Exit status: 0 success, 1 a provider refuses a tool, 2 bad usage or bad input.
+Exit status: 0 success, 1 a provider refuses a tool, 2 bad usage or bad input (a tool too
+large or too deeply nested to render is bad input).
 ";
 
 /// `Usage:` and one line per verb, the verbs aligned.

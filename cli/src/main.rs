@@ -28,7 +28,7 @@ use std::process::ExitCode;
 
 use tooldef::files::{FileProblem, read_regular};
 use tooldef::{
-    LoadedSpec, MAX_SPEC_BYTES, Policy, RenderError, Renderer, SpecErrorKind, Specs,
+    LoadedSpec, MAX_SPEC_BYTES, Policy, RenderError, RenderRule, Renderer, SpecErrorKind, Specs,
     ToolDescriptor, load_specs, parse_spec, render_each, render_each_mapped,
 };
 
@@ -38,7 +38,8 @@ use crate::args::{CheckArgs, Command, ImportArgs, RenderArgs, STDIN, UsageError}
 enum Failure {
     /// Bad arguments (status 2).
     Usage(UsageError),
-    /// Bad input: a file that cannot be read or is invalid (status 2); one problem a line.
+    /// Bad input: a file that cannot be read or is invalid, or a tool too large or too deeply
+    /// nested to render within the limits (status 2); one problem a line.
     Input(String),
     /// A provider refuses a tool (status 1); the message was already printed when empty.
     Refused(String),
@@ -248,6 +249,14 @@ fn file_of<'s>(specs: &'s Specs, e: &RenderError) -> Option<&'s Path> {
         .map(|l| l.path.as_path())
 }
 
+/// Whether a refusal is a limit on size or nesting ([`RenderRule::Limit`]: the expansion budget
+/// of inlined references, the nesting guard, a provider's size limits). Such a tool cannot be
+/// rendered as given under any policy, so it is bad input (status 2), not a provider's refusal of
+/// one feature (status 1).
+fn over_limit(e: &RenderError) -> bool {
+    e.rule == RenderRule::Limit
+}
+
 fn refusal(specs: &Specs, provider: &str, e: &RenderError) -> String {
     match file_of(specs, e) {
         Some(file) => format!("{}: {provider}: {}", file.display(), e.message),
@@ -291,7 +300,7 @@ fn render(a: RenderArgs) -> Result<(), Failure> {
             out(b"\n")?;
         }
     }
-    if !loaded.problems.is_empty() {
+    if !loaded.problems.is_empty() || each.refused.iter().any(over_limit) {
         return Err(Failure::Input(String::new()));
     }
     if !complete {
@@ -308,6 +317,7 @@ fn check(a: CheckArgs) -> Result<(), Failure> {
     let tools = specs.descriptors();
     let mut text = String::new();
     let mut refusing = Vec::new();
+    let mut over = false;
     // Nothing loaded: the errors above are the whole answer.
     let providers =
         if tools.is_empty() && !loaded.problems.is_empty() { &[][..] } else { &a.providers[..] };
@@ -317,6 +327,7 @@ fn check(a: CheckArgs) -> Result<(), Failure> {
         if lines.refused > 0 {
             refusing.push(provider.name());
         }
+        over |= lines.over_limit;
         let lossy = lines.changes.iter().filter(|(_, lossy)| *lossy).count();
         text.push_str(&format!(
             "{}: {} tools, {} changes ({lossy} lossy), {} refused\n",
@@ -340,13 +351,14 @@ fn check(a: CheckArgs) -> Result<(), Failure> {
     if refusing.is_empty() {
         return Ok(());
     }
-    Err(Failure::Refused(format!(
+    let message = format!(
         "{} of {} providers would refuse a tool: {}; check only the providers you target with \
          `--provider`",
         refusing.len(),
         a.providers.len(),
         refusing.join(", ")
-    )))
+    );
+    Err(if over { Failure::Input(message) } else { Failure::Refused(message) })
 }
 
 /// What one provider would change and refuse.
@@ -354,6 +366,8 @@ struct CheckLines {
     changes: Vec<(String, bool)>,
     refusals: Vec<String>,
     refused: usize,
+    /// Whether a refusal was a limit on size or nesting (see [`over_limit`]).
+    over_limit: bool,
 }
 
 fn check_one(
@@ -362,7 +376,8 @@ fn check_one(
     renderer: &dyn Renderer,
     policy: Policy,
 ) -> CheckLines {
-    let mut lines = CheckLines { changes: Vec::new(), refusals: Vec::new(), refused: 0 };
+    let mut lines =
+        CheckLines { changes: Vec::new(), refusals: Vec::new(), refused: 0, over_limit: false };
     let name = renderer.name().to_owned();
     // Each tool on its own, so that every refusal is listed, then the limits over the set.
     for tool in tools {
@@ -370,6 +385,7 @@ fn check_one(
             Ok(r) => lines.changes.extend(r.report().iter().map(|c| (c.to_string(), c.lossy))),
             Err(e) => {
                 lines.refused += 1;
+                lines.over_limit |= over_limit(&e);
                 lines.refusals.push(refusal(specs, &name, &e));
             }
         }

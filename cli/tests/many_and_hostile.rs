@@ -199,6 +199,54 @@ fn render_names_every_refused_tool_and_keep_going_writes_the_rest() {
     assert_eq!(names, ["fine"]);
 }
 
+/// A spec of a few kilobytes whose definitions each refer to the one below ten times: inlined,
+/// twelve levels would write 10^12 schema nodes.
+fn fan_out_spec() -> String {
+    let mut defs = vec![r#""d0": {"type": "string"}"#.to_owned()];
+    for level in 1..=12 {
+        let props: Vec<String> =
+            (0..10).map(|i| format!(r##""p{i}": {{"$ref": "#/$defs/d{}"}}"##, level - 1)).collect();
+        defs.push(format!(
+            r#""d{level}": {{"type": "object", "properties": {{{}}}}}"#,
+            props.join(", ")
+        ));
+    }
+    format!(
+        r##"{{"input_schema": {{"type": "object", "properties": {{"x": {{"$ref": "#/$defs/d12"}}}}, "$defs": {{{}}}}}}}"##,
+        defs.join(", ")
+    )
+}
+
+#[test]
+fn references_past_the_expansion_budget_are_bad_input_naming_file_and_definition() {
+    let dir = TempDir::new("fan");
+    let fan = dir.write("fan.json", &fan_out_spec());
+    let fine = dir.write("fine.json", r#"{"description": "Fine."}"#);
+    // Ollama inlines references: the budget refuses the expansion, and that is bad input.
+    let o = tooldef(&["render", "--provider", "ollama", &fan]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    let err = text(&o.stderr);
+    let prefix = format!("error: {fan}: ollama: tool `fan`, parameter `x.p0.");
+    assert!(err.starts_with(&prefix), "{err}");
+    assert!(err.contains(" at /function/parameters/properties/x/properties/p0/"), "{err}");
+    assert!(err.contains("inlining definition `/$defs/d12`"), "{err}");
+    assert!(o.stdout.is_empty());
+    // Anthropic keeps `$defs`: the same file renders there.
+    let o = tooldef(&["render", "--provider", "anthropic", &fan]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    // `check` names it too and exits 2, having checked the good file beside it.
+    let o = tooldef(&["check", "--provider", "anthropic", "--provider", "ollama", &fan, &fine]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    let out = text(&o.stdout);
+    assert!(out.contains("anthropic: 2 tools, 0 changes (0 lossy), 0 refused"), "{out}");
+    assert!(out.contains(&format!("  refused  {fan}: ollama: tool `fan`, parameter `x.")), "{out}");
+    assert_eq!(
+        text(&o.stderr),
+        "error: 1 of 2 providers would refuse a tool: ollama; check only the providers you \
+         target with `--provider`\n"
+    );
+}
+
 const THREE_TOOLS: &str = r#"{"tools": [
     {"name": "one", "inputSchema": {"type": "object"}},
     {"name": "two", "inputSchema": {"type": "object", "properties": {"n": {"type": "integr"}}}},
