@@ -217,6 +217,36 @@ fn descriptors_read_back_exactly() {
     assert_eq!(back, d);
 }
 
+#[test]
+fn edge_numbers_survive_both_round_trips() {
+    // Defaults, examples, bounds and multiples at the edges of f64: the largest finite
+    // magnitude, the smallest subnormal, negative zero, a sum that is not its decimal, and the
+    // magnitude the fuzzer first found drifting.
+    let text = r#"{"name": "t", "input_schema": {"type": "object", "properties": {
+        "a": {"type": "number", "default": -92233720368547710000, "minimum": -92233720368547710000,
+              "maximum": 1e308, "examples": [5e-324, -0.0, 0.30000000000000004, -1.7976931348623157e308]},
+        "b": {"type": "number", "exclusiveMinimum": 5e-324, "exclusiveMaximum": 0.30000000000000004,
+              "multipleOf": 5e-324, "default": 0.1},
+        "c": {"type": "number", "default": -0.0, "maximum": -0.0},
+        "d": {"type": "array", "items": {"type": "number"}, "default": [1e308, -92233720368547710000, -0.0]}
+    }}}"#;
+    let d = parse_spec("t.json", text, None).unwrap().descriptor;
+    let back: ToolDescriptor = serde_json::from_str(&serde_json::to_string(&d).unwrap()).unwrap();
+    assert_eq!(back, d);
+    // Spec text, descriptor, spec text, descriptor: the same descriptor and the same text.
+    let spec_text = tooldef::spec_to_json(&d, None).to_string();
+    let again = parse_spec("t.json", &spec_text, None).unwrap().descriptor;
+    assert_eq!(again, d);
+    assert_eq!(tooldef::spec_to_json(&again, None).to_string(), spec_text);
+    let a = d.param("a").unwrap();
+    let tooldef::SchemaKind::Float(bounds) = &a.schema.kind else { panic!("{a:?}") };
+    assert_eq!(bounds.minimum, Some(-92233720368547710000.0));
+    assert_eq!(bounds.maximum, Some(1e308));
+    let c = d.param("c").unwrap();
+    let tooldef::SchemaKind::Float(bounds) = &c.schema.kind else { panic!("{c:?}") };
+    assert!(bounds.maximum.is_some_and(|m| m == 0.0 && m.is_sign_negative()));
+}
+
 // --- deep values --------------------------------------------------------------------------
 
 fn nested(levels: usize) -> Value {
