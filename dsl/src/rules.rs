@@ -62,6 +62,9 @@ pub enum Rule {
 /// How deep schemas may nest before validation gives up (guards against runaway recursion).
 pub const MAX_DEPTH: usize = 64;
 
+/// The most schema nodes one default or example is checked against (each visit counts).
+const MAX_VALUE_STEPS: usize = 1 << 20;
+
 /// A broken rule with its message, built without allocation so it works in `const`.
 #[derive(Clone, Copy)]
 #[non_exhaustive]
@@ -168,7 +171,7 @@ pub(crate) const fn check_tool_in(
 /// Import uses it to leave out a default or an example that its own schema rejects.
 pub(crate) fn literal_fits(s: &Schema, l: &Literal, defs: &[Definition]) -> Result<(), String> {
     let cx = Cx { tool: "", defs, pairwise: true };
-    cx.value(s, l, &Path::ROOT, "", 0).map_err(|mut m| {
+    cx.value(s, l, &Path::ROOT, "", 0, &mut 0).map_err(|mut m| {
         let v = m.done();
         v.message().strip_prefix("tool ``: ").unwrap_or(v.message()).trim().to_owned()
     })
@@ -490,14 +493,14 @@ impl<'a> Cx<'a> {
             }
         }
         if let Some(default) = &s.default
-            && let Err(mut m) = self.value(s, default, path, "default ", 0)
+            && let Err(mut m) = self.value(s, default, path, "default ", 0, &mut 0)
         {
             return Err(m.done());
         }
         let examples = slice(&s.examples);
         let mut i = 0;
         while i < examples.len() {
-            if let Err(mut m) = self.value(s, &examples[i], path, "example ", 0) {
+            if let Err(mut m) = self.value(s, &examples[i], path, "example ", 0, &mut 0) {
                 return Err(m.done());
             }
             i += 1;
@@ -592,7 +595,17 @@ impl<'a> Cx<'a> {
         path: &Path<'_>,
         what: &str,
         depth: usize,
+        steps: &mut usize,
     ) -> Result<(), Msg> {
+        // `anyOf` variants that refer back to their own definition branch at every level:
+        // without a bound the paths to try grow as 2^depth.
+        *steps += 1;
+        if *steps > MAX_VALUE_STEPS {
+            let mut m = self.start(Rule::TooDeep, path);
+            m.s(what).s("takes more than ").uint(MAX_VALUE_STEPS as u64);
+            m.s(" steps to check against its schema (definitions that refer to each other through `anyOf` alone?)");
+            return Err(m);
+        }
         if depth > MAX_DEPTH {
             let mut m = self.start(Rule::TooDeep, path);
             m.s(what).s("nests deeper than the schema can be followed");
@@ -672,9 +685,14 @@ impl<'a> Cx<'a> {
                 }
                 let mut i = 0;
                 while i < items.len() {
-                    if let Err(m) =
-                        self.value(list.items.get(), &items[i], &path.push("[]"), what, depth + 1)
-                    {
+                    if let Err(m) = self.value(
+                        list.items.get(),
+                        &items[i],
+                        &path.push("[]"),
+                        what,
+                        depth + 1,
+                        steps,
+                    ) {
                         return Err(m);
                     }
                     i += 1;
@@ -688,13 +706,17 @@ impl<'a> Cx<'a> {
                 path,
                 what,
                 depth,
+                steps,
             ),
             (SchemaKind::AnyOf(a), _) => {
                 let variants = slice(&a.variants);
                 let mut i = 0;
                 while i < variants.len() {
-                    if self.value(&variants[i], l, path, what, depth + 1).is_ok() {
-                        return Ok(());
+                    match self.value(&variants[i], l, path, what, depth + 1, steps) {
+                        Ok(()) => return Ok(()),
+                        // Out of steps: say so, not that no variant matched.
+                        Err(m) if *steps > MAX_VALUE_STEPS => return Err(m),
+                        Err(_) => {}
                     }
                     i += 1;
                 }
@@ -703,7 +725,7 @@ impl<'a> Cx<'a> {
                 Err(m)
             }
             (SchemaKind::Ref(r), _) => match self.find_def(text_str(&r.name)) {
-                Some(target) => self.value(target, l, path, what, depth + 1),
+                Some(target) => self.value(target, l, path, what, depth + 1, steps),
                 None => Ok(()), // reported as UnknownRef by the structural pass
             },
             _ => {
@@ -729,6 +751,7 @@ impl<'a> Cx<'a> {
         path: &Path<'_>,
         what: &str,
         depth: usize,
+        steps: &mut usize,
     ) -> Result<(), Msg> {
         let mut i = 0;
         while i < props.len() {
@@ -739,9 +762,14 @@ impl<'a> Cx<'a> {
             while j < entries.len() {
                 if str_eq(text_str(&entries[j].0), name) {
                     found = true;
-                    if let Err(m) =
-                        self.value(&p.schema, &entries[j].1, &path.push(name), what, depth + 1)
-                    {
+                    if let Err(m) = self.value(
+                        &p.schema,
+                        &entries[j].1,
+                        &path.push(name),
+                        what,
+                        depth + 1,
+                        steps,
+                    ) {
                         return Err(m);
                     }
                 }
@@ -777,9 +805,14 @@ impl<'a> Cx<'a> {
                     }
                     Additional::Open | Additional::Unstated => {}
                     Additional::Typed(t) => {
-                        if let Err(m) =
-                            self.value(t.get(), &entries[j].1, &path.push(key), what, depth + 1)
-                        {
+                        if let Err(m) = self.value(
+                            t.get(),
+                            &entries[j].1,
+                            &path.push(key),
+                            what,
+                            depth + 1,
+                            steps,
+                        ) {
                             return Err(m);
                         }
                     }

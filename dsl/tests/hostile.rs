@@ -201,6 +201,18 @@ fn cycles_with_a_base_case_keep_working() {
     assert!(parse_spec("t.json", &unused.to_string(), None).is_ok());
 }
 
+#[test]
+fn a_default_under_a_definition_that_refers_to_itself_twice_is_checked_in_bounded_steps() {
+    // Found by the spec fuzz target: every level of `d` offers two ways back to `d`, so the
+    // default's check tried 2^64 paths before giving up on depth.
+    let text = r##"{"name": "t", "input_schema": {"type": "object", "$defs": {"d": {"anyOf": [
+        {"$ref": "#/$defs/d"}, {"$ref": "#/$defs/d", "default": 0.1}]}}}}"##;
+    let spec = parse_spec("t.json", text, None).unwrap();
+    let note = spec.notes.iter().find(|n| n.pointer == "/input_schema/$defs/d/anyOf/1/default");
+    let note = note.expect("the default is left out with a note").to_string();
+    assert!(note.contains("takes more than 1048576 steps to check against its schema"), "{note}");
+}
+
 // --- the descriptor's serde round trip is exact -------------------------------------------
 
 #[test]
