@@ -224,6 +224,8 @@ pub(crate) fn run_time_rules(
     struct Run<'a, 'p> {
         cx: Cx<'a>,
         pattern: &'p dyn Fn(&str) -> Result<(), String>,
+        /// The names of the definitions.
+        defined: HashSet<&'a str>,
     }
     impl Run<'_, '_> {
         fn params(&self, params: &[Param], path: &Path<'_>) -> Result<(), Violation> {
@@ -276,20 +278,26 @@ pub(crate) fn run_time_rules(
                         self.schema(v, &path.push("anyOf"))?;
                     }
                 }
+                SchemaKind::Ref(r) if !self.defined.contains(text_str(&r.name)) => {
+                    let mut m = self.cx.start(Rule::UnknownRef, path);
+                    m.s("reference to `").s(text_str(&r.name)).s("`, which is not a definition");
+                    return Err(m.done());
+                }
                 _ => {}
             }
             Ok(())
         }
     }
-    let run = Run { cx: Cx { tool, defs: definitions, pairwise: false }, pattern };
+    let cx = Cx { tool, defs: definitions, pairwise: false };
     let mut seen = HashSet::with_capacity(definitions.len());
     for def in definitions {
         if !seen.insert(text_str(&def.name)) {
-            let mut v = run.cx.start(Rule::DuplicateDefinition, &Path::ROOT);
+            let mut v = cx.start(Rule::DuplicateDefinition, &Path::ROOT);
             v.s("definition `").s(text_str(&def.name)).s("` is defined twice");
             return Err(v.done());
         }
     }
+    let run = Run { cx, pattern, defined: seen };
     run.params(params, &Path::ROOT)?;
     if let Additional::Typed(s) = additional {
         run.schema(s.get(), &Path::ROOT.push("*"))?;
@@ -485,7 +493,9 @@ impl<'a> Cx<'a> {
                 }
             }
             SchemaKind::Ref(r) => {
-                if self.find_def(text_str(&r.name)).is_none() {
+                // At run time (not `pairwise`), `run_time_rules` looks references up in a set:
+                // a scan per reference is references times definitions.
+                if self.pairwise && self.find_def(text_str(&r.name)).is_none() {
                     let mut m = self.start(Rule::UnknownRef, path);
                     m.s("reference to `").s(text_str(&r.name)).s("`, which is not a definition");
                     return Err(m.done());

@@ -49,6 +49,33 @@ fn forty_thousand_required_properties_import() {
 }
 
 #[test]
+fn twenty_thousand_definitions_each_referenced_once_import_and_dispatch() {
+    // Definitions are looked up by name through an index once there are many: each reference
+    // still finds its own definition, and the first of a name wins as in a scan.
+    let n = 20_000;
+    let props: serde_json::Map<String, Value> =
+        (0..n).map(|i| (format!("p{i}"), json!({"$ref": format!("#/$defs/d{i}")}))).collect();
+    let defs: serde_json::Map<String, Value> = (0..n)
+        .map(|i| {
+            let schema =
+                if i % 2 == 0 { json!({"type": "string"}) } else { json!({"type": "integer"}) };
+            (format!("d{i}"), schema)
+        })
+        .collect();
+    let spec = json!({"name": "t", "input_schema": {
+        "type": "object", "properties": props, "$defs": defs, "additionalProperties": false}});
+    let tool = spec_tool(&spec);
+    let mut args: serde_json::Map<String, Value> =
+        (0..n).map(|i| (format!("p{i}"), if i % 2 == 0 { json!("x") } else { json!(i) })).collect();
+    assert!(tool.prepare(&Arguments::Json(Value::Object(args.clone()))).is_ok());
+    args.insert("p19999".into(), json!("not a number"));
+    args.insert("extra".into(), json!(1));
+    let err = tool.prepare(&Arguments::Json(Value::Object(args))).unwrap_err().to_string();
+    assert!(err.contains(r#"/p19999 must be an integer; got "not a number""#), "{err}");
+    assert!(err.contains("/extra is not a parameter of t"), "{err}");
+}
+
+#[test]
 fn duplicates_in_large_lists_are_still_found() {
     let mut values: Vec<String> = (0..50_000).map(|i| format!("v{i}")).collect();
     values.push("v7".into());

@@ -5,7 +5,7 @@
 //! problem at once, each with its JSON pointer. The messages themselves live in
 //! [`crate::checks`].
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::RwLock;
 
 use serde_json::{Map, Value};
@@ -128,14 +128,15 @@ pub fn check_args(descriptor: &ToolDescriptor, args: &Value) -> Result<(), ArgEr
 /// present, even as `null`, is left alone. Does nothing when `args` is not an object.
 pub fn apply_defaults(descriptor: &ToolDescriptor, args: &mut Value) {
     if let Value::Object(map) = args {
-        fill_object(&descriptor.params, &descriptor.additional, &descriptor.definitions, map, 0);
+        let defs = Defs::new(&descriptor.definitions);
+        fill_object(&descriptor.params, &descriptor.additional, &defs, map, 0);
     }
 }
 
 fn fill_object(
     params: &[Param],
     additional: &Additional,
-    defs: &[Definition],
+    defs: &Defs<'_>,
     map: &mut Map<String, Value>,
     depth: usize,
 ) {
@@ -153,15 +154,16 @@ fn fill_object(
         }
     }
     if let Additional::Typed(schema) = additional {
+        let names = ParamNames::new(params);
         for (k, v) in map.iter_mut() {
-            if !params.iter().any(|p| p.name() == k) {
+            if !names.contains(k) {
                 fill(schema, defs, v, depth + 1);
             }
         }
     }
 }
 
-fn fill(schema: &Schema, defs: &[Definition], value: &mut Value, depth: usize) {
+fn fill(schema: &Schema, defs: &Defs<'_>, value: &mut Value, depth: usize) {
     if depth > MAX_DEPTH {
         return;
     }
@@ -175,7 +177,7 @@ fn fill(schema: &Schema, defs: &[Definition], value: &mut Value, depth: usize) {
             }
         }
         (SchemaKind::Ref(r), value) => {
-            if let Some(target) = find_def(defs, &r.name) {
+            if let Some(target) = defs.get(&r.name) {
                 fill(target, defs, value, depth + 1);
             }
         }
@@ -183,19 +185,67 @@ fn fill(schema: &Schema, defs: &[Definition], value: &mut Value, depth: usize) {
     }
 }
 
-/// The definition called `name`, with its name borrowed from the definitions.
-fn find_named<'d>(defs: &'d [Definition], name: &str) -> Option<(&'d str, &'d Schema)> {
-    defs.iter().find(|d| d.name == name).map(|d| (&*d.name, &d.schema))
+/// Above this many definitions, lookups go through a hash map built once per check.
+const SCAN_DEFS: usize = 16;
+
+/// A descriptor's definitions by name, for one check: a few are scanned, more are indexed
+/// once, so that a check costs the size of the schema and the value, not references times
+/// definitions. The first definition of a name wins, as in a scan.
+struct Defs<'d> {
+    list: &'d [Definition],
+    by_name: Option<HashMap<&'d str, usize>>,
 }
 
-fn find_def<'d>(defs: &'d [Definition], name: &str) -> Option<&'d Schema> {
-    defs.iter().find(|d| d.name == name).map(|d| &d.schema)
+impl<'d> Defs<'d> {
+    fn new(list: &'d [Definition]) -> Self {
+        let by_name = (list.len() > SCAN_DEFS).then(|| {
+            let mut map = HashMap::with_capacity(list.len());
+            for (i, d) in list.iter().enumerate() {
+                map.entry(&*d.name).or_insert(i);
+            }
+            map
+        });
+        Defs { list, by_name }
+    }
+
+    /// The definition called `name`, with its name borrowed from the definitions.
+    fn named(&self, name: &str) -> Option<(&'d str, &'d Schema)> {
+        let d = match &self.by_name {
+            Some(map) => map.get(name).map(|&i| &self.list[i]),
+            None => self.list.iter().find(|d| d.name == name),
+        }?;
+        Some((&*d.name, &d.schema))
+    }
+
+    fn get(&self, name: &str) -> Option<&'d Schema> {
+        self.named(name).map(|(_, s)| s)
+    }
+}
+
+/// Whether `key` is the name of one of `params`: a scan for a few, a set for many.
+struct ParamNames<'p> {
+    params: &'p [Param],
+    set: Option<HashSet<&'p str>>,
+}
+
+impl<'p> ParamNames<'p> {
+    fn new(params: &'p [Param]) -> Self {
+        let set = (params.len() > SCAN_DEFS).then(|| params.iter().map(Param::name).collect());
+        ParamNames { params, set }
+    }
+
+    fn contains(&self, key: &str) -> bool {
+        match &self.set {
+            Some(set) => set.contains(key),
+            None => self.params.iter().any(|p| p.name() == key),
+        }
+    }
 }
 
 /// One validation: the definitions in scope, the current pointer and the errors so far.
 struct Walk<'a> {
     validator: &'a Validator,
-    defs: &'a [Definition],
+    defs: Defs<'a>,
     pointer: String,
     errors: Vec<ArgError>,
     /// Schema nodes visited so far (see [`MAX_STEPS`]).
@@ -210,7 +260,7 @@ impl<'a> Walk<'a> {
     fn new(validator: &'a Validator, defs: &'a [Definition]) -> Self {
         Walk {
             validator,
-            defs,
+            defs: Defs::new(defs),
             pointer: String::new(),
             errors: Vec::new(),
             steps: 0,
@@ -276,8 +326,9 @@ impl<'a> Walk<'a> {
         if matches!(additional, Additional::Open | Additional::Unstated) || map.is_empty() {
             return;
         }
+        let names = ParamNames::new(params);
         for (k, v) in map {
-            if params.iter().any(|p| p.name() == k) {
+            if names.contains(k) {
                 continue;
             }
             match additional {
@@ -326,7 +377,7 @@ impl<'a> Walk<'a> {
             }
             (SchemaKind::Integer(n), Value::Number(num)) => {
                 let Some(v) = whole_number(num) else {
-                    let e = checks::wrong_type(&expected(schema, self.defs), value, p);
+                    let e = checks::wrong_type(&expected(schema, &self.defs), value, p);
                     return self.push(e);
                 };
                 let r1 = checks::int_range(v, n.minimum, n.maximum, p);
@@ -366,7 +417,7 @@ impl<'a> Walk<'a> {
                 self.one_of(schema, &a.variants, value, depth);
             }
             (SchemaKind::AnyOf(a), value) => self.any_of(schema, &a.variants, value, depth),
-            (SchemaKind::Ref(r), value) => match find_named(self.defs, &r.name) {
+            (SchemaKind::Ref(r), value) => match self.defs.named(&r.name) {
                 Some((name, _)) if self.open.contains(&(name, std::ptr::from_ref(value))) => {
                     let e = ArgError::new(
                         p,
@@ -391,7 +442,7 @@ impl<'a> Walk<'a> {
                 }
             },
             (_, other) => {
-                let e = checks::wrong_type(&expected(schema, self.defs), other, p);
+                let e = checks::wrong_type(&expected(schema, &self.defs), other, p);
                 self.push(e);
             }
         }
@@ -491,7 +542,7 @@ impl<'a> Walk<'a> {
                 }
                 return;
             }
-            if accepts_type(v, self.defs, value, depth)
+            if accepts_type(v, &self.defs, value, depth)
                 && best.as_ref().is_none_or(|b| found.len() < b.len())
             {
                 best = Some(found);
@@ -504,7 +555,7 @@ impl<'a> Walk<'a> {
                 }
             }
             None => {
-                let e = checks::wrong_type(&expected(whole, self.defs), value, &self.pointer);
+                let e = checks::wrong_type(&expected(whole, &self.defs), value, &self.pointer);
                 self.push(e);
             }
         }
@@ -525,8 +576,8 @@ fn whole_number(n: &serde_json::Number) -> Option<i128> {
 }
 
 /// Whether `value`'s JSON type is one `schema` accepts (constraints aside).
-fn accepts_type(schema: &Schema, defs: &[Definition], value: &Value, depth: usize) -> bool {
-    accepts_type_in(schema, defs, value, depth, &mut Vec::new())
+fn accepts_type(schema: &Schema, defs: &Defs<'_>, value: &Value, depth: usize) -> bool {
+    accepts_type_in(schema, defs, value, depth, &mut HashSet::new())
 }
 
 /// [`accepts_type`], with the definitions already tried for this value: a second visit can
@@ -534,10 +585,10 @@ fn accepts_type(schema: &Schema, defs: &[Definition], value: &Value, depth: usiz
 /// definition is tried once and the work stays linear in the schema.
 fn accepts_type_in<'d>(
     schema: &'d Schema,
-    defs: &'d [Definition],
+    defs: &Defs<'d>,
     value: &Value,
     depth: usize,
-    tried: &mut Vec<&'d str>,
+    tried: &mut HashSet<&'d str>,
 ) -> bool {
     if depth > MAX_DEPTH {
         return false;
@@ -558,20 +609,19 @@ fn accepts_type_in<'d>(
             a.variants.iter().any(|s| accepts_type_in(s, defs, v, depth + 1, tried))
         }
         (SchemaKind::Ref(r), v) => {
-            if tried.contains(&&*r.name) {
+            if !tried.insert(&r.name) {
                 return false;
             }
-            tried.push(&r.name);
-            find_def(defs, &r.name).is_some_and(|s| accepts_type_in(s, defs, v, depth + 1, tried))
+            defs.get(&r.name).is_some_and(|s| accepts_type_in(s, defs, v, depth + 1, tried))
         }
         _ => false,
     }
 }
 
 /// What a schema accepts, as a phrase for messages (`an integer`, `a string or null`).
-fn expected(schema: &Schema, defs: &[Definition]) -> String {
+fn expected(schema: &Schema, defs: &Defs<'_>) -> String {
     let mut phrases = Vec::new();
-    phrases_of(schema, defs, &mut phrases, 0, &mut Vec::new());
+    phrases_of(schema, defs, &mut phrases, 0, &mut HashSet::new());
     if schema.nullable && !phrases.iter().any(|p| p == "null") {
         phrases.push("null".to_owned());
     }
@@ -589,10 +639,10 @@ fn expected(schema: &Schema, defs: &[Definition]) -> String {
 /// definitions referring to each other cost their size, not the number of paths between them.
 fn phrases_of<'d>(
     schema: &'d Schema,
-    defs: &'d [Definition],
+    defs: &Defs<'d>,
     out: &mut Vec<String>,
     depth: usize,
-    seen: &mut Vec<&'d str>,
+    seen: &mut HashSet<&'d str>,
 ) {
     if depth > MAX_DEPTH {
         return;
@@ -617,11 +667,10 @@ fn phrases_of<'d>(
             return;
         }
         SchemaKind::Ref(r) => {
-            if seen.contains(&&*r.name) {
+            if !seen.insert(&r.name) {
                 return;
             }
-            seen.push(&r.name);
-            if let Some(target) = find_def(defs, &r.name) {
+            if let Some(target) = defs.get(&r.name) {
                 phrases_of(target, defs, out, depth + 1, seen);
             }
             return;

@@ -190,7 +190,13 @@ impl<'a> SchemaWriter<'a> {
         if defs.is_empty() {
             return Vec::new();
         }
-        let index = |name: &str| defs.iter().position(|d| d.name == name);
+        // Built once: a scan per reference would cost references times definitions.
+        let mut by_name: std::collections::HashMap<&str, usize> =
+            std::collections::HashMap::with_capacity(defs.len());
+        for (i, d) in defs.iter().enumerate() {
+            by_name.entry(&*d.name).or_insert(i);
+        }
+        let index = |name: &str| by_name.get(name).copied();
         // Direct references of each definition.
         let edges: Vec<Vec<usize>> = defs
             .iter()
