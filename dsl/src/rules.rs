@@ -15,7 +15,8 @@ use std::borrow::Cow;
 use crate::const_text::ConstText;
 use crate::literal::{Literal, Text};
 use crate::schema::{
-    Additional, Definition, NumberSchema, Param, Schema, SchemaKind, SchemaRef, text_str,
+    Additional, Definition, NumberSchema, ObjectSchema, Param, Schema, SchemaKind, SchemaRef,
+    text_str,
 };
 
 /// The rule a descriptor breaks.
@@ -64,6 +65,19 @@ pub const MAX_DEPTH: usize = 64;
 
 /// The most schema nodes one default or example is checked against (each visit counts).
 const MAX_VALUE_STEPS: usize = 1 << 20;
+
+/// What checking one default or example has used: schema nodes visited, and references followed
+/// since the walk last entered an item or a property (at the same value).
+struct Budget {
+    steps: usize,
+    refs: usize,
+}
+
+impl Budget {
+    const fn new() -> Self {
+        Budget { steps: 0, refs: 0 }
+    }
+}
 
 /// A broken rule with its message, built without allocation so it works in `const`.
 #[derive(Clone, Copy)]
@@ -171,7 +185,7 @@ pub(crate) const fn check_tool_in(
 /// Import uses it to leave out a default or an example that its own schema rejects.
 pub(crate) fn literal_fits(s: &Schema, l: &Literal, defs: &[Definition]) -> Result<(), String> {
     let cx = Cx { tool: "", defs, pairwise: true };
-    cx.value(s, l, &Path::ROOT, "", 0, &mut 0).map_err(|mut m| {
+    cx.value(s, l, &Path::ROOT, "", 0, &mut Budget::new()).map_err(|mut m| {
         let v = m.done();
         v.message().strip_prefix("tool ``: ").unwrap_or(v.message()).trim().to_owned()
     })
@@ -503,14 +517,15 @@ impl<'a> Cx<'a> {
             }
         }
         if let Some(default) = &s.default
-            && let Err(mut m) = self.value(s, default, path, "default ", 0, &mut 0)
+            && let Err(mut m) = self.value(s, default, path, "default ", 0, &mut Budget::new())
         {
             return Err(m.done());
         }
         let examples = slice(&s.examples);
         let mut i = 0;
         while i < examples.len() {
-            if let Err(mut m) = self.value(s, &examples[i], path, "example ", 0, &mut 0) {
+            if let Err(mut m) = self.value(s, &examples[i], path, "example ", 0, &mut Budget::new())
+            {
                 return Err(m.done());
             }
             i += 1;
@@ -605,12 +620,12 @@ impl<'a> Cx<'a> {
         path: &Path<'_>,
         what: &str,
         depth: usize,
-        steps: &mut usize,
+        b: &mut Budget,
     ) -> Result<(), Msg> {
         // `anyOf` variants that refer back to their own definition branch at every level:
         // without a bound the paths to try grow as 2^depth.
-        *steps += 1;
-        if *steps > MAX_VALUE_STEPS {
+        b.steps += 1;
+        if b.steps > MAX_VALUE_STEPS {
             let mut m = self.start(Rule::TooDeep, path);
             m.s(what).s("takes more than ").uint(MAX_VALUE_STEPS as u64);
             m.s(" steps to check against its schema (definitions that refer to each other through `anyOf` alone?)");
@@ -693,6 +708,9 @@ impl<'a> Cx<'a> {
                     m.s(what).s("has ").uint(n).s(" items; the maximum is ").uint(max);
                     return Err(m);
                 }
+                // Each item is a new value: references followed so far do not count there.
+                let refs = b.refs;
+                b.refs = 0;
                 let mut i = 0;
                 while i < items.len() {
                     if let Err(m) = self.value(
@@ -701,31 +719,31 @@ impl<'a> Cx<'a> {
                         &path.push("[]"),
                         what,
                         depth + 1,
-                        steps,
+                        b,
                     ) {
+                        b.refs = refs;
                         return Err(m);
                     }
                     i += 1;
                 }
+                b.refs = refs;
                 Ok(())
             }
-            (SchemaKind::Object(o), Literal::Object(entries)) => self.object_value(
-                slice(&o.properties),
-                &o.additional,
-                slice(entries),
-                path,
-                what,
-                depth,
-                steps,
-            ),
+            (SchemaKind::Object(o), Literal::Object(entries)) => {
+                let refs = b.refs;
+                b.refs = 0;
+                let r = self.object_value(o, slice(entries), path, what, depth, b);
+                b.refs = refs;
+                r
+            }
             (SchemaKind::AnyOf(a), _) => {
                 let variants = slice(&a.variants);
                 let mut i = 0;
                 while i < variants.len() {
-                    match self.value(&variants[i], l, path, what, depth + 1, steps) {
+                    match self.value(&variants[i], l, path, what, depth + 1, b) {
                         Ok(()) => return Ok(()),
                         // Out of steps: say so, not that no variant matched.
-                        Err(m) if *steps > MAX_VALUE_STEPS => return Err(m),
+                        Err(m) if b.steps > MAX_VALUE_STEPS => return Err(m),
                         Err(_) => {}
                     }
                     i += 1;
@@ -734,8 +752,20 @@ impl<'a> Cx<'a> {
                 m.s(what).lit(l).s(" matches none of the anyOf variants");
                 Err(m)
             }
+            // More references than definitions at one value went round a loop: a value that
+            // matches does so without it, so this path fails at once.
+            (SchemaKind::Ref(_), _) if b.refs >= self.defs.len() => {
+                let mut m = self.start(Rule::WrongType, path);
+                m.s(what).lit(l).s(" matches no definition without going round a loop");
+                Err(m)
+            }
             (SchemaKind::Ref(r), _) => match self.find_def(text_str(&r.name)) {
-                Some(target) => self.value(target, l, path, what, depth + 1, steps),
+                Some(target) => {
+                    b.refs += 1;
+                    let r = self.value(target, l, path, what, depth + 1, b);
+                    b.refs -= 1;
+                    r
+                }
                 None => Ok(()), // reported as UnknownRef by the structural pass
             },
             _ => {
@@ -755,14 +785,14 @@ impl<'a> Cx<'a> {
 
     const fn object_value(
         &self,
-        props: &[Param],
-        additional: &Additional,
+        o: &ObjectSchema,
         entries: &[(Text, Literal)],
         path: &Path<'_>,
         what: &str,
         depth: usize,
-        steps: &mut usize,
+        b: &mut Budget,
     ) -> Result<(), Msg> {
+        let (props, additional) = (slice(&o.properties), &o.additional);
         let mut i = 0;
         while i < props.len() {
             let p = &props[i];
@@ -772,14 +802,9 @@ impl<'a> Cx<'a> {
             while j < entries.len() {
                 if str_eq(text_str(&entries[j].0), name) {
                     found = true;
-                    if let Err(m) = self.value(
-                        &p.schema,
-                        &entries[j].1,
-                        &path.push(name),
-                        what,
-                        depth + 1,
-                        steps,
-                    ) {
+                    if let Err(m) =
+                        self.value(&p.schema, &entries[j].1, &path.push(name), what, depth + 1, b)
+                    {
                         return Err(m);
                     }
                 }
@@ -815,14 +840,9 @@ impl<'a> Cx<'a> {
                     }
                     Additional::Open | Additional::Unstated => {}
                     Additional::Typed(t) => {
-                        if let Err(m) = self.value(
-                            t.get(),
-                            &entries[j].1,
-                            &path.push(key),
-                            what,
-                            depth + 1,
-                            steps,
-                        ) {
+                        if let Err(m) =
+                            self.value(t.get(), &entries[j].1, &path.push(key), what, depth + 1, b)
+                        {
                             return Err(m);
                         }
                     }
