@@ -915,6 +915,17 @@ impl<'a> SchemaWriter<'a> {
     ) -> Result<(), RenderError> {
         if !self.opts.additional_properties {
             // A map's value type was planned into the description (see `plan_additional`).
+            if matches!(additional, Additional::Closed) {
+                // Lossless: the contract stays closed (a call with another key is refused when
+                // it is checked), the model is shown every key it may send, and neither
+                // provider without the keyword reads it (Ollama's server discards it).
+                self.change(
+                    ChangeKind::Dropped,
+                    "additionalProperties",
+                    "`additionalProperties: false` not written: the provider does not accept additionalProperties; a call with another key is still refused when it is checked",
+                    false,
+                )?;
+            }
             return Ok(());
         }
         match additional {
@@ -1415,6 +1426,42 @@ mod tests {
         let e = try_render(&open, &STRICT, Policy::Strict).unwrap_err();
         assert_eq!(e.pointer, "/additionalProperties");
         assert!(try_render(&open, &STRICT, Policy::Lenient).unwrap().report().changes[0].lossy);
+    }
+
+    #[test]
+    fn a_closed_object_is_reported_where_additional_properties_cannot_be_written() {
+        let closed = imported(serde_json::json!({
+            "type": "object",
+            "properties": {"tags": {"type": "object", "properties": {"a": {"type": "string"}}, "additionalProperties": false}},
+            "additionalProperties": false
+        }));
+        let opts = SchemaOptions { additional_properties: false, ..SchemaOptions::JSON_SCHEMA };
+        let r = render(&closed, &opts, Policy::Strict);
+        assert_eq!(
+            r.json(),
+            r#"{"type":"object","properties":{"tags":{"type":"object","properties":{"a":{"type":"string"}}}}}"#
+        );
+        let changes: Vec<_> = r
+            .report()
+            .iter()
+            .map(|c| (c.pointer.as_str(), c.param.as_str(), c.kind, c.keyword.as_ref(), c.lossy))
+            .collect();
+        assert_eq!(
+            changes,
+            [
+                (
+                    "/properties/tags/additionalProperties",
+                    "tags",
+                    ChangeKind::Dropped,
+                    "additionalProperties",
+                    false
+                ),
+                ("/additionalProperties", "", ChangeKind::Dropped, "additionalProperties", false),
+            ]
+        );
+        // An object that states nothing loses nothing.
+        let unstated = imported(serde_json::json!({"type": "object", "properties": {"a": {}}}));
+        assert!(render(&unstated, &opts, Policy::Strict).report().is_empty());
     }
 
     #[test]

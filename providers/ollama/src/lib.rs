@@ -16,7 +16,8 @@
 //!     tool.json(),
 //!     r#"{"type":"function","function":{"name":"get_weather","description":"Get the weather.","parameters":{"type":"object","properties":{"days":{"type":"integer","description":"Default: 3. Minimum: 1. Maximum: 10."}}}}}"#
 //! );
-//! assert_eq!(tool.report().len(), 3);
+//! // The three constraints moved into the description, and the closed root not written.
+//! assert_eq!(tool.report().len(), 4);
 //! ```
 
 mod calls;

@@ -2,6 +2,7 @@
 //! official `/api/chat` schema; empty parts left out.
 
 use serde_json::json;
+use tooldef::render::ChangeKind;
 use tooldef::{Policy, RenderCache};
 use tooldef_testkit::assembly::{SYSTEM, sample as assembly};
 
@@ -20,8 +21,11 @@ fn fragment_holds_system_message_and_tools_and_conforms() {
         .map(|t| t["function"]["name"].as_str().unwrap())
         .collect();
     assert_eq!(names, ["clock", "get_weather", "search"]);
-    // The `limit` bounds go into its description.
-    assert_eq!(fragment.report.len(), 2);
+    // The `limit` bounds go into its description; each closed root is reported, not written.
+    let moved = fragment.report.iter().filter(|c| c.kind == ChangeKind::MovedToDescription);
+    assert_eq!(moved.count(), 2);
+    let closed = fragment.report.iter().filter(|c| c.keyword == "additionalProperties");
+    assert_eq!(closed.count(), 3);
     let mut whole = body.clone();
     whole["messages"].as_array_mut().unwrap().push(json!({"role": "user", "content": "hi"}));
     assert_conforms("ollama fragment", spec::validate_chat_fragment(&whole));
