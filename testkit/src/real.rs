@@ -790,11 +790,25 @@ impl<'a> Walk<'a> {
             }
             "anyOf" | "oneOf" | "allOf" | "prefixItems" => {
                 let Some(variants) = value.as_array() else { return };
+                // A null variant written as `nullable: true` beside the union (Gemini's OpenAPI
+                // form) is not among the written variants, which come one place earlier.
+                let folded = key == "anyOf"
+                    && candidates
+                        .iter()
+                        .any(|(n, _)| n.get("nullable") == Some(&Value::Bool(true)))
+                    && !present.iter().any(|(written, _)| {
+                        written.as_array().is_some_and(|vs| vs.iter().any(is_null_variant))
+                    });
+                let mut j = 0;
                 for (i, sub) in variants.iter().enumerate() {
+                    if folded && is_null_variant(sub) {
+                        continue;
+                    }
                     let found: Vec<_> = present
                         .iter()
-                        .filter_map(|(node, ptr)| Some((node.get(i)?, format!("{ptr}/{i}"))))
+                        .filter_map(|(node, ptr)| Some((node.get(j)?, format!("{ptr}/{j}"))))
                         .collect();
+                    j += 1;
                     if found.is_empty() {
                         self.drop(
                             &here,
@@ -889,6 +903,14 @@ fn expand<'v>(candidates: &Candidates<'v>, imported_has_any_of: bool) -> Vec<(&'
         }
     }
     out
+}
+
+/// Whether a schema is the null type alone (`{"type": "null"}`, any case).
+fn is_null_variant(v: &Value) -> bool {
+    v.as_object().is_some_and(|o| {
+        o.len() == 1
+            && o.get("type").and_then(Value::as_str).is_some_and(|t| t.eq_ignore_ascii_case("null"))
+    })
 }
 
 /// Whether a rendered schema (or one of its `anyOf` variants) says null is valid.

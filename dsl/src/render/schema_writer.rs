@@ -919,12 +919,9 @@ impl<'a> SchemaWriter<'a> {
                 // Lossless: the contract stays closed (a call with another key is refused when
                 // it is checked), the model is shown every key it may send, and neither
                 // provider without the keyword reads it (Ollama's server discards it).
-                self.change(
-                    ChangeKind::Dropped,
-                    "additionalProperties",
+                self.record(Change::lossless(ChangeKind::Dropped, "additionalProperties").detail(
                     "`additionalProperties: false` not written: the provider does not accept additionalProperties; a call with another key is still refused when it is checked",
-                    false,
-                )?;
+                ))?;
             }
             return Ok(());
         }

@@ -22,7 +22,8 @@ pub enum Form {
     #[default]
     JsonSchema,
     /// `parameters` / `response`: the OpenAPI 3.0 subset (`Schema` message) the Live API and
-    /// older models need: one upper-case `type` per schema, `nullable: true`, definitions inlined
+    /// older models need: one upper-case `type` per schema (a union of different types as an
+    /// `anyOf` of such schemas, with no `type` of its own), `nullable: true`, definitions inlined
     /// (recursion is an error), `propertyOrdering` on objects with more than one property, no
     /// `additionalProperties`, and zero-argument tools without `parameters`.
     OpenApi,
@@ -146,6 +147,52 @@ impl GeminiRenderer {
         value.write(out);
         Ok(())
     }
+
+    /// Writes the output schema as `key`, or, when it cannot be written for Gemini, leaves it out
+    /// with a lossy report entry at the place that failed: the output schema never blocks the
+    /// input side.
+    fn response(
+        &self,
+        out: &mut JsonWriter,
+        tool: &ToolDescriptor,
+        ctx: &mut RenderCtx,
+        key: &str,
+    ) -> Result<(), RenderError> {
+        // Written aside, with its own report, so that a failure half-way leaves nothing behind.
+        let mut aside = RenderCtx::new(tool, ctx.policy());
+        let mut buf = JsonWriter::new();
+        match self.schema(&mut buf, tool, &mut aside, &JsonPointer::from_segments([key]), true) {
+            Ok(()) => {
+                for c in aside.report().iter() {
+                    ctx.record(c.clone())?;
+                }
+                out.key(key);
+                out.raw(buf.as_str());
+                Ok(())
+            }
+            // The strict policy refuses a lossy change inside it as it stands.
+            Err(e) if e.rule == RenderRule::Lossy => Err(e),
+            Err(e) => ctx.record(
+                Change::lossy(ChangeKind::Dropped, key.to_owned())
+                    .at(e.pointer.clone())
+                    .param(e.param.clone())
+                    .detail(format!("the output schema is not sent: {}", error_detail(&e))),
+            ),
+        }
+    }
+}
+
+/// The detail of an error's message, without the tool, parameter and pointer it starts with.
+fn error_detail(e: &RenderError) -> &str {
+    let mut prefix = format!("tool `{}`", e.tool);
+    if !e.param.is_empty() {
+        prefix.push_str(&format!(", parameter `{}`", e.param));
+    }
+    if !e.pointer.is_empty() {
+        prefix.push_str(&format!(" at {}", e.pointer));
+    }
+    prefix.push_str(": ");
+    e.message.strip_prefix(&prefix).unwrap_or(&e.message)
 }
 
 impl Renderer for GeminiRenderer {
@@ -201,14 +248,7 @@ impl Renderer for GeminiRenderer {
             )?;
         }
         if tool.output.is_some() {
-            out.key(response_key);
-            self.schema(
-                &mut out,
-                tool,
-                &mut ctx,
-                &JsonPointer::from_segments([response_key]),
-                true,
-            )?;
+            self.response(&mut out, tool, &mut ctx, response_key)?;
         }
         out.end_object();
         if !title_used && tool.title.is_some() {
@@ -290,95 +330,108 @@ fn for_each_child(
     Ok(())
 }
 
-/// The upper-case type names of a schema's `anyOf` variants, null variants aside.
-fn variant_types(variants: &[Node]) -> Vec<Option<&str>> {
-    variants
-        .iter()
-        .filter(|v| v.get("type").and_then(Node::as_str) != Some("NULL"))
-        .map(|v| v.get("type").and_then(Node::as_str))
-        .collect()
+/// Whether a union variant is the null type (written as `nullable: true` instead).
+fn is_null_variant(v: &Node) -> bool {
+    v.get("type").and_then(Node::as_str) == Some("NULL")
 }
 
-/// Completes the OpenAPI form: `propertyOrdering`, unions made expressible with one `type`.
+/// Completes the OpenAPI form: `propertyOrdering`, unions written as `anyOf` of single-type
+/// schemas with their null variant as `nullable: true`.
 fn openapi_fixup(
     v: &mut Node,
     at: &mut JsonPointer,
     ctx: &mut RenderCtx,
 ) -> Result<(), RenderError> {
     let Node::Object(map) = v else { return Ok(()) };
-    if let Some(Node::Array(variants)) = map.get("anyOf") {
-        let had_null =
-            variants.iter().any(|v| v.get("type").and_then(Node::as_str) == Some("NULL"));
-        let types = variant_types(variants);
-        let first = types.first().copied().flatten();
-        let uniform = first.is_some() && types.iter().all(|t| *t == first);
-        if !uniform {
-            let listed: Vec<&str> = types.iter().map(|t| t.unwrap_or("untyped")).collect();
-            return Err(ctx.error(
-                &*at,
-                "",
-                RenderRule::Unsupported,
-                format_args!(
-                    "a union of {} cannot be written in Gemini's OpenAPI `parameters`, where every schema has exactly one `type`; use parametersJsonSchema",
-                    listed.join(", ")
-                ),
-            ));
-        }
-        let type_name = first.unwrap_or("STRING").to_owned();
+    while let Some(Node::Array(_)) = map.get("anyOf") {
         let Some(Node::Array(variants)) = map.shift_remove("anyOf") else { return Ok(()) };
+        let nulls = variants.iter().filter(|v| is_null_variant(v)).count();
+        let had_null = nulls > 0;
+        let listed = variants.len();
         let mut kept: Vec<Node> = Vec::new();
         for v in variants {
             // Null variants become `nullable`; identical variants are one.
-            if v.get("type").and_then(Node::as_str) != Some("NULL") && !kept.contains(&v) {
+            if !is_null_variant(&v) && !kept.contains(&v) {
                 kept.push(v);
             }
         }
-        if kept.len() > 1 && matches!(type_name.as_str(), "ARRAY" | "OBJECT") {
-            return Err(ctx.error(
-                &*at,
-                "",
-                RenderRule::Unsupported,
-                format_args!(
-                    "a union of different {type_name} schemas cannot be written in Gemini's OpenAPI `parameters`, where an {type_name} needs its own items or properties; use parametersJsonSchema"
-                ),
-            ));
-        }
-        if kept.len() == 1 {
-            // One typed variant left: its keywords replace the union.
-            let Some(Node::Object(only)) = kept.into_iter().next() else { return Ok(()) };
-            let mut merged = only;
-            for (k, val) in std::mem::take(map) {
-                match k.as_str() {
-                    "description" if merged.contains_key("description") => {
-                        let inner = merged.get("description").and_then(Node::as_str).unwrap_or("");
-                        let outer = val.as_str().unwrap_or("");
-                        let text = format!("{outer} {inner}");
-                        merged.insert(k, Node::string(text.trim()));
-                    }
-                    _ => {
-                        merged.insert(k, val);
+        let types: Vec<Option<&str>> =
+            kept.iter().map(|v| v.get("type").and_then(Node::as_str)).collect();
+        let first = types.first().copied().flatten();
+        // A union of one scalar type keeps that `type` beside its variants.
+        let scalar = first.filter(|t| !matches!(*t, "ARRAY" | "OBJECT"));
+        let one_type = scalar.filter(|t| types.iter().all(|u| *u == Some(*t))).map(str::to_owned);
+        let repeated = listed - nulls > kept.len();
+        match kept.len() {
+            0 => {
+                return Err(ctx.error(
+                    &*at,
+                    "",
+                    RenderRule::Unsupported,
+                    "a union of only null variants has no type for Gemini's OpenAPI `parameters`; use parametersJsonSchema",
+                ));
+            }
+            1 => {
+                // One variant left: its keywords replace the union.
+                let Some(Node::Object(only)) = kept.into_iter().next() else { return Ok(()) };
+                let type_name = only.get("type").and_then(Node::as_str).unwrap_or("").to_owned();
+                if had_null {
+                    map.insert("nullable".to_owned(), Node::Scalar(Value::Bool(true)));
+                }
+                let mut merged = only;
+                for (k, val) in std::mem::take(map) {
+                    match k.as_str() {
+                        "description" if merged.contains_key("description") => {
+                            let inner =
+                                merged.get("description").and_then(Node::as_str).unwrap_or("");
+                            let outer = val.as_str().unwrap_or("");
+                            let text = format!("{outer} {inner}");
+                            merged.insert(k, Node::string(text.trim()));
+                        }
+                        _ => {
+                            merged.insert(k, val);
+                        }
                     }
                 }
+                *map = merged;
+                ctx.record(Change::lossless(ChangeKind::Rewritten, "anyOf").at(&*at).detail(
+                    format!(
+                        "union written with the single type {type_name}{}",
+                        if had_null { " and nullable: true" } else { "" }
+                    ),
+                ))?;
             }
-            *map = merged;
-        } else {
-            map.shift_insert(0, "type".to_owned(), Node::string(&type_name));
-            map.insert("anyOf".to_owned(), Node::Array(kept));
+            _ => {
+                if let Some(type_name) = &one_type {
+                    map.shift_insert(0, "type".to_owned(), Node::string(type_name));
+                }
+                map.insert("anyOf".to_owned(), Node::Array(kept));
+                if had_null {
+                    map.insert("nullable".to_owned(), Node::Scalar(Value::Bool(true)));
+                }
+                let nullable = if had_null { " and nullable: true" } else { "" };
+                let detail = match &one_type {
+                    Some(t) => format!("union written with the single type {t}{nullable}"),
+                    None if had_null => {
+                        "the union's null variant written as nullable: true".to_owned()
+                    }
+                    None if repeated => "identical variants of the union written once".to_owned(),
+                    // Written as it came: an `anyOf` of single-type schemas.
+                    None => break,
+                };
+                ctx.record(
+                    Change::lossless(ChangeKind::Rewritten, "anyOf").at(&*at).detail(detail),
+                )?;
+                break;
+            }
         }
-        if had_null {
-            map.insert("nullable".to_owned(), Node::Scalar(Value::Bool(true)));
-        }
-        ctx.record(Change::lossless(ChangeKind::Rewritten, "anyOf").at(&*at).detail(format!(
-            "union written with the single type {type_name}{}",
-            if had_null { " and nullable: true" } else { "" }
-        )))?;
     }
-    if !map.contains_key("type") {
+    if !map.contains_key("type") && !map.contains_key("anyOf") {
         return Err(ctx.error(
             &*at,
             "",
             RenderRule::Unsupported,
-            "a schema that accepts any value has no single `type`, which Gemini's OpenAPI `parameters` requires; use parametersJsonSchema",
+            "a schema that accepts any value has no `type`, which Gemini's OpenAPI `parameters` requires (Gemini 3 refuses TYPE_UNSPECIFIED, and an `anyOf` of every type would need an ARRAY with `items` of any value); use parametersJsonSchema",
         ));
     }
     if let Some(Node::Object(props)) = map.get("properties")

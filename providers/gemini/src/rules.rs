@@ -69,7 +69,9 @@ const TYPES: &[&str] = &["STRING", "NUMBER", "INTEGER", "BOOLEAN", "ARRAY", "OBJ
 /// Every way a `parameters` (or `response`) schema breaks Gemini's OpenAPI-subset rules, as
 /// `pointer: problem` lines; empty when the schema is accepted.
 ///
-/// Checked: every schema has exactly one upper-case `type`; only `Schema` fields (so no
+/// Checked: every schema has exactly one upper-case `type`, or none beside an `anyOf` (how the
+/// `Schema` message writes a union of different types, as google-genai sends them; never
+/// neither, which the API reads as `TYPE_UNSPECIFIED`); only `Schema` fields (so no
 /// `additionalProperties`, `$ref`, `$defs`, `const`, `oneOf`, `allOf`, `exclusiveMinimum`,
 /// `multipleOf`, `uniqueItems`, `examples`); `enum` only on STRING and only strings; objects
 /// with `properties` have at least one, names matching `^[A-Za-z_][A-Za-z0-9_]{0,63}$`,
@@ -92,10 +94,17 @@ fn check(schema: &Value, pointer: &str, out: &mut Vec<String>) {
         }
     }
     let ty = map.get("type").and_then(Value::as_str);
-    match ty {
-        Some(t) if TYPES.contains(&t) => {}
-        Some(t) => out.push(format!("{pointer}: `type` {t:?} is not an upper-case Gemini type")),
-        None => out.push(format!("{pointer}: `type` must be one upper-case type name")),
+    match (map.get("type"), ty) {
+        (_, Some(t)) if TYPES.contains(&t) => {}
+        (_, Some(t)) => {
+            out.push(format!("{pointer}: `type` {t:?} is not an upper-case Gemini type"));
+        }
+        // A union's schema may leave `type` out: its variants carry theirs.
+        (None, None) if map.contains_key("anyOf") => {}
+        (None, None) => out.push(format!(
+            "{pointer}: a schema needs one upper-case `type`, or `anyOf` (Gemini 3 refuses TYPE_UNSPECIFIED)"
+        )),
+        (Some(_), None) => out.push(format!("{pointer}: `type` must be one upper-case type name")),
     }
     if let Some(values) = map.get("enum") {
         if ty != Some("STRING") {

@@ -5,8 +5,9 @@
 use tooldef_testkit::{extras as corpus, harness};
 
 use serde_json::{Value, json};
+use tooldef::json_schema::import_input;
 use tooldef::render::{ChangeKind, Policy, RenderCache, RenderRule, Renderer};
-use tooldef::{Param, ToolDescriptor};
+use tooldef::{Param, Schema, SchemaRef, ToolDescriptor};
 use tooldef_gemini::{Form, GeminiRenderer, parameters_violations, tools_json};
 use tooldef_testkit::corpus::{assert_snapshot, snapshot};
 use tooldef_testkit::specs::{assert_conforms, gemini, vertex};
@@ -120,10 +121,12 @@ fn openapi_form_follows_the_live_api_rules() {
     assert_eq!(draw.pointer("/parameters/properties/start/type"), Some(&json!("OBJECT")));
     assert_eq!(draw.pointer("/parameters/properties/end/nullable"), Some(&json!(true)));
 
-    // A union of different types cannot be written with one `type`.
-    let lookup = r.render(&corpus_tool("lookup"), Policy::Lenient).unwrap_err();
-    assert_eq!(lookup.rule, RenderRule::Unsupported);
-    assert_eq!(lookup.pointer, "/parameters/properties/key");
+    // A union of different types is an `anyOf` of single-type schemas, with no `type` of its
+    // own (as google-genai sends it): nothing changed, nothing reported but the closed root.
+    let lookup = r.render(&corpus_tool("lookup"), Policy::Strict).unwrap();
+    let key = lookup.to_value().pointer("/parameters/properties/key").cloned();
+    assert_eq!(key, Some(json!({"anyOf": [{"type": "STRING"}, {"type": "INTEGER"}]})));
+    assert!(lookup.report().iter().all(|c| c.keyword == "additionalProperties"));
     // A union of one type gets that type.
     let schedule = r.render(&corpus_tool("schedule"), Policy::Strict).unwrap().to_value();
     let when = schedule.pointer("/parameters/properties/when").unwrap();
@@ -215,4 +218,119 @@ fn tools_wrapper_of_a_set() {
         gemini::validate_generate_content_fragment(&json!({"tools": wrapper})),
     );
     assert_eq!(tools_json([]), "[]");
+}
+
+/// A tool imported from an input schema, with an optional output schema.
+fn imported(input: Value, output: Option<Schema>) -> ToolDescriptor {
+    let mut tool = ToolDescriptor::new("imported").description("An imported tool.");
+    import_input(&input).unwrap().value.apply_to(&mut tool);
+    tool.output = output.map(SchemaRef::new);
+    tool
+}
+
+/// The OpenAPI rendering of `tool` checked against both official specs and the `Schema` rules.
+fn openapi_conforming(tool: &ToolDescriptor) -> Value {
+    let decl = GeminiRenderer::openapi().render(tool, Policy::Lenient).unwrap().to_value();
+    assert_conforms("FunctionDeclaration", gemini::validate_function_declaration(&decl));
+    assert_conforms("FunctionDeclaration", vertex::validate_function_declaration(&decl));
+    for key in ["parameters", "response"] {
+        if let Some(schema) = decl.get(key) {
+            assert_eq!(parameters_violations(schema), Vec::<String>::new(), "{key}");
+        }
+    }
+    decl
+}
+
+#[test]
+fn openapi_unions_are_any_of_single_type_schemas() {
+    let tool = imported(
+        json!({"type": "object", "properties": {
+            "query": {"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}, {"type": "null"}]},
+            "filter": {"anyOf": [
+                {"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "integer"}}, "required": ["a"]},
+                {"type": "object", "properties": {"c": {"type": "boolean"}}},
+            ]},
+            "flag": {"type": ["boolean", "string"]},
+        }, "required": ["query"]}),
+        None,
+    );
+    let decl = openapi_conforming(&tool);
+    let props = &decl["parameters"]["properties"];
+    // The null variant is `nullable: true`; each variant keeps its one type.
+    assert_eq!(
+        props["query"],
+        json!({"anyOf": [{"type": "STRING"}, {"type": "ARRAY", "items": {"type": "STRING"}}], "nullable": true})
+    );
+    // Objects of different shapes: each variant its own OBJECT, ordered.
+    assert_eq!(
+        props["filter"],
+        json!({"anyOf": [
+            {"type": "OBJECT", "properties": {"a": {"type": "STRING"}, "b": {"type": "INTEGER"}}, "required": ["a"], "propertyOrdering": ["a", "b"]},
+            {"type": "OBJECT", "properties": {"c": {"type": "BOOLEAN"}}},
+        ]})
+    );
+    assert_eq!(props["flag"], json!({"anyOf": [{"type": "BOOLEAN"}, {"type": "STRING"}]}));
+    // Written as they are, so nothing to report, and the strict policy takes them.
+    let r = GeminiRenderer::openapi().render(&tool, Policy::Strict).unwrap();
+    assert!(r.report().is_empty(), "{:?}", r.report());
+}
+
+#[test]
+fn openapi_refuses_an_input_that_accepts_any_value() {
+    // An `anyOf` of every type would need an ARRAY whose `items` accept any value again, and
+    // an OBJECT with no properties tells the model nothing: not the same contract.
+    let tool = imported(json!({"type": "object", "properties": {"v": {}}}), None);
+    let e = GeminiRenderer::openapi().render(&tool, Policy::Lenient).unwrap_err();
+    assert_eq!((e.rule, e.pointer.as_str()), (RenderRule::Unsupported, "/parameters/properties/v"));
+    let union = imported(
+        json!({"type": "object", "properties": {"v": {"anyOf": [{"type": "string"}, {}]}}}),
+        None,
+    );
+    let e = GeminiRenderer::openapi().render(&union, Policy::Lenient).unwrap_err();
+    assert_eq!(e.pointer, "/parameters/properties/v/anyOf/1");
+    // The checker holds the same line: `type`, or `anyOf`, never neither.
+    assert_ne!(parameters_violations(&json!({"description": "any"})), Vec::<String>::new());
+    let union = json!({"anyOf": [{"type": "STRING"}, {"type": "INTEGER"}]});
+    assert_eq!(parameters_violations(&union), Vec::<String>::new());
+}
+
+#[test]
+fn an_output_schema_gemini_cannot_take_is_left_out_and_never_blocks_the_input() {
+    let input =
+        json!({"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]});
+    let tool = imported(input.clone(), Some(Schema::any()));
+    let r = GeminiRenderer::openapi();
+    let lenient = r.render(&tool, Policy::Lenient).unwrap();
+    let decl = openapi_conforming(&tool);
+    assert_eq!(decl.get("response"), None);
+    assert_eq!(decl["parameters"]["properties"]["q"], json!({"type": "STRING"}));
+    let lossy: Vec<_> = lenient
+        .report()
+        .lossy()
+        .map(|c| (c.pointer.as_str(), c.kind, c.keyword.as_ref()))
+        .collect();
+    assert_eq!(lossy, [("/response", ChangeKind::Dropped, "response")]);
+    // The strict policy refuses it, naming the place.
+    let e = r.render(&tool, Policy::Strict).unwrap_err();
+    assert_eq!((e.rule, e.pointer.as_str()), (RenderRule::Lossy, "/response"));
+
+    // A nested problem: the pointer is where it is, and nothing written half-way is reported.
+    let nested = Schema::object_of(vec![
+        Param::integer("ok").multiple_of(2),
+        Param::new("data", Schema::any()),
+    ]);
+    let tool = imported(input, Some(nested));
+    let lenient = r.render(&tool, Policy::Lenient).unwrap();
+    assert_eq!(lenient.to_value().get("response"), None);
+    let at: Vec<&str> = lenient
+        .report()
+        .iter()
+        .filter(|c| c.pointer.as_str().starts_with("/response"))
+        .map(|c| c.pointer.as_str())
+        .collect();
+    assert_eq!(at, ["/response/properties/data"]);
+    // A response it can take is still sent.
+    let fine = imported(json!({"type": "object"}), Some(Schema::string()));
+    let fine = r.render(&fine, Policy::Strict).unwrap().to_value();
+    assert_eq!(fine["response"], json!({"type": "STRING"}));
 }

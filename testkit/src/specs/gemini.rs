@@ -124,6 +124,22 @@ fn is_required(field: &Value) -> bool {
     }
 }
 
+/// Whether the REQUIRED `type` of a `Schema` may be left out: in a `Schema` that sets `anyOf`.
+///
+/// The one place this validator departs from the descriptor's annotations, because Google's own
+/// files disagree: the protos mark `Schema.type` REQUIRED while the Vertex discovery document
+/// describes the same field as "Optional. Data type of the schema field.", and google-genai sends
+/// a union of different types as `anyOf` of single-type schemas with no `type` beside it
+/// (`Schema.from_json_schema` in `types.py`; `process_schema` in `_transformers.py` leaves an
+/// `anyOf` schema untyped). A schema with neither `type` nor `anyOf` is still refused: the API
+/// reads it as `TYPE_UNSPECIFIED`, which Gemini 3 rejects.
+fn union_type_waived(message: &str, field: &str, set: &[&str]) -> bool {
+    let schema = message
+        .strip_prefix("google.ai.generativelanguage.")
+        .and_then(|m| m.split_once('.').map(|(_, name)| name));
+    schema == Some("Schema") && field == "type" && set.contains(&"anyOf")
+}
+
 const SCALARS: &[&str] = &[
     "double", "float", "int32", "int64", "uint32", "uint64", "sint32", "sint64", "fixed32",
     "fixed64", "sfixed32", "sfixed64", "bool", "string", "bytes",
@@ -291,7 +307,8 @@ impl Walk<'_> {
         }
         for (json, field) in fields {
             let bound = url_bound.iter().any(|b| names_field(b, json));
-            if is_required(field) && !bound && !set.contains(&json.as_str()) {
+            let waived = union_type_waived(full, json, &set);
+            if is_required(field) && !bound && !waived && !set.contains(&json.as_str()) {
                 self.fail(
                     pointer,
                     format!("missing field \"{json}\", REQUIRED in message `{full}`"),
@@ -402,8 +419,8 @@ pub fn validate_function_declaration(instance: &Value) -> SpecResult {
     v1beta("FunctionDeclaration", instance)
 }
 
-/// An OpenAPI-style `Schema` (`v1beta.Schema`: `type` REQUIRED as an upper-case enum name; no
-/// `additionalProperties`, `$ref`, `const`, `oneOf`, `allOf`).
+/// An OpenAPI-style `Schema` (`v1beta.Schema`: `type` REQUIRED as an upper-case enum name unless
+/// `anyOf` is set; no `additionalProperties`, `$ref`, `const`, `oneOf`, `allOf`).
 pub fn validate_schema(instance: &Value) -> SpecResult {
     v1beta("Schema", instance)
 }
@@ -458,6 +475,21 @@ mod tests {
         let desc = descriptor();
         assert_eq!(desc.url_bound_fields(&format!("{V1BETA}.GenerateContentRequest")), ["model"]);
         assert!(desc.url_bound_fields(&format!("{V1BETA}.Tool")).is_empty());
+    }
+
+    #[test]
+    fn a_schema_needs_a_type_unless_it_is_a_union() {
+        let union = json!({"anyOf": [{"type": "STRING"}, {"type": "INTEGER"}], "nullable": true});
+        assert_eq!(validate_schema(&union), Ok(()));
+        let typeless = validate_schema(&json!({"description": "anything"})).unwrap_err();
+        assert!(typeless[0].to_string().contains("missing field \"type\""), "{typeless:?}");
+        let nested = json!({"type": "OBJECT", "properties": {"v": {"nullable": true}}});
+        assert!(validate_schema(&nested).is_err());
+        let decl = json!({"name": "f", "description": "d", "parameters": {
+            "type": "OBJECT",
+            "properties": {"v": {"anyOf": [{"type": "STRING"}, {"type": "ARRAY", "items": {"type": "STRING"}}]}},
+        }});
+        assert_eq!(validate_function_declaration(&decl), Ok(()));
     }
 
     #[test]
