@@ -20,7 +20,7 @@ use std::borrow::Cow;
 use crate::descriptor::{Annotations, Definition, NameError, Param, ToolDescriptor, ToolName};
 use crate::extensions::Extensions;
 use crate::literal::{Literal, Text};
-use crate::schema::{Additional, EnumValue, EnumValues, Schema, SchemaKind, SchemaRef};
+use crate::schema::{Additional, EnumValue, EnumValues, Scalar, Schema, SchemaKind, SchemaRef};
 use crate::validate::DescriptorError;
 
 /// Why a run-time descriptor could not be built.
@@ -144,8 +144,23 @@ impl Schema {
         Schema::of(SchemaKind::Enum(crate::schema::EnumSchema {
             values: values
                 .into_iter()
-                .map(|v| EnumValue { value: v.into(), description: None })
+                .map(|v| EnumValue { value: Scalar::Str(v.into()), description: None })
                 .collect::<EnumValues>(),
+        }))
+    }
+
+    /// One of the given scalar values (strings, integers, numbers, booleans), computed at run
+    /// time.
+    ///
+    /// ```
+    /// use tooldef::{Schema, export_schema};
+    ///
+    /// let level = Schema::enumeration_of_scalars([1_i64, 2, 3]);
+    /// assert_eq!(export_schema(&level, &[]), serde_json::json!({"type": "integer", "enum": [1, 2, 3]}));
+    /// ```
+    pub fn enumeration_of_scalars<S: Into<Scalar>>(values: impl IntoIterator<Item = S>) -> Self {
+        Schema::of(SchemaKind::Enum(crate::schema::EnumSchema {
+            values: values.into_iter().map(|v| EnumValue::scalar(v.into())).collect::<EnumValues>(),
         }))
     }
 

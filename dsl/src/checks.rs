@@ -7,7 +7,10 @@
 //! knows nothing about descriptors or providers.
 
 use std::fmt;
+use std::fmt::Write as _;
 use std::sync::OnceLock;
+
+use crate::schema::ScalarRef;
 
 /// One argument the model got wrong.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -284,6 +287,32 @@ pub fn not_one_of<'a>(
     pointer: &str,
 ) -> ArgError {
     ArgError::new(pointer, format!("must be {}; got {}", one_of_phrase(allowed), describe(got)))
+}
+
+/// The error for a value that is none of an enum's scalar values, which messages list as JSON
+/// (`/unit must be one of 1, 2; got 3`; a string enum reads as [`one_of`]'s message).
+pub fn not_in_enum<'a>(
+    got: &serde_json::Value,
+    allowed: impl IntoIterator<Item = ScalarRef<'a>>,
+    pointer: &str,
+) -> ArgError {
+    let got = match got {
+        serde_json::Value::String(s) => quote(s),
+        other => describe(other),
+    };
+    ArgError::new(pointer, format!("must be {}; got {got}", one_of_values_phrase(allowed)))
+}
+
+/// `one of "a", 1, true`: how messages name the scalar values of an enum, each as JSON.
+pub fn one_of_values_phrase<'a>(allowed: impl IntoIterator<Item = ScalarRef<'a>>) -> String {
+    let mut out = String::from("one of ");
+    for (i, a) in allowed.into_iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        let _ = write!(out, "{a}");
+    }
+    out
 }
 
 /// `one of "a", "b"`: how messages name the values of an enum.

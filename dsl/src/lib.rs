@@ -102,8 +102,8 @@ pub use literal::{Literal, Text};
 pub use pointer::{JsonPointer, PointerError};
 pub use schema::{
     Additional, AnyOfSchema, Combine, EnumSchema, EnumValue, EnumValues, FloatSchema,
-    IntegerSchema, Kept, ListSchema, NumberSchema, ObjectSchema, RefSchema, Schema, SchemaKind,
-    SchemaRef, StringSchema,
+    IntegerSchema, Kept, ListSchema, NumberSchema, ObjectSchema, RefSchema, Scalar, ScalarRef,
+    Schema, SchemaKind, SchemaRef, StringSchema,
 };
 pub use tool::{
     Arguments, BoxFuture, CallError, Content, Executor, Tool, ToolCall, ToolError, ToolResult,

@@ -15,8 +15,8 @@ use std::borrow::Cow;
 use crate::const_text::ConstText;
 use crate::literal::{Literal, Text};
 use crate::schema::{
-    Additional, Definition, NumberSchema, ObjectSchema, Param, Schema, SchemaKind, SchemaRef,
-    text_str,
+    Additional, Definition, NumberSchema, ObjectSchema, Param, ScalarRef, Schema, SchemaKind,
+    SchemaRef, text_str,
 };
 
 /// The rule a descriptor breaks.
@@ -272,10 +272,12 @@ pub(crate) fn run_time_rules(
                 SchemaKind::Enum(e) => {
                     let mut seen = HashSet::with_capacity(e.values.len());
                     for i in 0..e.values.len() {
-                        let a = e.values.value_at(i);
-                        if !seen.insert(a) {
+                        let a = e.values.get(i);
+                        if !seen.insert(EnumKey::of(a)) {
                             let mut m = self.cx.start(Rule::DuplicateEnumValue, path);
-                            m.s("enum value \"").s(a).s("\" is listed twice");
+                            m.s("enum value ");
+                            scalar_text(&mut m, a);
+                            m.s(" is listed twice");
                             return Err(m.done());
                         }
                     }
@@ -456,17 +458,28 @@ impl<'a> Cx<'a> {
                 }
                 let mut i = 0;
                 while i < values.len() {
-                    let a = values.value_at(i);
-                    if a.is_empty() {
-                        let mut m = self.start(Rule::EmptyEnumValue, path);
-                        m.s("enum value ").int(i as i64).s(" is the empty string");
-                        return Err(m.done());
+                    let a = values.get(i);
+                    match a {
+                        ScalarRef::Str(s) if s.is_empty() => {
+                            let mut m = self.start(Rule::EmptyEnumValue, path);
+                            m.s("enum value ").int(i as i64).s(" is the empty string");
+                            return Err(m.done());
+                        }
+                        ScalarRef::Float(f) if !f.is_finite() => {
+                            let mut m = self.start(Rule::NotFinite, path);
+                            m.s("enum value ").int(i as i64);
+                            m.s(" is not a finite number; JSON cannot carry it");
+                            return Err(m.done());
+                        }
+                        _ => {}
                     }
                     let mut j = i + 1;
                     while self.pairwise && j < values.len() {
-                        if str_eq(a, values.value_at(j)) {
+                        if a.json_eq(values.get(j)) {
                             let mut m = self.start(Rule::DuplicateEnumValue, path);
-                            m.s("enum value \"").s(a).s("\" is listed twice");
+                            m.s("enum value ");
+                            scalar_text(&mut m, a);
+                            m.s(" is listed twice");
                             return Err(m.done());
                         }
                         j += 1;
@@ -670,11 +683,13 @@ impl<'a> Cx<'a> {
             (SchemaKind::Float(n), Literal::Float(v)) => self.float_in(n, *v, l, path, what),
             (SchemaKind::Boolean, Literal::Bool(_)) => Ok(()),
             (SchemaKind::Any, _) => Ok(()),
-            (SchemaKind::Enum(e), Literal::Str(v)) => {
-                let v = text_str(v);
+            (
+                SchemaKind::Enum(e),
+                l @ (Literal::Str(_) | Literal::Int(_) | Literal::Float(_) | Literal::Bool(_)),
+            ) => {
                 let mut i = 0;
                 while i < e.values.len() {
-                    if str_eq(e.values.value_at(i), v) {
+                    if e.values.get(i).matches_literal(l) {
                         return Ok(());
                     }
                     i += 1;
@@ -686,7 +701,7 @@ impl<'a> Cx<'a> {
                     if i > 0 {
                         m.s(", ");
                     }
-                    m.s("\"").s(e.values.value_at(i)).s("\"");
+                    scalar_text(&mut m, e.values.get(i));
                     i += 1;
                 }
                 Err(m)
@@ -954,6 +969,46 @@ pub(crate) const fn slice<'a, T: Clone>(c: &'a Cow<'static, [T]>) -> &'a [T] {
     match c {
         Cow::Borrowed(s) => s,
         Cow::Owned(v) => v.as_slice(),
+    }
+}
+
+/// An enum value as a hash key under JSON Schema equality: a whole float is its integer.
+#[derive(PartialEq, Eq, Hash)]
+enum EnumKey<'a> {
+    Bool(bool),
+    Int(i64),
+    Float(u64),
+    Str(&'a str),
+}
+
+impl<'a> EnumKey<'a> {
+    fn of(v: ScalarRef<'a>) -> Self {
+        match v {
+            ScalarRef::Bool(b) => EnumKey::Bool(b),
+            ScalarRef::Int(i) => EnumKey::Int(i),
+            ScalarRef::Float(f) if ScalarRef::Int(f as i64).json_eq(v) => EnumKey::Int(f as i64),
+            // `-0.0` equals `0.0` and is whole, so it took the branch above.
+            ScalarRef::Float(f) => EnumKey::Float(f.to_bits()),
+            ScalarRef::Str(s) => EnumKey::Str(s),
+        }
+    }
+}
+
+/// Writes an enum value as messages show literals: strings quoted, numbers and booleans bare.
+const fn scalar_text(m: &mut Msg, v: ScalarRef<'_>) {
+    match v {
+        ScalarRef::Str(s) => {
+            m.s("\"").s(s).s("\"");
+        }
+        ScalarRef::Int(i) => {
+            m.int(i);
+        }
+        ScalarRef::Float(f) => {
+            m.float(f);
+        }
+        ScalarRef::Bool(b) => {
+            m.s(if b { "true" } else { "false" });
+        }
     }
 }
 

@@ -108,7 +108,7 @@ pub enum SchemaKind {
     Null,
     /// Any JSON value (`{}` in JSON Schema): what `serde_json::Value` accepts.
     Any,
-    /// One of a fixed set of strings.
+    /// One of a fixed set of scalar values (strings, integers, numbers, booleans).
     Enum(EnumSchema),
     /// An array.
     List(ListSchema),
@@ -165,32 +165,302 @@ pub type IntegerSchema = NumberSchema<i64>;
 /// Constraints of a float.
 pub type FloatSchema = NumberSchema<f64>;
 
+/// One value an enum allows: a JSON string, integer, number or boolean.
+///
+/// `null` is not a value of its own: an enum that admits it is [`Schema::nullable`], as every
+/// other kind is. Two values are the same when JSON Schema says they are equal: `1` and `1.0`
+/// are one value ([`ScalarRef::json_eq`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Scalar {
+    /// `true` or `false`.
+    Bool(bool),
+    /// A whole number.
+    Int(i64),
+    /// A number written with a fraction or an exponent (finite; see `validate`).
+    Float(f64),
+    /// A string.
+    Str(Text),
+}
+
+impl Scalar {
+    /// A string value (usable in `const`).
+    pub const fn str(s: &'static str) -> Self {
+        Scalar::Str(Cow::Borrowed(s))
+    }
+
+    /// The value, borrowed (usable in `const`).
+    pub const fn as_ref(&self) -> ScalarRef<'_> {
+        match self {
+            Scalar::Bool(b) => ScalarRef::Bool(*b),
+            Scalar::Int(i) => ScalarRef::Int(*i),
+            Scalar::Float(f) => ScalarRef::Float(*f),
+            Scalar::Str(s) => ScalarRef::Str(text_str(s)),
+        }
+    }
+
+    /// The scalar a JSON value is, if it is one (`null`, arrays, objects and integers outside
+    /// `i64` are not).
+    pub fn from_json(value: &serde_json::Value) -> Option<Self> {
+        use serde_json::Value;
+        match value {
+            Value::Bool(b) => Some(Scalar::Bool(*b)),
+            Value::Number(n) => match n.as_i64() {
+                Some(i) => Some(Scalar::Int(i)),
+                None if n.is_u64() => None,
+                None => n.as_f64().map(Scalar::Float),
+            },
+            Value::String(s) => Some(Scalar::Str(Cow::Owned(s.clone()))),
+            Value::Null | Value::Array(_) | Value::Object(_) => None,
+        }
+    }
+}
+
+impl From<&str> for Scalar {
+    fn from(s: &str) -> Self {
+        Scalar::Str(Cow::Owned(s.to_owned()))
+    }
+}
+
+impl From<String> for Scalar {
+    fn from(s: String) -> Self {
+        Scalar::Str(Cow::Owned(s))
+    }
+}
+
+impl From<Text> for Scalar {
+    fn from(s: Text) -> Self {
+        Scalar::Str(s)
+    }
+}
+
+impl From<bool> for Scalar {
+    fn from(b: bool) -> Self {
+        Scalar::Bool(b)
+    }
+}
+
+impl From<i64> for Scalar {
+    fn from(i: i64) -> Self {
+        Scalar::Int(i)
+    }
+}
+
+impl From<f64> for Scalar {
+    fn from(f: f64) -> Self {
+        Scalar::Float(f)
+    }
+}
+
+/// An enum value borrowed from [`EnumValues`], what its accessors return.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ScalarRef<'a> {
+    /// `true` or `false`.
+    Bool(bool),
+    /// A whole number.
+    Int(i64),
+    /// A number written with a fraction or an exponent.
+    Float(f64),
+    /// A string.
+    Str(&'a str),
+}
+
+impl<'a> ScalarRef<'a> {
+    /// The string, if the value is one (usable in `const`).
+    pub const fn as_str(self) -> Option<&'a str> {
+        match self {
+            ScalarRef::Str(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The JSON type name (`"string"`, `"integer"`, `"number"`, `"boolean"`).
+    pub const fn type_name(self) -> &'static str {
+        match self {
+            ScalarRef::Bool(_) => "boolean",
+            ScalarRef::Int(_) => "integer",
+            ScalarRef::Float(_) => "number",
+            ScalarRef::Str(_) => "string",
+        }
+    }
+
+    /// Whether JSON Schema holds the two values equal: `1` equals `1.0`, a number never
+    /// equals a string or a boolean (usable in `const`).
+    pub const fn json_eq(self, other: ScalarRef<'_>) -> bool {
+        match (self, other) {
+            (ScalarRef::Bool(a), ScalarRef::Bool(b)) => a == b,
+            (ScalarRef::Int(a), ScalarRef::Int(b)) => a == b,
+            (ScalarRef::Float(a), ScalarRef::Float(b)) => a == b,
+            (ScalarRef::Int(a), ScalarRef::Float(b)) | (ScalarRef::Float(b), ScalarRef::Int(a)) => {
+                int_eq_float(a, b)
+            }
+            (ScalarRef::Str(a), ScalarRef::Str(b)) => str_eq(a, b),
+            _ => false,
+        }
+    }
+
+    /// Whether a JSON value is this value, by JSON Schema equality.
+    pub fn matches(self, value: &serde_json::Value) -> bool {
+        use serde_json::Value;
+        match (self, value) {
+            (ScalarRef::Bool(a), Value::Bool(b)) => a == *b,
+            (ScalarRef::Str(a), Value::String(b)) => a == b,
+            (ScalarRef::Int(a), Value::Number(n)) => match (n.as_i64(), n.as_f64()) {
+                (Some(b), _) => a == b,
+                (None, Some(b)) => !n.is_u64() && int_eq_float(a, b),
+                (None, None) => false,
+            },
+            (ScalarRef::Float(a), Value::Number(n)) => match n.as_i64() {
+                Some(b) => int_eq_float(b, a),
+                None => !n.is_u64() && n.as_f64() == Some(a),
+            },
+            _ => false,
+        }
+    }
+
+    /// The value as JSON (a non-finite float, which `validate` refuses, as `null`).
+    pub fn to_json(self) -> serde_json::Value {
+        use serde_json::Value;
+        match self {
+            ScalarRef::Bool(b) => Value::Bool(b),
+            ScalarRef::Int(i) => Value::from(i),
+            ScalarRef::Float(f) => {
+                serde_json::Number::from_f64(f).map_or(Value::Null, Value::Number)
+            }
+            ScalarRef::Str(s) => Value::String(s.to_owned()),
+        }
+    }
+
+    /// The value as a [`Literal`].
+    pub fn to_literal(self) -> Literal {
+        match self {
+            ScalarRef::Bool(b) => Literal::Bool(b),
+            ScalarRef::Int(i) => Literal::Int(i),
+            ScalarRef::Float(f) => Literal::Float(f),
+            ScalarRef::Str(s) => Literal::Str(Cow::Owned(s.to_owned())),
+        }
+    }
+
+    /// The value, owned.
+    pub fn to_scalar(self) -> Scalar {
+        match self {
+            ScalarRef::Bool(b) => Scalar::Bool(b),
+            ScalarRef::Int(i) => Scalar::Int(i),
+            ScalarRef::Float(f) => Scalar::Float(f),
+            ScalarRef::Str(s) => Scalar::Str(Cow::Owned(s.to_owned())),
+        }
+    }
+
+    /// Whether a [`Literal`] is this value, by JSON Schema equality (usable in `const`).
+    pub const fn matches_literal(self, literal: &Literal) -> bool {
+        match literal {
+            Literal::Bool(b) => self.json_eq(ScalarRef::Bool(*b)),
+            Literal::Int(i) => self.json_eq(ScalarRef::Int(*i)),
+            Literal::Float(f) => self.json_eq(ScalarRef::Float(*f)),
+            Literal::Str(s) => self.json_eq(ScalarRef::Str(text_str(s))),
+            Literal::Null | Literal::List(_) | Literal::Object(_) => false,
+        }
+    }
+}
+
+/// A value equals a string when it is that string.
+impl PartialEq<str> for ScalarRef<'_> {
+    fn eq(&self, other: &str) -> bool {
+        self.as_str() == Some(other)
+    }
+}
+
+/// A value equals a string when it is that string.
+impl PartialEq<&str> for ScalarRef<'_> {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == Some(*other)
+    }
+}
+
+impl Serialize for ScalarRef<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match *self {
+            ScalarRef::Bool(b) => serializer.serialize_bool(b),
+            ScalarRef::Int(i) => serializer.serialize_i64(i),
+            ScalarRef::Float(f) => serializer.serialize_f64(f),
+            ScalarRef::Str(s) => serializer.serialize_str(s),
+        }
+    }
+}
+
+/// Writes the value as JSON text: `"celsius"`, `3`, `2.5`, `true`.
+impl fmt::Display for ScalarRef<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ScalarRef::Str(s) => write!(f, "{}", serde_json::Value::String((*s).to_owned())),
+            other => write!(f, "{}", other.to_json()),
+        }
+    }
+}
+
+/// An integer and a float are equal when the float is that whole number exactly.
+const fn int_eq_float(i: i64, f: f64) -> bool {
+    // i64::MIN..=i64::MAX as f64 rounds the top up to 2^63, which no i64 equals.
+    f.is_finite() && f >= -9_223_372_036_854_775_808.0 && f < 9_223_372_036_854_775_808.0 && {
+        let w = f as i64;
+        w as f64 == f && w == i
+    }
+}
+
+const fn str_eq(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
 /// One allowed value of an enum, with an optional description of what it means.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct EnumValue {
-    /// The string the model sends.
-    pub value: Text,
+    /// The value the model sends.
+    pub value: Scalar,
     /// What choosing it means.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<Text>,
 }
 
 impl EnumValue {
-    /// A value without description.
+    /// A string value without description.
     pub const fn new(value: &'static str) -> Self {
-        EnumValue { value: Cow::Borrowed(value), description: None }
+        EnumValue { value: Scalar::str(value), description: None }
     }
 
-    /// A value with a description.
+    /// A string value with a description.
     pub const fn described(value: &'static str, description: &'static str) -> Self {
-        EnumValue { value: Cow::Borrowed(value), description: Some(Cow::Borrowed(description)) }
+        EnumValue { value: Scalar::str(value), description: Some(Cow::Borrowed(description)) }
+    }
+
+    /// Any scalar value without description (usable in `const`).
+    pub const fn scalar(value: Scalar) -> Self {
+        EnumValue { value, description: None }
+    }
+
+    /// Sets the description (usable in `const`).
+    pub const fn with_description(mut self, description: &'static str) -> Self {
+        put(&mut self.description, Some(Cow::Borrowed(description)));
+        self
     }
 }
 
 /// The values of an enum, in order.
 ///
 /// Built from a plain list of strings (`&["celsius", "fahrenheit"]`, usable in `const`) or from
-/// [`EnumValue`]s that carry descriptions.
+/// [`EnumValue`]s, which carry descriptions and may be integers, numbers or booleans. The
+/// accessors hand out [`ScalarRef`]s; [`contains`](Self::contains) and
+/// [`all_strings`](Self::all_strings) are the string-only fast paths.
 #[derive(Clone)]
 pub struct EnumValues(EnumRepr);
 
@@ -231,12 +501,40 @@ impl EnumValues {
     }
 
     /// The value at `index` (usable in `const`).
-    pub const fn value_at(&self, index: usize) -> &str {
+    ///
+    /// # Panics
+    ///
+    /// When `index` is not below [`len`](Self::len).
+    pub const fn get(&self, index: usize) -> ScalarRef<'_> {
         match &self.0 {
-            EnumRepr::Plain(v) => v[index],
-            EnumRepr::Full(Cow::Borrowed(v)) => text_str(&v[index].value),
-            EnumRepr::Full(Cow::Owned(v)) => text_str(&v.as_slice()[index].value),
+            EnumRepr::Plain(v) => ScalarRef::Str(v[index]),
+            EnumRepr::Full(Cow::Borrowed(v)) => v[index].value.as_ref(),
+            EnumRepr::Full(Cow::Owned(v)) => v.as_slice()[index].value.as_ref(),
         }
+    }
+
+    /// The value at `index` if it is a string (usable in `const`).
+    ///
+    /// # Panics
+    ///
+    /// When `index` is not below [`len`](Self::len).
+    pub const fn str_at(&self, index: usize) -> Option<&str> {
+        self.get(index).as_str()
+    }
+
+    /// Whether every value is a string (usable in `const`; immediate for plain lists).
+    pub const fn all_strings(&self) -> bool {
+        if let EnumRepr::Plain(_) = &self.0 {
+            return true;
+        }
+        let mut i = 0;
+        while i < self.len() {
+            if self.str_at(i).is_none() {
+                return false;
+            }
+            i += 1;
+        }
+        true
     }
 
     /// The description of the value at `index`, if any.
@@ -248,25 +546,49 @@ impl EnumValues {
     }
 
     /// The values, in order.
-    pub fn iter(&self) -> impl ExactSizeIterator<Item = &str> + '_ {
-        (0..self.len()).map(|i| self.value_at(i))
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = ScalarRef<'_>> + '_ {
+        (0..self.len()).map(|i| self.get(i))
     }
 
     /// The values with their descriptions, in order.
-    pub fn iter_described(&self) -> impl ExactSizeIterator<Item = (&str, Option<&str>)> + '_ {
-        (0..self.len()).map(|i| (self.value_at(i), self.description_at(i)))
+    pub fn iter_described(
+        &self,
+    ) -> impl ExactSizeIterator<Item = (ScalarRef<'_>, Option<&str>)> + '_ {
+        (0..self.len()).map(|i| (self.get(i), self.description_at(i)))
     }
 
-    /// Whether `value` is one of the values.
+    /// Whether the string `value` is one of the values.
     pub fn contains(&self, value: &str) -> bool {
-        self.iter().any(|v| v == value)
+        self.iter().any(|v| v.as_str() == Some(value))
+    }
+
+    /// Whether a JSON value is one of the values, by JSON Schema equality (`1.0` is `1`).
+    pub fn contains_json(&self, value: &serde_json::Value) -> bool {
+        self.iter().any(|v| v.matches(value))
+    }
+
+    /// The JSON types of the values, in the order they first appear; integers and numbers
+    /// together are `"number"`.
+    pub fn json_types(&self) -> Vec<&'static str> {
+        let float = self.iter().any(|v| matches!(v, ScalarRef::Float(_)));
+        let mut out: Vec<&'static str> = Vec::with_capacity(1);
+        for v in self.iter() {
+            let t = match v {
+                ScalarRef::Int(_) if float => "number",
+                v => v.type_name(),
+            };
+            if !out.contains(&t) {
+                out.push(t);
+            }
+        }
+        out
     }
 
     /// The values as owned [`EnumValue`]s, for editing.
     pub fn to_vec(&self) -> Vec<EnumValue> {
         self.iter_described()
             .map(|(value, description)| EnumValue {
-                value: Cow::Owned(value.to_owned()),
+                value: value.to_scalar(),
                 description: description.map(|d| Cow::Owned(d.to_owned())),
             })
             .collect()
@@ -293,10 +615,15 @@ impl FromIterator<EnumValue> for EnumValues {
 
 impl Serialize for EnumValues {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_seq(self.iter_described().map(|(value, description)| EnumValue {
-            value: Cow::Owned(value.to_owned()),
-            description: description.map(|d| Cow::Owned(d.to_owned())),
-        }))
+        #[derive(Serialize)]
+        struct Entry<'a> {
+            value: ScalarRef<'a>,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            description: Option<&'a str>,
+        }
+        serializer.collect_seq(
+            self.iter_described().map(|(value, description)| Entry { value, description }),
+        )
     }
 }
 
@@ -306,7 +633,8 @@ impl<'de> Deserialize<'de> for EnumValues {
     }
 }
 
-/// A string enum.
+/// An enum: one of a fixed list of strings, integers, numbers or booleans (plus `null` when the
+/// schema is [`nullable`](Schema::nullable)).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct EnumSchema {
@@ -583,7 +911,8 @@ impl Schema {
         Schema::of(SchemaKind::Enum(EnumSchema { values: EnumValues::plain(values) }))
     }
 
-    /// One of the given strings, each with an optional description.
+    /// One of the given values, each with an optional description; the values may be strings,
+    /// integers, numbers or booleans ([`EnumValue::scalar`]).
     pub const fn enumeration_described(values: &'static [EnumValue]) -> Self {
         Schema::of(SchemaKind::Enum(EnumSchema { values: EnumValues::described(values) }))
     }
@@ -764,7 +1093,7 @@ impl NumberSchema<f64> {
 
 impl EnumValues {
     /// The values as a new owned list with `keep` applied (used to narrow an enum).
-    pub fn retain(&self, mut keep: impl FnMut(&str) -> bool) -> EnumValues {
-        EnumValues::owned(self.to_vec().into_iter().filter(|v| keep(&v.value)).collect())
+    pub fn retain(&self, mut keep: impl FnMut(ScalarRef<'_>) -> bool) -> EnumValues {
+        EnumValues::owned(self.to_vec().into_iter().filter(|v| keep(v.value.as_ref())).collect())
     }
 }

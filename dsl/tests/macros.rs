@@ -116,7 +116,7 @@ fn descriptor_of_a_function() {
     assert_eq!(unit.default_value(), Some(&Literal::str("celsius")));
     let SchemaKind::Enum(e) = &unit.schema.kind else { panic!("enum") };
     assert_eq!(
-        e.values.iter_described().collect::<Vec<_>>(),
+        e.values.iter_described().map(|(v, d)| (v.as_str().unwrap(), d)).collect::<Vec<_>>(),
         [("celsius", Some("Degrees Celsius.")), ("fahrenheit", Some("Degrees Fahrenheit."))]
     );
     assert_eq!(unit.description_text(), Some("Temperature unit."));

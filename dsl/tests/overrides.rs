@@ -221,7 +221,7 @@ fn narrowing_an_enum_keeps_order_and_descriptions() {
     .apply(&remember())
     .unwrap();
     let SchemaKind::Enum(e) = &d.param("category").unwrap().schema.kind else { panic!() };
-    let values: Vec<_> = e.values.iter_described().collect();
+    let values: Vec<_> = e.values.iter_described().map(|(v, d)| (v.as_str().unwrap(), d)).collect();
     assert_eq!(values, [("memory:health", Some("Health facts.")), ("memory:preferences", None)]);
 }
 

@@ -32,7 +32,8 @@ use proptest::prelude::*;
 use proptest::sample::Index;
 use tooldef::{
     Additional, Annotations, Definition, EnumSchema, EnumValue, EnumValues, ListSchema, Literal,
-    NumberSchema, ObjectSchema, Param, Schema, SchemaKind, StringSchema, ToolDescriptor, ToolName,
+    NumberSchema, ObjectSchema, Param, Scalar, Schema, SchemaKind, StringSchema, ToolDescriptor,
+    ToolName,
 };
 
 /// The names [`arb_descriptor`] gives its definitions (some need escaping in a `$ref`).
@@ -349,6 +350,10 @@ fn float_kind() -> impl Strategy<Value = KindValues> {
 }
 
 fn enum_kind() -> impl Strategy<Value = KindValues> {
+    prop_oneof![3 => string_enum_kind(), 1 => scalar_enum_kind()]
+}
+
+fn string_enum_kind() -> impl Strategy<Value = KindValues> {
     let values = prop::collection::btree_set("[a-z][a-z_]{0,5}|Ünï|a b", 1..5);
     let descriptions = prop::collection::vec(proptest::option::of(text()), 5);
     (values, descriptions, any::<bool>()).prop_map(|(values, descriptions, described)| {
@@ -356,13 +361,43 @@ fn enum_kind() -> impl Strategy<Value = KindValues> {
             .iter()
             .zip(descriptions)
             .map(|(v, d)| EnumValue {
-                value: Cow::Owned(v.clone()),
+                value: Scalar::Str(Cow::Owned(v.clone())),
                 description: if described { d.map(Cow::Owned) } else { None },
             })
             .collect();
         let literals = values.into_iter().map(|v| Literal::Str(Cow::Owned(v))).collect();
         (SchemaKind::Enum(EnumSchema { values: EnumValues::owned(list) }), literals)
     })
+}
+
+/// Enums of integers, numbers and booleans, alone or mixed with strings (no two values equal
+/// under JSON Schema: the float is never whole).
+fn scalar_enum_kind() -> impl Strategy<Value = KindValues> {
+    let strings = prop::collection::btree_set("[a-z]{1,4}", 0..3);
+    let ints = prop::collection::btree_set(-5i64..200, 0..4);
+    let float = proptest::option::of(prop_oneof![Just(2.5), Just(-0.125), Just(1e-3)]);
+    let boolean = proptest::option::of(any::<bool>());
+    let descriptions = prop::collection::vec(proptest::option::of(text()), 10);
+    (ints, strings, float, boolean, descriptions, any::<bool>())
+        .prop_filter("an enum has a value", |(i, s, f, b, _, _)| {
+            !i.is_empty() || !s.is_empty() || f.is_some() || b.is_some()
+        })
+        .prop_map(|(ints, strings, float, boolean, descriptions, described)| {
+            let mut values: Vec<Scalar> = ints.into_iter().map(Scalar::Int).collect();
+            values.extend(float.map(Scalar::Float));
+            values.extend(strings.into_iter().map(|s| Scalar::Str(Cow::Owned(s))));
+            values.extend(boolean.map(Scalar::Bool));
+            let literals = values.iter().map(|v| v.as_ref().to_literal()).collect();
+            let list: Vec<EnumValue> = values
+                .into_iter()
+                .zip(descriptions)
+                .map(|(value, d)| EnumValue {
+                    value,
+                    description: if described { d.map(Cow::Owned) } else { None },
+                })
+                .collect();
+            (SchemaKind::Enum(EnumSchema { values: EnumValues::owned(list) }), literals)
+        })
 }
 
 fn list(inner: BoxedStrategy<Schema>) -> BoxedStrategy<Schema> {

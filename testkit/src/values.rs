@@ -8,7 +8,9 @@ use std::sync::Arc;
 
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
-use tooldef::{Additional, Definition, NumberSchema, Param, Schema, SchemaKind, ToolDescriptor};
+use tooldef::{
+    Additional, Definition, NumberSchema, Param, ScalarRef, Schema, SchemaKind, ToolDescriptor,
+};
 
 /// How many nested objects, lists and references a generated value goes through before it
 /// sticks to what is required.
@@ -266,7 +268,7 @@ fn gen_kind(schema: &Schema, defs: &Defs, budget: u32) -> BoxedStrategy<Value> {
                 .boxed()
         }
         SchemaKind::Enum(e) => {
-            let values: Vec<Value> = e.values.iter().map(|v| json!(v)).collect();
+            let values: Vec<Value> = e.values.iter().map(|v| v.to_json()).collect();
             proptest::sample::select(values).boxed()
         }
         SchemaKind::List(l) => {
@@ -631,7 +633,7 @@ impl Sites<'_> {
                     self.replace(at, "multipleOf", json!(v + step / 2.0));
                 }
             }
-            (SchemaKind::Enum(e), Value::String(_)) => {
+            (SchemaKind::Enum(e), _) => {
                 let mut bad = String::from("zz_not_a_value");
                 while e.values.contains(&bad) {
                     bad.push('_');
@@ -684,7 +686,15 @@ fn accepts_type(schema: &Schema, defs: &[Definition], value: &Value, depth: u32)
         return true;
     }
     match (&schema.kind, value) {
-        (SchemaKind::String(_) | SchemaKind::Enum(_), Value::String(_))
+        (SchemaKind::Enum(e), v) => e.values.iter().any(|m| {
+            matches!(
+                (m, v),
+                (ScalarRef::Str(_), Value::String(_))
+                    | (ScalarRef::Bool(_), Value::Bool(_))
+                    | (ScalarRef::Int(_) | ScalarRef::Float(_), Value::Number(_))
+            )
+        }),
+        (SchemaKind::String(_), Value::String(_))
         | (SchemaKind::Float(_), Value::Number(_))
         | (SchemaKind::Boolean, Value::Bool(_))
         | (SchemaKind::Null, Value::Null)

@@ -393,13 +393,11 @@ impl<'a> Walk<'a> {
             }
             (SchemaKind::Boolean, Value::Bool(_)) | (SchemaKind::Null, Value::Null) => {}
             (SchemaKind::Any, _) => {}
-            (SchemaKind::Enum(e), Value::String(v)) => {
-                let r = checks::one_of(v, e.values.iter(), p);
-                self.check(r);
-            }
-            (SchemaKind::Enum(e), other) => {
-                let e = checks::not_one_of(other, e.values.iter(), p);
-                self.push(e);
+            (SchemaKind::Enum(e), value) => {
+                if !e.values.contains_json(value) {
+                    let e = checks::not_in_enum(value, e.values.iter(), p);
+                    self.push(e);
+                }
             }
             (SchemaKind::List(l), Value::Array(items)) => {
                 let r1 = checks::items(items.len(), l.min_items, l.max_items, p);
@@ -654,7 +652,7 @@ fn phrases_of<'d>(
         SchemaKind::Boolean => "a boolean".to_owned(),
         SchemaKind::Null => "null".to_owned(),
         SchemaKind::Any => "any JSON value".to_owned(),
-        SchemaKind::Enum(e) => checks::one_of_phrase(e.values.iter()),
+        SchemaKind::Enum(e) => checks::one_of_values_phrase(e.values.iter()),
         SchemaKind::List(_) => "an array".to_owned(),
         SchemaKind::Object(_) => "an object".to_owned(),
         SchemaKind::AnyOf(a) => {

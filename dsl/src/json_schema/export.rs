@@ -34,7 +34,7 @@ use serde_json::Value;
 
 use crate::descriptor::{Definition, Param, ToolDescriptor};
 use crate::literal::{Literal, Text};
-use crate::schema::{Additional, Kept, NumberSchema, Schema, SchemaKind};
+use crate::schema::{Additional, EnumValues, Kept, NumberSchema, Schema, SchemaKind};
 
 /// A JSON object under construction, in the order its keys are written.
 #[derive(Default)]
@@ -184,6 +184,20 @@ fn type_value(name: &'static str, nullable: bool) -> Literal {
     if nullable { list(vec![Literal::str(name), Literal::str("null")]) } else { Literal::str(name) }
 }
 
+/// The `type` of an enum: its values' types (one name, or an array when they differ).
+fn enum_type(values: &EnumValues, nullable: bool) -> Literal {
+    let mut types = values.json_types();
+    match (types.len(), nullable) {
+        (1, false) => Literal::str(types[0]),
+        (_, n) => {
+            if n {
+                types.push("null");
+            }
+            list(types.into_iter().map(Literal::str).collect())
+        }
+    }
+}
+
 fn null_member() -> Literal {
     let mut m = Obj::default();
     m.insert("type", "null");
@@ -279,7 +293,7 @@ fn schema_map(s: &Schema) -> Obj {
         // `{}` accepts every value, `null` included, so `nullable` adds nothing to write.
         SchemaKind::Any => {}
         SchemaKind::Enum(e) => {
-            m.insert("type", type_value("string", s.nullable));
+            m.insert("type", enum_type(&e.values, s.nullable));
             let described = e.values.iter_described().any(|(_, d)| d.is_some());
             if described {
                 let mut members: Vec<Literal> = e
@@ -287,7 +301,7 @@ fn schema_map(s: &Schema) -> Obj {
                     .iter_described()
                     .map(|(value, description)| {
                         let mut c = Obj::default();
-                        c.insert("const", value);
+                        c.insert("const", value.to_literal());
                         if let Some(d) = description {
                             c.insert("description", d);
                         }
@@ -299,7 +313,7 @@ fn schema_map(s: &Schema) -> Obj {
                 }
                 m.insert("anyOf", list(members));
             } else {
-                let mut values: Vec<Literal> = e.values.iter().map(Literal::from).collect();
+                let mut values: Vec<Literal> = e.values.iter().map(|v| v.to_literal()).collect();
                 if s.nullable {
                     values.push(Literal::Null);
                 }

@@ -48,7 +48,7 @@ use crate::descriptor::{Definition, Param};
 use crate::literal::Literal;
 use crate::schema::{
     Additional, Combine, EnumSchema, EnumValue, EnumValues, Kept, ListSchema, NumberSchema,
-    ObjectSchema, RefSchema, Schema, SchemaKind, StringSchema,
+    ObjectSchema, RefSchema, Scalar, Schema, SchemaKind, StringSchema,
 };
 use crate::validate::MAX_DEPTH;
 
@@ -842,35 +842,71 @@ impl Importer {
                 format!("string constraints beside `{keyword}` cannot be expressed"),
             ));
         }
-        let mut strings: Vec<EnumValue> = Vec::new();
-        let mut seen: HashSet<&str> = HashSet::new();
+        let mut kept: Vec<EnumValue> = Vec::new();
         let mut nullable = false;
         for (v, p) in values {
-            match v {
-                Value::String(s) if allows("string") => {
-                    if seen.insert(s.as_str()) {
-                        strings.push(EnumValue { value: Cow::Owned(s.clone()), description: None });
+            let t = json_type(v);
+            let whole =
+                matches!(v, Value::Number(n) if n.as_f64().is_some_and(|f| f.fract() == 0.0));
+            if !types.as_ref().is_none_or(|ts| ts.iter().any(|u| type_fits(u, v))) {
+                let ts = types.as_deref().unwrap_or_default().join("`, `");
+                let msg = format!("{} is excluded by `type` `{ts}` and was dropped", describe(v));
+                self.note(&p, keyword, msg);
+                continue;
+            }
+            let scalar = match v {
+                Value::Null => {
+                    nullable = true;
+                    continue;
+                }
+                Value::Array(_) | Value::Object(_) => {
+                    return Err(unsupported(
+                        &p,
+                        keyword,
+                        format!(
+                            "{} is not a scalar; the IR holds enums of strings, numbers and booleans",
+                            describe(v)
+                        ),
+                    ));
+                }
+                // `1.0` is an integer to JSON Schema: under `type: integer` it is held as one.
+                Value::Number(n) if t == "number" && whole && !allows("number") => {
+                    match n.as_f64().filter(|f| f.abs() < 9.0e18) {
+                        Some(f) => Scalar::Int(f as i64),
+                        None => return Err(unsupported(&p, keyword, "the number cannot be held")),
                     }
                 }
-                Value::Null if allows("null") => nullable = true,
-                Value::String(_) | Value::Null => {} // excluded by `type`: never valid
-                other => {
-                    let t = json_type(other);
-                    if allows(t) || (t == "integer" && allows("number")) {
+                other => match Scalar::from_json(other) {
+                    Some(s) => s,
+                    None => {
                         return Err(unsupported(
                             &p,
                             keyword,
-                            format!(
-                                "{} is not a string; the IR holds string enum values only",
-                                describe(other)
-                            ),
+                            format!("{} is outside the range of a 64-bit integer", describe(v)),
                         ));
                     }
-                }
+                },
+            };
+            if kept.iter().any(|k| k.value.as_ref().json_eq(scalar.as_ref())) {
+                let msg = format!("{} is listed twice; the repeat was dropped", describe(v));
+                self.note(&p, keyword, msg);
+                continue;
             }
+            kept.push(EnumValue::scalar(scalar));
+        }
+        let numbers = kept.iter().any(|k| matches!(k.value, Scalar::Int(_) | Scalar::Float(_)));
+        if numbers
+            && let Some((k, c)) =
+                view.kws.iter().find(|(k, _)| matches!(family_of(k), Some(Family::Number)))
+        {
+            return Err(unsupported(
+                &c.ptr,
+                k,
+                format!("number constraints beside `{keyword}` cannot be expressed"),
+            ));
         }
         self.drop_foreign(view, None);
-        let mut s = if strings.is_empty() {
+        let mut s = if kept.is_empty() {
             if nullable {
                 nullable = false;
                 Schema::null()
@@ -878,7 +914,7 @@ impl Importer {
                 return Err(unsupported(&kw.ptr, keyword, "no value is valid"));
             }
         } else {
-            Schema::of(SchemaKind::Enum(EnumSchema { values: EnumValues::owned(strings) }))
+            Schema::of(SchemaKind::Enum(EnumSchema { values: EnumValues::owned(kept) }))
         };
         s.nullable = nullable;
         Ok(s)
@@ -940,30 +976,27 @@ impl Importer {
         let mut nullable = has_null;
         if consts {
             if let Some(ts) = &types {
-                if !ts.iter().any(|t| t == "string") {
-                    let p = &view.get("type").expect("present").ptr;
-                    return Err(unsupported(
-                        p,
-                        "type",
-                        "an enum of strings whose `type` excludes strings accepts nothing",
-                    ));
-                }
-                if ts.iter().any(|t| t != "string" && t != "null") {
-                    let p = &view.get("type").expect("present").ptr;
-                    return Err(unsupported(
-                        p,
-                        "type",
-                        "other types beside an enum of consts cannot be expressed",
-                    ));
-                }
                 nullable = nullable && ts.iter().any(|t| t == "null");
             }
             let mut values: Vec<EnumValue> = Vec::new();
-            let mut seen: HashSet<&str> = HashSet::new();
             for (i, m) in &rest {
                 let o = m.as_object().expect("const member");
                 let mptr = format!("{}/{i}", kw.ptr);
-                let value = o["const"].as_str().expect("const member").to_owned();
+                let c = &o["const"];
+                if !types.as_ref().is_none_or(|ts| ts.iter().any(|t| type_fits(t, c))) {
+                    let ts = types.as_deref().unwrap_or_default().join("`, `");
+                    let msg =
+                        format!("{} is excluded by `type` `{ts}` and was dropped", describe(c));
+                    self.note(&child(&mptr, "const"), "const", msg);
+                    continue;
+                }
+                let Some(value) = Scalar::from_json(c) else {
+                    return Err(unsupported(
+                        &child(&mptr, "const"),
+                        "const",
+                        format!("{} is outside the range of a 64-bit integer", describe(c)),
+                    ));
+                };
                 let description = match o.get("description") {
                     Some(Value::String(d)) => Some(Cow::Owned(d.clone())),
                     Some(other) => {
@@ -982,9 +1015,16 @@ impl Importer {
                         "of an enum value has no place in the IR and was dropped",
                     );
                 }
-                if seen.insert(o["const"].as_str().unwrap_or("")) {
-                    values.push(EnumValue { value: Cow::Owned(value), description });
+                if !values.iter().any(|v| v.value.as_ref().json_eq(value.as_ref())) {
+                    values.push(EnumValue { value, description });
                 }
+            }
+            if values.is_empty() {
+                if nullable {
+                    return Ok(Schema::null());
+                }
+                let p = view.get("type").map_or(&kw.ptr, |t| &t.ptr);
+                return Err(unsupported(p, "type", "no value is valid"));
             }
             let mut s =
                 Schema::of(SchemaKind::Enum(EnumSchema { values: EnumValues::owned(values) }));
@@ -1607,12 +1647,24 @@ fn json_type(v: &Value) -> &'static str {
 /// `{"const": "v"}` with at most a description, a title, a comment or `type: string` beside it.
 fn const_member(m: &Value) -> bool {
     let Some(o) = m.as_object() else { return false };
-    matches!(o.get("const"), Some(Value::String(_)))
-        && o.iter().all(|(k, v)| match k.as_str() {
-            "const" | "description" | "title" | "$comment" => true,
-            "type" => v == "string",
-            _ => false,
-        })
+    let Some(c) = o
+        .get("const")
+        .filter(|c| matches!(c, Value::String(_) | Value::Number(_) | Value::Bool(_)))
+    else {
+        return false;
+    };
+    o.iter().all(|(k, v)| match k.as_str() {
+        "const" | "description" | "title" | "$comment" => true,
+        "type" => v.as_str().is_some_and(|t| type_fits(t, c)),
+        _ => false,
+    })
+}
+
+/// Whether the JSON type name `t` admits the value `v` (`1.0` is an integer, `1` a number).
+fn type_fits(t: &str, v: &Value) -> bool {
+    let vt = json_type(v);
+    let whole = matches!(v, Value::Number(n) if n.as_f64().is_some_and(|f| f.fract() == 0.0));
+    t == vt || (vt == "integer" && t == "number") || (vt == "number" && whole && t == "integer")
 }
 
 fn annotations_clash(inner: &Schema, outer: &View<'_>) -> bool {
@@ -1783,8 +1835,14 @@ fn disjoint(a: &Schema, b: &Schema, defs: &[Definition], depth: usize) -> bool {
     }
     fn class(s: &Schema) -> Option<u8> {
         Some(match &s.kind {
-            SchemaKind::String(_) | SchemaKind::Enum(_) => 0,
+            SchemaKind::String(_) => 0,
             SchemaKind::Integer(_) | SchemaKind::Float(_) => 1,
+            SchemaKind::Enum(e) => match e.values.json_types().as_slice() {
+                ["string"] => 0,
+                ["integer"] | ["number"] => 1,
+                ["boolean"] => 2,
+                _ => return None,
+            },
             SchemaKind::Boolean => 2,
             SchemaKind::Null => 3,
             SchemaKind::Any => return None,
@@ -1802,7 +1860,7 @@ fn disjoint(a: &Schema, b: &Schema, defs: &[Definition], depth: usize) -> bool {
         (SchemaKind::AnyOf(x), _) => x.variants.iter().all(|v| disjoint(v, b, defs, depth + 1)),
         (_, SchemaKind::AnyOf(y)) => y.variants.iter().all(|v| disjoint(a, v, defs, depth + 1)),
         (SchemaKind::Enum(x), SchemaKind::Enum(y)) => {
-            !x.values.iter().any(|v| y.values.contains(v))
+            !x.values.iter().any(|v| y.values.iter().any(|w| v.json_eq(w)))
         }
         (SchemaKind::Object(x), SchemaKind::Object(y)) => x.properties.iter().any(|p| {
             let Some(q) = y.properties.iter().find(|q| q.name == p.name) else { return false };

@@ -7,7 +7,7 @@ use serde_json::Value;
 use crate::descriptor::Param;
 use crate::dispatch::Validator;
 use crate::literal::{Literal, Text};
-use crate::schema::{Bound, EnumSchema, EnumValues, SchemaKind, Slot};
+use crate::schema::{Bound, EnumSchema, EnumValues, Scalar, SchemaKind, Slot};
 
 use super::error::{OverrideError, OverrideErrorKind};
 
@@ -18,6 +18,10 @@ pub enum Constraint {
     /// Only these values: narrows an enum (every value must already be accepted) or turns a
     /// string parameter into an enum. The enum keeps its order and value descriptions.
     OneOf(Vec<Text>),
+    /// Only these values of an enum of any scalar values (integers, numbers, booleans,
+    /// strings), compared as JSON Schema compares them (`1.0` is `1`); every value must already
+    /// be accepted. The enum keeps its order and value descriptions.
+    OneOfValues(Vec<Scalar>),
     /// Inclusive integer bounds (`None` leaves that side as it is); integer or number parameters.
     Range {
         /// Lower bound.
@@ -44,6 +48,11 @@ impl Constraint {
     /// Only the given values (see [`Constraint::OneOf`]).
     pub fn one_of<S: Into<Text>>(values: impl IntoIterator<Item = S>) -> Self {
         Constraint::OneOf(values.into_iter().map(Into::into).collect())
+    }
+
+    /// Only the given values of an enum (see [`Constraint::OneOfValues`]).
+    pub fn one_of_values<S: Into<Scalar>>(values: impl IntoIterator<Item = S>) -> Self {
+        Constraint::OneOfValues(values.into_iter().map(Into::into).collect())
     }
 
     /// Inclusive integer bounds.
@@ -96,7 +105,7 @@ pub(super) fn constrain(
                         },
                     ));
                 }
-                let narrowed = e.values.retain(|v| values.iter().any(|k| k == v));
+                let narrowed = e.values.retain(|v| values.iter().any(|k| v.as_str() == Some(k)));
                 param.schema.kind = SchemaKind::Enum(EnumSchema { values: narrowed });
             }
             SchemaKind::String(_) => {
@@ -121,9 +130,33 @@ pub(super) fn constrain(
                 }
                 let values: EnumValues = values
                     .iter()
-                    .map(|v| crate::schema::EnumValue { value: v.clone(), description: None })
+                    .map(|v| crate::schema::EnumValue {
+                        value: Scalar::Str(v.clone()),
+                        description: None,
+                    })
                     .collect();
                 param.schema.kind = SchemaKind::Enum(EnumSchema { values });
+            }
+            other => return Err(not_applicable("`one_of`", other.type_name())),
+        },
+        Constraint::OneOfValues(values) => match &param.schema.kind {
+            SchemaKind::Enum(e) => {
+                let widening: Vec<String> = values
+                    .iter()
+                    .filter(|v| !e.values.iter().any(|w| w.json_eq(v.as_ref())))
+                    .map(|v| v.as_ref().to_string())
+                    .collect();
+                if !widening.is_empty() {
+                    return Err(OverrideError::new(
+                        tool.to_owned(),
+                        OverrideErrorKind::WidensEnum {
+                            param: param.name.to_string(),
+                            values: widening,
+                        },
+                    ));
+                }
+                let narrowed = e.values.retain(|v| values.iter().any(|k| v.json_eq(k.as_ref())));
+                param.schema.kind = SchemaKind::Enum(EnumSchema { values: narrowed });
             }
             other => return Err(not_applicable("`one_of`", other.type_name())),
         },

@@ -10,7 +10,7 @@ use super::renderer::{Rendered, RenderedSet, Renderer};
 use super::report::{Policy, RenderError};
 use crate::descriptor::{Param, ToolDescriptor};
 use crate::literal::Literal;
-use crate::schema::{Additional, NumberSchema, Schema, SchemaKind};
+use crate::schema::{Additional, NumberSchema, ScalarRef, Schema, SchemaKind};
 use crate::tool::Executor;
 
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
@@ -495,7 +495,15 @@ fn hash_schema(s: &Schema, h: &mut impl Hasher) {
         SchemaKind::Enum(e) => {
             5u8.hash(h);
             e.values.len().hash(h);
-            e.values.iter_described().for_each(|v| v.hash(h));
+            for (v, d) in e.values.iter_described() {
+                match v {
+                    ScalarRef::Bool(b) => (0u8, b).hash(h),
+                    ScalarRef::Int(i) => (1u8, i).hash(h),
+                    ScalarRef::Float(f) => (2u8, f.to_bits()).hash(h),
+                    ScalarRef::Str(s) => (3u8, s).hash(h),
+                }
+                d.hash(h);
+            }
         }
         SchemaKind::List(l) => {
             (6u8, l.min_items, l.max_items, l.unique).hash(h);

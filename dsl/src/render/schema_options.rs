@@ -183,6 +183,12 @@ pub struct SchemaOptions {
     pub max_min_items: Option<u64>,
     /// Type names in upper case (`"STRING"`), for Gemini `parameters`.
     pub upper_case_types: bool,
+    /// Whether `enum` may hold integers, numbers and booleans. If not, such an enum is written
+    /// as its base type with the values in the description, a lossy reported change. An enum
+    /// whose values have several types is written with a `type` array under
+    /// [`NullStyle::TypeArray`], without `type` under [`NullStyle::AnyOf`], and lowered the same
+    /// way under [`NullStyle::OpenApi`].
+    pub scalar_enums: bool,
     /// Whether the keywords import kept verbatim (`not`, `if`, `patternProperties`,
     /// `prefixItems`...) and `oneOf` are written as they are, for providers that take full JSON
     /// Schema. If not, each kept keyword goes into the description and a `oneOf` whose variants
@@ -213,6 +219,7 @@ impl SchemaOptions {
         empty_required: false,
         max_min_items: None,
         upper_case_types: false,
+        scalar_enums: true,
         verbatim: true,
         property_names: None,
     };

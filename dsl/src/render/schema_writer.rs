@@ -14,7 +14,9 @@ use crate::descriptor::{Param, ToolDescriptor};
 use crate::json_schema::json_refs;
 use crate::literal::Literal;
 use crate::pointer::JsonPointer;
-use crate::schema::{Additional, Combine, EnumValues, Kept, NumberSchema, Schema, SchemaKind};
+use crate::schema::{
+    Additional, Combine, EnumValues, Kept, NumberSchema, ScalarRef, Schema, SchemaKind,
+};
 
 /// Writes the tool's input schema (the root object of its parameters) at `pointer`.
 ///
@@ -166,6 +168,36 @@ impl<'a> SchemaWriter<'a> {
         }
         self.param.push_str(seg);
         len
+    }
+
+    /// The single `type` a node is written with, if it has one: an enum whose values have
+    /// several types has none, unless the dialect cannot say so and it is lowered to the type of
+    /// its first value.
+    fn kind_type(&self, kind: &SchemaKind) -> Option<&'static str> {
+        match kind {
+            SchemaKind::Enum(e) if self.enum_lowered(&e.values) => {
+                let types = e.values.json_types();
+                Some(if types.iter().all(|t| *t == "integer" || *t == "number") {
+                    types[0]
+                } else if types.contains(&"string") {
+                    "string"
+                } else {
+                    types.first().copied().unwrap_or("string")
+                })
+            }
+            other => kind_type(other),
+        }
+    }
+
+    /// Whether an enum cannot be written as `enum` here: its values are not all strings and the
+    /// dialect takes string enums only, or they have several types and the dialect can say
+    /// neither a type array nor no type (OpenAPI `parameters`).
+    fn enum_lowered(&self, values: &EnumValues) -> bool {
+        if values.all_strings() {
+            return false;
+        }
+        !self.opts.scalar_enums
+            || (self.opts.null_style == NullStyle::OpenApi && values.json_types().len() > 1)
     }
 
     fn type_name(&self, name: &'static str) -> &'static str {
@@ -404,7 +436,7 @@ impl<'a> SchemaWriter<'a> {
             out.key("anyOf");
             out.begin_array();
             out.begin_object();
-            if let Some(t) = kind_type(kind) {
+            if let Some(t) = self.kind_type(kind) {
                 out.key("type");
                 out.string(self.type_name(t));
             }
@@ -442,8 +474,22 @@ impl<'a> SchemaWriter<'a> {
         notes: &str,
     ) -> Result<(), RenderError> {
         // `type` first, then the description, then the kind's keywords.
-        let type_name = kind_type(kind);
-        if let Some(t) = type_name {
+        let type_name = self.kind_type(kind);
+        if let SchemaKind::Enum(e) = kind
+            && type_name.is_none()
+            && self.opts.null_style == NullStyle::TypeArray
+        {
+            // A mixed enum under a dialect with type arrays: every type of its values.
+            out.key("type");
+            out.begin_array();
+            for t in e.values.json_types() {
+                out.string(self.type_name(t));
+            }
+            if null_in_type {
+                out.string(self.type_name("null"));
+            }
+            out.end_array();
+        } else if let Some(t) = type_name {
             out.key("type");
             if null_in_type {
                 out.begin_array();
@@ -567,6 +613,13 @@ impl<'a> SchemaWriter<'a> {
             }
             SchemaKind::Integer(n) => self.plan_number(n, |v| v.to_string(), &mut kept, notes)?,
             SchemaKind::Float(n) => self.plan_number(n, float_text, &mut kept, notes)?,
+            SchemaKind::Enum(e) if self.enum_lowered(&e.values) => {
+                let text = enum_note(&e.values);
+                push_note(notes, &text);
+                self.record(Change::lossy(ChangeKind::MovedToDescription, "enum").detail(
+                    "values written into the description: the provider takes enums of strings only",
+                ))?;
+            }
             SchemaKind::Enum(e) if e.values.iter_described().any(|(_, d)| d.is_some()) => {
                 let text = enum_note(&e.values);
                 push_note(notes, &text);
@@ -716,14 +769,24 @@ impl<'a> SchemaWriter<'a> {
             SchemaKind::Integer(n) => write_number(out, n, kept, |o, v| o.int(v)),
             SchemaKind::Float(n) => write_number(out, n, kept, |o, v| o.float(v)),
             SchemaKind::Boolean | SchemaKind::Null | SchemaKind::Any => {}
+            SchemaKind::Enum(e) if self.enum_lowered(&e.values) => {}
             SchemaKind::Enum(e) => {
                 self.stats.enum_values += e.values.len();
                 let mut chars = 0;
                 out.key("enum");
                 out.begin_array();
                 for v in e.values.iter() {
-                    chars += v.chars().count();
-                    out.string(v);
+                    match v {
+                        ScalarRef::Str(v) => {
+                            chars += v.chars().count();
+                            out.string(v);
+                        }
+                        other => {
+                            let value = other.to_json();
+                            chars += value.to_string().len();
+                            out.value(&value);
+                        }
+                    }
                 }
                 // A nullable enum must list null, or null stays invalid (OpenAPI's `nullable`
                 // admits null by itself, and its enums hold strings only).
@@ -1077,7 +1140,12 @@ pub fn ref_target(prefix: &str, name: &str) -> String {
 
 fn kind_type(kind: &SchemaKind) -> Option<&'static str> {
     match kind {
-        SchemaKind::String(_) | SchemaKind::Enum(_) => Some("string"),
+        SchemaKind::String(_) => Some("string"),
+        // Under one `type` only when the values share one (see `SchemaWriter::kind_type`).
+        SchemaKind::Enum(e) => match e.values.json_types().as_slice() {
+            [t] => Some(t),
+            _ => None,
+        },
         SchemaKind::Integer(_) => Some("integer"),
         SchemaKind::Float(_) => Some("number"),
         SchemaKind::Boolean => Some("boolean"),
@@ -1164,7 +1232,12 @@ fn enum_note(values: &EnumValues) -> String {
         if i > 0 {
             s.push_str("; ");
         }
-        s.push_str(v);
+        match v {
+            ScalarRef::Str(v) => s.push_str(v),
+            other => {
+                let _ = write!(s, "{other}");
+            }
+        }
         if let Some(d) = d {
             s.push_str(" = ");
             s.push_str(d.trim_end().trim_end_matches('.'));
@@ -1505,5 +1578,55 @@ mod tests {
             "additionalProperties": false
         }));
         assert!(render(&disjoint, &STRICT, Policy::Strict).report().is_empty());
+    }
+
+    fn scalar_enums() -> ToolDescriptor {
+        imported(serde_json::json!({"type": "object", "properties": {
+            "i": {"type": "integer", "enum": [1, 2]},
+            "m": {"type": ["string", "integer", "null"], "enum": ["a", 1, null]},
+            "s": {"type": "string", "enum": ["x"]}
+        }}))
+    }
+
+    #[test]
+    fn scalar_enums_are_written_verbatim_where_the_dialect_takes_them() {
+        let r = render(&scalar_enums(), &SchemaOptions::JSON_SCHEMA, Policy::Strict);
+        assert_eq!(
+            r.json(),
+            r#"{"type":"object","properties":{"i":{"type":"integer","enum":[1,2]},"m":{"type":["string","integer","null"],"enum":["a",1,null]},"s":{"type":"string","enum":["x"]}}}"#
+        );
+        assert!(r.report().is_empty());
+        // Without type arrays a mixed enum has no `type`; null is a variant of its own.
+        let opts = SchemaOptions { null_style: NullStyle::AnyOf, ..SchemaOptions::JSON_SCHEMA };
+        let r = render(&scalar_enums(), &opts, Policy::Strict);
+        assert!(
+            r.json().contains(r#""m":{"anyOf":[{"enum":["a",1]},{"type":"null"}]}"#),
+            "{}",
+            r.json()
+        );
+        assert!(r.report().is_empty());
+    }
+
+    #[test]
+    fn string_only_dialects_get_the_values_in_the_description_as_a_lossy_change() {
+        let opts = SchemaOptions {
+            scalar_enums: false,
+            null_style: NullStyle::OpenApi,
+            ..SchemaOptions::JSON_SCHEMA
+        };
+        let r = render(&scalar_enums(), &opts, Policy::Lenient);
+        assert_eq!(
+            r.json(),
+            r#"{"type":"object","properties":{"i":{"type":"integer","description":"Values: 1; 2."},"m":{"type":"string","nullable":true,"description":"Values: a; 1."},"s":{"type":"string","enum":["x"]}}}"#
+        );
+        let lossy: Vec<_> = r
+            .report()
+            .iter()
+            .filter(|c| c.lossy)
+            .map(|c| (c.param.as_str(), c.keyword.as_ref()))
+            .collect();
+        assert_eq!(lossy, [("i", "enum"), ("m", "enum")]);
+        let e = try_render(&scalar_enums(), &opts, Policy::Strict).unwrap_err();
+        assert!(e.to_string().contains("enum"), "{e}");
     }
 }

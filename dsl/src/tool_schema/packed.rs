@@ -353,10 +353,13 @@ mod tests {
     fn enum_tables_pair_values_with_descriptions() {
         let vs = enum_values("v4:openv6:closedd8:Finishedd1:x");
         assert_eq!(vs.len(), 2);
-        assert_eq!((vs[0].value.as_ref(), vs[0].description.as_deref()), ("open", None));
         assert_eq!(
-            (vs[1].value.as_ref(), vs[1].description.as_deref()),
-            ("closed", Some("Finished"))
+            (vs[0].value.as_ref().as_str(), vs[0].description.as_deref()),
+            (Some("open"), None)
+        );
+        assert_eq!(
+            (vs[1].value.as_ref().as_str(), vs[1].description.as_deref()),
+            (Some("closed"), Some("Finished"))
         );
     }
 }

@@ -411,7 +411,10 @@ pub fn object_of(properties: Vec<Param>, unknown: Unknown) -> Schema {
 
 /// A one-value enum (a tag or a unit variant's name).
 pub fn constant(value: &'static str, description: Option<&'static str>) -> Schema {
-    let v = EnumValue { value: Cow::Borrowed(value), description: description.map(Cow::Borrowed) };
+    let v = EnumValue {
+        value: crate::schema::Scalar::str(value),
+        description: description.map(Cow::Borrowed),
+    };
     Schema::of(SchemaKind::Enum(EnumSchema { values: EnumValues::owned(vec![v]) }))
 }
 

@@ -102,6 +102,8 @@ impl GeminiRenderer {
                 empty_required: false,
                 max_min_items: None,
                 upper_case_types: true,
+                // The OpenAPI `Schema.enum` is a list of strings.
+                scalar_enums: false,
                 verbatim: false,
                 property_names: Some(PROPERTY_NAME),
             },
