@@ -734,11 +734,14 @@ impl<'a> Walk<'a> {
         let present: Vec<(&Value, String)> = candidates
             .iter()
             .filter_map(|(node, ptr)| {
-                let found = node.get(key).or_else(|| match key {
-                    "examples" => node.get("example"),
+                let (found, written) = node.get(key).map(|f| (f, key)).or_else(|| match key {
+                    "examples" => node.get("example").map(|f| (f, "examples")),
+                    // A `oneOf` written as `anyOf`: lossless when its variants exclude each
+                    // other, reported as lossy when they may overlap.
+                    "oneOf" => node.get("anyOf").map(|f| (f, "anyOf")),
                     _ => None,
                 })?;
-                Some((found, format!("{ptr}/{}", pointer_token(key))))
+                Some((found, format!("{ptr}/{}", pointer_token(written))))
             })
             .collect();
         if present.is_empty() {

@@ -20,8 +20,10 @@
 //! What stays an [`ImportError`] naming its JSON pointer: a schema that is not JSON Schema (a
 //! keyword of the wrong type, an unknown type name, a dangling or non-local `$ref`), one that no
 //! value satisfies, and what the IR cannot hold at all (an `allOf` that cannot be merged
-//! exactly, a non-string enum value, constraints beside `$ref` or `anyOf`); nothing is lost
-//! silently. A schema without
+//! exactly, an enum value that is an array or an object, constraints beside `$ref` or
+//! `anyOf`); nothing is lost silently. Enums and `const`s of strings, integers, numbers and
+//! booleans are read as they are (`1.0` under `type: integer` as `1`); values a `type` beside
+//! them excludes are dropped with a note, and only an enum with no value left is refused. A schema without
 //! `type` whose constraints all belong to one type (e.g. only `properties`) is read as that type,
 //! with a note. The imported parts are not validated against [`crate::validate`]: callers that
 //! build a descriptor call [`ToolDescriptor::validate`] (the spec loader does).

@@ -620,6 +620,20 @@ impl<'a> SchemaWriter<'a> {
                     "values written into the description: the provider takes enums of strings only",
                 ))?;
             }
+            SchemaKind::Enum(e)
+                if self.opts.null_style == NullStyle::AnyOf && self.kind_type(kind).is_none() =>
+            {
+                self.record(Change::lossless(ChangeKind::Rewritten, "type").detail(
+                    "`type` left out: the values have several types and the provider takes no type arrays; `enum` alone says what is valid",
+                ))?;
+                if e.values.iter_described().any(|(_, d)| d.is_some()) {
+                    push_note(notes, &enum_note(&e.values));
+                    self.record(
+                        Change::lossless(ChangeKind::MovedToDescription, "enum")
+                            .detail("descriptions of enum values written into the description"),
+                    )?;
+                }
+            }
             SchemaKind::Enum(e) if e.values.iter_described().any(|(_, d)| d.is_some()) => {
                 let text = enum_note(&e.values);
                 push_note(notes, &text);
@@ -1604,7 +1618,9 @@ mod tests {
             "{}",
             r.json()
         );
-        assert!(r.report().is_empty());
+        let changes: Vec<_> =
+            r.report().iter().map(|c| (c.param.as_str(), c.keyword.as_ref(), c.lossy)).collect();
+        assert_eq!(changes, [("m", "type", false)]);
     }
 
     #[test]

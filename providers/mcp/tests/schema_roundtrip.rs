@@ -1,6 +1,7 @@
 //! `import` from MCP then `render` for MCP gives back the same `inputSchema` and `outputSchema`
 //! (JSON-equal), for generated schemas that use the keywords the IR cannot type (kept verbatim),
-//! overlapping `oneOf`, and objects that do not state `additionalProperties`.
+//! overlapping `oneOf`, objects that do not state `additionalProperties`, and enums of integers,
+//! numbers, booleans and mixed scalars.
 //!
 //! The generated schemas are in the form tooldef writes (an object's `properties` not empty,
 //! `required` in property order, a `null` only through `type`); other spellings of the same
@@ -20,6 +21,13 @@ fn leaf() -> impl Strategy<Value = Value> {
         Just(json!({"type": "boolean"})),
         Just(json!({"type": "string", "enum": ["a", "b"]})),
         Just(json!({"type": ["number", "null"]})),
+        // Enums of scalars other than strings, alone and mixed, with and without null.
+        prop::collection::btree_set(-3i64..40, 1..4)
+            .prop_map(|v| json!({"type": "integer", "enum": v.into_iter().collect::<Vec<_>>()})),
+        Just(json!({"type": "number", "enum": [0.5, 2, -1.25]})),
+        Just(json!({"type": "boolean", "enum": [true]})),
+        Just(json!({"type": ["string", "integer", "boolean"], "enum": ["a", 1, false]})),
+        Just(json!({"type": ["integer", "null"], "enum": [3, null]})),
     ]
 }
 
