@@ -1,19 +1,5 @@
 //! The run-time builder: the same descriptor as the `const` DSL, from owned data computed at run
 //! time, with every rule of [`crate::validate`] returned as a `Result` instead of a compile error.
-//!
-//! ```
-//! use tooldef::{Param, Schema, ToolDescriptor};
-//!
-//! let unit_values = vec!["celsius".to_string(), "fahrenheit".to_string()];
-//! let tool = ToolDescriptor::builder(format!("{}_weather", "get"))
-//!     .description("Get the current weather for a city.")
-//!     .param(Param::string("city").with_description("City name"))
-//!     .param(Param::named("unit", Schema::enumeration_of(unit_values)).with_default("celsius"))
-//!     .build()
-//!     .unwrap();
-//! assert_eq!(tool.name, "get_weather");
-//! assert!(!tool.param("unit").unwrap().required);
-//! ```
 
 use std::borrow::Cow;
 
@@ -35,7 +21,22 @@ pub enum BuildError {
     Invalid(#[from] DescriptorError),
 }
 
-/// Builds a [`ToolDescriptor`] from data computed at run time.
+/// Builds a [`ToolDescriptor`] from data computed at run time, with every rule of
+/// [`crate::validate`] returned as a `Result`.
+///
+/// ```
+/// use tooldef::{Param, Schema, ToolDescriptor};
+///
+/// let unit_values = vec!["celsius".to_string(), "fahrenheit".to_string()];
+/// let tool = ToolDescriptor::builder(format!("{}_weather", "get"))
+///     .description("Get the current weather for a city.")
+///     .param(Param::string("city").with_description("City name"))
+///     .param(Param::named("unit", Schema::enumeration_of(unit_values)).with_default("celsius"))
+///     .build()
+///     .unwrap();
+/// assert_eq!(tool.name, "get_weather");
+/// assert!(!tool.param("unit").unwrap().required);
+/// ```
 #[derive(Debug, Clone)]
 #[must_use = "a builder does nothing until `build` is called"]
 pub struct ToolBuilder {

@@ -42,17 +42,23 @@
 //!
 //! # Where things are
 //!
+//! The crate root is the front door: every type a user names is re-exported here. Modules are
+//! public where they hold a namespace of their own (a renderer author's toolkit, the import and
+//! export functions, the dispatch, registry and workspace machinery) or a guide of their own;
+//! the IR, the run-time builder and the call contract live in private modules (named in `code`
+//! below) whose items are all here at the root, so that each of those items has one path to keep.
+//!
 //! | stage | module | front-door types |
 //! | --- | --- | --- |
-//! | the IR | [`descriptor`], [`schema`], [`literal`] | [`ToolDescriptor`], [`Param`], [`ToolName`], [`Schema`] |
-//! | structural rules of a descriptor | [`validate`], [`builder`] | [`DescriptorError`], [`ToolBuilder`] |
+//! | the IR | `descriptor`, `schema`, `literal`, `extensions` | [`ToolDescriptor`], [`Param`], [`ToolName`], [`Schema`], [`Literal`] |
+//! | structural rules of a descriptor | [`validate`], `builder` | [`DescriptorError`], [`ToolBuilder`] |
 //! | Rust types to schemas, the macros' runtime | [`tool_schema`] | [`ToolSchema`], [`ToolSet`], [`RunTool`] |
-//! | JSON Schema in and out, spec files | [`json_schema`], [`spec`] | [`import_input`], [`export_input`], [`Spec`] |
+//! | JSON Schema in and out, spec files | [`json_schema`], [`spec`], [`files`], [`json_text`], [`pointer`](mod@pointer) | [`import_input`], [`export_input`], [`Spec`], [`JsonPointer`] |
 //! | patches | [`overrides`] | [`Override`], [`Overrides`], [`Constraint`] |
 //! | which tools exist | [`registry`], [`workspace`] | [`ToolRegistry`], [`Workspace`] |
 //! | what one model call is told | [`assembly`] | [`Assembler`], [`PromptAssembly`] |
 //! | provider JSON | [`render`] (providers: one crate each) | [`Renderer`], [`Rendered`], [`RenderCache`], [`tools_json`] |
-//! | the model's calls | [`tool`](mod@tool), [`dispatch`], [`checks`] | [`ToolCall`], [`ToolResult`], [`Toolbox`], [`Executor`] |
+//! | the model's calls | `tool`, [`dispatch`], [`checks`], [`stream`] | [`ToolCall`], [`ToolResult`], [`Toolbox`], [`Executor`] |
 //! | build scripts | [`export`] | [`export_to_out_dir`] |
 //!
 //! # Features
@@ -62,31 +68,31 @@
 #![cfg_attr(docsrs, feature(doc_auto_cfg))]
 
 pub mod assembly;
-pub mod builder;
+mod builder;
 pub mod checks;
 mod const_text;
-pub mod descriptor;
+mod descriptor;
 pub mod dispatch;
 // Shared with `tooldef-macros`, which refuses at compile time what it refuses.
 mod ecma;
 pub mod export;
-pub mod extensions;
+mod extensions;
 pub mod files;
 pub mod guide;
 pub mod json_schema;
 pub mod json_text;
-pub mod literal;
+mod literal;
 pub mod overrides;
 pub mod pointer;
 pub mod registry;
 pub mod render;
 mod rules;
-pub mod schema;
+mod schema;
 pub mod spec;
 pub mod stream;
 #[doc(hidden)]
 pub mod suggest;
-pub mod tool;
+mod tool;
 pub mod tool_schema;
 pub mod validate;
 pub mod workspace;

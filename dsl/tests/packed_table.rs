@@ -7,10 +7,10 @@
 use std::borrow::Cow;
 
 use serde::Deserialize;
-use tooldef::schema::{EnumSchema, EnumValue, EnumValues, NumberSchema, StringSchema};
 use tooldef::{
     Annotations, Literal, Param, Schema, SchemaKind, Tool, ToolDescriptor, ToolSchema, tool,
 };
+use tooldef::{EnumSchema, EnumValue, EnumValues, NumberSchema, StringSchema};
 
 /// How loud.
 #[derive(Debug, Clone, Copy, Deserialize, ToolSchema)]

@@ -4,7 +4,7 @@
 
 use serde_json::{Value, json};
 use tooldef::json_schema::{export_schema, import_input, import_schema};
-use tooldef::overrides::{Constraint, Override};
+use tooldef::{Constraint, Override};
 use tooldef::{
     EnumValue, Literal, Param, Scalar, ScalarRef, Schema, SchemaKind, ToolDescriptor, Validator,
 };

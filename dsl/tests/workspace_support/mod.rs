@@ -9,11 +9,11 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::task::{Context, Poll, Wake, Waker};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use tooldef::registry::{Origin, ToolRegistry};
 use tooldef::{
     BoxFuture, Executor, ToolCall, ToolDescriptor, ToolName, ToolResult, WorkspaceOp,
     WorkspaceTarget,
 };
+use tooldef::{Origin, ToolRegistry};
 
 /// A directory under the system temp dir, removed on drop.
 pub(crate) struct TempDir(PathBuf);
