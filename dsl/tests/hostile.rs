@@ -70,7 +70,7 @@ fn twenty_thousand_definitions_each_referenced_once_import_and_dispatch() {
     assert!(tool.prepare(&Arguments::Json(Value::Object(args.clone()))).is_ok());
     args.insert("p19999".into(), json!("not a number"));
     args.insert("extra".into(), json!(1));
-    let err = tool.prepare(&Arguments::Json(Value::Object(args))).unwrap_err().to_string();
+    let err = tool.prepare(&Arguments::Json(Value::Object(args))).unwrap_err().model_text();
     assert!(err.contains(r#"/p19999 must be an integer; got "not a number""#), "{err}");
     assert!(err.contains("/extra is not a parameter of t"), "{err}");
 }
