@@ -28,6 +28,31 @@ pub mod generated {
     /// The rmcp `#[tool_router]` form (over the schemars structs).
     #[cfg(feature = "bench")]
     pub mod rmcp_router;
+    /// The wide corpus as `#[tool]` functions.
+    pub mod wide_tooldef_macro;
+    /// The wide corpus in the `serde` + `schemars::JsonSchema` form.
+    #[cfg(feature = "bench")]
+    pub mod wide_schemars_args;
+}
+
+/// The descriptors of every `#[tool]` a `visit_tools` function of [`generated`] visits, in
+/// corpus order (`macro_descriptors(generated::wide_tooldef_macro::visit_tools)`).
+pub fn macro_descriptors(
+    visit_tools: fn(&mut MacroDescriptors),
+) -> Vec<&'static tooldef::ToolDescriptor> {
+    let mut collect = MacroDescriptors(Vec::new());
+    visit_tools(&mut collect);
+    collect.0
+}
+
+/// Collects the descriptors of the `#[tool]`s it visits (see [`macro_descriptors`]).
+#[derive(Debug, Default)]
+pub struct MacroDescriptors(pub Vec<&'static tooldef::ToolDescriptor>);
+
+impl ToolValueVisitor for MacroDescriptors {
+    fn visit<T: tooldef::Tool>(&mut self, _tool: T, _index: usize) {
+        self.0.push(T::descriptor());
+    }
 }
 
 /// Receives every tooldef tool type of the corpus ([`generated::tooldef_const::visit_tools`]).

@@ -57,3 +57,10 @@ pub fn schemars_tools() -> Vec<SchemarsTool> {
     visit_args(&mut c);
     c.0
 }
+
+/// Every tool of the wide corpus's schemars form, in corpus order.
+pub fn wide_schemars_tools() -> Vec<SchemarsTool> {
+    let mut c = Collect(Vec::new());
+    crate::generated::wide_schemars_args::visit_args(&mut c);
+    c.0
+}
