@@ -164,7 +164,10 @@ fn emit_args_struct(out: &mut String, tool: &ToolSpec, derives: &str, schemars: 
         }
         if schemars {
             if let Some((lo, hi)) = p.range {
-                let _ = writeln!(out, "    #[schemars(range(min = {lo}, max = {hi}))]");
+                // schemars reads unsuffixed bounds as `i32` literals.
+                let wide = i32::try_from(lo).is_err() || i32::try_from(hi).is_err();
+                let sfx = if wide { "_i64" } else { "" };
+                let _ = writeln!(out, "    #[schemars(range(min = {lo}{sfx}, max = {hi}{sfx}))]");
             }
             if let Some(max) = p.max_len {
                 let _ = writeln!(out, "    #[schemars(length(max = {max}))]");

@@ -42,6 +42,14 @@ pub fn comparisons(providers: &[&str]) -> Vec<Comparison> {
             alternative: format!("{g}/schemars_serde_json"),
             target: faster,
         });
+        if *p == "openai_chat" {
+            out.push(Comparison {
+                what: format!("render 100 tools, {p}, cold vs writing a prebuilt Value"),
+                tooldef: format!("{g}/tooldef_cold"),
+                alternative: format!("{g}/serde_json_prebuilt_value"),
+                target: Target::Within(1.5),
+            });
+        }
         out.push(Comparison {
             what: format!("render 100 tools, {p}, cached"),
             tooldef: format!("{g}/tooldef_cached"),
@@ -59,6 +67,21 @@ pub fn comparisons(providers: &[&str]) -> Vec<Comparison> {
             tooldef: format!("{g}/tooldef_cached"),
             alternative: "render_rmcp/rmcp_cached_list".into(),
             target: Target::ReferenceFaster,
+        });
+    }
+    if providers.contains(&"openai_chat") {
+        out.push(Comparison {
+            what: "render 100 tools, openai_chat, wide corpus, cold".into(),
+            tooldef: "render_openai_chat_wide/tooldef_cold".into(),
+            alternative: "render_openai_chat_wide/schemars_serde_json".into(),
+            target: Target::FasterBy(20.0),
+        });
+        out.push(Comparison {
+            what: "render 100 tools, openai_chat, wide corpus, cold vs writing a prebuilt Value"
+                .into(),
+            tooldef: "render_openai_chat_wide/tooldef_cold".into(),
+            alternative: "render_openai_chat_wide/serde_json_prebuilt_value".into(),
+            target: Target::Within(1.5),
         });
     }
     out.push(Comparison {
@@ -115,6 +138,19 @@ pub fn comparisons(providers: &[&str]) -> Vec<Comparison> {
         alternative: "stream_100_calls_20_byte_deltas/concat_chunks_then_from_str".into(),
         target: Target::Within(1.5),
     });
+    // The same bench source, once in a binary that links tooldef and once in a crate without
+    // it (`coresident-alone`): tooldef must not slow the crates it lives beside.
+    for (what, bench) in [
+        ("schema_for! + to_string, 100 tools, tooldef linked vs not", "schemars_serde_json"),
+        ("Value + jsonschema validation, 100 calls, tooldef linked vs not", "value_jsonschema"),
+    ] {
+        out.push(Comparison {
+            what: what.into(),
+            tooldef: format!("coresident_with_tooldef/{bench}"),
+            alternative: format!("coresident_alone/{bench}"),
+            target: Target::Within(1.1),
+        });
+    }
     out
 }
 

@@ -1,6 +1,8 @@
-//! Prints, per provider, the bytes tooldef sends for the 100-tool corpus against the bytes of
-//! `schemars::schema_for!` in the same envelope, and checks that nothing lost meaning: no lossy
-//! change in tooldef's reports, and every sample call accepted by both schemas.
+//! Prints, per provider, the bytes tooldef sends for each 100-tool corpus (the standard one and
+//! the wide one) against the bytes of `schemars::schema_for!` in the same envelope, and checks
+//! that nothing lost meaning: no lossy change in tooldef's reports, every sample call accepted
+//! by both schemas and by tooldef's dispatch, and every invalid call (an integer past its bound,
+//! an unknown enum value) refused by tooldef's dispatch.
 //!
 //! `cargo run --release -p tooldef-benches --features bench --bin byte_ratios`
 
@@ -10,29 +12,52 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::Value;
-use tooldef::Policy;
+use tooldef::dispatch::TypedTool;
 use tooldef::render::json_array;
-use tooldef_benches::corpus::{Corpus, SEED};
+use tooldef::{Arguments, Policy, Tool, ToolDescriptor};
+use tooldef_benches::ToolValueVisitor;
+use tooldef_benches::corpus::{Corpus, Invalid, SEED};
 use tooldef_benches::generated::tooldef_const::DESCRIPTORS;
+use tooldef_benches::generated::{tooldef_macro, wide_tooldef_macro};
+use tooldef_benches::macro_descriptors;
 use tooldef_benches::providers::providers;
-use tooldef_benches::schemars_corpus::schemars_tools;
+use tooldef_benches::schemars_corpus::{SchemarsTool, schemars_tools, wide_schemars_tools};
 
 fn main() {
-    let corpus = Corpus::standard();
-    let samples: Vec<Value> = corpus
+    let mut out = String::from("## Standard corpus (const-DSL descriptors)\n\n");
+    out.push_str(&bytes_report(&Corpus::standard(), &DESCRIPTORS, &schemars_tools()));
+    out.push_str(&dispatch_report(&Corpus::standard(), tooldef_macro::visit_tools));
+    out.push_str("\n## Wide corpus (`#[tool]` descriptors)\n\n");
+    let wide = macro_descriptors(wide_tooldef_macro::visit_tools);
+    out.push_str(&bytes_report(&Corpus::wide(), &wide, &wide_schemars_tools()));
+    out.push_str(&dispatch_report(&Corpus::wide(), wide_tooldef_macro::visit_tools));
+    println!("{out}");
+}
+
+/// The sample call of each tool of `corpus`, parsed.
+fn samples(corpus: &Corpus) -> Vec<Value> {
+    corpus
         .tools
         .iter()
         .enumerate()
         .map(|(i, t)| serde_json::from_str(&t.sample_args(SEED + i as u64)).expect("json"))
-        .collect();
-    let schemars = schemars_tools();
+        .collect()
+}
+
+/// The bytes table of one corpus, per provider, and the OpenAI Chat accounting by keyword.
+fn bytes_report(
+    corpus: &Corpus,
+    descriptors: &[&'static ToolDescriptor],
+    schemars: &[SchemarsTool],
+) -> String {
+    let samples = samples(corpus);
     let mut out = String::from(
         "| provider | tooldef bytes | schemars bytes | ratio | target | lossy changes | samples accepted (tooldef / schemars) |\n\
          |---|---|---|---|---|---|---|\n",
     );
     let mut accounting = None;
     for p in providers() {
-        let rendered: Vec<_> = DESCRIPTORS
+        let rendered: Vec<_> = descriptors
             .iter()
             .map(|d| p.renderer.render(d, Policy::Lenient).expect("renders"))
             .collect();
@@ -77,7 +102,54 @@ fn main() {
     if let Some((ours, theirs)) = accounting {
         out.push_str(&keyword_table(&ours, &theirs));
     }
-    println!("{out}");
+    out
+}
+
+/// `TypedTool::decode` of text arguments, per `#[tool]`.
+struct Decoders(Vec<Box<dyn Fn(&str) -> bool>>);
+
+impl ToolValueVisitor for Decoders {
+    fn visit<T: Tool>(&mut self, tool: T, _index: usize) {
+        let typed = TypedTool::new(tool);
+        self.0.push(Box::new(move |s| typed.decode(&Arguments::Text(s.to_owned())).is_ok()));
+    }
+}
+
+/// Whether tooldef's dispatch (`TypedTool::decode`, the `#[tool]` form) accepts every sample
+/// call of `corpus` and refuses every invalid one ([`tooldef_benches::corpus::ToolSpec::invalid_args`]).
+fn dispatch_report(corpus: &Corpus, visit_tools: fn(&mut Decoders)) -> String {
+    let mut decoders = Decoders(Vec::new());
+    visit_tools(&mut decoders);
+    assert_eq!(decoders.0.len(), corpus.tools.len(), "one decoder per tool");
+    let (mut valid, mut range, mut variant) = ((0, 0), (0, 0), (0, 0));
+    for (i, (tool, decode)) in corpus.tools.iter().zip(&decoders.0).enumerate() {
+        let seed = SEED + i as u64;
+        valid.0 += usize::from(decode(&tool.sample_args(seed)));
+        valid.1 += 1;
+        for (kind, args) in tool.invalid_args(seed) {
+            let tally = match kind {
+                Invalid::OutOfRange => &mut range,
+                Invalid::UnknownVariant => &mut variant,
+            };
+            tally.0 += usize::from(!decode(&args));
+            tally.1 += 1;
+        }
+    }
+    let ok = |(n, of): (usize, usize)| if n == of { "all" } else { "**not all**" };
+    format!(
+        "\nDispatch (`TypedTool::decode` of the `#[tool]` form): sample calls accepted {} of {} ({}); \
+         calls with one integer past its bound refused {} of {} ({}); calls with an unknown enum \
+         value refused {} of {} ({}).\n",
+        valid.0,
+        valid.1,
+        ok(valid),
+        range.0,
+        range.1,
+        ok(range),
+        variant.0,
+        variant.1,
+        ok(variant),
+    )
 }
 
 /// Bytes of compact JSON by the key that holds them, summed over `tools`.

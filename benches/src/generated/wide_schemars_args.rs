@@ -93,7 +93,7 @@ pub struct ArchiveTicketsArgs {
     pub rules: Option<Vec<ArchiveTicketsRules>>,
     /// Shard the request is routed to.
     #[serde(default = "default_archive_tickets_shard")]
-    #[schemars(range(min = 0, max = 882159750442))]
+    #[schemars(range(min = 0_i64, max = 882159750442_i64))]
     pub shard: u64,
     /// Also return deleted items.
     pub include_deleted: bool,
@@ -266,7 +266,7 @@ fn default_export_flights_shard() -> i64 {
 pub struct ExportFlightsArgs {
     /// Shard the request is routed to.
     #[serde(default = "default_export_flights_shard")]
-    #[schemars(range(min = -65389, max = 4982227741726))]
+    #[schemars(range(min = -65389_i64, max = 4982227741726_i64))]
     pub shard: i64,
     /// Start of the range, milliseconds since the Unix epoch.
     pub since_ms: Option<i32>,
@@ -276,7 +276,7 @@ pub struct ExportFlightsArgs {
     /// Lowest severity to report.
     pub severity: ExportFlightsSeverity,
     /// Size of the object in bytes.
-    #[schemars(range(min = -206558, max = 6413823012334))]
+    #[schemars(range(min = -206558_i64, max = 6413823012334_i64))]
     pub size_bytes: Option<i64>,
     /// Limits to enforce.
     pub quota: ExportFlightsQuota,
@@ -393,7 +393,7 @@ pub struct UpdateAlertsArgs {
     /// Unit system of the returned values.
     pub units: UpdateAlertsUnits,
     /// Maximum number of results to return.
-    #[schemars(range(min = 0, max = 17200531532))]
+    #[schemars(range(min = 0_i64, max = 17200531532_i64))]
     pub limit: u64,
 }
 
@@ -468,7 +468,7 @@ pub struct ScheduleRepositoriesArgs {
     pub size_bytes: i32,
     /// Signed change to apply to the counter.
     #[serde(default = "default_schedule_repositories_delta")]
-    #[schemars(range(min = -432083, max = 2129639854533))]
+    #[schemars(range(min = -432083_i64, max = 2129639854533_i64))]
     pub delta: i64,
     /// Range of values to consider.
     pub range: ScheduleRepositoriesRange,
@@ -555,7 +555,7 @@ pub struct ExportPaymentsArgs {
     /// Range of values to consider.
     pub range: Option<ExportPaymentsRange>,
     /// Time to live in seconds.
-    #[schemars(range(min = -462409, max = 5626103322109))]
+    #[schemars(range(min = -462409_i64, max = 5626103322109_i64))]
     pub ttl_secs: i64,
     /// Signed change to apply to the counter.
     #[schemars(range(min = 1, max = 12267))]
@@ -671,10 +671,10 @@ pub struct CountAlertsArgs {
     pub rules: Option<Vec<CountAlertsRules>>,
     /// Sequence number of the first event to return.
     #[serde(default = "default_count_alerts_sequence")]
-    #[schemars(range(min = 0, max = 647147387378))]
+    #[schemars(range(min = 0_i64, max = 647147387378_i64))]
     pub sequence: u64,
     /// Time to live in seconds.
-    #[schemars(range(min = -957053, max = 4841275774593))]
+    #[schemars(range(min = -957053_i64, max = 4841275774593_i64))]
     pub ttl_secs: i64,
     /// Limits to enforce.
     pub quota: CountAlertsQuota,
@@ -737,7 +737,7 @@ pub struct SearchReviewsArgs {
     /// Lowest severity to report.
     pub severity: SearchReviewsSeverity,
     /// Shard the request is routed to.
-    #[schemars(range(min = -993701, max = 1221009576893))]
+    #[schemars(range(min = -993701_i64, max = 1221009576893_i64))]
     pub shard: i64,
     /// Time to live in seconds.
     pub ttl_secs: u64,
@@ -817,7 +817,7 @@ fn default_summarize_events_size_bytes() -> i64 {
 #[serde(deny_unknown_fields)]
 pub struct SummarizeEventsArgs {
     /// Sequence number of the first event to return.
-    #[schemars(range(min = 0, max = 233881773593))]
+    #[schemars(range(min = 0_i64, max = 233881773593_i64))]
     pub sequence: u64,
     /// Read consistency.
     pub consistency: SummarizeEventsConsistency,
@@ -829,7 +829,7 @@ pub struct SummarizeEventsArgs {
     pub units: SummarizeEventsUnits,
     /// Size of the object in bytes.
     #[serde(default = "default_summarize_events_size_bytes")]
-    #[schemars(range(min = -677261, max = 3334434723106))]
+    #[schemars(range(min = -677261_i64, max = 3334434723106_i64))]
     pub size_bytes: i64,
 }
 
@@ -1088,16 +1088,16 @@ fn default_search_flights_offset_bytes() -> i64 {
 #[serde(deny_unknown_fields)]
 pub struct SearchFlightsArgs {
     /// End of the range, milliseconds since the Unix epoch.
-    #[schemars(range(min = -436489, max = 4043705003317))]
+    #[schemars(range(min = -436489_i64, max = 4043705003317_i64))]
     pub until_ms: i64,
     /// Maximum number of results to return.
     pub limit: i32,
     /// Byte offset into the object.
     #[serde(default = "default_search_flights_offset_bytes")]
-    #[schemars(range(min = -656698, max = 3663712516131))]
+    #[schemars(range(min = -656698_i64, max = 3663712516131_i64))]
     pub offset_bytes: i64,
     /// Time to live in seconds.
-    #[schemars(range(min = -166328, max = 647014174970))]
+    #[schemars(range(min = -166328_i64, max = 647014174970_i64))]
     pub ttl_secs: Option<i64>,
     /// Report what would change without changing anything.
     pub dry_run: bool,
@@ -1137,12 +1137,12 @@ pub struct ScheduleInvoicesArgs {
     pub steps: Option<Vec<ScheduleInvoicesSteps>>,
     /// Time to live in seconds.
     #[serde(default = "default_schedule_invoices_ttl_secs")]
-    #[schemars(range(min = -698816, max = 1141284684655))]
+    #[schemars(range(min = -698816_i64, max = 1141284684655_i64))]
     pub ttl_secs: i64,
     /// Size of the object in bytes.
     pub size_bytes: i32,
     /// Numeric identifier of the account.
-    #[schemars(range(min = 0, max = 271722764750))]
+    #[schemars(range(min = 0_i64, max = 271722764750_i64))]
     pub account_id: u64,
     /// Shard the request is routed to.
     #[schemars(range(min = 1, max = 61692))]
@@ -1362,7 +1362,7 @@ pub struct CreateRepositoriesArgs {
     /// Weights of the items, in order.
     pub weights: Vec<i64>,
     /// Byte offset into the object.
-    #[schemars(range(min = 0, max = 811952660279))]
+    #[schemars(range(min = 0_i64, max = 811952660279_i64))]
     pub offset_bytes: u64,
     /// TCP port of the service.
     pub port: u64,
@@ -1504,7 +1504,7 @@ fn default_count_products_account_id() -> i64 {
 pub struct CountProductsArgs {
     /// Numeric identifier of the account.
     #[serde(default = "default_count_products_account_id")]
-    #[schemars(range(min = -199060, max = 5988419685222))]
+    #[schemars(range(min = -199060_i64, max = 5988419685222_i64))]
     pub account_id: i64,
     /// Limits to enforce.
     pub quota: Option<CountProductsQuota>,
@@ -1709,7 +1709,7 @@ pub struct ArchiveNotesArgs {
     pub offset_bytes: u16,
     /// Numeric identifier of the account.
     #[serde(default = "default_archive_notes_account_id")]
-    #[schemars(range(min = -966768, max = 6075559355233))]
+    #[schemars(range(min = -966768_i64, max = 6075559355233_i64))]
     pub account_id: i64,
     /// How the payload is compressed.
     pub compression: Option<ArchiveNotesCompression>,
@@ -1765,10 +1765,10 @@ pub struct ScheduleProductsArgs {
     /// Limits to enforce.
     pub quota: ScheduleProductsQuota,
     /// Size of the object in bytes.
-    #[schemars(range(min = -979604, max = 7075197439991))]
+    #[schemars(range(min = -979604_i64, max = 7075197439991_i64))]
     pub size_bytes: i64,
     /// Sequence number of the first event to return.
-    #[schemars(range(min = -736274, max = 7744269455630))]
+    #[schemars(range(min = -736274_i64, max = 7744269455630_i64))]
     pub sequence: i64,
     /// Steps of the plan, in order.
     pub steps: Vec<ScheduleProductsSteps>,
@@ -1786,7 +1786,7 @@ pub struct DeleteReviewsArgs {
     /// Byte offset into the object.
     pub offset_bytes: i64,
     /// Sequence number of the first event to return.
-    #[schemars(range(min = -730461, max = 2139761425877))]
+    #[schemars(range(min = -730461_i64, max = 2139761425877_i64))]
     pub sequence: i64,
     /// Weights of the items, in order.
     pub weights: Option<Vec<i64>>,
@@ -1868,7 +1868,7 @@ pub struct DeleteProductsArgs {
     /// Where the change applies.
     pub target: Option<DeleteProductsTarget>,
     /// TCP port of the service.
-    #[schemars(range(min = -116065, max = 422889623193))]
+    #[schemars(range(min = -116065_i64, max = 422889623193_i64))]
     pub port: Option<i64>,
 }
 
@@ -1937,7 +1937,7 @@ fn default_get_shipments_dry_run() -> bool {
 pub struct GetShipmentsArgs {
     /// Balance in cents; negative when overdrawn.
     #[serde(default = "default_get_shipments_balance_cents")]
-    #[schemars(range(min = -516869, max = 726826389824))]
+    #[schemars(range(min = -516869_i64, max = 726826389824_i64))]
     pub balance_cents: i64,
     /// Where the data comes from.
     pub source: GetShipmentsSource,
@@ -2236,7 +2236,7 @@ pub struct ListUsersArgs {
     pub rules: Option<Vec<ListUsersRules>>,
     /// Balance in cents; negative when overdrawn.
     #[serde(default = "default_list_users_balance_cents")]
-    #[schemars(range(min = -756608, max = 3099021804331))]
+    #[schemars(range(min = -756608_i64, max = 3099021804331_i64))]
     pub balance_cents: i64,
     /// How the payload is compressed.
     pub compression: ListUsersCompression,
@@ -2315,7 +2315,7 @@ pub struct SummarizeMessagesArgs {
     /// Start of the range, milliseconds since the Unix epoch.
     pub since_ms: i64,
     /// Byte offset into the object.
-    #[schemars(range(min = -817868, max = 6571846126518))]
+    #[schemars(range(min = -817868_i64, max = 6571846126518_i64))]
     pub offset_bytes: i64,
 }
 
@@ -2371,7 +2371,7 @@ pub struct ListInvoicesArgs {
     pub consistency: Option<ListInvoicesConsistency>,
     /// Shard the request is routed to.
     #[serde(default = "default_list_invoices_shard")]
-    #[schemars(range(min = -761124, max = 8606206721462))]
+    #[schemars(range(min = -761124_i64, max = 8606206721462_i64))]
     pub shard: i64,
     /// Lowest severity to report.
     pub severity: ListInvoicesSeverity,
@@ -2382,7 +2382,7 @@ pub struct ListInvoicesArgs {
     /// Weights of the items, in order.
     pub weights: Vec<i64>,
     /// Maximum number of results to return.
-    #[schemars(range(min = -214298, max = 5965270681615))]
+    #[schemars(range(min = -214298_i64, max = 5965270681615_i64))]
     pub limit: i64,
 }
 
@@ -2421,7 +2421,7 @@ fn default_summarize_hotels_v2_ttl_secs() -> i64 {
 pub struct SummarizeHotelsV2Args {
     /// Time to live in seconds.
     #[serde(default = "default_summarize_hotels_v2_ttl_secs")]
-    #[schemars(range(min = -719543, max = 3371357361938))]
+    #[schemars(range(min = -719543_i64, max = 3371357361938_i64))]
     pub ttl_secs: i64,
     /// TCP port of the service.
     pub port: i64,
@@ -2501,7 +2501,7 @@ pub struct SearchWeatherArgs {
     /// Sequence number of the first event to return.
     pub sequence: i64,
     /// Size of the object in bytes.
-    #[schemars(range(min = -639171, max = 3449574982765))]
+    #[schemars(range(min = -639171_i64, max = 3449574982765_i64))]
     pub size_bytes: Option<i64>,
     /// Limits to enforce.
     pub quota: Option<SearchWeatherQuota>,
@@ -2526,22 +2526,22 @@ fn default_export_hotels_port() -> i64 {
 pub struct ExportHotelsArgs {
     /// Balance in cents; negative when overdrawn.
     #[serde(default = "default_export_hotels_balance_cents")]
-    #[schemars(range(min = -598390, max = 4269854596368))]
+    #[schemars(range(min = -598390_i64, max = 4269854596368_i64))]
     pub balance_cents: i64,
     /// Name of the metric, e.g. "cpu.load".
     #[schemars(length(max = 1024))]
     pub metric: String,
     /// Size of the object in bytes.
-    #[schemars(range(min = -666550, max = 2239812348516))]
+    #[schemars(range(min = -666550_i64, max = 2239812348516_i64))]
     pub size_bytes: i64,
     /// Time to live in seconds.
-    #[schemars(range(min = -672227, max = 535514800867))]
+    #[schemars(range(min = -672227_i64, max = 535514800867_i64))]
     pub ttl_secs: Option<i64>,
     /// Free-text note kept with the change.
     pub note: String,
     /// TCP port of the service.
     #[serde(default = "default_export_hotels_port")]
-    #[schemars(range(min = -534341, max = 4642635248674))]
+    #[schemars(range(min = -534341_i64, max = 4642635248674_i64))]
     pub port: i64,
 }
 
@@ -2608,7 +2608,7 @@ fn default_update_reviews_delta() -> i64 {
 pub struct UpdateReviewsArgs {
     /// Signed change to apply to the counter.
     #[serde(default = "default_update_reviews_delta")]
-    #[schemars(range(min = -82632, max = 2838288547384))]
+    #[schemars(range(min = -82632_i64, max = 2838288547384_i64))]
     pub delta: i64,
     /// Lowest severity to report.
     pub severity: UpdateReviewsSeverity,
@@ -2619,7 +2619,7 @@ pub struct UpdateReviewsArgs {
     /// Where the change applies.
     pub target: Option<UpdateReviewsTarget>,
     /// Size of the object in bytes.
-    #[schemars(range(min = -496047, max = 5237806210316))]
+    #[schemars(range(min = -496047_i64, max = 5237806210316_i64))]
     pub size_bytes: Option<i64>,
     /// TCP port of the service.
     #[schemars(range(min = 1, max = 53131))]
@@ -2697,7 +2697,7 @@ pub struct GetUsersRetention {
 #[serde(deny_unknown_fields)]
 pub struct GetUsersArgs {
     /// Shard the request is routed to.
-    #[schemars(range(min = -929044, max = 3303315144370))]
+    #[schemars(range(min = -929044_i64, max = 3303315144370_i64))]
     pub shard: i64,
     /// Steps of the plan, in order.
     pub steps: Option<Vec<GetUsersSteps>>,
@@ -2763,7 +2763,7 @@ pub struct SearchEventsArgs {
     /// Report what would change without changing anything.
     pub dry_run: bool,
     /// Time to live in seconds.
-    #[schemars(range(min = -633953, max = 6494598523856))]
+    #[schemars(range(min = -633953_i64, max = 6494598523856_i64))]
     pub ttl_secs: i64,
     /// Rules applied in order; the first match wins.
     pub rules: Vec<SearchEventsRules>,
@@ -3003,7 +3003,7 @@ pub struct SearchRepositoriesArgs {
     /// How long data is kept.
     pub retention: Option<SearchRepositoriesRetention>,
     /// Shard the request is routed to.
-    #[schemars(range(min = 0, max = 914855447223))]
+    #[schemars(range(min = 0_i64, max = 914855447223_i64))]
     pub shard: u64,
     /// Unit system of the returned values.
     pub units: Option<SearchRepositoriesUnits>,
@@ -3150,18 +3150,18 @@ pub struct ExportEventsArgs {
     pub size_bytes: i64,
     /// Signed change to apply to the counter.
     #[serde(default = "default_export_events_delta")]
-    #[schemars(range(min = -73472, max = 2029523763137))]
+    #[schemars(range(min = -73472_i64, max = 2029523763137_i64))]
     pub delta: i64,
     /// Balance in cents; negative when overdrawn.
     #[serde(default = "default_export_events_balance_cents")]
-    #[schemars(range(min = -980858, max = 8586097921685))]
+    #[schemars(range(min = -980858_i64, max = 8586097921685_i64))]
     pub balance_cents: i64,
     /// Steps of the plan, in order.
     pub steps: Option<Vec<ExportEventsSteps>>,
     /// How the payload is compressed.
     pub compression: ExportEventsCompression,
     /// Numeric identifier of the account.
-    #[schemars(range(min = -776190, max = 6099237923768))]
+    #[schemars(range(min = -776190_i64, max = 6099237923768_i64))]
     pub account_id: i64,
 }
 
@@ -3223,12 +3223,12 @@ pub struct ExportProductsArgs {
     pub shard: Option<i64>,
     /// Numeric identifier of the account.
     #[serde(default = "default_export_products_account_id")]
-    #[schemars(range(min = -272855, max = 8067907821536))]
+    #[schemars(range(min = -272855_i64, max = 8067907821536_i64))]
     pub account_id: i64,
     /// Unit system of the returned values.
     pub units: Option<ExportProductsUnits>,
     /// Size of the object in bytes.
-    #[schemars(range(min = -980323, max = 6736191125371))]
+    #[schemars(range(min = -980323_i64, max = 6736191125371_i64))]
     pub size_bytes: i64,
 }
 
@@ -3285,7 +3285,7 @@ pub struct ListHotelsArgs {
     /// Limits to enforce.
     pub quota: ListHotelsQuota,
     /// Sequence number of the first event to return.
-    #[schemars(range(min = -818047, max = 2605266851651))]
+    #[schemars(range(min = -818047_i64, max = 2605266851651_i64))]
     pub sequence: i64,
     /// How the payload is compressed.
     pub compression: Option<ListHotelsCompression>,
@@ -3293,7 +3293,7 @@ pub struct ListHotelsArgs {
     #[serde(default = "default_list_hotels_include_deleted")]
     pub include_deleted: bool,
     /// Shard the request is routed to.
-    #[schemars(range(min = -97045, max = 3799114471150))]
+    #[schemars(range(min = -97045_i64, max = 3799114471150_i64))]
     pub shard: i64,
     /// Width of each bucket of the series.
     pub granularity: ListHotelsGranularity,
@@ -3336,7 +3336,7 @@ pub struct SummarizeDeploymentsTargets {
 #[serde(deny_unknown_fields)]
 pub struct SummarizeDeploymentsArgs {
     /// Size of the object in bytes.
-    #[schemars(range(min = -413692, max = 8736233117561))]
+    #[schemars(range(min = -413692_i64, max = 8736233117561_i64))]
     pub size_bytes: Option<i64>,
     /// TCP port of the service.
     pub port: i64,
@@ -3466,7 +3466,7 @@ fn default_delete_hotels_shard() -> i64 {
 pub struct DeleteHotelsArgs {
     /// Shard the request is routed to.
     #[serde(default = "default_delete_hotels_shard")]
-    #[schemars(range(min = -627176, max = 2387458851649))]
+    #[schemars(range(min = -627176_i64, max = 2387458851649_i64))]
     pub shard: i64,
     /// Signed change to apply to the counter.
     pub delta: i64,
@@ -3566,7 +3566,7 @@ pub struct CreateDeploymentsArgs {
     pub limit: i64,
     /// Start of the range, milliseconds since the Unix epoch.
     #[serde(default = "default_create_deployments_since_ms")]
-    #[schemars(range(min = 0, max = 645542728994))]
+    #[schemars(range(min = 0_i64, max = 645542728994_i64))]
     pub since_ms: u64,
 }
 
@@ -3708,10 +3708,10 @@ fn default_schedule_weather_until_ms() -> i64 {
 pub struct ScheduleWeatherArgs {
     /// End of the range, milliseconds since the Unix epoch.
     #[serde(default = "default_schedule_weather_until_ms")]
-    #[schemars(range(min = -312439, max = 811892362235))]
+    #[schemars(range(min = -312439_i64, max = 811892362235_i64))]
     pub until_ms: i64,
     /// Size of the object in bytes.
-    #[schemars(range(min = -844500, max = 6779747910594))]
+    #[schemars(range(min = -844500_i64, max = 6779747910594_i64))]
     pub size_bytes: i64,
     /// TCP port of the service.
     pub port: u64,
@@ -3766,18 +3766,18 @@ fn default_list_reviews_v2_since_ms() -> i64 {
 #[serde(deny_unknown_fields)]
 pub struct ListReviewsV2Args {
     /// Signed change to apply to the counter.
-    #[schemars(range(min = 0, max = 764671012118))]
+    #[schemars(range(min = 0_i64, max = 764671012118_i64))]
     pub delta: u64,
     /// Steps of the plan, in order.
     pub steps: Vec<ListReviewsV2Steps>,
     /// How the payload is compressed.
     pub compression: Option<ListReviewsV2Compression>,
     /// End of the range, milliseconds since the Unix epoch.
-    #[schemars(range(min = 0, max = 366146621683))]
+    #[schemars(range(min = 0_i64, max = 366146621683_i64))]
     pub until_ms: Option<u64>,
     /// Start of the range, milliseconds since the Unix epoch.
     #[serde(default = "default_list_reviews_v2_since_ms")]
-    #[schemars(range(min = -691113, max = 61457680595))]
+    #[schemars(range(min = -691113_i64, max = 61457680595_i64))]
     pub since_ms: i64,
     /// Name of the storage bucket.
     #[schemars(length(max = 1024))]
@@ -3878,7 +3878,7 @@ pub struct CountTasksV2Args {
     /// Name of the storage bucket.
     pub bucket: String,
     /// Sequence number of the first event to return.
-    #[schemars(range(min = -447846, max = 2934162161896))]
+    #[schemars(range(min = -447846_i64, max = 2934162161896_i64))]
     pub sequence: i64,
     /// Width of each bucket of the series.
     pub granularity: CountTasksV2Granularity,
@@ -3950,13 +3950,13 @@ pub struct GetInvoicesV2Args {
     pub dry_run: bool,
     /// TCP port of the service.
     #[serde(default = "default_get_invoices_v2_port")]
-    #[schemars(range(min = 0, max = 210363973044))]
+    #[schemars(range(min = 0_i64, max = 210363973044_i64))]
     pub port: u64,
     /// Where the change applies.
     pub target: GetInvoicesV2Target,
     /// Shard the request is routed to.
     #[serde(default = "default_get_invoices_v2_shard")]
-    #[schemars(range(min = 0, max = 759897235420))]
+    #[schemars(range(min = 0_i64, max = 759897235420_i64))]
     pub shard: u64,
     /// Free-text note kept with the change.
     pub note: Option<String>,
@@ -3988,12 +3988,12 @@ fn default_delete_events_port() -> i64 {
 pub struct DeleteEventsArgs {
     /// TCP port of the service.
     #[serde(default = "default_delete_events_port")]
-    #[schemars(range(min = -661583, max = 549384474435))]
+    #[schemars(range(min = -661583_i64, max = 549384474435_i64))]
     pub port: i64,
     /// Unit system of the returned values.
     pub units: DeleteEventsUnits,
     /// Shard the request is routed to.
-    #[schemars(range(min = -329201, max = 2163725202357))]
+    #[schemars(range(min = -329201_i64, max = 2163725202357_i64))]
     pub shard: Option<i64>,
     /// Weights of the items, in order.
     pub weights: Vec<i64>,
@@ -4060,12 +4060,12 @@ pub struct SummarizeWeatherArgs {
     pub target: Option<SummarizeWeatherTarget>,
     /// Byte offset into the object.
     #[serde(default = "default_summarize_weather_offset_bytes")]
-    #[schemars(range(min = -925464, max = 5471239796283))]
+    #[schemars(range(min = -925464_i64, max = 5471239796283_i64))]
     pub offset_bytes: i64,
     /// Free-text search query.
     pub query: String,
     /// Start of the range, milliseconds since the Unix epoch.
-    #[schemars(range(min = -870718, max = 6715342801338))]
+    #[schemars(range(min = -870718_i64, max = 6715342801338_i64))]
     pub since_ms: Option<i64>,
 }
 
@@ -4179,7 +4179,7 @@ pub struct DeletePaymentsArgs {
     pub force: bool,
     /// Numeric identifier of the account.
     #[serde(default = "default_delete_payments_account_id")]
-    #[schemars(range(min = -28664, max = 4434222083540))]
+    #[schemars(range(min = -28664_i64, max = 4434222083540_i64))]
     pub account_id: i64,
     /// Maximum number of results to return.
     pub limit: i64,
@@ -4206,7 +4206,7 @@ fn default_validate_documents_delta() -> u64 {
 pub struct ValidateDocumentsArgs {
     /// Signed change to apply to the counter.
     #[serde(default = "default_validate_documents_delta")]
-    #[schemars(range(min = 0, max = 14795881597))]
+    #[schemars(range(min = 0_i64, max = 14795881597_i64))]
     pub delta: u64,
     /// Weights of the items, in order.
     pub weights: Vec<i64>,
@@ -4286,7 +4286,7 @@ pub struct ListHotelsV2Args {
     /// Lowest severity to report.
     pub severity: ListHotelsV2Severity,
     /// TCP port of the service.
-    #[schemars(range(min = 0, max = 880777810655))]
+    #[schemars(range(min = 0_i64, max = 880777810655_i64))]
     pub port: Option<u64>,
     /// Report what would change without changing anything.
     #[serde(default = "default_list_hotels_v2_dry_run")]
@@ -4363,7 +4363,7 @@ pub struct CreateUsersArgs {
     /// Maximum number of results to return.
     pub limit: Option<u64>,
     /// Time to live in seconds.
-    #[schemars(range(min = -102520, max = 4072180139593))]
+    #[schemars(range(min = -102520_i64, max = 4072180139593_i64))]
     pub ttl_secs: Option<i64>,
     /// How long data is kept.
     pub retention: CreateUsersRetention,
@@ -4644,7 +4644,7 @@ pub struct ArchiveShipmentsArgs {
     pub units: Option<ArchiveShipmentsUnits>,
     /// Start of the range, milliseconds since the Unix epoch.
     #[serde(default = "default_archive_shipments_since_ms")]
-    #[schemars(range(min = -734258, max = 1134108088174))]
+    #[schemars(range(min = -734258_i64, max = 1134108088174_i64))]
     pub since_ms: i64,
     /// Steps of the plan, in order.
     pub steps: Vec<ArchiveShipmentsSteps>,
@@ -4708,7 +4708,7 @@ pub struct CreateNotesArgs {
     /// How long data is kept.
     pub retention: CreateNotesRetention,
     /// Balance in cents; negative when overdrawn.
-    #[schemars(range(min = -478571, max = 5799709153251))]
+    #[schemars(range(min = -478571_i64, max = 5799709153251_i64))]
     pub balance_cents: i64,
     /// Steps of the plan, in order.
     pub steps: Option<Vec<CreateNotesSteps>>,
@@ -4803,7 +4803,7 @@ pub struct ListContactsArgs {
     /// Every place the change applies.
     pub targets: Vec<ListContactsTargets>,
     /// Sequence number of the first event to return.
-    #[schemars(range(min = -530221, max = 1982268250946))]
+    #[schemars(range(min = -530221_i64, max = 1982268250946_i64))]
     pub sequence: i64,
     /// Unit system of the returned values.
     pub units: ListContactsUnits,
@@ -4900,7 +4900,7 @@ pub struct ScheduleFlightsArgs {
     pub consistency: ScheduleFlightsConsistency,
     /// Size of the object in bytes.
     #[serde(default = "default_schedule_flights_size_bytes")]
-    #[schemars(range(min = -967295, max = 8506705238529))]
+    #[schemars(range(min = -967295_i64, max = 8506705238529_i64))]
     pub size_bytes: i64,
     /// Steps of the plan, in order.
     pub steps: Vec<ScheduleFlightsSteps>,
@@ -4908,11 +4908,11 @@ pub struct ScheduleFlightsArgs {
     pub retention: ScheduleFlightsRetention,
     /// TCP port of the service.
     #[serde(default = "default_schedule_flights_port")]
-    #[schemars(range(min = -419119, max = 3843573445406))]
+    #[schemars(range(min = -419119_i64, max = 3843573445406_i64))]
     pub port: i64,
     /// End of the range, milliseconds since the Unix epoch.
     #[serde(default = "default_schedule_flights_until_ms")]
-    #[schemars(range(min = 0, max = 513866558676))]
+    #[schemars(range(min = 0_i64, max = 513866558676_i64))]
     pub until_ms: u64,
     /// Limits to enforce.
     pub quota: Option<ScheduleFlightsQuota>,
@@ -4981,12 +4981,12 @@ pub struct ExportProductsV2Args {
     pub source: ExportProductsV2Source,
     /// Time to live in seconds.
     #[serde(default = "default_export_products_v2_ttl_secs")]
-    #[schemars(range(min = 0, max = 881307906228))]
+    #[schemars(range(min = 0_i64, max = 881307906228_i64))]
     pub ttl_secs: u64,
     /// Unit system of the returned values.
     pub units: Option<ExportProductsV2Units>,
     /// End of the range, milliseconds since the Unix epoch.
-    #[schemars(range(min = -279580, max = 8210869704205))]
+    #[schemars(range(min = -279580_i64, max = 8210869704205_i64))]
     pub until_ms: i64,
     /// Weights of the items, in order.
     pub weights: Option<Vec<i64>>,
@@ -5166,10 +5166,10 @@ pub struct ListDocumentsArgs {
     /// Weights of the items, in order.
     pub weights: Vec<i64>,
     /// Balance in cents; negative when overdrawn.
-    #[schemars(range(min = -527028, max = 8106793287141))]
+    #[schemars(range(min = -527028_i64, max = 8106793287141_i64))]
     pub balance_cents: i64,
     /// Maximum number of results to return.
-    #[schemars(range(min = -834566, max = 112541163826))]
+    #[schemars(range(min = -834566_i64, max = 112541163826_i64))]
     pub limit: i64,
 }
 
@@ -5228,7 +5228,7 @@ pub struct SearchRepositoriesV2Args {
     /// How long data is kept.
     pub retention: SearchRepositoriesV2Retention,
     /// Size of the object in bytes.
-    #[schemars(range(min = -181985, max = 8028115215108))]
+    #[schemars(range(min = -181985_i64, max = 8028115215108_i64))]
     pub size_bytes: Option<i64>,
 }
 
@@ -5346,7 +5346,7 @@ pub struct ScheduleTasksRules {
 #[serde(deny_unknown_fields)]
 pub struct ScheduleTasksArgs {
     /// TCP port of the service.
-    #[schemars(range(min = -370049, max = 1971990602523))]
+    #[schemars(range(min = -370049_i64, max = 1971990602523_i64))]
     pub port: i64,
     /// Read consistency.
     pub consistency: Option<ScheduleTasksConsistency>,
@@ -5404,12 +5404,12 @@ pub struct SummarizeInvoicesQuota {
 #[serde(deny_unknown_fields)]
 pub struct SummarizeInvoicesArgs {
     /// Byte offset into the object.
-    #[schemars(range(min = -271212, max = 2898637873168))]
+    #[schemars(range(min = -271212_i64, max = 2898637873168_i64))]
     pub offset_bytes: Option<i64>,
     /// Weights of the items, in order.
     pub weights: Vec<i64>,
     /// Start of the range, milliseconds since the Unix epoch.
-    #[schemars(range(min = 0, max = 61618563389))]
+    #[schemars(range(min = 0_i64, max = 61618563389_i64))]
     pub since_ms: u64,
     /// Limits to enforce.
     pub quota: SummarizeInvoicesQuota,
@@ -5538,7 +5538,7 @@ pub struct UpdateMessagesArgs {
     /// Read consistency.
     pub consistency: UpdateMessagesConsistency,
     /// Byte offset into the object.
-    #[schemars(range(min = -164471, max = 5469715905792))]
+    #[schemars(range(min = -164471_i64, max = 5469715905792_i64))]
     pub offset_bytes: Option<i64>,
     /// Also return deleted items.
     pub include_deleted: bool,
@@ -5720,7 +5720,7 @@ pub struct ValidateFlightsArgs {
     #[schemars(length(max = 256))]
     pub query: String,
     /// Start of the range, milliseconds since the Unix epoch.
-    #[schemars(range(min = -457765, max = 7027379656437))]
+    #[schemars(range(min = -457765_i64, max = 7027379656437_i64))]
     pub since_ms: i64,
     /// Free-text note kept with the change.
     pub note: String,
@@ -5768,10 +5768,10 @@ pub struct SummarizeProductsSteps {
 #[serde(deny_unknown_fields)]
 pub struct SummarizeProductsArgs {
     /// Numeric identifier of the account.
-    #[schemars(range(min = -584047, max = 5275233154805))]
+    #[schemars(range(min = -584047_i64, max = 5275233154805_i64))]
     pub account_id: i64,
     /// End of the range, milliseconds since the Unix epoch.
-    #[schemars(range(min = 0, max = 287043507785))]
+    #[schemars(range(min = 0_i64, max = 287043507785_i64))]
     pub until_ms: u64,
     /// Steps of the plan, in order.
     pub steps: Vec<SummarizeProductsSteps>,
@@ -5860,7 +5860,7 @@ pub struct ScheduleDeploymentsArgs {
     /// Weights of the items, in order.
     pub weights: Vec<i64>,
     /// Numeric identifier of the account.
-    #[schemars(range(min = -989999, max = 3010457156319))]
+    #[schemars(range(min = -989999_i64, max = 3010457156319_i64))]
     pub account_id: i64,
 }
 
@@ -5909,7 +5909,7 @@ pub struct ScheduleInvoicesV2Args {
     /// Lowest severity to report.
     pub severity: ScheduleInvoicesV2Severity,
     /// Numeric identifier of the account.
-    #[schemars(range(min = -844772, max = 7768645208502))]
+    #[schemars(range(min = -844772_i64, max = 7768645208502_i64))]
     pub account_id: i64,
     /// Weights of the items, in order.
     pub weights: Vec<i64>,
@@ -6054,7 +6054,7 @@ pub struct ExportProductsV3Args {
     /// Limits to enforce.
     pub quota: ExportProductsV3Quota,
     /// Time to live in seconds.
-    #[schemars(range(min = -504390, max = 1158752265944))]
+    #[schemars(range(min = -504390_i64, max = 1158752265944_i64))]
     pub ttl_secs: i64,
     /// Width of each bucket of the series.
     pub granularity: Option<ExportProductsV3Granularity>,
@@ -6122,7 +6122,7 @@ pub struct SearchTicketsArgs {
     /// Limits to enforce.
     pub quota: SearchTicketsQuota,
     /// Shard the request is routed to.
-    #[schemars(range(min = 0, max = 796289090234))]
+    #[schemars(range(min = 0_i64, max = 796289090234_i64))]
     pub shard: u64,
     /// Read consistency.
     pub consistency: SearchTicketsConsistency,
@@ -6188,7 +6188,7 @@ pub struct ValidateOrdersRules {
 #[serde(deny_unknown_fields)]
 pub struct ValidateOrdersArgs {
     /// Signed change to apply to the counter.
-    #[schemars(range(min = -635785, max = 6222701807836))]
+    #[schemars(range(min = -635785_i64, max = 6222701807836_i64))]
     pub delta: i64,
     /// Rules applied in order; the first match wins.
     pub rules: Vec<ValidateOrdersRules>,
@@ -6278,11 +6278,11 @@ pub struct GetRepositoriesV2Args {
     /// Rules applied in order; the first match wins.
     pub rules: Vec<GetRepositoriesV2Rules>,
     /// Size of the object in bytes.
-    #[schemars(range(min = 0, max = 732811162852))]
+    #[schemars(range(min = 0_i64, max = 732811162852_i64))]
     pub size_bytes: u64,
     /// Shard the request is routed to.
     #[serde(default = "default_get_repositories_v2_shard")]
-    #[schemars(range(min = -455549, max = 5577231503012))]
+    #[schemars(range(min = -455549_i64, max = 5577231503012_i64))]
     pub shard: i64,
     /// Name of the cluster.
     #[schemars(length(max = 1024))]
@@ -6368,16 +6368,16 @@ pub struct GetUsersV2Args {
     /// Lowest severity to report.
     pub severity: Option<GetUsersV2Severity>,
     /// End of the range, milliseconds since the Unix epoch.
-    #[schemars(range(min = 0, max = 896443604452))]
+    #[schemars(range(min = 0_i64, max = 896443604452_i64))]
     pub until_ms: u64,
     /// Maximum number of results to return.
-    #[schemars(range(min = -802336, max = 7921951197099))]
+    #[schemars(range(min = -802336_i64, max = 7921951197099_i64))]
     pub limit: i64,
     /// TCP port of the service.
-    #[schemars(range(min = -916973, max = 2809374514741))]
+    #[schemars(range(min = -916973_i64, max = 2809374514741_i64))]
     pub port: Option<i64>,
     /// Signed change to apply to the counter.
-    #[schemars(range(min = -246625, max = 8618528923777))]
+    #[schemars(range(min = -246625_i64, max = 8618528923777_i64))]
     pub delta: i64,
     /// Range of values to consider.
     pub range: Option<GetUsersV2Range>,
@@ -6412,11 +6412,11 @@ pub struct UpdateOrdersArgs {
     /// End of the range, milliseconds since the Unix epoch.
     pub until_ms: i64,
     /// Signed change to apply to the counter.
-    #[schemars(range(min = -742629, max = 2706770283987))]
+    #[schemars(range(min = -742629_i64, max = 2706770283987_i64))]
     pub delta: i64,
     /// Sequence number of the first event to return.
     #[serde(default = "default_update_orders_sequence")]
-    #[schemars(range(min = -150942, max = 2902923597487))]
+    #[schemars(range(min = -150942_i64, max = 2902923597487_i64))]
     pub sequence: i64,
     /// How the payload is compressed.
     pub compression: UpdateOrdersCompression,
@@ -6451,18 +6451,18 @@ fn default_delete_invoices_delta() -> i64 {
 #[serde(deny_unknown_fields)]
 pub struct DeleteInvoicesArgs {
     /// Balance in cents; negative when overdrawn.
-    #[schemars(range(min = -756097, max = 5431203045147))]
+    #[schemars(range(min = -756097_i64, max = 5431203045147_i64))]
     pub balance_cents: Option<i64>,
     /// Free-text search query.
     pub query: String,
     /// Read consistency.
     pub consistency: DeleteInvoicesConsistency,
     /// Sequence number of the first event to return.
-    #[schemars(range(min = 0, max = 781062132032))]
+    #[schemars(range(min = 0_i64, max = 781062132032_i64))]
     pub sequence: u64,
     /// Signed change to apply to the counter.
     #[serde(default = "default_delete_invoices_delta")]
-    #[schemars(range(min = -87275, max = 692761188419))]
+    #[schemars(range(min = -87275_i64, max = 692761188419_i64))]
     pub delta: i64,
 }
 
@@ -6550,7 +6550,7 @@ pub struct UpdateDeploymentsArgs {
     /// Proceed even when checks fail.
     pub force: bool,
     /// Size of the object in bytes.
-    #[schemars(range(min = -881710, max = 820103503506))]
+    #[schemars(range(min = -881710_i64, max = 820103503506_i64))]
     pub size_bytes: Option<i64>,
     /// Steps of the plan, in order.
     pub steps: Vec<UpdateDeploymentsSteps>,
@@ -6628,7 +6628,7 @@ pub struct ScheduleOrdersArgs {
     /// Where the data comes from.
     pub source: ScheduleOrdersSource,
     /// Size of the object in bytes.
-    #[schemars(range(min = -642921, max = 286522677555))]
+    #[schemars(range(min = -642921_i64, max = 286522677555_i64))]
     pub size_bytes: Option<i64>,
     /// Signed change to apply to the counter.
     pub delta: i64,
