@@ -6,8 +6,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 cargo run -q -p tooldef-benches --bin gen_corpus
-cargo bench -p tooldef-benches --features bench --bench render --bench decode --bench workspace --bench stream --bench mcp --bench scale \
+cargo bench -p tooldef-benches --features bench --bench render --bench decode --bench workspace --bench stream --bench mcp --bench scale --bench coresident \
     -- --warm-up-time 1 --measurement-time 3
+cargo bench -p tooldef-coresident-alone --features bench --bench coresident -- --warm-up-time 1 --measurement-time 3
 echo "## Speed (criterion means, one run)"
 cargo run -q -p tooldef-benches --bin report
 echo "## Bytes"

@@ -7,7 +7,7 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use tooldef::{Policy, Renderer};
+use tooldef::Policy;
 
 #[path = "coresident_shared/mod.rs"]
 mod shared;

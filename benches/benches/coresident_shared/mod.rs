@@ -11,7 +11,7 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 /// The generator of the corpus, for the sample calls (plain Rust over serde_json).
-#[allow(dead_code, unreachable_pub)]
+#[allow(dead_code, unreachable_pub, unused_imports)]
 #[path = "../../src/corpus.rs"]
 pub(crate) mod corpus;
 
