@@ -105,8 +105,11 @@ fn bytes_report(
     out
 }
 
+/// Whether one tool's typed decoder accepts a call's argument text.
+type Decoder = Box<dyn Fn(&str) -> bool>;
+
 /// `TypedTool::decode` of text arguments, per `#[tool]`.
-struct Decoders(Vec<Box<dyn Fn(&str) -> bool>>);
+struct Decoders(Vec<Decoder>);
 
 impl ToolValueVisitor for Decoders {
     fn visit<T: Tool>(&mut self, tool: T, _index: usize) {
