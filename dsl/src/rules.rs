@@ -16,7 +16,7 @@ use crate::const_text::ConstText;
 use crate::literal::{Literal, Text};
 use crate::schema::{
     Additional, Definition, NumberSchema, ObjectSchema, Param, ScalarRef, Schema, SchemaKind,
-    SchemaRef, text_str,
+    SchemaRef, str_eq, text_str,
 };
 
 /// The rule a descriptor breaks.
@@ -1010,21 +1010,6 @@ const fn scalar_text(m: &mut Msg, v: ScalarRef<'_>) {
             m.s(if b { "true" } else { "false" });
         }
     }
-}
-
-const fn str_eq(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    if a.len() != b.len() {
-        return false;
-    }
-    let mut i = 0;
-    while i < a.len() {
-        if a[i] != b[i] {
-            return false;
-        }
-        i += 1;
-    }
-    true
 }
 
 /// Length in Unicode scalar values, as JSON Schema counts string length.

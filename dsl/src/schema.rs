@@ -407,7 +407,8 @@ const fn int_eq_float(i: i64, f: f64) -> bool {
     }
 }
 
-const fn str_eq(a: &str, b: &str) -> bool {
+/// Whether two strings are equal, in `const` (the one copy the crate's `const` rules use).
+pub(crate) const fn str_eq(a: &str, b: &str) -> bool {
     let (a, b) = (a.as_bytes(), b.as_bytes());
     if a.len() != b.len() {
         return false;

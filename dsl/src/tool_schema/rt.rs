@@ -13,7 +13,7 @@ use crate::descriptor::{Param, ToolDescriptor, ToolName};
 use crate::literal::Literal;
 use crate::schema::{
     Additional, AnyOfSchema, Bound, EnumSchema, EnumValue, EnumValues, ObjectSchema, Schema,
-    SchemaKind, SchemaRef, Slot,
+    SchemaKind, SchemaRef, Slot, str_eq,
 };
 
 /// A tool as `#[tool]` declares it: its checked name, its other keys packed into one string
@@ -233,21 +233,6 @@ pub const fn bound_fit(shape: Shape, value: i64) -> Fit {
         Shape::Integer { max, .. } if (value as i128) > max => Fit::AboveMax,
         _ => Fit::Fits,
     }
-}
-
-const fn str_eq(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    if a.len() != b.len() {
-        return false;
-    }
-    let mut i = 0;
-    while i < a.len() {
-        if a[i] != b[i] {
-            return false;
-        }
-        i += 1;
-    }
-    true
 }
 
 /// A type-level probe: `(&Probe::<T>::NEW).output_schema()` is `Some(T::schema)` when
