@@ -3280,472 +3280,104 @@ pub fn schedule_weather(args: ScheduleWeatherArgs) -> Result<u32, String> {
 
 /// Calls `visitor` with every argument type, its tool name and description.
 pub fn visit_args(visitor: &mut impl crate::ArgsVisitor) {
-    visitor.visit::<ExportContactsArgs>(
-        0,
-        "export_contacts",
-        "Export contacts to a downloadable file.",
-    );
-    visitor.visit::<GetMessagesArgs>(
-        1,
-        "get_messages",
-        "Get the current messages for the given criteria.",
-    );
+    visitor.visit::<ExportContactsArgs>(0, "export_contacts", "Export contacts to a downloadable file.");
+    visitor.visit::<GetMessagesArgs>(1, "get_messages", "Get the current messages for the given criteria.");
     visitor.visit::<CountUsersArgs>(2, "count_users", "Count users matching the filter.");
-    visitor.visit::<CountDocumentsArgs>(
-        3,
-        "count_documents",
-        "Count documents matching the filter.",
-    );
-    visitor.visit::<SearchUsersArgs>(
-        4,
-        "search_users",
-        "Search users matching a free-text query and return the best matches.",
-    );
-    visitor.visit::<UpdateWeatherArgs>(
-        5,
-        "update_weather",
-        "Update an existing weather; fields left out stay unchanged.",
-    );
-    visitor.visit::<ExportProductsArgs>(
-        6,
-        "export_products",
-        "Export products to a downloadable file.",
-    );
-    visitor.visit::<ArchiveTasksArgs>(
-        7,
-        "archive_tasks",
-        "Archive old tasks so they no longer appear in lists.",
-    );
-    visitor.visit::<DeleteShipmentsArgs>(
-        8,
-        "delete_shipments",
-        "Delete a shipments permanently. This cannot be undone.",
-    );
-    visitor.visit::<ArchiveWeatherArgs>(
-        9,
-        "archive_weather",
-        "Archive old weather so they no longer appear in lists.",
-    );
-    visitor.visit::<ArchivePaymentsArgs>(
-        10,
-        "archive_payments",
-        "Archive old payments so they no longer appear in lists.",
-    );
-    visitor.visit::<CreateAlertsArgs>(
-        11,
-        "create_alerts",
-        "Create a new alerts and return its identifier.",
-    );
-    visitor.visit::<SearchDeploymentsArgs>(
-        12,
-        "search_deployments",
-        "Search deployments matching a free-text query and return the best matches.",
-    );
-    visitor.visit::<DeleteProductsArgs>(
-        13,
-        "delete_products",
-        "Delete a products permanently. This cannot be undone.",
-    );
-    visitor.visit::<ListDocumentsArgs>(
-        14,
-        "list_documents",
-        "List documents visible to the caller, newest first.",
-    );
-    visitor.visit::<SummarizeEventsArgs>(
-        15,
-        "summarize_events",
-        "Summarize recent events in a few sentences.",
-    );
-    visitor.visit::<SummarizeTicketsArgs>(
-        16,
-        "summarize_tickets",
-        "Summarize recent tickets in a few sentences.",
-    );
-    visitor.visit::<SummarizeContactsArgs>(
-        17,
-        "summarize_contacts",
-        "Summarize recent contacts in a few sentences.",
-    );
-    visitor.visit::<UpdateShipmentsArgs>(
-        18,
-        "update_shipments",
-        "Update an existing shipments; fields left out stay unchanged.",
-    );
-    visitor.visit::<SummarizeWeatherArgs>(
-        19,
-        "summarize_weather",
-        "Summarize recent weather in a few sentences.",
-    );
-    visitor.visit::<ValidateMessagesArgs>(
-        20,
-        "validate_messages",
-        "Check that a messages is well formed before it is saved.",
-    );
-    visitor.visit::<ScheduleContactsArgs>(
-        21,
-        "schedule_contacts",
-        "Schedule a contacts for later delivery.",
-    );
-    visitor.visit::<CreatePaymentsArgs>(
-        22,
-        "create_payments",
-        "Create a new payments and return its identifier.",
-    );
-    visitor.visit::<SummarizeMessagesArgs>(
-        23,
-        "summarize_messages",
-        "Summarize recent messages in a few sentences.",
-    );
-    visitor.visit::<GetDocumentsArgs>(
-        24,
-        "get_documents",
-        "Get the current documents for the given criteria.",
-    );
-    visitor.visit::<ScheduleUsersArgs>(
-        25,
-        "schedule_users",
-        "Schedule a users for later delivery.",
-    );
-    visitor.visit::<ValidateTicketsArgs>(
-        26,
-        "validate_tickets",
-        "Check that a tickets is well formed before it is saved.",
-    );
-    visitor.visit::<ScheduleNotesArgs>(
-        27,
-        "schedule_notes",
-        "Schedule a notes for later delivery.",
-    );
-    visitor.visit::<SummarizeTicketsV2Args>(
-        28,
-        "summarize_tickets_v2",
-        "Summarize recent tickets in a few sentences.",
-    );
-    visitor.visit::<ScheduleReviewsArgs>(
-        29,
-        "schedule_reviews",
-        "Schedule a reviews for later delivery.",
-    );
-    visitor.visit::<UpdatePaymentsArgs>(
-        30,
-        "update_payments",
-        "Update an existing payments; fields left out stay unchanged.",
-    );
-    visitor.visit::<ListUsersArgs>(
-        31,
-        "list_users",
-        "List users visible to the caller, newest first.",
-    );
-    visitor.visit::<UpdateReviewsArgs>(
-        32,
-        "update_reviews",
-        "Update an existing reviews; fields left out stay unchanged.",
-    );
-    visitor.visit::<SummarizeProductsArgs>(
-        33,
-        "summarize_products",
-        "Summarize recent products in a few sentences.",
-    );
-    visitor.visit::<CreatePaymentsV2Args>(
-        34,
-        "create_payments_v2",
-        "Create a new payments and return its identifier.",
-    );
+    visitor.visit::<CountDocumentsArgs>(3, "count_documents", "Count documents matching the filter.");
+    visitor.visit::<SearchUsersArgs>(4, "search_users", "Search users matching a free-text query and return the best matches.");
+    visitor.visit::<UpdateWeatherArgs>(5, "update_weather", "Update an existing weather; fields left out stay unchanged.");
+    visitor.visit::<ExportProductsArgs>(6, "export_products", "Export products to a downloadable file.");
+    visitor.visit::<ArchiveTasksArgs>(7, "archive_tasks", "Archive old tasks so they no longer appear in lists.");
+    visitor.visit::<DeleteShipmentsArgs>(8, "delete_shipments", "Delete a shipments permanently. This cannot be undone.");
+    visitor.visit::<ArchiveWeatherArgs>(9, "archive_weather", "Archive old weather so they no longer appear in lists.");
+    visitor.visit::<ArchivePaymentsArgs>(10, "archive_payments", "Archive old payments so they no longer appear in lists.");
+    visitor.visit::<CreateAlertsArgs>(11, "create_alerts", "Create a new alerts and return its identifier.");
+    visitor.visit::<SearchDeploymentsArgs>(12, "search_deployments", "Search deployments matching a free-text query and return the best matches.");
+    visitor.visit::<DeleteProductsArgs>(13, "delete_products", "Delete a products permanently. This cannot be undone.");
+    visitor.visit::<ListDocumentsArgs>(14, "list_documents", "List documents visible to the caller, newest first.");
+    visitor.visit::<SummarizeEventsArgs>(15, "summarize_events", "Summarize recent events in a few sentences.");
+    visitor.visit::<SummarizeTicketsArgs>(16, "summarize_tickets", "Summarize recent tickets in a few sentences.");
+    visitor.visit::<SummarizeContactsArgs>(17, "summarize_contacts", "Summarize recent contacts in a few sentences.");
+    visitor.visit::<UpdateShipmentsArgs>(18, "update_shipments", "Update an existing shipments; fields left out stay unchanged.");
+    visitor.visit::<SummarizeWeatherArgs>(19, "summarize_weather", "Summarize recent weather in a few sentences.");
+    visitor.visit::<ValidateMessagesArgs>(20, "validate_messages", "Check that a messages is well formed before it is saved.");
+    visitor.visit::<ScheduleContactsArgs>(21, "schedule_contacts", "Schedule a contacts for later delivery.");
+    visitor.visit::<CreatePaymentsArgs>(22, "create_payments", "Create a new payments and return its identifier.");
+    visitor.visit::<SummarizeMessagesArgs>(23, "summarize_messages", "Summarize recent messages in a few sentences.");
+    visitor.visit::<GetDocumentsArgs>(24, "get_documents", "Get the current documents for the given criteria.");
+    visitor.visit::<ScheduleUsersArgs>(25, "schedule_users", "Schedule a users for later delivery.");
+    visitor.visit::<ValidateTicketsArgs>(26, "validate_tickets", "Check that a tickets is well formed before it is saved.");
+    visitor.visit::<ScheduleNotesArgs>(27, "schedule_notes", "Schedule a notes for later delivery.");
+    visitor.visit::<SummarizeTicketsV2Args>(28, "summarize_tickets_v2", "Summarize recent tickets in a few sentences.");
+    visitor.visit::<ScheduleReviewsArgs>(29, "schedule_reviews", "Schedule a reviews for later delivery.");
+    visitor.visit::<UpdatePaymentsArgs>(30, "update_payments", "Update an existing payments; fields left out stay unchanged.");
+    visitor.visit::<ListUsersArgs>(31, "list_users", "List users visible to the caller, newest first.");
+    visitor.visit::<UpdateReviewsArgs>(32, "update_reviews", "Update an existing reviews; fields left out stay unchanged.");
+    visitor.visit::<SummarizeProductsArgs>(33, "summarize_products", "Summarize recent products in a few sentences.");
+    visitor.visit::<CreatePaymentsV2Args>(34, "create_payments_v2", "Create a new payments and return its identifier.");
     visitor.visit::<GetNotesArgs>(35, "get_notes", "Get the current notes for the given criteria.");
-    visitor.visit::<ExportDeploymentsArgs>(
-        36,
-        "export_deployments",
-        "Export deployments to a downloadable file.",
-    );
-    visitor.visit::<DeletePaymentsArgs>(
-        37,
-        "delete_payments",
-        "Delete a payments permanently. This cannot be undone.",
-    );
-    visitor.visit::<ScheduleDeploymentsArgs>(
-        38,
-        "schedule_deployments",
-        "Schedule a deployments for later delivery.",
-    );
-    visitor.visit::<DeleteShipmentsV2Args>(
-        39,
-        "delete_shipments_v2",
-        "Delete a shipments permanently. This cannot be undone.",
-    );
-    visitor.visit::<SearchDocumentsArgs>(
-        40,
-        "search_documents",
-        "Search documents matching a free-text query and return the best matches.",
-    );
-    visitor.visit::<ArchiveInvoicesArgs>(
-        41,
-        "archive_invoices",
-        "Archive old invoices so they no longer appear in lists.",
-    );
-    visitor.visit::<ExportRepositoriesArgs>(
-        42,
-        "export_repositories",
-        "Export repositories to a downloadable file.",
-    );
-    visitor.visit::<SchedulePaymentsArgs>(
-        43,
-        "schedule_payments",
-        "Schedule a payments for later delivery.",
-    );
-    visitor.visit::<DeleteTasksArgs>(
-        44,
-        "delete_tasks",
-        "Delete a tasks permanently. This cannot be undone.",
-    );
-    visitor.visit::<ScheduleHotelsArgs>(
-        45,
-        "schedule_hotels",
-        "Schedule a hotels for later delivery.",
-    );
-    visitor.visit::<DeleteUsersArgs>(
-        46,
-        "delete_users",
-        "Delete a users permanently. This cannot be undone.",
-    );
-    visitor.visit::<ArchiveOrdersArgs>(
-        47,
-        "archive_orders",
-        "Archive old orders so they no longer appear in lists.",
-    );
-    visitor.visit::<ValidateDeploymentsArgs>(
-        48,
-        "validate_deployments",
-        "Check that a deployments is well formed before it is saved.",
-    );
-    visitor.visit::<GetOrdersArgs>(
-        49,
-        "get_orders",
-        "Get the current orders for the given criteria.",
-    );
+    visitor.visit::<ExportDeploymentsArgs>(36, "export_deployments", "Export deployments to a downloadable file.");
+    visitor.visit::<DeletePaymentsArgs>(37, "delete_payments", "Delete a payments permanently. This cannot be undone.");
+    visitor.visit::<ScheduleDeploymentsArgs>(38, "schedule_deployments", "Schedule a deployments for later delivery.");
+    visitor.visit::<DeleteShipmentsV2Args>(39, "delete_shipments_v2", "Delete a shipments permanently. This cannot be undone.");
+    visitor.visit::<SearchDocumentsArgs>(40, "search_documents", "Search documents matching a free-text query and return the best matches.");
+    visitor.visit::<ArchiveInvoicesArgs>(41, "archive_invoices", "Archive old invoices so they no longer appear in lists.");
+    visitor.visit::<ExportRepositoriesArgs>(42, "export_repositories", "Export repositories to a downloadable file.");
+    visitor.visit::<SchedulePaymentsArgs>(43, "schedule_payments", "Schedule a payments for later delivery.");
+    visitor.visit::<DeleteTasksArgs>(44, "delete_tasks", "Delete a tasks permanently. This cannot be undone.");
+    visitor.visit::<ScheduleHotelsArgs>(45, "schedule_hotels", "Schedule a hotels for later delivery.");
+    visitor.visit::<DeleteUsersArgs>(46, "delete_users", "Delete a users permanently. This cannot be undone.");
+    visitor.visit::<ArchiveOrdersArgs>(47, "archive_orders", "Archive old orders so they no longer appear in lists.");
+    visitor.visit::<ValidateDeploymentsArgs>(48, "validate_deployments", "Check that a deployments is well formed before it is saved.");
+    visitor.visit::<GetOrdersArgs>(49, "get_orders", "Get the current orders for the given criteria.");
     visitor.visit::<CountWeatherArgs>(50, "count_weather", "Count weather matching the filter.");
-    visitor.visit::<ListMessagesArgs>(
-        51,
-        "list_messages",
-        "List messages visible to the caller, newest first.",
-    );
-    visitor.visit::<ListDeploymentsArgs>(
-        52,
-        "list_deployments",
-        "List deployments visible to the caller, newest first.",
-    );
-    visitor.visit::<SummarizeAlertsArgs>(
-        53,
-        "summarize_alerts",
-        "Summarize recent alerts in a few sentences.",
-    );
-    visitor.visit::<DeleteNotesArgs>(
-        54,
-        "delete_notes",
-        "Delete a notes permanently. This cannot be undone.",
-    );
-    visitor.visit::<ScheduleNotesV2Args>(
-        55,
-        "schedule_notes_v2",
-        "Schedule a notes for later delivery.",
-    );
-    visitor.visit::<CreateDocumentsArgs>(
-        56,
-        "create_documents",
-        "Create a new documents and return its identifier.",
-    );
-    visitor.visit::<SearchNotesArgs>(
-        57,
-        "search_notes",
-        "Search notes matching a free-text query and return the best matches.",
-    );
+    visitor.visit::<ListMessagesArgs>(51, "list_messages", "List messages visible to the caller, newest first.");
+    visitor.visit::<ListDeploymentsArgs>(52, "list_deployments", "List deployments visible to the caller, newest first.");
+    visitor.visit::<SummarizeAlertsArgs>(53, "summarize_alerts", "Summarize recent alerts in a few sentences.");
+    visitor.visit::<DeleteNotesArgs>(54, "delete_notes", "Delete a notes permanently. This cannot be undone.");
+    visitor.visit::<ScheduleNotesV2Args>(55, "schedule_notes_v2", "Schedule a notes for later delivery.");
+    visitor.visit::<CreateDocumentsArgs>(56, "create_documents", "Create a new documents and return its identifier.");
+    visitor.visit::<SearchNotesArgs>(57, "search_notes", "Search notes matching a free-text query and return the best matches.");
     visitor.visit::<ExportUsersArgs>(58, "export_users", "Export users to a downloadable file.");
     visitor.visit::<CountUsersV2Args>(59, "count_users_v2", "Count users matching the filter.");
-    visitor.visit::<ValidateContactsArgs>(
-        60,
-        "validate_contacts",
-        "Check that a contacts is well formed before it is saved.",
-    );
-    visitor.visit::<GetAlertsArgs>(
-        61,
-        "get_alerts",
-        "Get the current alerts for the given criteria.",
-    );
+    visitor.visit::<ValidateContactsArgs>(60, "validate_contacts", "Check that a contacts is well formed before it is saved.");
+    visitor.visit::<GetAlertsArgs>(61, "get_alerts", "Get the current alerts for the given criteria.");
     visitor.visit::<CountHotelsArgs>(62, "count_hotels", "Count hotels matching the filter.");
-    visitor.visit::<ExportFlightsArgs>(
-        63,
-        "export_flights",
-        "Export flights to a downloadable file.",
-    );
-    visitor.visit::<CreateInvoicesArgs>(
-        64,
-        "create_invoices",
-        "Create a new invoices and return its identifier.",
-    );
-    visitor.visit::<CreatePaymentsV3Args>(
-        65,
-        "create_payments_v3",
-        "Create a new payments and return its identifier.",
-    );
-    visitor.visit::<ExportRepositoriesV2Args>(
-        66,
-        "export_repositories_v2",
-        "Export repositories to a downloadable file.",
-    );
-    visitor.visit::<ValidateEventsArgs>(
-        67,
-        "validate_events",
-        "Check that a events is well formed before it is saved.",
-    );
-    visitor.visit::<UpdateUsersArgs>(
-        68,
-        "update_users",
-        "Update an existing users; fields left out stay unchanged.",
-    );
+    visitor.visit::<ExportFlightsArgs>(63, "export_flights", "Export flights to a downloadable file.");
+    visitor.visit::<CreateInvoicesArgs>(64, "create_invoices", "Create a new invoices and return its identifier.");
+    visitor.visit::<CreatePaymentsV3Args>(65, "create_payments_v3", "Create a new payments and return its identifier.");
+    visitor.visit::<ExportRepositoriesV2Args>(66, "export_repositories_v2", "Export repositories to a downloadable file.");
+    visitor.visit::<ValidateEventsArgs>(67, "validate_events", "Check that a events is well formed before it is saved.");
+    visitor.visit::<UpdateUsersArgs>(68, "update_users", "Update an existing users; fields left out stay unchanged.");
     visitor.visit::<ExportHotelsArgs>(69, "export_hotels", "Export hotels to a downloadable file.");
     visitor.visit::<CountMessagesArgs>(70, "count_messages", "Count messages matching the filter.");
-    visitor.visit::<CreateMessagesArgs>(
-        71,
-        "create_messages",
-        "Create a new messages and return its identifier.",
-    );
-    visitor.visit::<ExportPaymentsArgs>(
-        72,
-        "export_payments",
-        "Export payments to a downloadable file.",
-    );
-    visitor.visit::<SummarizeUsersArgs>(
-        73,
-        "summarize_users",
-        "Summarize recent users in a few sentences.",
-    );
-    visitor.visit::<SearchHotelsArgs>(
-        74,
-        "search_hotels",
-        "Search hotels matching a free-text query and return the best matches.",
-    );
-    visitor.visit::<CountDeploymentsArgs>(
-        75,
-        "count_deployments",
-        "Count deployments matching the filter.",
-    );
-    visitor.visit::<ListPaymentsArgs>(
-        76,
-        "list_payments",
-        "List payments visible to the caller, newest first.",
-    );
-    visitor.visit::<ValidatePaymentsArgs>(
-        77,
-        "validate_payments",
-        "Check that a payments is well formed before it is saved.",
-    );
-    visitor.visit::<CountShipmentsArgs>(
-        78,
-        "count_shipments",
-        "Count shipments matching the filter.",
-    );
-    visitor.visit::<UpdateInvoicesArgs>(
-        79,
-        "update_invoices",
-        "Update an existing invoices; fields left out stay unchanged.",
-    );
-    visitor.visit::<DeleteFlightsArgs>(
-        80,
-        "delete_flights",
-        "Delete a flights permanently. This cannot be undone.",
-    );
-    visitor.visit::<ScheduleMessagesArgs>(
-        81,
-        "schedule_messages",
-        "Schedule a messages for later delivery.",
-    );
-    visitor.visit::<SearchDeploymentsV2Args>(
-        82,
-        "search_deployments_v2",
-        "Search deployments matching a free-text query and return the best matches.",
-    );
-    visitor.visit::<ListTicketsArgs>(
-        83,
-        "list_tickets",
-        "List tickets visible to the caller, newest first.",
-    );
-    visitor.visit::<ListNotesArgs>(
-        84,
-        "list_notes",
-        "List notes visible to the caller, newest first.",
-    );
-    visitor.visit::<SearchReviewsArgs>(
-        85,
-        "search_reviews",
-        "Search reviews matching a free-text query and return the best matches.",
-    );
-    visitor.visit::<ScheduleProductsArgs>(
-        86,
-        "schedule_products",
-        "Schedule a products for later delivery.",
-    );
-    visitor.visit::<SummarizeEventsV2Args>(
-        87,
-        "summarize_events_v2",
-        "Summarize recent events in a few sentences.",
-    );
-    visitor.visit::<SearchNotesV2Args>(
-        88,
-        "search_notes_v2",
-        "Search notes matching a free-text query and return the best matches.",
-    );
-    visitor.visit::<ValidateReviewsArgs>(
-        89,
-        "validate_reviews",
-        "Check that a reviews is well formed before it is saved.",
-    );
-    visitor.visit::<ArchiveProductsArgs>(
-        90,
-        "archive_products",
-        "Archive old products so they no longer appear in lists.",
-    );
-    visitor.visit::<ValidateOrdersArgs>(
-        91,
-        "validate_orders",
-        "Check that a orders is well formed before it is saved.",
-    );
-    visitor.visit::<SearchOrdersArgs>(
-        92,
-        "search_orders",
-        "Search orders matching a free-text query and return the best matches.",
-    );
-    visitor.visit::<UpdateOrdersArgs>(
-        93,
-        "update_orders",
-        "Update an existing orders; fields left out stay unchanged.",
-    );
-    visitor.visit::<ValidateShipmentsArgs>(
-        94,
-        "validate_shipments",
-        "Check that a shipments is well formed before it is saved.",
-    );
-    visitor.visit::<ExportInvoicesArgs>(
-        95,
-        "export_invoices",
-        "Export invoices to a downloadable file.",
-    );
-    visitor.visit::<ScheduleContactsV2Args>(
-        96,
-        "schedule_contacts_v2",
-        "Schedule a contacts for later delivery.",
-    );
-    visitor.visit::<CountRepositoriesArgs>(
-        97,
-        "count_repositories",
-        "Count repositories matching the filter.",
-    );
-    visitor.visit::<UpdatePaymentsV2Args>(
-        98,
-        "update_payments_v2",
-        "Update an existing payments; fields left out stay unchanged.",
-    );
-    visitor.visit::<ScheduleWeatherArgs>(
-        99,
-        "schedule_weather",
-        "Schedule a weather for later delivery.",
-    );
+    visitor.visit::<CreateMessagesArgs>(71, "create_messages", "Create a new messages and return its identifier.");
+    visitor.visit::<ExportPaymentsArgs>(72, "export_payments", "Export payments to a downloadable file.");
+    visitor.visit::<SummarizeUsersArgs>(73, "summarize_users", "Summarize recent users in a few sentences.");
+    visitor.visit::<SearchHotelsArgs>(74, "search_hotels", "Search hotels matching a free-text query and return the best matches.");
+    visitor.visit::<CountDeploymentsArgs>(75, "count_deployments", "Count deployments matching the filter.");
+    visitor.visit::<ListPaymentsArgs>(76, "list_payments", "List payments visible to the caller, newest first.");
+    visitor.visit::<ValidatePaymentsArgs>(77, "validate_payments", "Check that a payments is well formed before it is saved.");
+    visitor.visit::<CountShipmentsArgs>(78, "count_shipments", "Count shipments matching the filter.");
+    visitor.visit::<UpdateInvoicesArgs>(79, "update_invoices", "Update an existing invoices; fields left out stay unchanged.");
+    visitor.visit::<DeleteFlightsArgs>(80, "delete_flights", "Delete a flights permanently. This cannot be undone.");
+    visitor.visit::<ScheduleMessagesArgs>(81, "schedule_messages", "Schedule a messages for later delivery.");
+    visitor.visit::<SearchDeploymentsV2Args>(82, "search_deployments_v2", "Search deployments matching a free-text query and return the best matches.");
+    visitor.visit::<ListTicketsArgs>(83, "list_tickets", "List tickets visible to the caller, newest first.");
+    visitor.visit::<ListNotesArgs>(84, "list_notes", "List notes visible to the caller, newest first.");
+    visitor.visit::<SearchReviewsArgs>(85, "search_reviews", "Search reviews matching a free-text query and return the best matches.");
+    visitor.visit::<ScheduleProductsArgs>(86, "schedule_products", "Schedule a products for later delivery.");
+    visitor.visit::<SummarizeEventsV2Args>(87, "summarize_events_v2", "Summarize recent events in a few sentences.");
+    visitor.visit::<SearchNotesV2Args>(88, "search_notes_v2", "Search notes matching a free-text query and return the best matches.");
+    visitor.visit::<ValidateReviewsArgs>(89, "validate_reviews", "Check that a reviews is well formed before it is saved.");
+    visitor.visit::<ArchiveProductsArgs>(90, "archive_products", "Archive old products so they no longer appear in lists.");
+    visitor.visit::<ValidateOrdersArgs>(91, "validate_orders", "Check that a orders is well formed before it is saved.");
+    visitor.visit::<SearchOrdersArgs>(92, "search_orders", "Search orders matching a free-text query and return the best matches.");
+    visitor.visit::<UpdateOrdersArgs>(93, "update_orders", "Update an existing orders; fields left out stay unchanged.");
+    visitor.visit::<ValidateShipmentsArgs>(94, "validate_shipments", "Check that a shipments is well formed before it is saved.");
+    visitor.visit::<ExportInvoicesArgs>(95, "export_invoices", "Export invoices to a downloadable file.");
+    visitor.visit::<ScheduleContactsV2Args>(96, "schedule_contacts_v2", "Schedule a contacts for later delivery.");
+    visitor.visit::<CountRepositoriesArgs>(97, "count_repositories", "Count repositories matching the filter.");
+    visitor.visit::<UpdatePaymentsV2Args>(98, "update_payments_v2", "Update an existing payments; fields left out stay unchanged.");
+    visitor.visit::<ScheduleWeatherArgs>(99, "schedule_weather", "Schedule a weather for later delivery.");
 }
