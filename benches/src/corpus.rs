@@ -355,6 +355,16 @@ impl Corpus {
 
     /// `count` tools from `seed` (same seed, same corpus).
     pub fn generate(seed: u64, count: usize) -> Self {
+        Corpus::named_tools(seed, count, gen_tool)
+    }
+
+    /// `count` tools from `seed`, each named `verb_noun` (a repeat gets `_v2`, `_v3`...) and
+    /// shaped by `shape` from the same random stream.
+    fn named_tools(
+        seed: u64,
+        count: usize,
+        shape: fn(&mut Rng, String, String) -> ToolSpec,
+    ) -> Self {
         let mut rng = Rng::new(seed);
         let mut names = Vec::new();
         let mut tools = Vec::with_capacity(count);
@@ -369,7 +379,7 @@ impl Corpus {
                 );
             }
             names.push(name.clone());
-            tools.push(gen_tool(&mut rng, name, template.replace("{}", noun)));
+            tools.push(shape(&mut rng, name, template.replace("{}", noun)));
         }
         Corpus { tools }
     }
@@ -694,23 +704,7 @@ impl Corpus {
     /// another struct or a `Vec` of one; `Vec`s of structs; unit enums whose variants carry doc
     /// comments; `Option`s.
     pub fn generate_wide(seed: u64, count: usize) -> Self {
-        let mut rng = Rng::new(seed);
-        let mut names = Vec::new();
-        let mut tools = Vec::with_capacity(count);
-        while tools.len() < count {
-            let (verb, template) = *rng.pick(VERBS);
-            let noun = *rng.pick(NOUNS);
-            let mut name = format!("{verb}_{noun}");
-            if names.contains(&name) {
-                name = format!(
-                    "{name}_v{}",
-                    names.iter().filter(|n| n.starts_with(&name)).count() + 1
-                );
-            }
-            names.push(name.clone());
-            tools.push(gen_wide_tool(&mut rng, name, template.replace("{}", noun)));
-        }
-        Corpus { tools }
+        Corpus::named_tools(seed, count, gen_wide_tool)
     }
 }
 
