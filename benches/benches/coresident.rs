@@ -7,7 +7,7 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use tooldef::Policy;
+use tooldef::LossPolicy;
 
 #[path = "coresident_shared/mod.rs"]
 mod shared;
@@ -18,7 +18,7 @@ fn coresident(c: &mut Criterion) {
     // Use tooldef and every provider once, as an application holding both kinds of tools does.
     for p in tooldef_benches::providers::providers() {
         let d = tooldef_benches::generated::tooldef_const::DESCRIPTORS[0];
-        black_box(p.renderer.render(d, Policy::Lenient).expect("renders"));
+        black_box(p.renderer.render(d, LossPolicy::Allow).expect("renders"));
     }
     shared::bench(c, "coresident_with_tooldef");
 }

@@ -4,7 +4,7 @@
 //! - `real_corpus/import`: every tool read into the IR with the importer of its source (the
 //!   tools tooldef refuses are attempted and counted like the others).
 //! - `real_corpus/import_render/<target>`: the import, then every imported tool rendered for the
-//!   target under the lenient policy, as `tooldef import` + `tooldef render` would.
+//!   target under the `Allow` policy, as `tooldef import` + `tooldef render` would.
 //! - `real_corpus/serde_json_round_trip`: the baseline a user who hands the published JSON
 //!   through unchanged would pay: every tool parsed from its text and written back.
 //!
@@ -15,7 +15,7 @@ use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use serde_json::Value;
-use tooldef::render::Policy;
+use tooldef::render::LossPolicy;
 use tooldef_testkit::real::{self, RealTool, Target};
 
 fn import_all(tools: &[RealTool]) -> Vec<tooldef::ToolDescriptor> {
@@ -46,7 +46,7 @@ fn bench(c: &mut Criterion) {
                 let imported = import_all(black_box(&tools));
                 imported
                     .iter()
-                    .filter_map(|d| renderer.render(d, Policy::Lenient).ok())
+                    .filter_map(|d| renderer.render(d, LossPolicy::Allow).ok())
                     .map(|r| r.json().len())
                     .sum::<usize>()
             });

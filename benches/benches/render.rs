@@ -12,7 +12,7 @@ use std::hint::black_box;
 use criterion::{Criterion, criterion_group, criterion_main};
 use serde_json::{Value, json};
 use tooldef::render::json_array;
-use tooldef::{Policy, RenderCache, Renderer, ToolDescriptor};
+use tooldef::{LossPolicy, RenderCache, Renderer, ToolDescriptor};
 use tooldef_benches::generated::tooldef_const::DESCRIPTORS;
 use tooldef_benches::generated::{rmcp_router, wide_tooldef_macro};
 use tooldef_benches::macro_descriptors;
@@ -21,8 +21,10 @@ use tooldef_benches::schemars_corpus::{SchemarsTool, schemars_tools, wide_schema
 use tooldef_openai::OpenAiRenderer;
 
 fn tooldef_cold(renderer: &dyn Renderer, descriptors: &[&'static ToolDescriptor]) -> String {
-    let rendered: Vec<_> =
-        descriptors.iter().map(|d| renderer.render(d, Policy::Lenient).expect("renders")).collect();
+    let rendered: Vec<_> = descriptors
+        .iter()
+        .map(|d| renderer.render(d, LossPolicy::Allow).expect("renders"))
+        .collect();
     json_array(&rendered)
 }
 
@@ -41,14 +43,14 @@ fn tooldef_cached(
     renderer: &dyn Renderer,
     tools: &[&'static ToolDescriptor],
 ) -> String {
-    cache.get_static_set(renderer, tools, Policy::Lenient).expect("renders").json().to_owned()
+    cache.get_static_set(renderer, tools, LossPolicy::Allow).expect("renders").json().to_owned()
 }
 
 /// Each tool from the per-tool cache, joined anew.
 fn tooldef_cached_tools(cache: &RenderCache, renderer: &dyn Renderer) -> String {
     let rendered: Vec<_> = DESCRIPTORS
         .iter()
-        .map(|d| cache.get_static(renderer, d, Policy::Lenient).expect("renders"))
+        .map(|d| cache.get_static(renderer, d, LossPolicy::Allow).expect("renders"))
         .collect();
     json_array(&rendered)
 }

@@ -19,7 +19,7 @@ use tooldef::render::json_array;
 use tooldef::spec::spec_to_json;
 use tooldef::workspace::Workspace;
 use tooldef::{
-    Assembler, AssemblyContext, DynamicTool, Executor, Origin, Policy, RenderCache, Renderer,
+    Assembler, AssemblyContext, DynamicTool, Executor, LossPolicy, Origin, RenderCache, Renderer,
     ToolDescriptor, ToolFilter, ToolName, ToolRegistry,
 };
 use tooldef_benches::criterion_config;
@@ -94,7 +94,7 @@ fn scale(c: &mut Criterion) {
             b.iter(|| {
                 let rendered: Vec<_> = tools
                     .iter()
-                    .map(|d| renderer.render(black_box(d), Policy::Lenient).expect("renders"))
+                    .map(|d| renderer.render(black_box(d), LossPolicy::Allow).expect("renders"))
                     .collect();
                 json_array(&rendered)
             })
@@ -107,13 +107,13 @@ fn scale(c: &mut Criterion) {
         let registry = registry(&descriptors(n));
         let cache = RenderCache::new();
         let snapshot = registry.snapshot();
-        snapshot.rendered(&renderer, &cache, Policy::Lenient).expect("renders");
+        snapshot.rendered(&renderer, &cache, LossPolicy::Allow).expect("renders");
         group.throughput(Throughput::Elements(n as u64));
         group.bench_function(BenchmarkId::from_parameter(n), |b| {
             b.iter(|| {
                 let set = registry
                     .snapshot()
-                    .rendered(&renderer, black_box(&cache), Policy::Lenient)
+                    .rendered(&renderer, black_box(&cache), LossPolicy::Allow)
                     .expect("renders");
                 set.json().len()
             })

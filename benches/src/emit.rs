@@ -307,7 +307,7 @@ pub fn tooldef_const(corpus: &Corpus, target: Target) -> String {
     );
     out.push_str(
         "use serde::Deserialize;\n\
-         use tooldef::checks::{self, ArgErrors};\n\
+         use tooldef::arg_checks::{self, ArgErrors};\n\
          use tooldef::{BoxFuture, Param, Schema, Tool, ToolDescriptor, ToolError};\n\n",
     );
     for (index, tool) in corpus.tools.iter().enumerate() {
@@ -376,9 +376,9 @@ fn arg_checks(tool: &ToolSpec) -> String {
         let pointer = lit(&format!("/{}", p.name));
         let check = match (p.range, p.max_len) {
             (Some((lo, hi)), _) => {
-                format!("checks::int_range(*v, Some({lo}), Some({hi}), {pointer})")
+                format!("arg_checks::int_range(*v, Some({lo}), Some({hi}), {pointer})")
             }
-            (None, Some(max)) => format!("checks::length(v, None, Some({max}), {pointer})"),
+            (None, Some(max)) => format!("arg_checks::length(v, None, Some({max}), {pointer})"),
             (None, None) => continue,
         };
         if p.ty.is_opt() {

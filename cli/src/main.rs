@@ -28,8 +28,8 @@ use std::process::ExitCode;
 
 use tooldef::files::{FileProblem, read_regular};
 use tooldef::{
-    LoadedSpec, MAX_SPEC_BYTES, Policy, RenderError, RenderRule, Renderer, SpecErrorKind, Specs,
-    ToolDescriptor, load_specs, parse_spec, render_each, render_each_mapped,
+    LoadedSpec, LossPolicy, MAX_SPEC_BYTES, RenderError, RenderRule, Renderer, SpecErrorKind,
+    Specs, ToolDescriptor, load_specs, parse_spec, render_each, render_each_mapped,
 };
 
 use crate::args::{CheckArgs, Command, ImportArgs, RenderArgs, STDIN, UsageError};
@@ -236,8 +236,8 @@ fn load(paths: &[PathBuf]) -> Loaded {
     Loaded { specs, problems }
 }
 
-fn policy(strict: bool) -> Policy {
-    if strict { Policy::Strict } else { Policy::Lenient }
+fn policy(strict: bool) -> LossPolicy {
+    if strict { LossPolicy::Refuse } else { LossPolicy::Allow }
 }
 
 /// The file that defines the tool a render error names.
@@ -374,7 +374,7 @@ fn check_one(
     specs: &Specs,
     tools: &[&ToolDescriptor],
     renderer: &dyn Renderer,
-    policy: Policy,
+    policy: LossPolicy,
 ) -> CheckLines {
     let mut lines =
         CheckLines { changes: Vec::new(), refusals: Vec::new(), refused: 0, over_limit: false };

@@ -147,7 +147,7 @@ fn param(cx: &Ctxt, p: &ParamIr<'_>, derived: bool) {
         if source.is_empty() {
             cx.error(pat, "`pattern` cannot be empty");
         } else if let Err(reason) = crate::ecma::compile(&source) {
-            // The words of `tooldef::checks::PatternError`, which dispatch would give every value.
+            // The words of `tooldef::arg_checks::PatternError`, which dispatch would give every value.
             cx.error(pat, format!("pattern {source:?} cannot be enforced: {reason}"));
         }
     }

@@ -3,7 +3,7 @@
 //!
 //! One source file serves both crates: it lives in `tooldef-macros`, which refuses a `pattern`
 //! key at compile time with the reason given here, and `tooldef`'s `src/ecma.rs` is a symbolic
-//! link to it (packaging copies the file into each crate), where `checks::compile` wraps it for
+//! link to it (packaging copies the file into each crate), where `arg_checks::compile` wraps it for
 //! import, validation and dispatch. So a pattern the macros accept is one dispatch enforces. It
 //! uses `std` and the engine, `regex-lite` (named `regex` in both crates' `Cargo.toml`).
 

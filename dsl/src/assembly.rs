@@ -58,7 +58,7 @@ use std::sync::{Arc, PoisonError, RwLock};
 
 use crate::descriptor::ToolDescriptor;
 use crate::literal::Text;
-use crate::render::{Policy, RenderCache, RenderError, Rendered, Renderer, Report};
+use crate::render::{LossPolicy, RenderCache, RenderError, Rendered, Renderer, Report};
 
 pub use disclosure::{DisclosureSearch, ProgressiveDisclosure};
 pub use filter::{PatternError, ToolFilter, ToolPattern};
@@ -129,7 +129,7 @@ impl PromptAssembly {
     pub fn render_tools<R: Renderer + ?Sized>(
         &self,
         renderer: &R,
-        policy: Policy,
+        policy: LossPolicy,
     ) -> Result<Vec<Rendered>, RenderError> {
         let tools: Vec<&ToolDescriptor> = self.tools.iter().map(|t| &**t).collect();
         renderer.render_set(&tools, policy)
@@ -146,7 +146,7 @@ impl PromptAssembly {
     pub fn render_tools_cached<R: Renderer + ?Sized>(
         &self,
         renderer: &R,
-        policy: Policy,
+        policy: LossPolicy,
         cache: &RenderCache,
     ) -> Result<Vec<Rendered>, RenderError> {
         let set = cache.get_shared_set(renderer, &self.tools, policy)?;
@@ -162,7 +162,7 @@ impl PromptAssembly {
     pub fn tool_values<R: Renderer + ?Sized>(
         &self,
         renderer: &R,
-        policy: Policy,
+        policy: LossPolicy,
         cache: Option<&RenderCache>,
     ) -> Result<(Vec<serde_json::Value>, Report), RenderError> {
         let rendered = match cache {

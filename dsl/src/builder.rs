@@ -1,13 +1,13 @@
 //! The run-time builder: the same descriptor as the `const` DSL, from owned data computed at run
-//! time, with every rule of [`crate::validate`] returned as a `Result` instead of a compile error.
+//! time, with every rule of [`crate::descriptor_rules`] returned as a `Result` instead of a compile error.
 
 use std::borrow::Cow;
 
 use crate::descriptor::{Annotations, Definition, NameError, Param, ToolDescriptor, ToolName};
+use crate::descriptor_rules::DescriptorError;
 use crate::extensions::Extensions;
 use crate::literal::{Literal, Text};
 use crate::schema::{Additional, EnumValue, EnumValues, Scalar, Schema, SchemaKind, SchemaRef};
-use crate::validate::DescriptorError;
 
 /// Why a run-time descriptor could not be built.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -16,13 +16,13 @@ pub enum BuildError {
     /// The name breaks the [`ToolName`] rule.
     #[error(transparent)]
     Name(#[from] NameError),
-    /// A rule of [`crate::validate`] is broken.
+    /// A rule of [`crate::descriptor_rules`] is broken.
     #[error(transparent)]
     Invalid(#[from] DescriptorError),
 }
 
 /// Builds a [`ToolDescriptor`] from data computed at run time, with every rule of
-/// [`crate::validate`] returned as a `Result`.
+/// [`crate::descriptor_rules`] returned as a `Result`.
 ///
 /// ```
 /// use tooldef::{Param, Schema, ToolDescriptor};

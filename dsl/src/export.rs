@@ -20,7 +20,7 @@
 //! # struct OpenAiChat;
 //! # impl tooldef::Renderer for OpenAiChat {
 //! #     fn name(&self) -> &str { "openai-chat" }
-//! #     fn render(&self, t: &tooldef::ToolDescriptor, p: tooldef::Policy)
+//! #     fn render(&self, t: &tooldef::ToolDescriptor, p: tooldef::LossPolicy)
 //! #         -> Result<tooldef::Rendered, tooldef::RenderError> { unimplemented!() }
 //! # }
 //! // build.rs
@@ -50,7 +50,9 @@ use std::path::{Path, PathBuf};
 use crate::descriptor::{NameError, ToolDescriptor, ToolName};
 use crate::files::{self, FileKind, FileProblem};
 use crate::render::name_map;
-use crate::render::{Change, NameMap, Policy, RenderError, Rendered, Renderer, Report, json_array};
+use crate::render::{
+    Change, LossPolicy, NameMap, RenderError, Rendered, Renderer, Report, json_array,
+};
 use crate::spec::{MAX_SPEC_BYTES, Spec, SpecError, load_spec_file, parse_bytes};
 
 /// A spec loaded from a file.
@@ -403,7 +405,7 @@ pub fn load_spec_dir(dir: impl AsRef<Path>) -> Result<Specs, SpecsError> {
 pub fn render_json(
     renderer: &dyn Renderer,
     tools: &[&ToolDescriptor],
-    policy: Policy,
+    policy: LossPolicy,
     pretty: bool,
 ) -> Result<(String, Report), RenderError> {
     let rendered = renderer.render_set(tools, policy)?;
@@ -454,7 +456,7 @@ impl RenderedEach {
 pub fn render_each(
     renderer: &dyn Renderer,
     tools: &[&ToolDescriptor],
-    policy: Policy,
+    policy: LossPolicy,
 ) -> RenderedEach {
     let mut out = RenderedEach { rendered: Vec::new(), refused: Vec::new(), set_refused: None };
     let mut good: Vec<&ToolDescriptor> = Vec::with_capacity(tools.len());
@@ -478,7 +480,7 @@ pub fn render_each(
 pub fn render_each_mapped(
     renderer: &dyn Renderer,
     tools: &[&ToolDescriptor],
-    policy: Policy,
+    policy: LossPolicy,
 ) -> (RenderedEach, NameMap) {
     let plan = name_map::plan(tools, &renderer.name_rules());
     let renamed: Vec<&ToolDescriptor> = plan.tools.iter().map(|t| &**t).collect();
@@ -519,7 +521,7 @@ fn array_text(rendered: &[Rendered], pretty: bool) -> String {
 pub struct Target<'a> {
     renderer: &'a dyn Renderer,
     file: &'a str,
-    policy: Policy,
+    policy: LossPolicy,
     pretty: bool,
 }
 
@@ -537,11 +539,11 @@ impl fmt::Debug for Target<'_> {
 impl<'a> Target<'a> {
     /// `file` (e.g. `tools.openai.json`) rendered by `renderer`, lenient, compact.
     pub fn new(renderer: &'a dyn Renderer, file: &'a str) -> Self {
-        Target { renderer, file, policy: Policy::Lenient, pretty: false }
+        Target { renderer, file, policy: LossPolicy::Allow, pretty: false }
     }
 
     /// Renders under `policy` (strict: a lossy change fails the build).
-    pub fn policy(mut self, policy: Policy) -> Self {
+    pub fn policy(mut self, policy: LossPolicy) -> Self {
         self.policy = policy;
         self
     }
@@ -631,7 +633,11 @@ mod tests {
         fn name(&self) -> &str {
             "names"
         }
-        fn render(&self, tool: &ToolDescriptor, policy: Policy) -> Result<Rendered, RenderError> {
+        fn render(
+            &self,
+            tool: &ToolDescriptor,
+            policy: LossPolicy,
+        ) -> Result<Rendered, RenderError> {
             if tool.name.as_str() == "refused" {
                 return Err(RenderError::new(
                     "refused",
@@ -815,7 +821,7 @@ mod tests {
     fn render_each_names_every_refused_tool_and_keeps_the_others() {
         let (a, refused, b) =
             (ToolDescriptor::new("a"), ToolDescriptor::new("refused"), ToolDescriptor::new("b"));
-        let each = render_each(&Names, &[&a, &refused, &b], Policy::Lenient);
+        let each = render_each(&Names, &[&a, &refused, &b], LossPolicy::Allow);
         assert!(!each.is_complete());
         assert_eq!(each.json(false), r#"[{"n":"a"},{"n":"b"}]"#);
         let refused: Vec<&str> = each.refused.iter().map(|e| e.tool.as_str()).collect();

@@ -243,20 +243,20 @@
 //!
 #![cfg_attr(feature = "macros", doc = "```")]
 #![cfg_attr(not(feature = "macros"), doc = "```text")]
-//! use tooldef::{Param, Policy, ToolDescriptor, tools_json};
+//! use tooldef::{Param, LossPolicy, ToolDescriptor, tools_json};
 //! use tooldef_openai::OpenAiRenderer;
 //!
 //! const SEARCH: ToolDescriptor = ToolDescriptor::new("search")
 //!     .description("Search the web.")
 //!     .params(const { &[Param::string("query")] });
 //!
-//! let tools = tools_json(&OpenAiRenderer::chat(), [&SEARCH], Policy::Lenient).unwrap();
+//! let tools = tools_json(&OpenAiRenderer::chat(), [&SEARCH], LossPolicy::Allow).unwrap();
 //! let body = format!(r#"{{"model":"gpt-5","messages":[],"tools":{tools}}}"#);
 //! let body: serde_json::Value = serde_json::from_str(&body).unwrap();
 //! assert_eq!(body["tools"][0]["function"]["name"], "search");
 //! ```
 //!
-//! [`Policy::Strict`](crate::Policy) refuses any change that loses meaning; `Policy::Lenient`
+//! [`LossPolicy::Refuse`](crate::LossPolicy) refuses any change that loses meaning; `LossPolicy::Allow`
 //! makes it and reports it. Each [`Rendered`](crate::Rendered) carries the
 //! [`Report`](crate::Report) of what was changed for the provider. Rendering the same descriptor
 //! twice is cached by [`RenderCache`](crate::RenderCache).
@@ -267,7 +267,7 @@
 //!
 #![cfg_attr(feature = "macros", doc = "```")]
 #![cfg_attr(not(feature = "macros"), doc = "```text")]
-//! use tooldef::{Policy, PromptAssembly, Section, ToolDescriptor};
+//! use tooldef::{LossPolicy, PromptAssembly, Section, ToolDescriptor};
 //! use tooldef_openai::{OpenAiRenderer, request_fragment};
 //!
 //! const SEARCH: ToolDescriptor = ToolDescriptor::new("search").description("Search the web.");
@@ -275,7 +275,7 @@
 //! let mut assembly = PromptAssembly::new();
 //! assembly.push_section(Section::new("persona", 0, "Be brief."));
 //! assembly.put_tool(SEARCH);
-//! let fragment = request_fragment(&assembly, &OpenAiRenderer::chat(), Policy::Strict, None).unwrap();
+//! let fragment = request_fragment(&assembly, &OpenAiRenderer::chat(), LossPolicy::Refuse, None).unwrap();
 //! assert_eq!(fragment.body["messages"][0]["content"], "Be brief.");
 //! assert_eq!(fragment.body["tools"][0]["function"]["name"], "search");
 //! ```

@@ -14,7 +14,7 @@
 //!
 #![cfg_attr(feature = "macros", doc = "```")]
 #![cfg_attr(not(feature = "macros"), doc = "```text")]
-//! use tooldef::{Policy, Tool, ToolCall, Toolbox, tool, tools_json};
+//! use tooldef::{LossPolicy, Tool, ToolCall, Toolbox, tool, tools_json};
 //! use tooldef_openai::OpenAiRenderer;
 //!
 //! /// Get the current weather for a city.
@@ -28,7 +28,7 @@
 //! }
 //!
 //! // The request's `tools` field, for OpenAI Chat Completions.
-//! let tools = tools_json(&OpenAiRenderer::chat(), [GetWeather::descriptor()], Policy::Strict).unwrap();
+//! let tools = tools_json(&OpenAiRenderer::chat(), [GetWeather::descriptor()], LossPolicy::Refuse).unwrap();
 //! assert!(tools.starts_with(r#"[{"type":"function","function":{"name":"get_weather""#));
 //!
 //! // The model's call, checked against the schema before the function runs.
@@ -67,13 +67,14 @@
 //! - `chrono`, `uuid`, `url`: [`ToolSchema`] for those crates' types, with the matching `format`.
 #![cfg_attr(docsrs, feature(doc_auto_cfg))]
 
+pub mod arg_checks;
 pub mod assembly;
 mod builder;
-pub mod checks;
 mod const_text;
 mod descriptor;
 pub mod dispatch;
 // Shared with `tooldef-macros`, which refuses at compile time what it refuses.
+pub mod descriptor_rules;
 mod ecma;
 pub mod export;
 mod extensions;
@@ -94,15 +95,15 @@ pub mod stream;
 pub mod suggest;
 mod tool;
 pub mod tool_schema;
-pub mod validate;
 pub mod workspace;
 
 // --- IR, builder, validation ---
+pub use arg_checks::{ArgError, ArgErrors};
 pub use builder::{BuildError, ToolBuilder};
-pub use checks::{ArgError, ArgErrors};
 pub use descriptor::{
     Annotations, Definition, NameError, Param, ToolDescriptor, ToolName, ToolNameRule,
 };
+pub use descriptor_rules::{DescriptorError, Rule};
 pub use extensions::Extensions;
 pub use literal::{Literal, Text};
 pub use pointer::{JsonPointer, PointerError};
@@ -114,7 +115,6 @@ pub use schema::{
 pub use tool::{
     Arguments, BoxFuture, CallError, Content, Executor, Tool, ToolCall, ToolError, ToolResult,
 };
-pub use validate::{DescriptorError, Rule};
 
 // --- json_schema, spec ---
 pub use json_schema::{
@@ -138,12 +138,14 @@ pub use tool_schema::{
 pub use tooldef_macros::{Tool, ToolSchema, tool, tools};
 
 // --- dispatch ---
-pub use dispatch::{DispatchError, DispatchErrorKind, DynamicTool, Toolbox, TypedTool, Validator};
+pub use dispatch::{
+    ArgValidator, DispatchError, DispatchErrorKind, DynamicTool, Toolbox, TypedTool,
+};
 
 // --- render ---
 pub use render::{
-    Change, ChangeKind, JsonWriter, Keyword, Keywords, MappedSet, NameMap, NameRule, NameRules,
-    NullStyle, Policy, RefStyle, RenderCache, RenderCtx, RenderError, RenderRule, Rendered,
+    Change, ChangeKind, JsonWriter, Keyword, Keywords, LossPolicy, MappedSet, NameMap, NameRule,
+    NameRules, NullStyle, RefStyle, RenderCache, RenderCtx, RenderError, RenderRule, Rendered,
     RenderedSet, Renderer, Report, SchemaOptions, SchemaStats, Unsupported, json_array,
     render_mapped, tools_json, write_input_schema, write_output_schema,
 };

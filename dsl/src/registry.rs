@@ -78,11 +78,11 @@ use indexmap::IndexMap;
 
 use crate::assembly::{AssemblyContext, Contribution, Contributor};
 use crate::descriptor::{ToolDescriptor, ToolName};
+use crate::descriptor_rules::DescriptorError;
 use crate::overrides::{
     OverriddenExecutor, OverrideError, OverrideErrorKind, OverrideReport, Overrides, Patched,
 };
 use crate::tool::{Executor, ToolCall, ToolResult};
-use crate::validate::DescriptorError;
 
 /// Where a registered tool came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -293,7 +293,7 @@ impl Snapshot {
         &self,
         renderer: &R,
         cache: &crate::RenderCache,
-        policy: crate::Policy,
+        policy: crate::LossPolicy,
     ) -> Result<crate::RenderedSet, crate::RenderError> {
         cache.get_executor_set(renderer, self.entries.iter().map(RegistryEntry::executor), policy)
     }

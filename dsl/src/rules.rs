@@ -55,7 +55,7 @@ pub enum Rule {
     NotFinite,
     /// The tool name breaks the [`ToolName`](crate::ToolName) rule.
     BadName,
-    /// A pattern cannot be enforced with ECMA-262's meaning (see [`crate::checks::compile`]);
+    /// A pattern cannot be enforced with ECMA-262's meaning (see [`crate::arg_checks::compile`]);
     /// checked at run time only (`ToolDescriptor::validate`).
     BadPattern,
 }

@@ -71,7 +71,7 @@ pub struct Schema {
 /// items); the kept keywords add to it. Renderers whose provider takes full JSON Schema write
 /// them as they are ([`SchemaOptions::verbatim`](crate::SchemaOptions::verbatim)); the others
 /// lower them into the description as a lossy reported change, which
-/// [`Policy::Strict`](crate::Policy::Strict) refuses. What dispatch enforces of each is listed in
+/// [`LossPolicy::Refuse`](crate::LossPolicy::Refuse) refuses. What dispatch enforces of each is listed in
 /// [`crate::json_schema`].
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Kept {

@@ -45,6 +45,7 @@ use std::path::Path;
 use serde_json::{Map, Value};
 
 use crate::descriptor::{Annotations, NameError, ToolDescriptor, ToolName};
+use crate::descriptor_rules::DescriptorError;
 use crate::extensions::Extensions;
 use crate::json_schema::export::Obj;
 use crate::json_schema::{
@@ -53,7 +54,6 @@ use crate::json_schema::{
 };
 use crate::literal::Literal;
 use crate::schema::SchemaRef;
-use crate::validate::DescriptorError;
 
 /// The largest spec file [`load_spec_file`] reads (1 MiB): the one limit of every spec reader
 /// (directories in [`crate::export`] and the CLI, and by default the workspace).
@@ -177,7 +177,7 @@ pub enum SpecErrorKind {
         /// The definition's name.
         name: String,
     },
-    /// The imported descriptor breaks a rule of [`crate::validate`].
+    /// The imported descriptor breaks a rule of [`crate::descriptor_rules`].
     Invalid(DescriptorError),
 }
 

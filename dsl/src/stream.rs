@@ -43,9 +43,9 @@ mod scan;
 
 use std::fmt;
 
-use crate::checks::ArgErrors;
+use crate::arg_checks::ArgErrors;
 use crate::descriptor::ToolDescriptor;
-use crate::dispatch::{DispatchError, DispatchErrorKind, Toolbox, Validator, closest};
+use crate::dispatch::{ArgValidator, DispatchError, DispatchErrorKind, Toolbox, closest};
 use crate::registry::Snapshot;
 use crate::tool::{Arguments, ToolCall, ToolResult};
 use early::{Early, Finding};
@@ -329,7 +329,7 @@ struct Open<'a> {
 /// the schema of the tool being called and reports an unknown tool at the start.
 pub struct CallAssembler<'a> {
     tools: Option<&'a dyn ToolLookup>,
-    validator: Validator,
+    validator: ArgValidator,
     limits: StreamLimits,
     open: Vec<Open<'a>>,
     finished: Vec<u64>,
@@ -358,7 +358,7 @@ impl<'a> CallAssembler<'a> {
     pub fn new() -> Self {
         CallAssembler {
             tools: None,
-            validator: Validator::new(),
+            validator: ArgValidator::new(),
             limits: StreamLimits::DEFAULT,
             open: Vec::new(),
             finished: Vec::new(),
@@ -615,7 +615,7 @@ impl<'a> CallAssembler<'a> {
 }
 
 /// Scans what was appended to `call`, pushing what the early checker finds.
-fn scan(call: &mut Open<'_>, validator: &Validator, out: &mut Vec<StreamEvent>) {
+fn scan(call: &mut Open<'_>, validator: &ArgValidator, out: &mut Vec<StreamEvent>) {
     if call.scanner.error().is_some() {
         return;
     }

@@ -264,7 +264,7 @@ pub trait Tool: Send + Sync + 'static {
 
     /// Checks the constraints serde does not enforce (ranges, lengths, patterns, `one_of`) on
     /// decoded arguments. The message names the JSON pointer (`/days must be at most 10; got 11`).
-    fn check(args: &Self::Args) -> Result<(), crate::checks::ArgErrors>
+    fn check(args: &Self::Args) -> Result<(), crate::arg_checks::ArgErrors>
     where
         Self: Sized,
     {
@@ -299,7 +299,7 @@ pub trait Executor: Send + Sync {
     /// [`InvalidArguments`](crate::DispatchErrorKind::InvalidArguments), whose
     /// [`model_text`](crate::DispatchError::model_text) is what the model would have been told.
     fn check_arguments(&self, arguments: &Arguments) -> Result<(), crate::DispatchError> {
-        let validator = crate::Validator::new();
+        let validator = crate::ArgValidator::new();
         crate::dispatch::prepare_arguments(self.descriptor(), &validator, arguments).map(drop)
     }
 }

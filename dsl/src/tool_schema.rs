@@ -5,7 +5,7 @@
 //!
 //! The macros emit short tables and calls; the logic that turns a type into a schema, applies
 //! `#[param(...)]` constraints and builds the descriptor lives here, as ordinary tested code.
-//! Owns nothing of validation (see [`crate::validate`]) or dispatch (see [`crate::dispatch`]).
+//! Owns nothing of validation (see [`crate::descriptor_rules`]) or dispatch (see [`crate::dispatch`]).
 //!
 //! Here: the traits and [`SchemaGen`]. Beside it: `impls.rs` (the impls for std and optional
 //! crates' types), `key_checks.rs` (whether a `#[param]` key fits the parameter's type),
@@ -298,7 +298,7 @@ pub mod __private {
         Bound, LengthCheck, RangeCheck, RunTool, Shape, StringKey, TextCheck, ToolReturn,
         ToolSchema, ToolSet, ToolVisitor,
     };
-    pub use crate::checks::{ArgErrors, Pattern, one_of};
+    pub use crate::arg_checks::{ArgErrors, Pattern, one_of};
     pub use crate::descriptor::{Definition, Param, ToolDescriptor, ToolName};
     pub use crate::literal::Literal;
     pub use crate::schema::Schema;

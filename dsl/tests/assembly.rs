@@ -525,7 +525,7 @@ fn the_assembler_is_send_and_sync_and_assembles_concurrently() {
 mod rendering {
     use super::*;
     use tooldef::render::{
-        JsonWriter, Policy, RenderCache, RenderCtx, RenderError, RenderRule, Rendered, Renderer,
+        JsonWriter, LossPolicy, RenderCache, RenderCtx, RenderError, RenderRule, Rendered, Renderer,
     };
 
     /// `{"name": ...}` per tool; refuses sets of more than `max` tools.
@@ -542,7 +542,11 @@ mod rendering {
             format!("name-only max={}", self.max).into()
         }
 
-        fn render(&self, tool: &ToolDescriptor, policy: Policy) -> Result<Rendered, RenderError> {
+        fn render(
+            &self,
+            tool: &ToolDescriptor,
+            policy: LossPolicy,
+        ) -> Result<Rendered, RenderError> {
             let ctx = RenderCtx::new(tool, policy);
             let mut out = JsonWriter::new();
             out.begin_object();
@@ -552,7 +556,7 @@ mod rendering {
             Ok(ctx.finish(out))
         }
 
-        fn check_set(&self, tools: &[&ToolDescriptor], _: Policy) -> Result<(), RenderError> {
+        fn check_set(&self, tools: &[&ToolDescriptor], _: LossPolicy) -> Result<(), RenderError> {
             match tools.get(self.max) {
                 Some(t) => Err(RenderError::new(
                     t.name.as_str(),
@@ -575,10 +579,10 @@ mod rendering {
     #[test]
     fn tools_render_in_assembly_order() {
         let a = assembler().assemble(&cx()).unwrap();
-        let rendered = a.render_tools(&NameOnly { max: 10 }, Policy::Lenient).unwrap();
+        let rendered = a.render_tools(&NameOnly { max: 10 }, LossPolicy::Allow).unwrap();
         let json: Vec<&str> = rendered.iter().map(Rendered::json).collect();
         assert_eq!(json, [r#"{"name":"alpha"}"#, r#"{"name":"beta"}"#]);
-        let err = a.render_tools(&NameOnly { max: 1 }, Policy::Lenient).unwrap_err();
+        let err = a.render_tools(&NameOnly { max: 1 }, LossPolicy::Allow).unwrap_err();
         assert_eq!(err.rule, RenderRule::SetLimit);
         assert_eq!(err.tool, "beta");
     }
@@ -589,16 +593,16 @@ mod rendering {
         let cache = RenderCache::new();
         let renderer = NameOnly { max: 10 };
         let first =
-            asm.assemble(&cx()).unwrap().render_tools_cached(&renderer, Policy::Lenient, &cache);
+            asm.assemble(&cx()).unwrap().render_tools_cached(&renderer, LossPolicy::Allow, &cache);
         assert_eq!(cache.len(), 2);
         let second =
-            asm.assemble(&cx()).unwrap().render_tools_cached(&renderer, Policy::Lenient, &cache);
+            asm.assemble(&cx()).unwrap().render_tools_cached(&renderer, LossPolicy::Allow, &cache);
         assert_eq!(cache.len(), 2, "the second assembly shares the bundle's Arcs");
         assert_eq!(first.unwrap(), second.unwrap());
         assert!(
             asm.assemble(&cx())
                 .unwrap()
-                .render_tools_cached(&NameOnly { max: 1 }, Policy::Lenient, &cache)
+                .render_tools_cached(&NameOnly { max: 1 }, LossPolicy::Allow, &cache)
                 .is_err()
         );
     }

@@ -8,9 +8,9 @@ use std::task::{Context, Poll};
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
-use tooldef::checks::{self, ArgErrors};
+use tooldef::arg_checks::{self, ArgErrors};
 use tooldef::dispatch::{
-    DispatchErrorKind, DynamicTool, Toolbox, TypedTool, Validator, apply_defaults, block_on,
+    ArgValidator, DispatchErrorKind, DynamicTool, Toolbox, TypedTool, apply_defaults, block_on,
 };
 use tooldef::{
     Additional, Arguments, BoxFuture, Definition, Executor, Param, Schema, Tool, ToolCall,
@@ -69,7 +69,7 @@ impl Tool for GetWeather {
     }
 
     fn check(args: &WeatherArgs) -> Result<(), ArgErrors> {
-        checks::int_range(args.days, Some(1), Some(10), "/days").map_err(ArgErrors::from)
+        arg_checks::int_range(args.days, Some(1), Some(10), "/days").map_err(ArgErrors::from)
     }
 
     fn call(&self, args: WeatherArgs) -> BoxFuture<'_, Result<Forecast, ToolError>> {
@@ -499,7 +499,7 @@ fn rich_descriptor() -> ToolDescriptor {
 }
 
 fn errors(args: Value) -> Vec<String> {
-    match Validator::new().check_args(&rich_descriptor(), &args) {
+    match ArgValidator::new().check_args(&rich_descriptor(), &args) {
         Ok(()) => Vec::new(),
         Err(e) => e.0.iter().map(ToString::to_string).collect(),
     }
@@ -647,7 +647,7 @@ fn definitions_that_refer_back_through_any_of_are_checked_without_going_round_th
         "A": {"anyOf": [{"$ref": "#/$defs/B"}, {"$ref": "#/$defs/B"}, {"type": "integer"}]},
         "B": {"anyOf": [{"$ref": "#/$defs/A"}, {"$ref": "#/$defs/A"}, {"type": "string"}]},
     }));
-    let v = Validator::new();
+    let v = ArgValidator::new();
     assert_eq!(messages(v.check_args(&d, &json!({"x": 3}))), Vec::<String>::new());
     assert_eq!(messages(v.check_args(&d, &json!({"x": "three"}))), Vec::<String>::new());
     assert_eq!(
@@ -667,7 +667,7 @@ fn a_schema_too_costly_for_a_value_is_an_error_not_a_hang() {
     }
     defs.insert("D30".into(), json!({"type": "string"}));
     let d = looping(Value::Object(defs));
-    let v = Validator::new();
+    let v = ArgValidator::new();
     assert_eq!(
         messages(v.check_args(&d, &json!({"x": true}))),
         [format!(
@@ -698,7 +698,7 @@ fn kept_keywords_dispatch_enforces_and_an_overlapping_one_of_match_exactly_one()
     .unwrap()
     .value
     .apply_to(&mut d);
-    let v = Validator::new();
+    let v = ArgValidator::new();
     // Unstated `additionalProperties`: other keys are accepted, as in JSON Schema.
     assert_eq!(messages(v.check_args(&d, &json!({"other": 1, "v": "long"}))), Vec::<String>::new());
     assert_eq!(

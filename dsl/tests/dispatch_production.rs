@@ -219,15 +219,15 @@ fn each_call_runs_in_a_span_with_its_tool_id_outcome_and_duration() {
 
 #[test]
 fn rendering_runs_in_spans_naming_the_renderer_and_the_tool() {
-    use tooldef::{Policy, RenderCache, Renderer};
+    use tooldef::{LossPolicy, RenderCache, Renderer};
     let spans = Arc::new(Spans::default());
     let d = ToolDescriptor::builder("get_weather").param(Param::string("city")).build().unwrap();
     let renderer = tooldef_openai::OpenAiRenderer::chat();
     let cache = RenderCache::default();
     tracing::subscriber::with_default(Recorder(spans.clone()), || {
-        renderer.render_set(&[&d], Policy::Lenient).unwrap();
-        cache.get(&renderer, &d, Policy::Lenient).unwrap();
-        cache.get(&renderer, &d, Policy::Lenient).unwrap(); // a hit: no second span
+        renderer.render_set(&[&d], LossPolicy::Allow).unwrap();
+        cache.get(&renderer, &d, LossPolicy::Allow).unwrap();
+        cache.get(&renderer, &d, LossPolicy::Allow).unwrap(); // a hit: no second span
     });
     let recorded = spans.fields.lock().unwrap();
     let seen: Vec<String> = recorded
@@ -238,7 +238,7 @@ fn rendering_runs_in_spans_naming_the_renderer_and_the_tool() {
         seen,
         [
             "name=tooldef.render_set renderer=openai-chat tools=1",
-            "name=tooldef.render policy=Lenient renderer=openai-chat tool=get_weather",
+            "name=tooldef.render policy=Allow renderer=openai-chat tool=get_weather",
         ]
     );
 }

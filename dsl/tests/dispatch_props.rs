@@ -6,8 +6,8 @@ use std::collections::BTreeMap;
 use proptest::prelude::*;
 use serde::Deserialize;
 use serde_json::{Value, json};
-use tooldef::checks::{self, ArgErrors};
-use tooldef::dispatch::{DispatchError, DispatchErrorKind, DynamicTool, TypedTool, Validator};
+use tooldef::arg_checks::{self, ArgErrors};
+use tooldef::dispatch::{ArgValidator, DispatchError, DispatchErrorKind, DynamicTool, TypedTool};
 use tooldef::{
     Additional, Arguments, BoxFuture, Definition, EnumValue, ObjectSchema, Param, Schema,
     SchemaKind, SchemaRef, Tool, ToolDescriptor, ToolError,
@@ -61,8 +61,8 @@ impl Tool for GetWeather {
 
     fn check(args: &WeatherArgs) -> Result<(), ArgErrors> {
         let mut errors = ArgErrors::default();
-        errors.push(checks::length(&args.city, Some(1), Some(40), "/city"));
-        errors.push(checks::int_range(args.days, Some(1), Some(10), "/days"));
+        errors.push(arg_checks::length(&args.city, Some(1), Some(40), "/city"));
+        errors.push(arg_checks::int_range(args.days, Some(1), Some(10), "/days"));
         errors.into_result()
     }
 
@@ -208,7 +208,7 @@ proptest! {
 
     #[test]
     fn generated_weather_args_validate_and_decode(args in arb_args_for(&WEATHER)) {
-        prop_assert_eq!(Validator::new().check_args(&WEATHER, &args), Ok(()));
+        prop_assert_eq!(ArgValidator::new().check_args(&WEATHER, &args), Ok(()));
         let tool = TypedTool::new(GetWeather);
         prop_assert!(tool.decode(&Arguments::Json(args.clone())).is_ok(), "{}", args);
         prop_assert!(tool.decode(&Arguments::Text(args.to_string())).is_ok(), "{}", args);
@@ -216,7 +216,7 @@ proptest! {
 
     #[test]
     fn broken_weather_args_are_rejected_at_the_pointer((args, breach) in arb_broken_args(&WEATHER)) {
-        let errors = Validator::new().check_args(&WEATHER, &args).unwrap_err();
+        let errors = ArgValidator::new().check_args(&WEATHER, &args).unwrap_err();
         assert_all_at(&errors, &breach, &args)?;
         // The typed path rejects it too, with the same pointers.
         let tool = TypedTool::new(GetWeather);
@@ -232,7 +232,7 @@ proptest! {
 
     #[test]
     fn generated_rich_args_validate_and_decode(args in arb_args_for(&rich())) {
-        prop_assert_eq!(Validator::new().check_args(&rich(), &args), Ok(()));
+        prop_assert_eq!(ArgValidator::new().check_args(&rich(), &args), Ok(()));
         let decoded = serde_json::from_value::<RichArgs>(args.clone());
         prop_assert!(decoded.is_ok(), "{:?} for {}", decoded, args);
         let tool = DynamicTool::new_sync(rich(), Ok);
@@ -333,7 +333,7 @@ proptest! {
 
     #[test]
     fn generated_descriptors_accept_their_generated_args((d, args) in arb_descriptor_and_args()) {
-        prop_assert_eq!(Validator::new().check_args(&d, &args), Ok(()), "{}", args);
+        prop_assert_eq!(ArgValidator::new().check_args(&d, &args), Ok(()), "{}", args);
         let tool = DynamicTool::new_sync(d, Ok);
         let prepared = tool.prepare(&Arguments::Text(args.to_string()));
         prop_assert!(prepared.is_ok(), "{:?} for {}", prepared, args);

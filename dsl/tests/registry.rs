@@ -535,7 +535,7 @@ fn a_patched_tool_is_assembled_rendered_and_dispatched_as_the_model_was_shown() 
     use std::sync::Mutex;
     use tooldef::assembly::{Assembler, AssemblyContext, SectionSource};
     use tooldef::dispatch::DynamicTool;
-    use tooldef::{OverrideCall, Policy, RenderCache};
+    use tooldef::{LossPolicy, OverrideCall, RenderCache};
     use tooldef_openai::{OpenAiRenderer, chat_tool_calls};
 
     // The capability registers its tool; its executor checks strictly and echoes.
@@ -576,7 +576,7 @@ fn a_patched_tool_is_assembled_rendered_and_dispatched_as_the_model_was_shown() 
     // Rendered for one provider: the model is shown the patched tool.
     let cache = RenderCache::new();
     let (tools, _) =
-        assembly.tool_values(&OpenAiRenderer::chat(), Policy::Lenient, Some(&cache)).unwrap();
+        assembly.tool_values(&OpenAiRenderer::chat(), LossPolicy::Allow, Some(&cache)).unwrap();
     let function = &tools[0]["function"];
     assert_eq!(function["name"], "notes__save_note");
     let parameters = &function["parameters"];

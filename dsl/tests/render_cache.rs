@@ -6,8 +6,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use tooldef::render::json_array;
 use tooldef::{
-    Change, ChangeKind, JsonWriter, Param, Policy, RenderCache, RenderCtx, RenderError, RenderRule,
-    Rendered, Renderer, ToolDescriptor,
+    Change, ChangeKind, JsonWriter, LossPolicy, Param, RenderCache, RenderCtx, RenderError,
+    RenderRule, Rendered, Renderer, ToolDescriptor,
 };
 
 /// Writes `{"name":…,"n":<params>}` (reporting an omission for tools without parameters),
@@ -38,7 +38,7 @@ impl Renderer for Counting {
         self.key
     }
 
-    fn render(&self, tool: &ToolDescriptor, policy: Policy) -> Result<Rendered, RenderError> {
+    fn render(&self, tool: &ToolDescriptor, policy: LossPolicy) -> Result<Rendered, RenderError> {
         self.renders.fetch_add(1, Ordering::Relaxed);
         let mut ctx = RenderCtx::new(tool, policy);
         if tool.params.is_empty() {
@@ -64,7 +64,7 @@ impl Renderer for Counting {
         Ok(ctx.finish(out))
     }
 
-    fn check_set(&self, tools: &[&ToolDescriptor], _: Policy) -> Result<(), RenderError> {
+    fn check_set(&self, tools: &[&ToolDescriptor], _: LossPolicy) -> Result<(), RenderError> {
         self.set_checks.fetch_add(1, Ordering::Relaxed);
         match tools.get(self.max) {
             Some(t) => Err(RenderError::new(
@@ -89,30 +89,30 @@ static BROKEN: ToolDescriptor = ToolDescriptor::new("broken").description("Never
 fn a_static_set_is_rendered_and_checked_once() {
     let cache = RenderCache::new();
     let r = Counting::new("counting", 10);
-    let first = cache.get_static_set(&r, &[&SEARCH, &PING], Policy::Lenient).unwrap();
+    let first = cache.get_static_set(&r, &[&SEARCH, &PING], LossPolicy::Allow).unwrap();
     assert_eq!(first.json(), r#"[{"name":"search","n":1},{"name":"ping","n":0}]"#);
     assert_eq!(first.json(), json_array(first.tools()));
     assert_eq!((r.renders(), r.set_checks()), (2, 1));
 
     for _ in 0..3 {
-        let again = cache.get_static_set(&r, &[&SEARCH, &PING], Policy::Lenient).unwrap();
+        let again = cache.get_static_set(&r, &[&SEARCH, &PING], LossPolicy::Allow).unwrap();
         assert_eq!(again, first);
     }
     assert_eq!((r.renders(), r.set_checks()), (2, 1), "hits render and check nothing");
     assert_eq!(cache.set_count(), 1);
 
     // Another order is another set; its tools come from the per-tool cache.
-    let swapped = cache.get_static_set(&r, &[&PING, &SEARCH], Policy::Lenient).unwrap();
+    let swapped = cache.get_static_set(&r, &[&PING, &SEARCH], LossPolicy::Allow).unwrap();
     assert_eq!(swapped.json(), r#"[{"name":"ping","n":0},{"name":"search","n":1}]"#);
     assert_eq!((r.renders(), r.set_checks()), (2, 2));
     // Another policy is another key.
-    cache.get_static_set(&r, &[&SEARCH, &PING], Policy::Strict).unwrap();
+    cache.get_static_set(&r, &[&SEARCH, &PING], LossPolicy::Refuse).unwrap();
     assert_eq!((r.renders(), r.set_checks()), (4, 3));
     assert_eq!(cache.set_count(), 3);
 
     cache.clear();
     assert_eq!((cache.set_count(), cache.len()), (0, 0));
-    cache.get_static_set(&r, &[&SEARCH, &PING], Policy::Lenient).unwrap();
+    cache.get_static_set(&r, &[&SEARCH, &PING], LossPolicy::Allow).unwrap();
     assert_eq!((r.renders(), r.set_checks()), (6, 4));
 }
 
@@ -121,14 +121,14 @@ fn refused_sets_and_failing_tools_are_not_cached() {
     let cache = RenderCache::new();
     let r = Counting::new("counting", 1);
     for _ in 0..2 {
-        let e = cache.get_static_set(&r, &[&SEARCH, &PING], Policy::Lenient).unwrap_err();
+        let e = cache.get_static_set(&r, &[&SEARCH, &PING], LossPolicy::Allow).unwrap_err();
         assert_eq!((e.rule, e.tool.as_str()), (RenderRule::SetLimit, "ping"));
     }
     assert_eq!((r.set_checks(), r.renders(), cache.set_count()), (2, 0, 0));
 
     let r = Counting::new("counting", 10);
     for _ in 0..2 {
-        let e = cache.get_static_set(&r, &[&SEARCH, &BROKEN], Policy::Lenient).unwrap_err();
+        let e = cache.get_static_set(&r, &[&SEARCH, &BROKEN], LossPolicy::Allow).unwrap_err();
         assert_eq!((e.rule, e.tool.as_str()), (RenderRule::Unsupported, "broken"));
     }
     assert_eq!(cache.set_count(), 0);
@@ -141,8 +141,8 @@ fn renderers_with_different_keys_do_not_share_sets() {
     let cache = RenderCache::new();
     let wide = Counting::new("wide", 10);
     let narrow = Counting::new("narrow", 1);
-    cache.get_static_set(&wide, &[&SEARCH, &PING], Policy::Lenient).unwrap();
-    let e = cache.get_static_set(&narrow, &[&SEARCH, &PING], Policy::Lenient).unwrap_err();
+    cache.get_static_set(&wide, &[&SEARCH, &PING], LossPolicy::Allow).unwrap();
+    let e = cache.get_static_set(&narrow, &[&SEARCH, &PING], LossPolicy::Allow).unwrap_err();
     assert_eq!(e.rule, RenderRule::SetLimit);
 }
 
@@ -151,14 +151,14 @@ fn a_shared_set_keeps_its_arcs_alive_and_misses_on_new_arcs() {
     let cache = RenderCache::new();
     let r = Counting::new("counting", 10);
     let tools = vec![Arc::new(SEARCH.clone()), Arc::new(PING.clone())];
-    let first = cache.get_shared_set(&r, &tools, Policy::Lenient).unwrap();
+    let first = cache.get_shared_set(&r, &tools, LossPolicy::Allow).unwrap();
     assert_eq!(Arc::strong_count(&tools[0]), 3, "held by the tool entry and the set entry");
-    assert_eq!(cache.get_shared_set(&r, &tools, Policy::Lenient).unwrap(), first);
+    assert_eq!(cache.get_shared_set(&r, &tools, LossPolicy::Allow).unwrap(), first);
     assert_eq!(r.set_checks(), 1);
 
     // Equal content in new allocations is another set (identity is the key).
     let copies = vec![Arc::new(SEARCH.clone()), Arc::new(PING.clone())];
-    let second = cache.get_shared_set(&r, &copies, Policy::Lenient).unwrap();
+    let second = cache.get_shared_set(&r, &copies, LossPolicy::Allow).unwrap();
     assert_eq!(second.json(), first.json());
     assert_eq!((r.set_checks(), cache.set_count()), (2, 2));
 }
@@ -167,7 +167,7 @@ fn a_shared_set_keeps_its_arcs_alive_and_misses_on_new_arcs() {
 fn set_changes_list_every_tools_report() {
     let cache = RenderCache::new();
     let r = Counting::new("counting", 10);
-    let set = cache.get_static_set(&r, &[&SEARCH, &PING], Policy::Lenient).unwrap();
+    let set = cache.get_static_set(&r, &[&SEARCH, &PING], LossPolicy::Allow).unwrap();
     assert_eq!(set.len(), 2);
     assert!(!set.is_empty());
     let changed: Vec<&str> = set.changes().map(|c| c.tool.as_str()).collect();

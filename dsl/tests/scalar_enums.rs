@@ -4,10 +4,10 @@
 
 use serde_json::{Value, json};
 use tooldef::json_schema::{export_schema, import_input, import_schema};
-use tooldef::{Constraint, Override};
 use tooldef::{
-    EnumValue, Literal, Param, Scalar, ScalarRef, Schema, SchemaKind, ToolDescriptor, Validator,
+    ArgValidator, EnumValue, Literal, Param, Scalar, ScalarRef, Schema, SchemaKind, ToolDescriptor,
 };
+use tooldef::{Constraint, Override};
 
 /// A `const` enum of integers with a described value, next to a plain string enum.
 static LEVELS: ToolDescriptor = ToolDescriptor::new("set_level").params(
@@ -175,7 +175,7 @@ fn an_mcp_input_schema_round_trips_its_enums() {
 
 #[test]
 fn dispatch_accepts_exactly_the_json_equal_values_and_lists_them_as_json() {
-    let v = Validator::new();
+    let v = ArgValidator::new();
     let s = Schema::enumeration_of_scalars([1_i64, 2]);
     for ok in [json!(1), json!(2), json!(1.0), json!(2.0)] {
         assert!(v.check_value(&s, &[], &ok, "/unit").is_ok(), "{ok}");

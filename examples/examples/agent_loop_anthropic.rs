@@ -67,7 +67,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tooldef::{Policy, Renderer};
+    use tooldef::{LossPolicy, Renderer};
     use tooldef_anthropic::AnthropicRenderer;
 
     #[test]
@@ -87,7 +87,7 @@ mod tests {
         // The request carried exactly the renderer's wire JSON, and the second one the call and
         // its result.
         let wire =
-            AnthropicRenderer::new().render(&GET_WEATHER, Policy::Lenient).unwrap().to_value();
+            AnthropicRenderer::new().render(&GET_WEATHER, LossPolicy::Allow).unwrap().to_value();
         assert_eq!(requests[0]["tools"], json!([wire]));
         let messages = requests[1]["messages"].as_array().unwrap();
         let roles: Vec<&str> = messages.iter().map(|m| m["role"].as_str().unwrap()).collect();

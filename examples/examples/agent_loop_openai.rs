@@ -67,7 +67,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tooldef::{Policy, Renderer};
+    use tooldef::{LossPolicy, Renderer};
     use tooldef_openai::OpenAiRenderer;
 
     #[test]
@@ -86,7 +86,8 @@ mod tests {
         assert_eq!(transcript.answer, format!("The tool answered: {}", result.text()));
         // The request carried exactly the renderer's wire JSON, and the second one the call and
         // its result.
-        let wire = OpenAiRenderer::chat().render(&GET_WEATHER, Policy::Lenient).unwrap().to_value();
+        let wire =
+            OpenAiRenderer::chat().render(&GET_WEATHER, LossPolicy::Allow).unwrap().to_value();
         assert_eq!(requests[0]["tools"], json!([wire]));
         let messages = requests[1]["messages"].as_array().unwrap();
         let roles: Vec<&str> = messages.iter().map(|m| m["role"].as_str().unwrap()).collect();

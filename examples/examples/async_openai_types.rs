@@ -18,7 +18,7 @@ use async_openai::types::chat::{
 };
 use serde_json::{Value, json};
 use tooldef::dispatch::{CallOptions, block_on};
-use tooldef::{DynamicTool, Param, Policy, ToolDescriptor, ToolError, ToolResult, Toolbox};
+use tooldef::{DynamicTool, LossPolicy, Param, ToolDescriptor, ToolError, ToolResult, Toolbox};
 use tooldef_examples::fake_model::{FakeModel, Script};
 use tooldef_examples::http::post_json;
 use tooldef_openai::{OpenAiRenderer, typed};
@@ -54,7 +54,7 @@ fn run() -> Result<Run, Box<dyn std::error::Error>> {
     })?;
     let renderer = OpenAiRenderer::chat().strict(true);
     let descriptors: Vec<&ToolDescriptor> = toolbox.descriptors().collect();
-    let tools = typed::chat_tools(&renderer, &descriptors, Policy::Lenient)?;
+    let tools = typed::chat_tools(&renderer, &descriptors, LossPolicy::Allow)?;
     let options = CallOptions::new().timeout(Duration::from_secs(10)).concurrency(4);
 
     let mut messages: Vec<ChatCompletionRequestMessage> = vec![
@@ -119,7 +119,7 @@ mod tests {
         assert_eq!(run.requests.len(), 2);
         // The typed tools say exactly what the renderer wrote.
         let rendered =
-            OpenAiRenderer::chat().strict(true).render(&GET_WEATHER, Policy::Lenient).unwrap();
+            OpenAiRenderer::chat().strict(true).render(&GET_WEATHER, LossPolicy::Allow).unwrap();
         let sent = serde_json::to_value(&run.requests[0].tools).unwrap();
         assert_eq!(sent, json!([rendered.to_value()]));
         assert_eq!(run.results.len(), 1);

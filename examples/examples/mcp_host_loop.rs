@@ -155,7 +155,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tooldef::{Policy, Renderer};
+    use tooldef::{LossPolicy, Renderer};
     use tooldef_anthropic::AnthropicRenderer;
     use tooldef_openai::OpenAiRenderer;
 
@@ -203,9 +203,9 @@ mod tests {
             .collect();
         assert_eq!(anthropic_names, ["convert_length", "get_weather"]);
         let local = <GetWeather as tooldef::Tool>::descriptor();
-        let wire = OpenAiRenderer::chat().render(local, Policy::Lenient).unwrap().to_value();
+        let wire = OpenAiRenderer::chat().render(local, LossPolicy::Allow).unwrap().to_value();
         assert_eq!(imported[1], wire);
-        let wire = AnthropicRenderer::new().render(local, Policy::Lenient).unwrap().to_value();
+        let wire = AnthropicRenderer::new().render(local, LossPolicy::Allow).unwrap().to_value();
         assert_eq!(run.anthropic.1[0]["tools"][1], wire);
         // The MCP tool crossed the process boundary whole (annotations included) and was
         // rendered from its imported descriptor like any local tool.
@@ -219,7 +219,7 @@ mod tests {
         let mut params: Vec<&str> = mcp.params.iter().map(|p| &*p.name).collect();
         params.sort_unstable();
         assert_eq!(params, ["from", "to", "value"]);
-        let wire = OpenAiRenderer::chat().render(mcp, Policy::Lenient).unwrap().to_value();
+        let wire = OpenAiRenderer::chat().render(mcp, LossPolicy::Allow).unwrap().to_value();
         assert_eq!(imported[0], wire);
     }
 }

@@ -6,7 +6,7 @@
 #![allow(clippy::print_stdout)] // an example prints what it does
 
 use serde_json::{Value, json};
-use tooldef::{Policy, Renderer, Report, ToolDescriptor, render_json};
+use tooldef::{LossPolicy, Renderer, Report, ToolDescriptor, render_json};
 use tooldef_examples::http::{Response, Server, post_json};
 use tooldef_gemini::GeminiRenderer;
 use tooldef_openai::OpenAiRenderer;
@@ -86,9 +86,9 @@ fn run() -> Result<Converted, Box<dyn std::error::Error>> {
         println!("import note: {note}");
     }
     let tools: Vec<&ToolDescriptor> = imported.tools.iter().collect();
-    let gemini = render_json(&GeminiRenderer::new(), &tools, Policy::Lenient, true)?;
+    let gemini = render_json(&GeminiRenderer::new(), &tools, LossPolicy::Allow, true)?;
     let openai_strict =
-        render_json(&OpenAiRenderer::chat().strict(true), &tools, Policy::Lenient, true)?;
+        render_json(&OpenAiRenderer::chat().strict(true), &tools, LossPolicy::Allow, true)?;
     Ok(Converted { gemini, openai_strict, tools: imported.tools })
 }
 

@@ -14,8 +14,8 @@ use std::sync::{Arc, Mutex, PoisonError};
 use serde_json::{Value, json};
 use tooldef::assembly::Assembler;
 use tooldef::{
-    Constraint, DynamicTool, Origin, Override, OverrideCall, Overrides, Param, Policy, Renderer,
-    ToolDescriptor, ToolRegistry,
+    Constraint, DynamicTool, LossPolicy, Origin, Override, OverrideCall, Overrides, Param,
+    Renderer, ToolDescriptor, ToolRegistry,
 };
 use tooldef_examples::agent::{Transcript, run_openai_chat};
 use tooldef_examples::fake_model::{FakeModel, Script};
@@ -106,7 +106,7 @@ fn run() -> Result<Run, Box<dyn std::error::Error>> {
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let before = OpenAiRenderer::chat().render(&CREATE_ISSUE, Policy::Lenient)?;
+    let before = OpenAiRenderer::chat().render(&CREATE_ISSUE, LossPolicy::Allow)?;
     println!(
         "as the capability defines it:\n{}",
         serde_json::to_string_pretty(&before.to_value())?

@@ -6,7 +6,7 @@ use std::net::SocketAddr;
 
 use serde_json::{Value, json};
 use tooldef::assembly::{Assembler, AssemblyContext};
-use tooldef::{Policy, ToolCall, ToolResult};
+use tooldef::{LossPolicy, ToolCall, ToolResult};
 use tooldef_anthropic::AnthropicRenderer;
 use tooldef_openai::OpenAiRenderer;
 
@@ -73,7 +73,7 @@ pub fn run_openai_chat(
     let mut messages = vec![json!({ "role": "user", "content": question })];
     while transcript.turns < MAX_TURNS {
         let assembly = assembler.assemble(&AssemblyContext::new())?;
-        let tools = assembly.render_tools(&renderer, Policy::Lenient)?;
+        let tools = assembly.render_tools(&renderer, LossPolicy::Allow)?;
         let mut all = vec![json!({ "role": "system", "content": assembly.system_text() })];
         all.extend(messages.iter().cloned());
         let body = json!({ "model": "fake-gpt", "messages": all, "tools": tools_json(&tools) });
@@ -118,7 +118,7 @@ pub fn run_anthropic(
     let mut messages = vec![json!({ "role": "user", "content": question })];
     while transcript.turns < MAX_TURNS {
         let assembly = assembler.assemble(&AssemblyContext::new())?;
-        let tools = assembly.render_tools(&renderer, Policy::Lenient)?;
+        let tools = assembly.render_tools(&renderer, LossPolicy::Allow)?;
         let body = json!({
             "model": "fake-claude",
             "max_tokens": 1024,

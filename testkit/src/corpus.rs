@@ -516,7 +516,10 @@ pub fn get(name: &str) -> Option<ToolDescriptor> {
 /// The snapshot of `renderer` over the whole corpus under `policy`: a pretty JSON object keyed
 /// by tool name, each entry `{"wire": <rendered JSON>, "report": [<change>...]}` or
 /// `{"error": <message>}`. Deterministic, so it can be compared byte for byte.
-pub fn snapshot<R: tooldef::Renderer + ?Sized>(renderer: &R, policy: tooldef::Policy) -> String {
+pub fn snapshot<R: tooldef::Renderer + ?Sized>(
+    renderer: &R,
+    policy: tooldef::LossPolicy,
+) -> String {
     use crate::ordered::Json;
     use indexmap::IndexMap;
     let mut all = IndexMap::new();

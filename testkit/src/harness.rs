@@ -2,15 +2,15 @@
 //! check, strict/lenient agreement and determinism.
 
 use serde_json::Value;
-use tooldef::render::{Policy, RenderRule, Rendered, Renderer};
+use tooldef::render::{LossPolicy, RenderRule, Rendered, Renderer};
 use tooldef::{Param, Schema, SchemaKind, ToolDescriptor};
 
 /// Lossless renderings are identical under both policies; a lossy one is a `Lossy` error under
-/// the strict policy.
+/// the `Refuse` policy.
 #[track_caller]
 pub fn strict_agrees<R: Renderer>(renderer: &R, tool: &ToolDescriptor) {
-    let lenient = renderer.render(tool, Policy::Lenient);
-    let strict = renderer.render(tool, Policy::Strict);
+    let lenient = renderer.render(tool, LossPolicy::Allow);
+    let strict = renderer.render(tool, LossPolicy::Refuse);
     match (&lenient, &strict) {
         (Ok(l), Ok(s)) => {
             assert!(l.report().is_lossless(), "`{}`: strict accepted a lossy rendering", tool.name);
@@ -37,8 +37,8 @@ pub fn strict_agrees<R: Renderer>(renderer: &R, tool: &ToolDescriptor) {
 /// Rendering twice gives the same bytes and report.
 #[track_caller]
 pub fn deterministic<R: Renderer>(renderer: &R, tool: &ToolDescriptor) {
-    let a = renderer.render(tool, Policy::Lenient);
-    let b = renderer.render(&tool.clone(), Policy::Lenient);
+    let a = renderer.render(tool, LossPolicy::Allow);
+    let b = renderer.render(&tool.clone(), LossPolicy::Allow);
     match (a, b) {
         (Ok(a), Ok(b)) => {
             assert_eq!(a.json(), b.json());

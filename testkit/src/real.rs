@@ -18,7 +18,7 @@ use regex::Regex;
 use serde_json::{Map, Value, json};
 use tooldef::ToolDescriptor;
 use tooldef::json_schema::{ImportNote, export_input, pointer_token};
-use tooldef::render::{ChangeKind, Policy, RenderError, Rendered, Renderer, Report};
+use tooldef::render::{ChangeKind, LossPolicy, RenderError, Rendered, Renderer, Report};
 use tooldef::spec::spec_from_value;
 use tooldef_anthropic::AnthropicRenderer;
 use tooldef_bedrock::BedrockRenderer;
@@ -429,8 +429,8 @@ pub enum FailureKind {
     Spec,
     /// A keyword of the imported schema is missing from the rendering and from the report.
     SilentDrop,
-    /// The strict policy disagrees with the lenient report.
-    Policy,
+    /// The `Refuse` policy disagrees with the lenient report.
+    LossPolicy,
 }
 
 impl fmt::Display for Failure {
@@ -509,7 +509,7 @@ pub fn run(tools: &[RealTool]) -> Run {
         for (target, renderer) in &renderers {
             let target = *target;
             let d = &imported.descriptor;
-            let rendered = match renderer.render(d, Policy::Lenient) {
+            let rendered = match renderer.render(d, LossPolicy::Allow) {
                 Ok(r) => r,
                 Err(e) => {
                     out.refusals.push(Refusal {
@@ -519,13 +519,13 @@ pub fn run(tools: &[RealTool]) -> Run {
                         category: render_category(&e),
                         message: e.message.clone(),
                     });
-                    if let Ok(strict) = renderer.render(d, Policy::Strict) {
+                    if let Ok(strict) = renderer.render(d, LossPolicy::Refuse) {
                         out.failures.push(failure(
                             tool,
                             target,
-                            FailureKind::Policy,
+                            FailureKind::LossPolicy,
                             format!(
-                                "the strict policy rendered what the lenient one refused: {}",
+                                "the `Refuse` policy rendered what the lenient one refused: {}",
                                 strict.json()
                             ),
                         ));
@@ -545,7 +545,7 @@ pub fn run(tools: &[RealTool]) -> Run {
                 out.failures.push(failure(tool, target, FailureKind::SilentDrop, drop));
             }
             if let Some(problem) = policy_disagreement(renderer.as_ref(), d, &rendered) {
-                out.failures.push(failure(tool, target, FailureKind::Policy, problem));
+                out.failures.push(failure(tool, target, FailureKind::LossPolicy, problem));
             }
             if target == Target::Mcp && tool.form == Form::Mcp {
                 let given = without_schema_keyword(tool.raw.get("inputSchema"));
@@ -569,7 +569,7 @@ fn without_schema_keyword(v: Option<&Value>) -> Option<Value> {
     Some(v)
 }
 
-/// Under the strict policy a lossless rendering is the same bytes and a lossy one a `Lossy`
+/// Under the `Refuse` policy a lossless rendering is the same bytes and a lossy one a `Lossy`
 /// error; anything else is a disagreement, described.
 fn policy_disagreement(
     renderer: &(dyn Renderer + Send + Sync),
@@ -577,16 +577,16 @@ fn policy_disagreement(
     lenient: &Rendered,
 ) -> Option<String> {
     let lossless = lenient.report().is_lossless();
-    match renderer.render(d, Policy::Strict) {
+    match renderer.render(d, LossPolicy::Refuse) {
         Ok(strict) if lossless && strict.json() == lenient.json() => None,
         Ok(strict) if lossless => Some(format!(
             "the policies disagree on a lossless rendering: {} / {}",
             lenient.json(),
             strict.json()
         )),
-        Ok(_) => Some("the strict policy accepted a lossy rendering".to_owned()),
+        Ok(_) => Some("the `Refuse` policy accepted a lossy rendering".to_owned()),
         Err(e) if !lossless && e.rule == tooldef::render::RenderRule::Lossy => None,
-        Err(e) => Some(format!("the strict policy failed otherwise than as lossy: {e}")),
+        Err(e) => Some(format!("the `Refuse` policy failed otherwise than as lossy: {e}")),
     }
 }
 

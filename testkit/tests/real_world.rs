@@ -63,7 +63,7 @@ fn the_strict_policy_refuses_exactly_the_lossy_renderings() {
     let policy: Vec<String> = corpus_run()
         .failures
         .iter()
-        .filter(|f| f.kind == FailureKind::Policy)
+        .filter(|f| f.kind == FailureKind::LossPolicy)
         .map(ToString::to_string)
         .collect();
     assert_eq!(policy, Vec::<String>::new());

@@ -7,7 +7,7 @@
 use proptest::prelude::*;
 use serde_json::Value;
 use tooldef::dispatch::DynamicTool;
-use tooldef::{Arguments, Policy, Renderer, ToolDescriptor, parse_spec};
+use tooldef::{Arguments, LossPolicy, Renderer, ToolDescriptor, parse_spec};
 use tooldef_testkit::fuzz::{arb_arguments, arb_spec_text};
 
 fn renderers() -> Vec<Box<dyn Renderer>> {
@@ -43,7 +43,7 @@ fn hostile_specs_and_arguments_get_an_answer() {
         prop_assert_eq!(&back, &d);
         // Every renderer answers; a rendering is JSON of modest size.
         for r in renderers() {
-            for policy in [Policy::Lenient, Policy::Strict] {
+            for policy in [LossPolicy::Allow, LossPolicy::Refuse] {
                 if let Ok(rendered) = r.render(&d, policy) {
                     let bytes = rendered.json().len();
                     prop_assert!(serde_json::from_str::<Value>(rendered.json()).is_ok());

@@ -3,7 +3,7 @@
 //! definition, wherever a provider needs references inlined; the others render them as `$ref`.
 
 use serde_json::{Value, json};
-use tooldef::{Policy, Renderer, ToolDescriptor, parse_spec};
+use tooldef::{LossPolicy, Renderer, ToolDescriptor, parse_spec};
 
 /// `d0` is a string; `dN` is an object of ten properties, each a reference to `d(N-1)`. Inlined,
 /// `levels` definitions write 10^levels nodes; the spec is a few kilobytes.
@@ -47,7 +47,7 @@ fn inlining_references_that_fan_out_is_refused_naming_the_definition() {
     let tool = fan_out(12);
     let mut inlining = 0;
     for r in renderers() {
-        for policy in [Policy::Lenient, Policy::Strict] {
+        for policy in [LossPolicy::Allow, LossPolicy::Refuse] {
             match r.render(&tool, policy) {
                 // Renderers that keep `$defs` write each definition once.
                 Ok(rendered) => {
@@ -71,7 +71,7 @@ fn modest_inlining_still_renders() {
     // Three levels inline into a thousand nodes: well inside the budget.
     let tool = fan_out(3);
     let ollama = tooldef_ollama::OllamaRenderer::new();
-    let rendered = ollama.render(&tool, Policy::Lenient).unwrap();
+    let rendered = ollama.render(&tool, LossPolicy::Allow).unwrap();
     let value = rendered.to_value();
     let x = &value["function"]["parameters"]["properties"]["x"];
     assert_eq!(x["properties"]["p9"]["properties"]["p0"]["properties"]["p5"]["type"], "string");

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use serde_json::{Value, json};
 use tooldef::dispatch::{DynamicTool, block_on};
 use tooldef::{
-    Constraint, Origin, Override, Overrides, Param, Policy, Renderer, Schema, ToolCall,
+    Constraint, LossPolicy, Origin, Override, Overrides, Param, Renderer, Schema, ToolCall,
     ToolDescriptor, ToolRegistry,
 };
 
@@ -67,7 +67,7 @@ fn the_narrowed_enum_reaches_every_provider() {
         ("bedrock", Box::new(tooldef_bedrock::BedrockRenderer::new())),
     ];
     for (label, renderer) in renderers {
-        let rendered = renderer.render(tool, Policy::Lenient).unwrap();
+        let rendered = renderer.render(tool, LossPolicy::Allow).unwrap();
         let mut found = Vec::new();
         enums(&rendered.to_value(), &mut found);
         assert_eq!(

@@ -14,7 +14,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde_json::Value;
 use tooldef::dispatch::TypedTool;
 use tooldef::render::json_array;
-use tooldef::{Arguments, Policy, Tool, ToolDescriptor};
+use tooldef::{Arguments, LossPolicy, Tool, ToolDescriptor};
 use tooldef_benches::ToolValueVisitor;
 use tooldef_benches::corpus::{Corpus, Invalid, SEED};
 use tooldef_benches::generated::tooldef_const::DESCRIPTORS;
@@ -59,7 +59,7 @@ fn bytes_report(
     for p in providers() {
         let rendered: Vec<_> = descriptors
             .iter()
-            .map(|d| p.renderer.render(d, Policy::Lenient).expect("renders"))
+            .map(|d| p.renderer.render(d, LossPolicy::Allow).expect("renders"))
             .collect();
         let lossy: usize = rendered.iter().map(|r| r.report().lossy().count()).sum();
         let ours = json_array(&rendered);

@@ -3,7 +3,7 @@
 #![allow(missing_docs, unreachable_pub, clippy::too_many_arguments)]
 
 use serde::Deserialize;
-use tooldef::checks::{self, ArgErrors};
+use tooldef::arg_checks::{self, ArgErrors};
 use tooldef::{BoxFuture, Param, Schema, Tool, ToolDescriptor, ToolError};
 
 #[derive(Debug, Deserialize)]
@@ -82,7 +82,7 @@ impl Tool for ExportContacts {
     fn check(args: &Self::Args) -> Result<(), ArgErrors> {
         let mut errors = ArgErrors::default();
         let v = &args.priority_level;
-        errors.push(checks::int_range(*v, Some(0), Some(3972), "/priority_level"));
+        errors.push(arg_checks::int_range(*v, Some(0), Some(3972), "/priority_level"));
         errors.into_result()
     }
 
@@ -153,13 +153,13 @@ impl Tool for GetMessages {
     fn check(args: &Self::Args) -> Result<(), ArgErrors> {
         let mut errors = ArgErrors::default();
         if let Some(v) = &args.page {
-            errors.push(checks::int_range(*v, Some(0), Some(62), "/page"));
+            errors.push(arg_checks::int_range(*v, Some(0), Some(62), "/page"));
         }
         if let Some(v) = &args.days {
-            errors.push(checks::int_range(*v, Some(-18), Some(944), "/days"));
+            errors.push(arg_checks::int_range(*v, Some(-18), Some(944), "/days"));
         }
         let v = &args.region;
-        errors.push(checks::length(v, None, Some(64), "/region"));
+        errors.push(arg_checks::length(v, None, Some(64), "/region"));
         errors.into_result()
     }
 
@@ -209,11 +209,11 @@ impl Tool for CountUsers {
     fn check(args: &Self::Args) -> Result<(), ArgErrors> {
         let mut errors = ArgErrors::default();
         let v = &args.timeout_secs;
-        errors.push(checks::int_range(*v, Some(0), Some(67), "/timeout_secs"));
+        errors.push(arg_checks::int_range(*v, Some(0), Some(67), "/timeout_secs"));
         let v = &args.body;
-        errors.push(checks::length(v, None, Some(500), "/body"));
+        errors.push(arg_checks::length(v, None, Some(500), "/body"));
         let v = &args.language;
-        errors.push(checks::length(v, None, Some(64), "/language"));
+        errors.push(arg_checks::length(v, None, Some(64), "/language"));
         errors.into_result()
     }
 
@@ -362,7 +362,7 @@ impl Tool for UpdateWeather {
     fn check(args: &Self::Args) -> Result<(), ArgErrors> {
         let mut errors = ArgErrors::default();
         let v = &args.page;
-        errors.push(checks::int_range(*v, Some(0), Some(5), "/page"));
+        errors.push(arg_checks::int_range(*v, Some(0), Some(5), "/page"));
         errors.into_result()
     }
 
@@ -412,9 +412,9 @@ impl Tool for ExportProducts {
     fn check(args: &Self::Args) -> Result<(), ArgErrors> {
         let mut errors = ArgErrors::default();
         let v = &args.author;
-        errors.push(checks::length(v, None, Some(500), "/author"));
+        errors.push(arg_checks::length(v, None, Some(500), "/author"));
         if let Some(v) = &args.priority_level {
-            errors.push(checks::int_range(*v, Some(-74), Some(553), "/priority_level"));
+            errors.push(arg_checks::int_range(*v, Some(-74), Some(553), "/priority_level"));
         }
         errors.into_result()
     }
@@ -480,11 +480,11 @@ impl Tool for ArchiveTasks {
     fn check(args: &Self::Args) -> Result<(), ArgErrors> {
         let mut errors = ArgErrors::default();
         let v = &args.timeout_secs;
-        errors.push(checks::int_range(*v, Some(0), Some(73), "/timeout_secs"));
+        errors.push(arg_checks::int_range(*v, Some(0), Some(73), "/timeout_secs"));
         let v = &args.offset;
-        errors.push(checks::int_range(*v, Some(-78), Some(795), "/offset"));
+        errors.push(arg_checks::int_range(*v, Some(-78), Some(795), "/offset"));
         let v = &args.query;
-        errors.push(checks::length(v, None, Some(256), "/query"));
+        errors.push(arg_checks::length(v, None, Some(256), "/query"));
         errors.into_result()
     }
 
@@ -546,7 +546,7 @@ impl Tool for DeleteShipments {
     fn check(args: &Self::Args) -> Result<(), ArgErrors> {
         let mut errors = ArgErrors::default();
         if let Some(v) = &args.timeout_secs {
-            errors.push(checks::int_range(*v, Some(-60), Some(474), "/timeout_secs"));
+            errors.push(arg_checks::int_range(*v, Some(-60), Some(474), "/timeout_secs"));
         }
         errors.into_result()
     }
@@ -626,7 +626,7 @@ impl Tool for ArchiveWeather {
     fn check(args: &Self::Args) -> Result<(), ArgErrors> {
         let mut errors = ArgErrors::default();
         let v = &args.days;
-        errors.push(checks::int_range(*v, Some(0), Some(528), "/days"));
+        errors.push(arg_checks::int_range(*v, Some(0), Some(528), "/days"));
         errors.into_result()
     }
 
@@ -681,7 +681,7 @@ impl Tool for ArchivePayments {
     fn check(args: &Self::Args) -> Result<(), ArgErrors> {
         let mut errors = ArgErrors::default();
         if let Some(v) = &args.max_depth {
-            errors.push(checks::int_range(*v, Some(0), Some(22), "/max_depth"));
+            errors.push(arg_checks::int_range(*v, Some(0), Some(22), "/max_depth"));
         }
         errors.into_result()
     }
@@ -809,7 +809,7 @@ impl Tool for SearchDeployments {
     fn check(args: &Self::Args) -> Result<(), ArgErrors> {
         let mut errors = ArgErrors::default();
         let v = &args.query;
-        errors.push(checks::length(v, None, Some(500), "/query"));
+        errors.push(arg_checks::length(v, None, Some(500), "/query"));
         errors.into_result()
     }
 
@@ -861,9 +861,9 @@ impl Tool for DeleteProducts {
     fn check(args: &Self::Args) -> Result<(), ArgErrors> {
         let mut errors = ArgErrors::default();
         let v = &args.year;
-        errors.push(checks::int_range(*v, Some(0), Some(4164), "/year"));
+        errors.push(arg_checks::int_range(*v, Some(0), Some(4164), "/year"));
         let v = &args.timeout_secs;
-        errors.push(checks::int_range(*v, Some(1), Some(13), "/timeout_secs"));
+        errors.push(arg_checks::int_range(*v, Some(1), Some(13), "/timeout_secs"));
         errors.into_result()
     }
 
@@ -1005,9 +1005,9 @@ impl Tool for SummarizeEvents {
     fn check(args: &Self::Args) -> Result<(), ArgErrors> {
         let mut errors = ArgErrors::default();
         let v = &args.notes;
-        errors.push(checks::length(v, None, Some(64), "/notes"));
+        errors.push(arg_checks::length(v, None, Some(64), "/notes"));
         if let Some(v) = &args.title {
-            errors.push(checks::length(v, None, Some(500), "/title"));
+            errors.push(arg_checks::length(v, None, Some(500), "/title"));
         }
         errors.into_result()
     }
@@ -1069,11 +1069,11 @@ impl Tool for SummarizeTickets {
     fn check(args: &Self::Args) -> Result<(), ArgErrors> {
         let mut errors = ArgErrors::default();
         let v = &args.body;
-        errors.push(checks::length(v, None, Some(64), "/body"));
+        errors.push(arg_checks::length(v, None, Some(64), "/body"));
         let v = &args.max_depth;
-        errors.push(checks::int_range(*v, Some(-73), Some(29), "/max_depth"));
+        errors.push(arg_checks::int_range(*v, Some(-73), Some(29), "/max_depth"));
         if let Some(v) = &args.days {
-            errors.push(checks::int_range(*v, Some(0), Some(59), "/days"));
+            errors.push(arg_checks::int_range(*v, Some(0), Some(59), "/days"));
         }
         errors.into_result()
     }
@@ -1141,12 +1141,12 @@ impl Tool for SummarizeContacts {
     fn check(args: &Self::Args) -> Result<(), ArgErrors> {
         let mut errors = ArgErrors::default();
         if let Some(v) = &args.offset {
-            errors.push(checks::int_range(*v, Some(0), Some(8227), "/offset"));
+            errors.push(arg_checks::int_range(*v, Some(0), Some(8227), "/offset"));
         }
         let v = &args.quantity;
-        errors.push(checks::int_range(*v, Some(0), Some(91), "/quantity"));
+        errors.push(arg_checks::int_range(*v, Some(0), Some(91), "/quantity"));
         let v = &args.days;
-        errors.push(checks::int_range(*v, Some(1), Some(79), "/days"));
+        errors.push(arg_checks::int_range(*v, Some(1), Some(79), "/days"));
         errors.into_result()
     }
 
@@ -1310,9 +1310,9 @@ impl Tool for ValidateMessages {
     fn check(args: &Self::Args) -> Result<(), ArgErrors> {
         let mut errors = ArgErrors::default();
         let v = &args.notes;
-        errors.push(checks::length(v, None, Some(256), "/notes"));
+        errors.push(arg_checks::length(v, None, Some(256), "/notes"));
         let v = &args.max_depth;
-        errors.push(checks::int_range(*v, Some(-53), Some(477), "/max_depth"));
+        errors.push(arg_checks::int_range(*v, Some(-53), Some(477), "/max_depth"));
         errors.into_result()
     }
 
@@ -1410,7 +1410,7 @@ impl Tool for ScheduleContacts {
     fn check(args: &Self::Args) -> Result<(), ArgErrors> {
         let mut errors = ArgErrors::default();
         let v = &args.retries;
-        errors.push(checks::int_range(*v, Some(1), Some(5), "/retries"));
+        errors.push(arg_checks::int_range(*v, Some(1), Some(5), "/retries"));
         errors.into_result()
     }
 
@@ -1477,12 +1477,12 @@ impl Tool for CreatePayments {
     fn check(args: &Self::Args) -> Result<(), ArgErrors> {
         let mut errors = ArgErrors::default();
         if let Some(v) = &args.email {
-            errors.push(checks::length(v, None, Some(500), "/email"));
+            errors.push(arg_checks::length(v, None, Some(500), "/email"));
         }
         let v = &args.query;
-        errors.push(checks::length(v, None, Some(64), "/query"));
+        errors.push(arg_checks::length(v, None, Some(64), "/query"));
         let v = &args.days;
-        errors.push(checks::int_range(*v, Some(0), Some(3228), "/days"));
+        errors.push(arg_checks::int_range(*v, Some(0), Some(3228), "/days"));
         errors.into_result()
     }
 
@@ -1555,7 +1555,7 @@ impl Tool for SummarizeMessages {
     fn check(args: &Self::Args) -> Result<(), ArgErrors> {
         let mut errors = ArgErrors::default();
         let v = &args.timeout_secs;
-        errors.push(checks::int_range(*v, Some(0), Some(1590), "/timeout_secs"));
+        errors.push(arg_checks::int_range(*v, Some(0), Some(1590), "/timeout_secs"));
         errors.into_result()
     }
 
@@ -1633,7 +1633,7 @@ impl Tool for GetDocuments {
     fn check(args: &Self::Args) -> Result<(), ArgErrors> {
         let mut errors = ArgErrors::default();
         let v = &args.max_depth;
-        errors.push(checks::int_range(*v, Some(0), Some(863), "/max_depth"));
+        errors.push(arg_checks::int_range(*v, Some(0), Some(863), "/max_depth"));
         errors.into_result()
     }
 
@@ -1873,9 +1873,9 @@ impl Tool for SummarizeTicketsV2 {
     fn check(args: &Self::Args) -> Result<(), ArgErrors> {
         let mut errors = ArgErrors::default();
         let v = &args.days;
-        errors.push(checks::int_range(*v, Some(0), Some(40), "/days"));
+        errors.push(arg_checks::int_range(*v, Some(0), Some(40), "/days"));
         let v = &args.title;
-        errors.push(checks::length(v, None, Some(256), "/title"));
+        errors.push(arg_checks::length(v, None, Some(256), "/title"));
         errors.into_result()
     }
 
@@ -1944,7 +1944,7 @@ impl Tool for ScheduleReviews {
     fn check(args: &Self::Args) -> Result<(), ArgErrors> {
         let mut errors = ArgErrors::default();
         let v = &args.body;
-        errors.push(checks::length(v, None, Some(500), "/body"));
+        errors.push(arg_checks::length(v, None, Some(500), "/body"));
         errors.into_result()
     }
 
@@ -1999,10 +1999,10 @@ impl Tool for UpdatePayments {
     fn check(args: &Self::Args) -> Result<(), ArgErrors> {
         let mut errors = ArgErrors::default();
         if let Some(v) = &args.offset {
-            errors.push(checks::int_range(*v, Some(1), Some(33), "/offset"));
+            errors.push(arg_checks::int_range(*v, Some(1), Some(33), "/offset"));
         }
         let v = &args.year;
-        errors.push(checks::int_range(*v, Some(0), Some(5691), "/year"));
+        errors.push(arg_checks::int_range(*v, Some(0), Some(5691), "/year"));
         errors.into_result()
     }
 
@@ -2061,14 +2061,14 @@ impl Tool for ListUsers {
     fn check(args: &Self::Args) -> Result<(), ArgErrors> {
         let mut errors = ArgErrors::default();
         let v = &args.page;
-        errors.push(checks::int_range(*v, Some(0), Some(1499), "/page"));
+        errors.push(arg_checks::int_range(*v, Some(0), Some(1499), "/page"));
         if let Some(v) = &args.timeout_secs {
-            errors.push(checks::int_range(*v, Some(0), Some(4900), "/timeout_secs"));
+            errors.push(arg_checks::int_range(*v, Some(0), Some(4900), "/timeout_secs"));
         }
         let v = &args.customer_id;
-        errors.push(checks::length(v, None, Some(64), "/customer_id"));
+        errors.push(arg_checks::length(v, None, Some(64), "/customer_id"));
         let v = &args.year;
-        errors.push(checks::int_range(*v, Some(1), Some(7), "/year"));
+        errors.push(arg_checks::int_range(*v, Some(1), Some(7), "/year"));
         errors.into_result()
     }
 
@@ -2135,13 +2135,13 @@ impl Tool for UpdateReviews {
     fn check(args: &Self::Args) -> Result<(), ArgErrors> {
         let mut errors = ArgErrors::default();
         let v = &args.notes;
-        errors.push(checks::length(v, None, Some(64), "/notes"));
+        errors.push(arg_checks::length(v, None, Some(64), "/notes"));
         let v = &args.customer_id;
-        errors.push(checks::length(v, None, Some(500), "/customer_id"));
+        errors.push(arg_checks::length(v, None, Some(500), "/customer_id"));
         let v = &args.limit;
-        errors.push(checks::int_range(*v, Some(0), Some(86), "/limit"));
+        errors.push(arg_checks::int_range(*v, Some(0), Some(86), "/limit"));
         let v = &args.priority_level;
-        errors.push(checks::int_range(*v, Some(1), Some(64), "/priority_level"));
+        errors.push(arg_checks::int_range(*v, Some(1), Some(64), "/priority_level"));
         errors.into_result()
     }
 
@@ -2238,13 +2238,13 @@ impl Tool for SummarizeProducts {
     fn check(args: &Self::Args) -> Result<(), ArgErrors> {
         let mut errors = ArgErrors::default();
         let v = &args.quantity;
-        errors.push(checks::int_range(*v, Some(0), Some(2123), "/quantity"));
+        errors.push(arg_checks::int_range(*v, Some(0), Some(2123), "/quantity"));
         let v = &args.priority_level;
-        errors.push(checks::int_range(*v, Some(0), Some(8502), "/priority_level"));
+        errors.push(arg_checks::int_range(*v, Some(0), Some(8502), "/priority_level"));
         let v = &args.page;
-        errors.push(checks::int_range(*v, Some(-7), Some(432), "/page"));
+        errors.push(arg_checks::int_range(*v, Some(-7), Some(432), "/page"));
         let v = &args.region;
-        errors.push(checks::length(v, None, Some(64), "/region"));
+        errors.push(arg_checks::length(v, None, Some(64), "/region"));
         errors.into_result()
     }
 
@@ -2361,15 +2361,15 @@ impl Tool for GetNotes {
     fn check(args: &Self::Args) -> Result<(), ArgErrors> {
         let mut errors = ArgErrors::default();
         if let Some(v) = &args.email {
-            errors.push(checks::length(v, None, Some(128), "/email"));
+            errors.push(arg_checks::length(v, None, Some(128), "/email"));
         }
         let v = &args.max_depth;
-        errors.push(checks::int_range(*v, Some(0), Some(2580), "/max_depth"));
+        errors.push(arg_checks::int_range(*v, Some(0), Some(2580), "/max_depth"));
         if let Some(v) = &args.customer_id {
-            errors.push(checks::length(v, None, Some(128), "/customer_id"));
+            errors.push(arg_checks::length(v, None, Some(128), "/customer_id"));
         }
         let v = &args.limit;
-        errors.push(checks::int_range(*v, Some(-30), Some(146), "/limit"));
+        errors.push(arg_checks::int_range(*v, Some(-30), Some(146), "/limit"));
         errors.into_result()
     }
 
@@ -2433,7 +2433,7 @@ impl Tool for ExportDeployments {
     fn check(args: &Self::Args) -> Result<(), ArgErrors> {
         let mut errors = ArgErrors::default();
         let v = &args.days;
-        errors.push(checks::int_range(*v, Some(0), Some(31), "/days"));
+        errors.push(arg_checks::int_range(*v, Some(0), Some(31), "/days"));
         errors.into_result()
     }
 
@@ -2583,9 +2583,9 @@ impl Tool for DeleteShipmentsV2 {
     fn check(args: &Self::Args) -> Result<(), ArgErrors> {
         let mut errors = ArgErrors::default();
         let v = &args.retries;
-        errors.push(checks::int_range(*v, Some(0), Some(9653), "/retries"));
+        errors.push(arg_checks::int_range(*v, Some(0), Some(9653), "/retries"));
         let v = &args.year;
-        errors.push(checks::int_range(*v, Some(1), Some(83), "/year"));
+        errors.push(arg_checks::int_range(*v, Some(1), Some(83), "/year"));
         errors.into_result()
     }
 
@@ -2659,7 +2659,7 @@ impl Tool for SearchDocuments {
     fn check(args: &Self::Args) -> Result<(), ArgErrors> {
         let mut errors = ArgErrors::default();
         if let Some(v) = &args.email {
-            errors.push(checks::length(v, None, Some(500), "/email"));
+            errors.push(arg_checks::length(v, None, Some(500), "/email"));
         }
         errors.into_result()
     }
@@ -2745,7 +2745,7 @@ impl Tool for ArchiveInvoices {
     fn check(args: &Self::Args) -> Result<(), ArgErrors> {
         let mut errors = ArgErrors::default();
         if let Some(v) = &args.priority_level {
-            errors.push(checks::int_range(*v, Some(0), Some(79), "/priority_level"));
+            errors.push(arg_checks::int_range(*v, Some(0), Some(79), "/priority_level"));
         }
         errors.into_result()
     }
@@ -2821,9 +2821,9 @@ impl Tool for ExportRepositories {
     fn check(args: &Self::Args) -> Result<(), ArgErrors> {
         let mut errors = ArgErrors::default();
         let v = &args.offset;
-        errors.push(checks::int_range(*v, Some(1), Some(41), "/offset"));
+        errors.push(arg_checks::int_range(*v, Some(1), Some(41), "/offset"));
         let v = &args.quantity;
-        errors.push(checks::int_range(*v, Some(0), Some(62), "/quantity"));
+        errors.push(arg_checks::int_range(*v, Some(0), Some(62), "/quantity"));
         errors.into_result()
     }
 
@@ -2891,11 +2891,11 @@ impl Tool for SchedulePayments {
     fn check(args: &Self::Args) -> Result<(), ArgErrors> {
         let mut errors = ArgErrors::default();
         let v = &args.region;
-        errors.push(checks::length(v, None, Some(64), "/region"));
+        errors.push(arg_checks::length(v, None, Some(64), "/region"));
         let v = &args.email;
-        errors.push(checks::length(v, None, Some(64), "/email"));
+        errors.push(arg_checks::length(v, None, Some(64), "/email"));
         let v = &args.language;
-        errors.push(checks::length(v, None, Some(500), "/language"));
+        errors.push(arg_checks::length(v, None, Some(500), "/language"));
         errors.into_result()
     }
 
@@ -2949,7 +2949,7 @@ impl Tool for DeleteTasks {
     fn check(args: &Self::Args) -> Result<(), ArgErrors> {
         let mut errors = ArgErrors::default();
         let v = &args.max_depth;
-        errors.push(checks::int_range(*v, Some(-69), Some(332), "/max_depth"));
+        errors.push(arg_checks::int_range(*v, Some(-69), Some(332), "/max_depth"));
         errors.into_result()
     }
 
@@ -3055,7 +3055,7 @@ impl Tool for DeleteUsers {
     fn check(args: &Self::Args) -> Result<(), ArgErrors> {
         let mut errors = ArgErrors::default();
         let v = &args.limit;
-        errors.push(checks::int_range(*v, Some(-43), Some(305), "/limit"));
+        errors.push(arg_checks::int_range(*v, Some(-43), Some(305), "/limit"));
         errors.into_result()
     }
 
@@ -3156,9 +3156,9 @@ impl Tool for ArchiveOrders {
     fn check(args: &Self::Args) -> Result<(), ArgErrors> {
         let mut errors = ArgErrors::default();
         let v = &args.max_depth;
-        errors.push(checks::int_range(*v, Some(0), Some(46), "/max_depth"));
+        errors.push(arg_checks::int_range(*v, Some(0), Some(46), "/max_depth"));
         let v = &args.retries;
-        errors.push(checks::int_range(*v, Some(0), Some(7516), "/retries"));
+        errors.push(arg_checks::int_range(*v, Some(0), Some(7516), "/retries"));
         errors.into_result()
     }
 
@@ -3241,7 +3241,7 @@ impl Tool for ValidateDeployments {
     fn check(args: &Self::Args) -> Result<(), ArgErrors> {
         let mut errors = ArgErrors::default();
         let v = &args.limit;
-        errors.push(checks::int_range(*v, Some(-90), Some(950), "/limit"));
+        errors.push(arg_checks::int_range(*v, Some(-90), Some(950), "/limit"));
         errors.into_result()
     }
 
@@ -3294,7 +3294,7 @@ impl Tool for GetOrders {
     fn check(args: &Self::Args) -> Result<(), ArgErrors> {
         let mut errors = ArgErrors::default();
         if let Some(v) = &args.offset {
-            errors.push(checks::int_range(*v, Some(-35), Some(142), "/offset"));
+            errors.push(arg_checks::int_range(*v, Some(-35), Some(142), "/offset"));
         }
         errors.into_result()
     }
@@ -3360,10 +3360,10 @@ impl Tool for CountWeather {
     fn check(args: &Self::Args) -> Result<(), ArgErrors> {
         let mut errors = ArgErrors::default();
         if let Some(v) = &args.region {
-            errors.push(checks::length(v, None, Some(500), "/region"));
+            errors.push(arg_checks::length(v, None, Some(500), "/region"));
         }
         let v = &args.year;
-        errors.push(checks::int_range(*v, Some(0), Some(974), "/year"));
+        errors.push(arg_checks::int_range(*v, Some(0), Some(974), "/year"));
         errors.into_result()
     }
 
@@ -3426,7 +3426,7 @@ impl Tool for ListMessages {
     fn check(args: &Self::Args) -> Result<(), ArgErrors> {
         let mut errors = ArgErrors::default();
         let v = &args.priority_level;
-        errors.push(checks::int_range(*v, Some(0), Some(6902), "/priority_level"));
+        errors.push(arg_checks::int_range(*v, Some(0), Some(6902), "/priority_level"));
         errors.into_result()
     }
 
@@ -3476,7 +3476,7 @@ impl Tool for ListDeployments {
     fn check(args: &Self::Args) -> Result<(), ArgErrors> {
         let mut errors = ArgErrors::default();
         let v = &args.customer_id;
-        errors.push(checks::length(v, None, Some(500), "/customer_id"));
+        errors.push(arg_checks::length(v, None, Some(500), "/customer_id"));
         errors.into_result()
     }
 
@@ -3529,7 +3529,7 @@ impl Tool for SummarizeAlerts {
     fn check(args: &Self::Args) -> Result<(), ArgErrors> {
         let mut errors = ArgErrors::default();
         let v = &args.city;
-        errors.push(checks::length(v, None, Some(500), "/city"));
+        errors.push(arg_checks::length(v, None, Some(500), "/city"));
         errors.into_result()
     }
 
@@ -3602,7 +3602,7 @@ impl Tool for DeleteNotes {
     fn check(args: &Self::Args) -> Result<(), ArgErrors> {
         let mut errors = ArgErrors::default();
         let v = &args.language;
-        errors.push(checks::length(v, None, Some(128), "/language"));
+        errors.push(arg_checks::length(v, None, Some(128), "/language"));
         errors.into_result()
     }
 
@@ -3677,7 +3677,7 @@ impl Tool for ScheduleNotesV2 {
     fn check(args: &Self::Args) -> Result<(), ArgErrors> {
         let mut errors = ArgErrors::default();
         let v = &args.quantity;
-        errors.push(checks::int_range(*v, Some(0), Some(43), "/quantity"));
+        errors.push(arg_checks::int_range(*v, Some(0), Some(43), "/quantity"));
         errors.into_result()
     }
 
@@ -3732,7 +3732,7 @@ impl Tool for CreateDocuments {
     fn check(args: &Self::Args) -> Result<(), ArgErrors> {
         let mut errors = ArgErrors::default();
         let v = &args.body;
-        errors.push(checks::length(v, None, Some(128), "/body"));
+        errors.push(arg_checks::length(v, None, Some(128), "/body"));
         errors.into_result()
     }
 
@@ -3779,7 +3779,7 @@ impl Tool for SearchNotes {
     fn check(args: &Self::Args) -> Result<(), ArgErrors> {
         let mut errors = ArgErrors::default();
         let v = &args.days;
-        errors.push(checks::int_range(*v, Some(0), Some(8671), "/days"));
+        errors.push(arg_checks::int_range(*v, Some(0), Some(8671), "/days"));
         errors.into_result()
     }
 
@@ -3842,11 +3842,11 @@ impl Tool for ExportUsers {
     fn check(args: &Self::Args) -> Result<(), ArgErrors> {
         let mut errors = ArgErrors::default();
         let v = &args.priority_level;
-        errors.push(checks::int_range(*v, Some(0), Some(8821), "/priority_level"));
+        errors.push(arg_checks::int_range(*v, Some(0), Some(8821), "/priority_level"));
         let v = &args.quantity;
-        errors.push(checks::int_range(*v, Some(0), Some(19), "/quantity"));
+        errors.push(arg_checks::int_range(*v, Some(0), Some(19), "/quantity"));
         let v = &args.timezone;
-        errors.push(checks::length(v, None, Some(64), "/timezone"));
+        errors.push(arg_checks::length(v, None, Some(64), "/timezone"));
         errors.into_result()
     }
 
@@ -3893,7 +3893,7 @@ impl Tool for CountUsersV2 {
     fn check(args: &Self::Args) -> Result<(), ArgErrors> {
         let mut errors = ArgErrors::default();
         let v = &args.days;
-        errors.push(checks::int_range(*v, Some(0), Some(8465), "/days"));
+        errors.push(arg_checks::int_range(*v, Some(0), Some(8465), "/days"));
         errors.into_result()
     }
 
@@ -4057,9 +4057,9 @@ impl Tool for GetAlerts {
     fn check(args: &Self::Args) -> Result<(), ArgErrors> {
         let mut errors = ArgErrors::default();
         let v = &args.retries;
-        errors.push(checks::int_range(*v, Some(0), Some(9009), "/retries"));
+        errors.push(arg_checks::int_range(*v, Some(0), Some(9009), "/retries"));
         if let Some(v) = &args.notes {
-            errors.push(checks::length(v, None, Some(128), "/notes"));
+            errors.push(arg_checks::length(v, None, Some(128), "/notes"));
         }
         errors.into_result()
     }
@@ -4206,11 +4206,11 @@ impl Tool for ExportFlights {
     fn check(args: &Self::Args) -> Result<(), ArgErrors> {
         let mut errors = ArgErrors::default();
         let v = &args.year;
-        errors.push(checks::int_range(*v, Some(-1), Some(624), "/year"));
+        errors.push(arg_checks::int_range(*v, Some(-1), Some(624), "/year"));
         let v = &args.max_depth;
-        errors.push(checks::int_range(*v, Some(0), Some(8506), "/max_depth"));
+        errors.push(arg_checks::int_range(*v, Some(0), Some(8506), "/max_depth"));
         if let Some(v) = &args.path {
-            errors.push(checks::length(v, None, Some(500), "/path"));
+            errors.push(arg_checks::length(v, None, Some(500), "/path"));
         }
         errors.into_result()
     }
@@ -4327,7 +4327,7 @@ impl Tool for CreatePaymentsV3 {
     fn check(args: &Self::Args) -> Result<(), ArgErrors> {
         let mut errors = ArgErrors::default();
         if let Some(v) = &args.days {
-            errors.push(checks::int_range(*v, Some(-77), Some(213), "/days"));
+            errors.push(arg_checks::int_range(*v, Some(-77), Some(213), "/days"));
         }
         errors.into_result()
     }
@@ -4386,9 +4386,9 @@ impl Tool for ExportRepositoriesV2 {
     fn check(args: &Self::Args) -> Result<(), ArgErrors> {
         let mut errors = ArgErrors::default();
         let v = &args.max_depth;
-        errors.push(checks::int_range(*v, Some(0), Some(7640), "/max_depth"));
+        errors.push(arg_checks::int_range(*v, Some(0), Some(7640), "/max_depth"));
         let v = &args.timeout_secs;
-        errors.push(checks::int_range(*v, Some(1), Some(92), "/timeout_secs"));
+        errors.push(arg_checks::int_range(*v, Some(1), Some(92), "/timeout_secs"));
         errors.into_result()
     }
 
@@ -4468,11 +4468,11 @@ impl Tool for ValidateEvents {
     fn check(args: &Self::Args) -> Result<(), ArgErrors> {
         let mut errors = ArgErrors::default();
         let v = &args.customer_id;
-        errors.push(checks::length(v, None, Some(128), "/customer_id"));
+        errors.push(arg_checks::length(v, None, Some(128), "/customer_id"));
         let v = &args.quantity;
-        errors.push(checks::int_range(*v, Some(0), Some(18), "/quantity"));
+        errors.push(arg_checks::int_range(*v, Some(0), Some(18), "/quantity"));
         let v = &args.max_depth;
-        errors.push(checks::int_range(*v, Some(0), Some(7429), "/max_depth"));
+        errors.push(arg_checks::int_range(*v, Some(0), Some(7429), "/max_depth"));
         errors.into_result()
     }
 
@@ -4546,7 +4546,7 @@ impl Tool for UpdateUsers {
     fn check(args: &Self::Args) -> Result<(), ArgErrors> {
         let mut errors = ArgErrors::default();
         let v = &args.query;
-        errors.push(checks::length(v, None, Some(256), "/query"));
+        errors.push(arg_checks::length(v, None, Some(256), "/query"));
         errors.into_result()
     }
 
@@ -4605,7 +4605,7 @@ impl Tool for ExportHotels {
     fn check(args: &Self::Args) -> Result<(), ArgErrors> {
         let mut errors = ArgErrors::default();
         let v = &args.body;
-        errors.push(checks::length(v, None, Some(500), "/body"));
+        errors.push(arg_checks::length(v, None, Some(500), "/body"));
         errors.into_result()
     }
 
@@ -4729,7 +4729,7 @@ impl Tool for CreateMessages {
     fn check(args: &Self::Args) -> Result<(), ArgErrors> {
         let mut errors = ArgErrors::default();
         let v = &args.region;
-        errors.push(checks::length(v, None, Some(500), "/region"));
+        errors.push(arg_checks::length(v, None, Some(500), "/region"));
         errors.into_result()
     }
 
@@ -4796,14 +4796,14 @@ impl Tool for ExportPayments {
     fn check(args: &Self::Args) -> Result<(), ArgErrors> {
         let mut errors = ArgErrors::default();
         let v = &args.language;
-        errors.push(checks::length(v, None, Some(500), "/language"));
+        errors.push(arg_checks::length(v, None, Some(500), "/language"));
         if let Some(v) = &args.max_depth {
-            errors.push(checks::int_range(*v, Some(1), Some(99), "/max_depth"));
+            errors.push(arg_checks::int_range(*v, Some(1), Some(99), "/max_depth"));
         }
         let v = &args.body;
-        errors.push(checks::length(v, None, Some(128), "/body"));
+        errors.push(arg_checks::length(v, None, Some(128), "/body"));
         let v = &args.page;
-        errors.push(checks::int_range(*v, Some(-97), Some(949), "/page"));
+        errors.push(arg_checks::int_range(*v, Some(-97), Some(949), "/page"));
         errors.into_result()
     }
 
@@ -4865,7 +4865,7 @@ impl Tool for SummarizeUsers {
     fn check(args: &Self::Args) -> Result<(), ArgErrors> {
         let mut errors = ArgErrors::default();
         if let Some(v) = &args.quantity {
-            errors.push(checks::int_range(*v, Some(0), Some(67), "/quantity"));
+            errors.push(arg_checks::int_range(*v, Some(0), Some(67), "/quantity"));
         }
         errors.into_result()
     }
@@ -4926,7 +4926,7 @@ impl Tool for SearchHotels {
     fn check(args: &Self::Args) -> Result<(), ArgErrors> {
         let mut errors = ArgErrors::default();
         let v = &args.days;
-        errors.push(checks::int_range(*v, Some(0), Some(8364), "/days"));
+        errors.push(arg_checks::int_range(*v, Some(0), Some(8364), "/days"));
         errors.into_result()
     }
 
@@ -4973,10 +4973,10 @@ impl Tool for CountDeployments {
     fn check(args: &Self::Args) -> Result<(), ArgErrors> {
         let mut errors = ArgErrors::default();
         if let Some(v) = &args.query {
-            errors.push(checks::length(v, None, Some(500), "/query"));
+            errors.push(arg_checks::length(v, None, Some(500), "/query"));
         }
         let v = &args.body;
-        errors.push(checks::length(v, None, Some(500), "/body"));
+        errors.push(arg_checks::length(v, None, Some(500), "/body"));
         errors.into_result()
     }
 
@@ -5034,9 +5034,9 @@ impl Tool for ListPayments {
     fn check(args: &Self::Args) -> Result<(), ArgErrors> {
         let mut errors = ArgErrors::default();
         let v = &args.title;
-        errors.push(checks::length(v, None, Some(128), "/title"));
+        errors.push(arg_checks::length(v, None, Some(128), "/title"));
         if let Some(v) = &args.quantity {
-            errors.push(checks::int_range(*v, Some(0), Some(67), "/quantity"));
+            errors.push(arg_checks::int_range(*v, Some(0), Some(67), "/quantity"));
         }
         errors.into_result()
     }
@@ -5206,12 +5206,12 @@ impl Tool for UpdateInvoices {
     fn check(args: &Self::Args) -> Result<(), ArgErrors> {
         let mut errors = ArgErrors::default();
         if let Some(v) = &args.email {
-            errors.push(checks::length(v, None, Some(64), "/email"));
+            errors.push(arg_checks::length(v, None, Some(64), "/email"));
         }
         let v = &args.days;
-        errors.push(checks::int_range(*v, Some(0), Some(85), "/days"));
+        errors.push(arg_checks::int_range(*v, Some(0), Some(85), "/days"));
         let v = &args.retries;
-        errors.push(checks::int_range(*v, Some(1), Some(49), "/retries"));
+        errors.push(arg_checks::int_range(*v, Some(1), Some(49), "/retries"));
         errors.into_result()
     }
 
@@ -5267,14 +5267,14 @@ impl Tool for DeleteFlights {
     fn check(args: &Self::Args) -> Result<(), ArgErrors> {
         let mut errors = ArgErrors::default();
         let v = &args.year;
-        errors.push(checks::int_range(*v, Some(0), Some(4116), "/year"));
+        errors.push(arg_checks::int_range(*v, Some(0), Some(4116), "/year"));
         let v = &args.retries;
-        errors.push(checks::int_range(*v, Some(0), Some(72), "/retries"));
+        errors.push(arg_checks::int_range(*v, Some(0), Some(72), "/retries"));
         if let Some(v) = &args.city {
-            errors.push(checks::length(v, None, Some(64), "/city"));
+            errors.push(arg_checks::length(v, None, Some(64), "/city"));
         }
         if let Some(v) = &args.priority_level {
-            errors.push(checks::int_range(*v, Some(-75), Some(363), "/priority_level"));
+            errors.push(arg_checks::int_range(*v, Some(-75), Some(363), "/priority_level"));
         }
         errors.into_result()
     }
@@ -5322,7 +5322,7 @@ impl Tool for ScheduleMessages {
     fn check(args: &Self::Args) -> Result<(), ArgErrors> {
         let mut errors = ArgErrors::default();
         if let Some(v) = &args.page {
-            errors.push(checks::int_range(*v, Some(0), Some(2176), "/page"));
+            errors.push(arg_checks::int_range(*v, Some(0), Some(2176), "/page"));
         }
         errors.into_result()
     }
@@ -5373,9 +5373,9 @@ impl Tool for SearchDeploymentsV2 {
     fn check(args: &Self::Args) -> Result<(), ArgErrors> {
         let mut errors = ArgErrors::default();
         let v = &args.year;
-        errors.push(checks::int_range(*v, Some(1), Some(95), "/year"));
+        errors.push(arg_checks::int_range(*v, Some(1), Some(95), "/year"));
         let v = &args.region;
-        errors.push(checks::length(v, None, Some(128), "/region"));
+        errors.push(arg_checks::length(v, None, Some(128), "/region"));
         errors.into_result()
     }
 
@@ -5452,10 +5452,10 @@ impl Tool for ListTickets {
     fn check(args: &Self::Args) -> Result<(), ArgErrors> {
         let mut errors = ArgErrors::default();
         if let Some(v) = &args.limit {
-            errors.push(checks::int_range(*v, Some(0), Some(59), "/limit"));
+            errors.push(arg_checks::int_range(*v, Some(0), Some(59), "/limit"));
         }
         let v = &args.path;
-        errors.push(checks::length(v, None, Some(256), "/path"));
+        errors.push(arg_checks::length(v, None, Some(256), "/path"));
         errors.into_result()
     }
 
@@ -5510,7 +5510,7 @@ impl Tool for ListNotes {
     fn check(args: &Self::Args) -> Result<(), ArgErrors> {
         let mut errors = ArgErrors::default();
         let v = &args.notes;
-        errors.push(checks::length(v, None, Some(128), "/notes"));
+        errors.push(arg_checks::length(v, None, Some(128), "/notes"));
         errors.into_result()
     }
 
@@ -5596,14 +5596,14 @@ impl Tool for SearchReviews {
     fn check(args: &Self::Args) -> Result<(), ArgErrors> {
         let mut errors = ArgErrors::default();
         let v = &args.days;
-        errors.push(checks::int_range(*v, Some(0), Some(9839), "/days"));
+        errors.push(arg_checks::int_range(*v, Some(0), Some(9839), "/days"));
         let v = &args.page;
-        errors.push(checks::int_range(*v, Some(0), Some(2338), "/page"));
+        errors.push(arg_checks::int_range(*v, Some(0), Some(2338), "/page"));
         if let Some(v) = &args.region {
-            errors.push(checks::length(v, None, Some(128), "/region"));
+            errors.push(arg_checks::length(v, None, Some(128), "/region"));
         }
         let v = &args.max_depth;
-        errors.push(checks::int_range(*v, Some(-31), Some(213), "/max_depth"));
+        errors.push(arg_checks::int_range(*v, Some(-31), Some(213), "/max_depth"));
         errors.into_result()
     }
 
@@ -5671,7 +5671,7 @@ impl Tool for ScheduleProducts {
     fn check(args: &Self::Args) -> Result<(), ArgErrors> {
         let mut errors = ArgErrors::default();
         let v = &args.days;
-        errors.push(checks::int_range(*v, Some(-99), Some(258), "/days"));
+        errors.push(arg_checks::int_range(*v, Some(-99), Some(258), "/days"));
         errors.into_result()
     }
 
@@ -5751,9 +5751,9 @@ impl Tool for SummarizeEventsV2 {
     fn check(args: &Self::Args) -> Result<(), ArgErrors> {
         let mut errors = ArgErrors::default();
         let v = &args.retries;
-        errors.push(checks::int_range(*v, Some(0), Some(20), "/retries"));
+        errors.push(arg_checks::int_range(*v, Some(0), Some(20), "/retries"));
         let v = &args.days;
-        errors.push(checks::int_range(*v, Some(0), Some(4292), "/days"));
+        errors.push(arg_checks::int_range(*v, Some(0), Some(4292), "/days"));
         errors.into_result()
     }
 
@@ -5862,9 +5862,9 @@ impl Tool for ValidateReviews {
     fn check(args: &Self::Args) -> Result<(), ArgErrors> {
         let mut errors = ArgErrors::default();
         let v = &args.timezone;
-        errors.push(checks::length(v, None, Some(128), "/timezone"));
+        errors.push(arg_checks::length(v, None, Some(128), "/timezone"));
         let v = &args.customer_id;
-        errors.push(checks::length(v, None, Some(64), "/customer_id"));
+        errors.push(arg_checks::length(v, None, Some(64), "/customer_id"));
         errors.into_result()
     }
 
@@ -5938,7 +5938,7 @@ impl Tool for ArchiveProducts {
     fn check(args: &Self::Args) -> Result<(), ArgErrors> {
         let mut errors = ArgErrors::default();
         let v = &args.max_depth;
-        errors.push(checks::int_range(*v, Some(0), Some(132), "/max_depth"));
+        errors.push(arg_checks::int_range(*v, Some(0), Some(132), "/max_depth"));
         errors.into_result()
     }
 
@@ -6011,7 +6011,7 @@ impl Tool for ValidateOrders {
     fn check(args: &Self::Args) -> Result<(), ArgErrors> {
         let mut errors = ArgErrors::default();
         let v = &args.days;
-        errors.push(checks::int_range(*v, Some(-96), Some(357), "/days"));
+        errors.push(arg_checks::int_range(*v, Some(-96), Some(357), "/days"));
         errors.into_result()
     }
 
@@ -6122,7 +6122,7 @@ impl Tool for UpdateOrders {
     fn check(args: &Self::Args) -> Result<(), ArgErrors> {
         let mut errors = ArgErrors::default();
         let v = &args.year;
-        errors.push(checks::int_range(*v, Some(0), Some(30), "/year"));
+        errors.push(arg_checks::int_range(*v, Some(0), Some(30), "/year"));
         errors.into_result()
     }
 
@@ -6340,9 +6340,9 @@ impl Tool for CountRepositories {
     fn check(args: &Self::Args) -> Result<(), ArgErrors> {
         let mut errors = ArgErrors::default();
         let v = &args.page;
-        errors.push(checks::int_range(*v, Some(-19), Some(781), "/page"));
+        errors.push(arg_checks::int_range(*v, Some(-19), Some(781), "/page"));
         let v = &args.language;
-        errors.push(checks::length(v, None, Some(256), "/language"));
+        errors.push(arg_checks::length(v, None, Some(256), "/language"));
         errors.into_result()
     }
 
@@ -6389,7 +6389,7 @@ impl Tool for UpdatePaymentsV2 {
     fn check(args: &Self::Args) -> Result<(), ArgErrors> {
         let mut errors = ArgErrors::default();
         let v = &args.offset;
-        errors.push(checks::int_range(*v, Some(0), Some(3140), "/offset"));
+        errors.push(arg_checks::int_range(*v, Some(0), Some(3140), "/offset"));
         errors.into_result()
     }
 
@@ -6448,7 +6448,7 @@ impl Tool for ScheduleWeather {
     fn check(args: &Self::Args) -> Result<(), ArgErrors> {
         let mut errors = ArgErrors::default();
         if let Some(v) = &args.retries {
-            errors.push(checks::int_range(*v, Some(0), Some(4154), "/retries"));
+            errors.push(arg_checks::int_range(*v, Some(0), Some(4154), "/retries"));
         }
         errors.into_result()
     }

@@ -5,12 +5,12 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use crate::checks::ArgError;
+use crate::arg_checks::ArgError;
 use crate::descriptor::ToolDescriptor;
+use crate::dispatch::arg_validator::{ArgValidator, apply_defaults};
 use crate::dispatch::error::{DispatchError, DispatchErrorKind};
 use crate::dispatch::runtime::CatchUnwind;
 use crate::dispatch::typed::panicked;
-use crate::dispatch::validator::{Validator, apply_defaults};
 use crate::tool::{Arguments, BoxFuture, Executor, ToolCall, ToolError, ToolResult};
 
 type AsyncHandler = dyn Fn(Value) -> BoxFuture<'static, Result<Value, ToolError>> + Send + Sync;
@@ -48,7 +48,7 @@ enum Handler {
 /// ```
 pub struct DynamicTool {
     descriptor: ToolDescriptor,
-    validator: Validator,
+    validator: ArgValidator,
     handler: Handler,
 }
 
@@ -60,7 +60,7 @@ impl DynamicTool {
     {
         DynamicTool {
             descriptor,
-            validator: Validator::new(),
+            validator: ArgValidator::new(),
             handler: Handler::Async(Box::new(handler)),
         }
     }
@@ -72,7 +72,7 @@ impl DynamicTool {
     {
         DynamicTool {
             descriptor,
-            validator: Validator::new(),
+            validator: ArgValidator::new(),
             handler: Handler::Sync(Box::new(handler)),
         }
     }
@@ -153,7 +153,7 @@ pub(crate) fn too_deep(tool: String, pointer: String) -> DispatchError {
 /// [`model_text`](DispatchError::model_text) tells the model what to fix.
 pub fn prepare_arguments(
     descriptor: &ToolDescriptor,
-    validator: &Validator,
+    validator: &ArgValidator,
     arguments: &Arguments,
 ) -> Result<Value, DispatchError> {
     let tool = || descriptor.name.to_string();

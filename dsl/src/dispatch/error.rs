@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::checks::ArgErrors;
+use crate::arg_checks::ArgErrors;
 
 thread_local! {
     /// The kind of the last error turned into a result on this thread: how the dispatch span
@@ -119,9 +119,9 @@ fn seconds(d: &std::time::Duration) -> String {
 }
 
 fn unknown_tool(name: &str, available: &[String], suggestion: Option<&str>) -> String {
-    let mut out = format!("there is no tool named {}", crate::checks::quote(name));
+    let mut out = format!("there is no tool named {}", crate::arg_checks::quote(name));
     if let Some(s) = suggestion {
-        out.push_str(&format!(" (did you mean {}?)", crate::checks::quote(s)));
+        out.push_str(&format!(" (did you mean {}?)", crate::arg_checks::quote(s)));
     }
     if available.is_empty() {
         out.push_str("; no tools are available");

@@ -2,7 +2,7 @@
 //!
 //! Owns the typed adapter ([`TypedTool`]: any [`Tool`](crate::Tool) as an
 //! [`Executor`](crate::Executor), decoding straight into the typed arguments), the value
-//! [`Validator`] (a JSON value against a descriptor's schemas, every error with its JSON
+//! [`ArgValidator`] (a JSON value against a descriptor's schemas, every error with its JSON
 //! pointer) and [`apply_defaults`], dynamic tools over `serde_json::Value` ([`DynamicTool`]),
 //! the [`Toolbox`] that calls tools by name, and the small runtime pieces that keep a panic
 //! inside the result ([`CatchUnwind`] for executors and servers that run tools themselves, [`block_on`] for
@@ -10,7 +10,7 @@
 //! call: [`CallOptions`] (a per-call timeout on a runtime-agnostic [`Timer`], a
 //! [`CancelToken`], a bound on concurrent calls for [`Toolbox::call_all`]), `tracing` spans
 //! and tool panics kept off stderr ([`set_quiet_panics`]). Messages come from
-//! [`crate::checks`].
+//! [`crate::arg_checks`].
 //! Does not touch providers' wire formats, the registry or overrides.
 //!
 //! ```
@@ -35,6 +35,7 @@
 //! );
 //! ```
 
+mod arg_validator;
 mod cancel;
 mod dynamic;
 mod error;
@@ -43,8 +44,10 @@ mod runtime;
 mod timer;
 mod toolbox;
 mod typed;
-mod validator;
 
+pub use arg_validator::{
+    ArgValidator, MAX_DEPTH, MAX_ERRORS, MAX_STEPS, apply_defaults, check_args,
+};
 pub use cancel::{CancelToken, Cancelled};
 pub use dynamic::{DynamicTool, prepare_arguments};
 pub(crate) use error::closest;
@@ -55,4 +58,3 @@ pub use timer::{ThreadTimer, Timer};
 pub use toolbox::Toolbox;
 pub(crate) use toolbox::unknown_tool;
 pub use typed::TypedTool;
-pub use validator::{MAX_DEPTH, MAX_ERRORS, MAX_STEPS, Validator, apply_defaults, check_args};

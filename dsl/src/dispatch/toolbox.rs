@@ -15,7 +15,7 @@ use crate::dispatch::error::{DispatchError, DispatchErrorKind, closest, take_las
 use crate::dispatch::options::{BoundedJoin, CallOptions};
 use crate::dispatch::runtime::{CatchUnwind, block_on, catch_unwind};
 use crate::dispatch::typed::{TypedTool, panicked};
-use crate::render::{Policy, RenderCache, RenderError, RenderedSet, Renderer};
+use crate::render::{LossPolicy, RenderCache, RenderError, RenderedSet, Renderer};
 use crate::tool::{BoxFuture, Executor, Tool, ToolCall, ToolResult};
 
 /// The options of [`Toolbox::call`]: no timeout, no cancellation.
@@ -134,11 +134,11 @@ impl Toolbox {
     ///
     #[cfg_attr(feature = "macros", doc = "```")]
     #[cfg_attr(not(feature = "macros"), doc = "```text")]
-    /// # use tooldef::{Policy, RenderCache, Toolbox, tool};
+    /// # use tooldef::{LossPolicy, RenderCache, Toolbox, tool};
     /// # struct Names;
     /// # impl tooldef::Renderer for Names {
     /// #     fn name(&self) -> &str { "names" }
-    /// #     fn render(&self, t: &tooldef::ToolDescriptor, p: Policy)
+    /// #     fn render(&self, t: &tooldef::ToolDescriptor, p: LossPolicy)
     /// #         -> Result<tooldef::Rendered, tooldef::RenderError> {
     /// #         let mut ctx = tooldef::RenderCtx::new(t, p);
     /// #         let mut out = tooldef::JsonWriter::new();
@@ -154,7 +154,7 @@ impl Toolbox {
     ///
     /// let toolbox = Toolbox::new().with(Add);
     /// let cache = RenderCache::new();
-    /// let set = toolbox.rendered(&Names, &cache, Policy::Lenient).unwrap();
+    /// let set = toolbox.rendered(&Names, &cache, LossPolicy::Allow).unwrap();
     /// assert_eq!(set.json(), r#"["add"]"#);
     /// assert_eq!(cache.set_count(), 1);
     /// ```
@@ -166,7 +166,7 @@ impl Toolbox {
         &self,
         renderer: &R,
         cache: &RenderCache,
-        policy: Policy,
+        policy: LossPolicy,
     ) -> Result<RenderedSet, RenderError> {
         cache.get_executor_set(renderer, self.tools.values(), policy)
     }

@@ -6,11 +6,11 @@ use std::sync::Arc;
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::checks::ArgErrors;
+use crate::arg_checks::ArgErrors;
 use crate::descriptor::ToolDescriptor;
+use crate::dispatch::arg_validator::ArgValidator;
 use crate::dispatch::error::{DispatchError, DispatchErrorKind, without_position};
 use crate::dispatch::runtime::CatchUnwind;
-use crate::dispatch::validator::Validator;
 use crate::tool::{Arguments, BoxFuture, Executor, Tool, ToolCall, ToolResult};
 
 /// Runs a typed [`Tool`] from a [`ToolCall`]: decodes the arguments straight into `T::Args`,
@@ -19,7 +19,7 @@ use crate::tool::{Arguments, BoxFuture, Executor, Tool, ToolCall, ToolResult};
 /// JSON text (`Arguments::Text`) is decoded with `serde_json::from_str` without an intermediate
 /// `Value`; parsed JSON (`Arguments::Json`) is decoded from the value in place. Only when
 /// decoding fails are the arguments checked against [`Tool::descriptor`] by the
-/// [`Validator`], so that the model is told every problem with its JSON pointer rather than
+/// [`ArgValidator`], so that the model is told every problem with its JSON pointer rather than
 /// serde's first complaint.
 ///
 /// ```
@@ -31,13 +31,13 @@ use crate::tool::{Arguments, BoxFuture, Executor, Tool, ToolCall, ToolResult};
 /// ```
 pub struct TypedTool<T> {
     tool: T,
-    validator: Validator,
+    validator: ArgValidator,
 }
 
 impl<T: Tool> TypedTool<T> {
     /// Wraps `tool`.
     pub fn new(tool: T) -> Self {
-        TypedTool { tool, validator: Validator::new() }
+        TypedTool { tool, validator: ArgValidator::new() }
     }
 
     /// Wraps `tool` as a shared, type-erased executor.
@@ -206,7 +206,11 @@ fn invalid(descriptor: &ToolDescriptor, errors: ArgErrors) -> DispatchError {
 
 /// `value` with every number that has a zero fractional part (`1.0`, `1e0`, `-0`) written as
 /// an integer, when it has such a number and the descriptor accepts it; `None` otherwise.
-fn respelled(validator: &Validator, descriptor: &ToolDescriptor, value: &Value) -> Option<Value> {
+fn respelled(
+    validator: &ArgValidator,
+    descriptor: &ToolDescriptor,
+    value: &Value,
+) -> Option<Value> {
     fn whole(n: &serde_json::Number) -> Option<serde_json::Number> {
         let f = n.as_f64().filter(|_| n.is_f64())?;
         if f.fract() != 0.0 || f.abs() >= 9.2e18 {
@@ -248,7 +252,7 @@ fn respelled(validator: &Validator, descriptor: &ToolDescriptor, value: &Value) 
 }
 
 fn explain_value(
-    validator: &Validator,
+    validator: &ArgValidator,
     descriptor: &ToolDescriptor,
     value: &Value,
     err: &serde_json::Error,
@@ -259,7 +263,7 @@ fn explain_value(
         // says less than its type): serde's message is all there is.
         Ok(()) => {
             let message = format!("could not be decoded: {}", without_position(err));
-            invalid(descriptor, crate::checks::ArgError::new("", message).into())
+            invalid(descriptor, crate::arg_checks::ArgError::new("", message).into())
         }
     }
 }

@@ -25,7 +25,7 @@
 //! booleans are read as they are (`1.0` under `type: integer` as `1`); values a `type` beside
 //! them excludes are dropped with a note, and only an enum with no value left is refused. A schema without
 //! `type` whose constraints all belong to one type (e.g. only `properties`) is read as that type,
-//! with a note. The imported parts are not validated against [`crate::validate`]: callers that
+//! with a note. The imported parts are not validated against [`crate::descriptor_rules`]: callers that
 //! build a descriptor call [`ToolDescriptor::validate`] (the spec loader does).
 
 use std::borrow::Cow;
@@ -47,12 +47,12 @@ use super::keywords::{
 use super::order::KeyOrder;
 use super::view::{Kw, View};
 use crate::descriptor::{Definition, Param};
+use crate::descriptor_rules::MAX_DEPTH;
 use crate::literal::Literal;
 use crate::schema::{
     Additional, Combine, EnumSchema, EnumValue, EnumValues, Kept, ListSchema, NumberSchema,
     ObjectSchema, RefSchema, Scalar, ScalarRef, Schema, SchemaKind, StringSchema,
 };
-use crate::validate::MAX_DEPTH;
 
 struct Importer {
     notes: Vec<ImportNote>,
@@ -1733,7 +1733,7 @@ fn text_kw(view: &View<'_>, key: &str) -> Result<Option<Cow<'static, str>>, Impo
 fn pattern_kw(view: &View<'_>) -> Result<Option<Cow<'static, str>>, ImportError> {
     let pattern = text_kw(view, "pattern")?;
     if let (Some(source), Some(kw)) = (&pattern, view.get("pattern"))
-        && let Err(e) = crate::checks::compile(source)
+        && let Err(e) = crate::arg_checks::compile(source)
     {
         return Err(unsupported(&kw.ptr, "pattern", e.reason));
     }

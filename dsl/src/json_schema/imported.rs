@@ -9,8 +9,8 @@ use serde_json::Value;
 
 use super::keywords::TYPE_NAMES;
 use crate::descriptor::{Definition, Param, ToolDescriptor};
+use crate::descriptor_rules::MAX_DEPTH;
 use crate::schema::{Additional, Kept, Schema};
-use crate::validate::MAX_DEPTH;
 
 /// The result of an import: the IR value and the notes about what was dropped or inferred.
 #[derive(Clone, Debug, PartialEq)]

@@ -5,7 +5,7 @@ use std::fmt;
 use serde_json::Value;
 
 use crate::descriptor::Param;
-use crate::dispatch::Validator;
+use crate::dispatch::ArgValidator;
 use crate::literal::{Literal, Text};
 use crate::schema::{Bound, EnumSchema, EnumValues, Scalar, SchemaKind, Slot};
 
@@ -110,7 +110,7 @@ pub(super) fn constrain(
             }
             SchemaKind::String(_) => {
                 // Every value must be one the string accepts (lengths, pattern).
-                let validator = Validator::new();
+                let validator = ArgValidator::new();
                 let refused: Vec<String> = values
                     .iter()
                     .filter(|v| {

@@ -3,7 +3,7 @@
 use std::fmt;
 
 use crate::descriptor::NameError;
-use crate::validate::DescriptorError;
+use crate::descriptor_rules::DescriptorError;
 
 /// Why a patch could not be applied to a tool: the tool ([`tool`](OverrideError::tool)) and
 /// what went wrong ([`kind`](OverrideError::kind)).
@@ -93,7 +93,7 @@ pub enum OverrideErrorKind {
         /// The closure's message.
         message: String,
     },
-    /// The patched descriptor breaks a rule of [`crate::validate`]; the [`DescriptorError`] is
+    /// The patched descriptor breaks a rule of [`crate::descriptor_rules`]; the [`DescriptorError`] is
     /// the error's source.
     Invalid {
         /// The broken rule.

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use serde_json::{Map, Value};
 
 use crate::descriptor::ToolDescriptor;
-use crate::dispatch::{Validator, apply_defaults};
+use crate::dispatch::{ArgValidator, apply_defaults};
 use crate::schema::Additional;
 use crate::tool::{Arguments, BoxFuture, Executor, ToolCall, ToolError, ToolResult};
 
@@ -22,7 +22,7 @@ use super::patch::{Override, OverrideCall};
 pub struct OverriddenExecutor {
     inner: Arc<dyn Executor>,
     patched: Patched,
-    validator: Arc<Validator>,
+    validator: Arc<ArgValidator>,
 }
 
 impl fmt::Debug for OverriddenExecutor {
@@ -45,7 +45,7 @@ pub(super) struct Prepared {
 
 impl OverriddenExecutor {
     pub(crate) fn from_patched(inner: Arc<dyn Executor>, patched: Patched) -> Self {
-        OverriddenExecutor { inner, patched, validator: Arc::new(Validator::new()) }
+        OverriddenExecutor { inner, patched, validator: Arc::new(ArgValidator::new()) }
     }
 
     /// The registered executor this one delegates to.

@@ -7,7 +7,7 @@ use std::hash::{BuildHasherDefault, Hash, Hasher};
 use std::sync::{Arc, RwLock};
 
 use super::renderer::{Rendered, RenderedSet, Renderer};
-use super::report::{Policy, RenderError};
+use super::report::{LossPolicy, RenderError};
 use crate::descriptor::{Param, ToolDescriptor};
 use crate::literal::Literal;
 use crate::schema::{Additional, NumberSchema, ScalarRef, Schema, SchemaKind};
@@ -15,8 +15,8 @@ use crate::tool::Executor;
 
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 enum DescKey {
-    Address(usize, Policy),
-    Content(u64, Policy),
+    Address(usize, LossPolicy),
+    Content(u64, LossPolicy),
 }
 
 enum Held {
@@ -88,7 +88,7 @@ type Shelf = HashMap<DescKey, Vec<Entry>, BuildHasherDefault<KeyHasher>>;
 /// A cached set: the renderer key, policy and descriptor addresses it was rendered for.
 struct SetEntry {
     renderer: Box<str>,
-    policy: Policy,
+    policy: LossPolicy,
     addresses: Box<[usize]>,
     /// The `Arc`s of a shared or executor set, kept alive so that their addresses cannot be
     /// reused.
@@ -98,7 +98,7 @@ struct SetEntry {
 
 type SetShelf = HashMap<u64, Vec<SetEntry>, BuildHasherDefault<KeyHasher>>;
 
-fn set_hash(renderer: &str, policy: Policy, addresses: impl Iterator<Item = usize>) -> u64 {
+fn set_hash(renderer: &str, policy: LossPolicy, addresses: impl Iterator<Item = usize>) -> u64 {
     let mut h = KeyHasher::default();
     renderer.hash(&mut h);
     policy.hash(&mut h);
@@ -166,7 +166,7 @@ impl RenderCache {
     fn set<R, T>(
         &self,
         renderer: &R,
-        policy: Policy,
+        policy: LossPolicy,
         tools: &[T],
         held: impl FnOnce() -> Vec<Keep>,
         render_one: impl Fn(&T) -> Result<Rendered, RenderError>,
@@ -217,7 +217,7 @@ impl RenderCache {
         &self,
         renderer: &R,
         tools: &[&'static ToolDescriptor],
-        policy: Policy,
+        policy: LossPolicy,
     ) -> Result<RenderedSet, RenderError> {
         self.set(renderer, policy, tools, Vec::new, |t| self.get_static(renderer, t, policy))
     }
@@ -233,7 +233,7 @@ impl RenderCache {
         &self,
         renderer: &R,
         tools: &[Arc<ToolDescriptor>],
-        policy: Policy,
+        policy: LossPolicy,
     ) -> Result<RenderedSet, RenderError> {
         let held = || tools.iter().cloned().map(Keep::Descriptor).collect();
         self.set(renderer, policy, tools, held, |t| self.get_shared(renderer, t, policy))
@@ -253,7 +253,7 @@ impl RenderCache {
         &self,
         renderer: &R,
         executors: impl IntoIterator<Item = &'a Arc<dyn Executor>>,
-        policy: Policy,
+        policy: LossPolicy,
     ) -> Result<RenderedSet, RenderError> {
         let tools: Vec<ByExecutor<'a>> = executors.into_iter().map(ByExecutor).collect();
         let held = || tools.iter().map(|t| Keep::Executor(Arc::clone(t.0))).collect();
@@ -270,7 +270,7 @@ impl RenderCache {
         &self,
         renderer: &R,
         executor: &Arc<dyn Executor>,
-        policy: Policy,
+        policy: LossPolicy,
     ) -> Result<Rendered, RenderError> {
         let tool = executor.descriptor();
         let rkey = renderer.cache_key();
@@ -325,7 +325,7 @@ impl RenderCache {
         &self,
         renderer: &R,
         tool: &'static ToolDescriptor,
-        policy: Policy,
+        policy: LossPolicy,
     ) -> Result<Rendered, RenderError> {
         let rkey = renderer.cache_key();
         let key = DescKey::Address(std::ptr::from_ref(tool) as usize, policy);
@@ -347,7 +347,7 @@ impl RenderCache {
         &self,
         renderer: &R,
         tool: &Arc<ToolDescriptor>,
-        policy: Policy,
+        policy: LossPolicy,
     ) -> Result<Rendered, RenderError> {
         let rkey = renderer.cache_key();
         let key = DescKey::Address(Arc::as_ptr(tool) as usize, policy);
@@ -368,7 +368,7 @@ impl RenderCache {
         &self,
         renderer: &R,
         tool: &ToolDescriptor,
-        policy: Policy,
+        policy: LossPolicy,
     ) -> Result<Rendered, RenderError> {
         let rkey = renderer.cache_key();
         let key = DescKey::Content(content_hash(tool), policy);
@@ -387,7 +387,7 @@ impl RenderCache {
 fn render_traced<R: Renderer + ?Sized>(
     renderer: &R,
     tool: &ToolDescriptor,
-    policy: Policy,
+    policy: LossPolicy,
 ) -> Result<Rendered, RenderError> {
     let _span = tracing::debug_span!(
         "tooldef.render",

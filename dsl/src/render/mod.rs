@@ -11,7 +11,7 @@
 //!
 //! ```
 //! use tooldef::render::{
-//!     Change, ChangeKind, JsonWriter, Policy, RenderCtx, RenderError, RenderRule, Rendered,
+//!     Change, ChangeKind, JsonWriter, LossPolicy, RenderCtx, RenderError, RenderRule, Rendered,
 //!     Renderer, SchemaOptions, write_input_schema,
 //! };
 //! use tooldef::{JsonPointer, Param, ToolDescriptor};
@@ -24,7 +24,7 @@
 //!         "gateway"
 //!     }
 //!
-//!     fn render(&self, tool: &ToolDescriptor, policy: Policy) -> Result<Rendered, RenderError> {
+//!     fn render(&self, tool: &ToolDescriptor, policy: LossPolicy) -> Result<Rendered, RenderError> {
 //!         let mut ctx = RenderCtx::new(tool, policy);
 //!         let mut out = JsonWriter::new();
 //!         out.begin_object();
@@ -37,7 +37,7 @@
 //!         write_input_schema(&mut out, tool, &SchemaOptions::JSON_SCHEMA, &mut ctx, &args)?;
 //!         out.end_object();
 //!         // Every change made to fit the gateway is recorded, built by name: lossless ones
-//!         // are reported; a lossy one (`Change::lossy`) is an error under `Policy::Strict`.
+//!         // are reported; a lossy one (`Change::lossy`) is an error under `LossPolicy::Refuse`.
 //!         if let Some(title) = &tool.title {
 //!             ctx.record(
 //!                 Change::lossless(ChangeKind::Omitted, "title")
@@ -59,7 +59,7 @@
 //!     .title("Echo")
 //!     .description("Echo text.")
 //!     .params(const { &[Param::string("text")] });
-//! let rendered = Gateway.render(&ECHO, Policy::Strict).unwrap();
+//! let rendered = Gateway.render(&ECHO, LossPolicy::Refuse).unwrap();
 //! assert_eq!(
 //!     rendered.json(),
 //!     r#"{"tool":"echo","doc":"Echo text.","args":{"type":"object","properties":{"text":{"type":"string"}},"required":["text"],"additionalProperties":false}}"#
@@ -70,16 +70,16 @@
 //!
 //! static DELETE: ToolDescriptor =
 //!     ToolDescriptor::new("delete").description("Delete a file.").destructive(true);
-//! let err = Gateway.render(&DELETE, Policy::Strict).unwrap_err();
+//! let err = Gateway.render(&DELETE, LossPolicy::Refuse).unwrap_err();
 //! assert_eq!(err.rule, RenderRule::Lossy);
-//! assert!(Gateway.render(&DELETE, Policy::Lenient).unwrap().report().lossy().count() == 1);
+//! assert!(Gateway.render(&DELETE, LossPolicy::Allow).unwrap().report().lossy().count() == 1);
 //! ```
 //!
 //! # Where things are
 //!
 //! | file | owns |
 //! | --- | --- |
-//! | `report.rs` | [`Policy`], [`Change`], [`Report`], [`RenderError`] |
+//! | `report.rs` | [`LossPolicy`], [`Change`], [`Report`], [`RenderError`] |
 //! | `renderer.rs` | [`Renderer`], [`Rendered`], [`RenderedSet`], [`RenderCtx`], [`tools_json`] |
 //! | `names.rs` | [`NameRule`] |
 //! | `name_map.rs` | [`NameRules`], [`NameMap`], [`render_mapped`]: opt-in safe names |
@@ -102,7 +102,7 @@ pub use json_writer::{JsonWriter, escape_into, literal_text};
 pub use name_map::{MappedSet, NameMap, NameRules, render_mapped};
 pub use names::NameRule;
 pub use renderer::{RenderCtx, Rendered, RenderedSet, Renderer, json_array, tools_json};
-pub use report::{Change, ChangeKind, Policy, RenderError, RenderRule, Report};
+pub use report::{Change, ChangeKind, LossPolicy, RenderError, RenderRule, Report};
 pub use schema_options::{
     Keyword, Keywords, NullStyle, RefStyle, SchemaOptions, SchemaStats, Unsupported,
 };

@@ -30,7 +30,7 @@ use serde_json::Value;
 
 use super::names::NameRule;
 use super::renderer::{Rendered, Renderer, json_array};
-use super::report::{Change, ChangeKind, Policy, RenderError};
+use super::report::{Change, ChangeKind, LossPolicy, RenderError};
 use crate::descriptor::{Definition, Param, ToolDescriptor, ToolName};
 use crate::pointer::JsonPointer;
 use crate::schema::{Additional, Schema, SchemaKind};
@@ -216,16 +216,16 @@ impl MappedSet {
 /// provider accepts render exactly as [`Renderer::render_set`] renders them.
 ///
 /// ```
-/// use tooldef::render::{Policy, Renderer, render_mapped};
+/// use tooldef::render::{LossPolicy, Renderer, render_mapped};
 /// use tooldef::{ToolCall, ToolDescriptor, spec::parse_spec};
 /// use tooldef_openai::OpenAiRenderer;
 ///
 /// // An MCP server's tool, named as MCP allows and OpenAI does not.
 /// let spec = parse_spec("weather.json", r#"{"name": "weather.get"}"#, None).unwrap();
 /// let openai = OpenAiRenderer::chat();
-/// assert!(openai.render(&spec.descriptor, Policy::Lenient).is_err());
+/// assert!(openai.render(&spec.descriptor, LossPolicy::Allow).is_err());
 ///
-/// let set = render_mapped(&openai, &[&spec.descriptor], Policy::Strict).unwrap();
+/// let set = render_mapped(&openai, &[&spec.descriptor], LossPolicy::Refuse).unwrap();
 /// assert_eq!(set.rendered()[0].to_value()["function"]["name"], "weather_get");
 /// let call = ToolCall::new("call_1", "weather_get", serde_json::json!({}));
 /// assert_eq!(set.names().restore(call).name, "weather.get");
@@ -237,7 +237,7 @@ impl MappedSet {
 pub fn render_mapped<R: Renderer + ?Sized>(
     renderer: &R,
     tools: &[&ToolDescriptor],
-    policy: Policy,
+    policy: LossPolicy,
 ) -> Result<MappedSet, RenderError> {
     let Plan { tools: renamed, changes, names } = plan(tools, &renderer.name_rules());
     let refs: Vec<&ToolDescriptor> = renamed.iter().map(|t| &**t).collect();

@@ -11,7 +11,7 @@ use serde_json::Value;
 use super::json_writer::JsonWriter;
 use super::name_map::NameRules;
 use super::names::NameRule;
-use super::report::{Change, ChangeKind, Policy, RenderError, RenderRule, Report};
+use super::report::{Change, ChangeKind, LossPolicy, RenderError, RenderRule, Report};
 use crate::descriptor::ToolDescriptor;
 use crate::pointer::JsonPointer;
 
@@ -148,8 +148,8 @@ pub trait Renderer {
     /// # Errors
     ///
     /// The tool cannot be expressed for the provider, or a lossy change under
-    /// [`Policy::Strict`].
-    fn render(&self, tool: &ToolDescriptor, policy: Policy) -> Result<Rendered, RenderError>;
+    /// [`LossPolicy::Refuse`].
+    fn render(&self, tool: &ToolDescriptor, policy: LossPolicy) -> Result<Rendered, RenderError>;
 
     /// Checks the limits that hold over all tools of one request (how many strict tools, how
     /// many optional parameters...). The default accepts any set.
@@ -157,7 +157,7 @@ pub trait Renderer {
     /// # Errors
     ///
     /// A [`RenderRule::SetLimit`] error naming the limit.
-    fn check_set(&self, tools: &[&ToolDescriptor], policy: Policy) -> Result<(), RenderError> {
+    fn check_set(&self, tools: &[&ToolDescriptor], policy: LossPolicy) -> Result<(), RenderError> {
         let _ = (tools, policy);
         Ok(())
     }
@@ -170,7 +170,7 @@ pub trait Renderer {
     fn render_set(
         &self,
         tools: &[&ToolDescriptor],
-        policy: Policy,
+        policy: LossPolicy,
     ) -> Result<Vec<Rendered>, RenderError> {
         let _span =
             tracing::debug_span!("tooldef.render_set", renderer = self.name(), tools = tools.len())
@@ -198,16 +198,16 @@ impl<R: Renderer + ?Sized> Renderer for &R {
     fn name_rules(&self) -> NameRules {
         (**self).name_rules()
     }
-    fn render(&self, tool: &ToolDescriptor, policy: Policy) -> Result<Rendered, RenderError> {
+    fn render(&self, tool: &ToolDescriptor, policy: LossPolicy) -> Result<Rendered, RenderError> {
         (**self).render(tool, policy)
     }
-    fn check_set(&self, tools: &[&ToolDescriptor], policy: Policy) -> Result<(), RenderError> {
+    fn check_set(&self, tools: &[&ToolDescriptor], policy: LossPolicy) -> Result<(), RenderError> {
         (**self).check_set(tools, policy)
     }
     fn render_set(
         &self,
         tools: &[&ToolDescriptor],
-        policy: Policy,
+        policy: LossPolicy,
     ) -> Result<Vec<Rendered>, RenderError> {
         (**self).render_set(tools, policy)
     }
@@ -225,11 +225,11 @@ impl<R: Renderer + ?Sized> Renderer for &R {
 /// render each tool once.
 ///
 /// ```
-/// use tooldef::{Policy, ToolDescriptor, tools_json};
+/// use tooldef::{LossPolicy, ToolDescriptor, tools_json};
 /// use tooldef_openai::OpenAiRenderer;
 ///
 /// const PING: ToolDescriptor = ToolDescriptor::new("ping").description("Check the service.");
-/// let tools = tools_json(&OpenAiRenderer::chat(), [&PING], Policy::Strict).unwrap();
+/// let tools = tools_json(&OpenAiRenderer::chat(), [&PING], LossPolicy::Refuse).unwrap();
 /// assert!(tools.starts_with(r#"[{"type":"function","function":{"name":"ping""#));
 /// ```
 ///
@@ -237,7 +237,11 @@ impl<R: Renderer + ?Sized> Renderer for &R {
 ///
 /// The renderer's set-level error ([`Renderer::check_set`]), or the first tool it cannot render
 /// under `policy`.
-pub fn tools_json<'a, R, I>(renderer: &R, tools: I, policy: Policy) -> Result<String, RenderError>
+pub fn tools_json<'a, R, I>(
+    renderer: &R,
+    tools: I,
+    policy: LossPolicy,
+) -> Result<String, RenderError>
 where
     R: Renderer + ?Sized,
     I: IntoIterator<Item = &'a ToolDescriptor>,
@@ -266,13 +270,13 @@ pub fn json_array<'a>(rendered: impl IntoIterator<Item = &'a Rendered>) -> Strin
 #[derive(Debug)]
 pub struct RenderCtx {
     tool: String,
-    policy: Policy,
+    policy: LossPolicy,
     report: Report,
 }
 
 impl RenderCtx {
     /// Starts rendering `tool` under `policy`.
-    pub fn new(tool: &ToolDescriptor, policy: Policy) -> Self {
+    pub fn new(tool: &ToolDescriptor, policy: LossPolicy) -> Self {
         RenderCtx { tool: tool.name.as_str().to_owned(), policy, report: Report::default() }
     }
 
@@ -282,7 +286,7 @@ impl RenderCtx {
     }
 
     /// The policy.
-    pub fn policy(&self) -> Policy {
+    pub fn policy(&self) -> LossPolicy {
         self.policy
     }
 
@@ -296,10 +300,10 @@ impl RenderCtx {
     ///
     /// # Errors
     ///
-    /// [`RenderRule::Lossy`] when the change is lossy and the policy is [`Policy::Strict`];
+    /// [`RenderRule::Lossy`] when the change is lossy and the policy is [`LossPolicy::Refuse`];
     /// nothing is recorded then.
     pub fn record(&mut self, change: Change) -> Result<(), RenderError> {
-        if change.lossy && self.policy == Policy::Strict {
+        if change.lossy && self.policy == LossPolicy::Refuse {
             return Err(self.error(
                 change.pointer,
                 change.param,

@@ -1,4 +1,4 @@
-//! What a renderer tells its caller: the [`Policy`] it renders under, the [`Report`] of every
+//! What a renderer tells its caller: the [`LossPolicy`] it renders under, the [`Report`] of every
 //! [`Change`] it made to fit the provider, and the [`RenderError`] when it cannot.
 
 use std::borrow::Cow;
@@ -7,14 +7,19 @@ use std::hash::Hash;
 
 use crate::pointer::JsonPointer;
 
-/// What a renderer does with a change that loses meaning.
+/// What a renderer does with a change that loses meaning (a [`Change`] whose `lossy` is set).
+///
+/// This is a choice of the caller, apart from a provider's own *strict mode* (OpenAI's
+/// `strict: true`, Anthropic's and Bedrock's strict tools), which is a setting of the renderer:
+/// any renderer, strict mode or not, can be asked to refuse lossy changes. The CLI's `--strict`
+/// picks both, the strict mode and [`LossPolicy::Refuse`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Policy {
-    /// Lossy changes are made and reported.
+pub enum LossPolicy {
+    /// Lossy changes are made and recorded in the [`Report`] (`Change::lossy`).
     #[default]
-    Lenient,
-    /// A lossy change is a [`RenderError`] with [`RenderRule::Lossy`].
-    Strict,
+    Allow,
+    /// A lossy change is a [`RenderError`] with [`RenderRule::Lossy`], naming its pointer.
+    Refuse,
 }
 
 /// What kind of change a renderer made to fit its provider.
@@ -77,7 +82,7 @@ impl Change {
         }
     }
 
-    /// A change that loses meaning (refused under [`Policy::Strict`]); otherwise as
+    /// A change that loses meaning (refused under [`LossPolicy::Refuse`]); otherwise as
     /// [`lossless`](Self::lossless).
     pub fn lossy(kind: ChangeKind, keyword: impl Into<Cow<'static, str>>) -> Self {
         Change { lossy: true, ..Change::lossless(kind, keyword) }
@@ -191,7 +196,7 @@ pub enum RenderRule {
     Recursion,
     /// A reference names no definition.
     UnknownRef,
-    /// A change would lose meaning and the policy is [`Policy::Strict`].
+    /// A change would lose meaning and the policy is [`LossPolicy::Refuse`].
     Lossy,
     /// The provider cannot express the schema at all.
     Unsupported,

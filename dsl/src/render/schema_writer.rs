@@ -23,7 +23,7 @@ use crate::schema::{
 /// # Errors
 ///
 /// Recursion the options forbid, an unknown reference, or a lossy change under
-/// [`Policy::Strict`](super::Policy::Strict).
+/// [`LossPolicy::Refuse`](super::LossPolicy::Refuse).
 pub fn write_input_schema(
     out: &mut JsonWriter,
     tool: &ToolDescriptor,
@@ -1372,7 +1372,7 @@ fn collect_refs<'s>(s: &'s Schema, names: &mut Vec<&'s str>, depth: usize) {
 mod tests {
     use super::*;
     use crate::descriptor::{Param, ToolDescriptor};
-    use crate::render::{Policy, Rendered};
+    use crate::render::{LossPolicy, Rendered};
     #[test]
     fn floats_are_written_as_serde_json_writes_them() {
         for f in [1.0, 0.5, -3.25, 1e20, 1.5e-7, f64::MAX] {
@@ -1411,7 +1411,7 @@ mod tests {
             },
         );
 
-    fn render(tool: &ToolDescriptor, opts: &SchemaOptions, policy: Policy) -> Rendered {
+    fn render(tool: &ToolDescriptor, opts: &SchemaOptions, policy: LossPolicy) -> Rendered {
         let mut ctx = RenderCtx::new(tool, policy);
         let mut out = JsonWriter::new();
         write_input_schema(&mut out, tool, opts, &mut ctx, &JsonPointer::root()).unwrap();
@@ -1420,7 +1420,7 @@ mod tests {
 
     #[test]
     fn plain_json_schema_keeps_everything() {
-        let r = render(&WEATHER, &SchemaOptions::JSON_SCHEMA, Policy::Strict);
+        let r = render(&WEATHER, &SchemaOptions::JSON_SCHEMA, LossPolicy::Refuse);
         assert_eq!(
             r.json(),
             r#"{"type":"object","properties":{"city":{"type":"string"},"days":{"type":"integer","description":"Number of days","minimum":1,"maximum":10,"default":3},"unit":{"type":["string","null"],"enum":["c","f",null]}},"required":["city"],"additionalProperties":false}"#
@@ -1440,7 +1440,7 @@ mod tests {
             null_style: NullStyle::AnyOf,
             ..SchemaOptions::JSON_SCHEMA
         };
-        let r = render(&WEATHER, &opts, Policy::Strict);
+        let r = render(&WEATHER, &opts, LossPolicy::Refuse);
         assert_eq!(
             r.json(),
             r#"{"type":"object","properties":{"city":{"type":"string"},"days":{"anyOf":[{"type":"integer"},{"type":"null"}],"description":"Number of days. Default: 3. Minimum: 1. Maximum: 10."},"unit":{"anyOf":[{"type":"string","enum":["c","f"]},{"type":"null"}]}},"required":["city","days","unit"],"additionalProperties":false}"#
@@ -1470,7 +1470,7 @@ mod tests {
     fn try_render(
         tool: &ToolDescriptor,
         opts: &SchemaOptions,
-        policy: Policy,
+        policy: LossPolicy,
     ) -> Result<Rendered, RenderError> {
         let mut ctx = RenderCtx::new(tool, policy);
         let mut out = JsonWriter::new();
@@ -1487,12 +1487,12 @@ mod tests {
             "type": "object",
             "properties": {"tags": {"type": "object", "properties": {"a": {"type": "string"}}}}
         }));
-        let plain = render(&unstated, &SchemaOptions::JSON_SCHEMA, Policy::Strict);
+        let plain = render(&unstated, &SchemaOptions::JSON_SCHEMA, LossPolicy::Refuse);
         assert_eq!(
             plain.json(),
             r#"{"type":"object","properties":{"tags":{"type":"object","properties":{"a":{"type":"string"}}}}}"#
         );
-        let strict = render(&unstated, &STRICT, Policy::Strict);
+        let strict = render(&unstated, &STRICT, LossPolicy::Refuse);
         assert_eq!(
             strict.json(),
             r#"{"type":"object","properties":{"tags":{"type":"object","properties":{"a":{"type":"string"}},"additionalProperties":false}},"additionalProperties":false}"#
@@ -1507,9 +1507,9 @@ mod tests {
             ]
         );
         let open = imported(serde_json::json!({"type": "object", "additionalProperties": true}));
-        let e = try_render(&open, &STRICT, Policy::Strict).unwrap_err();
+        let e = try_render(&open, &STRICT, LossPolicy::Refuse).unwrap_err();
         assert_eq!(e.pointer, "/additionalProperties");
-        assert!(try_render(&open, &STRICT, Policy::Lenient).unwrap().report().changes[0].lossy);
+        assert!(try_render(&open, &STRICT, LossPolicy::Allow).unwrap().report().changes[0].lossy);
     }
 
     #[test]
@@ -1520,7 +1520,7 @@ mod tests {
             "additionalProperties": false
         }));
         let opts = SchemaOptions { additional_properties: false, ..SchemaOptions::JSON_SCHEMA };
-        let r = render(&closed, &opts, Policy::Strict);
+        let r = render(&closed, &opts, LossPolicy::Refuse);
         assert_eq!(
             r.json(),
             r#"{"type":"object","properties":{"tags":{"type":"object","properties":{"a":{"type":"string"}}}}}"#
@@ -1545,7 +1545,7 @@ mod tests {
         );
         // An object that states nothing loses nothing.
         let unstated = imported(serde_json::json!({"type": "object", "properties": {"a": {}}}));
-        assert!(render(&unstated, &opts, Policy::Strict).report().is_empty());
+        assert!(render(&unstated, &opts, LossPolicy::Refuse).report().is_empty());
     }
 
     #[test]
@@ -1555,18 +1555,18 @@ mod tests {
             "properties": {"n": {"type": "integer", "not": {"const": 3}}},
             "additionalProperties": false
         }));
-        let plain = render(&tool, &SchemaOptions::JSON_SCHEMA, Policy::Strict);
+        let plain = render(&tool, &SchemaOptions::JSON_SCHEMA, LossPolicy::Refuse);
         assert_eq!(
             plain.json(),
             r#"{"type":"object","properties":{"n":{"type":"integer","not":{"const":3}}},"additionalProperties":false}"#
         );
         assert!(plain.report().is_empty());
-        let lowered = render(&tool, &STRICT, Policy::Lenient);
+        let lowered = render(&tool, &STRICT, LossPolicy::Allow);
         assert_eq!(
             lowered.json(),
             r#"{"type":"object","properties":{"n":{"type":"integer","description":"not: {\"const\":3}."}},"additionalProperties":false}"#
         );
-        let e = try_render(&tool, &STRICT, Policy::Strict).unwrap_err();
+        let e = try_render(&tool, &STRICT, LossPolicy::Refuse).unwrap_err();
         assert_eq!((e.pointer.as_str(), e.param.as_str()), ("/properties/n", "n"));
     }
 
@@ -1577,12 +1577,12 @@ mod tests {
             "properties": {"v": {"oneOf": [{"type": "string"}, {"type": "string", "maxLength": 3}]}},
             "additionalProperties": false
         }));
-        let plain = render(&tool, &SchemaOptions::JSON_SCHEMA, Policy::Strict);
+        let plain = render(&tool, &SchemaOptions::JSON_SCHEMA, LossPolicy::Refuse);
         assert_eq!(
             plain.json(),
             r#"{"type":"object","properties":{"v":{"oneOf":[{"type":"string"},{"type":"string","maxLength":3}]}},"additionalProperties":false}"#
         );
-        let lowered = render(&tool, &STRICT, Policy::Lenient);
+        let lowered = render(&tool, &STRICT, LossPolicy::Allow);
         assert!(lowered.json().contains(r#""anyOf":[{"type":"string"}"#), "{}", lowered.json());
         assert!(!lowered.report().is_lossless());
         // Disjoint variants mean the same as `anyOf`: no report.
@@ -1591,7 +1591,7 @@ mod tests {
             "properties": {"v": {"oneOf": [{"type": "string"}, {"type": "integer"}]}},
             "additionalProperties": false
         }));
-        assert!(render(&disjoint, &STRICT, Policy::Strict).report().is_empty());
+        assert!(render(&disjoint, &STRICT, LossPolicy::Refuse).report().is_empty());
     }
 
     fn scalar_enums() -> ToolDescriptor {
@@ -1604,7 +1604,7 @@ mod tests {
 
     #[test]
     fn scalar_enums_are_written_verbatim_where_the_dialect_takes_them() {
-        let r = render(&scalar_enums(), &SchemaOptions::JSON_SCHEMA, Policy::Strict);
+        let r = render(&scalar_enums(), &SchemaOptions::JSON_SCHEMA, LossPolicy::Refuse);
         assert_eq!(
             r.json(),
             r#"{"type":"object","properties":{"i":{"type":"integer","enum":[1,2]},"m":{"type":["string","integer","null"],"enum":["a",1,null]},"s":{"type":"string","enum":["x"]}}}"#
@@ -1612,7 +1612,7 @@ mod tests {
         assert!(r.report().is_empty());
         // Without type arrays a mixed enum has no `type`; null is a variant of its own.
         let opts = SchemaOptions { null_style: NullStyle::AnyOf, ..SchemaOptions::JSON_SCHEMA };
-        let r = render(&scalar_enums(), &opts, Policy::Strict);
+        let r = render(&scalar_enums(), &opts, LossPolicy::Refuse);
         assert!(
             r.json().contains(r#""m":{"anyOf":[{"enum":["a",1]},{"type":"null"}]}"#),
             "{}",
@@ -1630,7 +1630,7 @@ mod tests {
             null_style: NullStyle::OpenApi,
             ..SchemaOptions::JSON_SCHEMA
         };
-        let r = render(&scalar_enums(), &opts, Policy::Lenient);
+        let r = render(&scalar_enums(), &opts, LossPolicy::Allow);
         assert_eq!(
             r.json(),
             r#"{"type":"object","properties":{"i":{"type":"integer","description":"Values: 1; 2."},"m":{"type":"string","nullable":true,"description":"Values: a; 1."},"s":{"type":"string","enum":["x"]}}}"#
@@ -1642,7 +1642,7 @@ mod tests {
             .map(|c| (c.param.as_str(), c.keyword.as_ref()))
             .collect();
         assert_eq!(lossy, [("i", "enum"), ("m", "enum")]);
-        let e = try_render(&scalar_enums(), &opts, Policy::Strict).unwrap_err();
+        let e = try_render(&scalar_enums(), &opts, LossPolicy::Refuse).unwrap_err();
         assert!(e.to_string().contains("enum"), "{e}");
     }
 }

@@ -10,9 +10,9 @@ use std::borrow::Cow;
 
 use serde_json::Value;
 
-use crate::checks::{self, ArgError};
+use crate::arg_checks::{self, ArgError};
 use crate::descriptor::{Definition, ToolDescriptor};
-use crate::dispatch::{MAX_DEPTH, MAX_ERRORS, Validator};
+use crate::dispatch::{ArgValidator, MAX_DEPTH, MAX_ERRORS};
 use crate::schema::{Additional, Schema, SchemaKind};
 use crate::stream::scan::{Completed, Frame, Scanner};
 
@@ -39,7 +39,7 @@ impl<'d> Early<'d> {
     /// Checks the value `done` that `scanner` has just completed in `buf`.
     pub(crate) fn check(
         &mut self,
-        validator: &Validator,
+        validator: &ArgValidator,
         scanner: &Scanner,
         buf: &str,
         done: &Completed,
@@ -61,7 +61,7 @@ impl<'d> Early<'d> {
                 Additional::Closed if depth == 1 => {
                     let pointer = pointer_of(scanner.frames(), buf)?;
                     let names = d.params.iter().map(|p| p.name());
-                    let e = checks::unknown_key(&pointer, Some(d.name.as_str()), names);
+                    let e = arg_checks::unknown_key(&pointer, Some(d.name.as_str()), names);
                     return self.fresh(vec![e]);
                 }
                 Additional::Closed => return None,

@@ -4,7 +4,7 @@
 
 use std::collections::{BTreeSet, HashSet, VecDeque};
 
-use crate::checks::ArgError;
+use crate::arg_checks::ArgError;
 
 /// A bound of `#[param(range/min/max)]` as written: an integer or a fractional literal.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -88,7 +88,7 @@ macro_rules! int_range_check {
         impl RangeCheck for $t {
             fn check_range(&self, min: Option<Bound>, max: Option<Bound>, pointer: &str)
                 -> Result<(), ArgError> {
-                crate::checks::int_range(*self, min.map(Bound::lower_int), max.map(Bound::upper_int), pointer)
+                crate::arg_checks::int_range(*self, min.map(Bound::lower_int), max.map(Bound::upper_int), pointer)
             }
         }
     )*};
@@ -130,7 +130,7 @@ impl RangeCheck for f64 {
             maximum: max.map(Bound::float),
             ..crate::schema::NumberSchema::NONE_F64
         };
-        crate::checks::float_range(*self, &bounds, pointer)
+        crate::arg_checks::float_range(*self, &bounds, pointer)
     }
 }
 
@@ -163,7 +163,7 @@ impl LengthCheck for String {
         max: Option<u64>,
         pointer: &str,
     ) -> Result<(), ArgError> {
-        crate::checks::length(self, min, max, pointer)
+        crate::arg_checks::length(self, min, max, pointer)
     }
 }
 
@@ -174,7 +174,7 @@ impl<T> LengthCheck for Vec<T> {
         max: Option<u64>,
         pointer: &str,
     ) -> Result<(), ArgError> {
-        crate::checks::items(self.len(), min, max, pointer)
+        crate::arg_checks::items(self.len(), min, max, pointer)
     }
 }
 
@@ -185,7 +185,7 @@ impl<T> LengthCheck for VecDeque<T> {
         max: Option<u64>,
         pointer: &str,
     ) -> Result<(), ArgError> {
-        crate::checks::items(self.len(), min, max, pointer)
+        crate::arg_checks::items(self.len(), min, max, pointer)
     }
 }
 
@@ -196,7 +196,7 @@ impl<T, S> LengthCheck for HashSet<T, S> {
         max: Option<u64>,
         pointer: &str,
     ) -> Result<(), ArgError> {
-        crate::checks::items(self.len(), min, max, pointer)
+        crate::arg_checks::items(self.len(), min, max, pointer)
     }
 }
 
@@ -207,7 +207,7 @@ impl<T> LengthCheck for BTreeSet<T> {
         max: Option<u64>,
         pointer: &str,
     ) -> Result<(), ArgError> {
-        crate::checks::items(self.len(), min, max, pointer)
+        crate::arg_checks::items(self.len(), min, max, pointer)
     }
 }
 

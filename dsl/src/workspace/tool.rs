@@ -14,7 +14,7 @@ use std::task::{Context, Poll, Waker};
 use serde_json::Value;
 
 use crate::descriptor::ToolDescriptor;
-use crate::dispatch::{Validator, prepare_arguments};
+use crate::dispatch::{ArgValidator, prepare_arguments};
 use crate::tool::{BoxFuture, Content, Executor, ToolCall, ToolResult};
 
 use super::{command, lock};
@@ -54,7 +54,8 @@ impl WorkspaceTool {
             return ToolResult::error(call, format!("workspace tool {name} has no implementation"));
         };
         // The command gets the arguments as the schema promises them: checked, defaults filled.
-        let input = match prepare_arguments(&self.descriptor, &Validator::new(), &call.arguments) {
+        let input = match prepare_arguments(&self.descriptor, &ArgValidator::new(), &call.arguments)
+        {
             Ok(value) => value.to_string().into_bytes(),
             Err(err) => return err.to_result(call),
         };

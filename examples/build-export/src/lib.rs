@@ -12,7 +12,7 @@ pub const ANTHROPIC_TOOLS: &str = include_str!(concat!(env!("OUT_DIR"), "/tools.
 mod tests {
     use super::*;
     use serde_json::Value;
-    use tooldef::{Policy, Renderer};
+    use tooldef::{LossPolicy, Renderer};
     use tooldef_openai::OpenAiRenderer;
 
     fn names(json: &str, pointer: &str) -> Vec<String> {
@@ -41,7 +41,7 @@ mod tests {
     fn the_embedded_json_is_what_the_renderer_gives_at_run_time() {
         let tools: Vec<Value> = serde_json::from_str(OPENAI_CHAT_TOOLS).unwrap();
         let forecast = OpenAiRenderer::chat()
-            .render(&tooldef_example_weather_tools::GET_FORECAST, Policy::Lenient)
+            .render(&tooldef_example_weather_tools::GET_FORECAST, LossPolicy::Allow)
             .unwrap();
         assert_eq!(tools[0], forecast.to_value());
     }

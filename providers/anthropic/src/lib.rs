@@ -3,14 +3,14 @@
 //! [`tooldef::ToolResult`] to `tool_result` blocks.
 //!
 //! ```
-//! use tooldef::{Param, Policy, Renderer, ToolDescriptor};
+//! use tooldef::{Param, LossPolicy, Renderer, ToolDescriptor};
 //! use tooldef_anthropic::AnthropicRenderer;
 //!
 //! static WEATHER: ToolDescriptor = ToolDescriptor::new("get_weather")
 //!     .description("Get the weather.")
 //!     .params(const { &[Param::integer("days").description("Number of days").range(1, 10).default_int(3)] });
 //!
-//! let strict = AnthropicRenderer::new().strict(true).render(&WEATHER, Policy::Strict).unwrap();
+//! let strict = AnthropicRenderer::new().strict(true).render(&WEATHER, LossPolicy::Refuse).unwrap();
 //! assert_eq!(
 //!     strict.json(),
 //!     r#"{"name":"get_weather","description":"Get the weather.","input_schema":{"type":"object","properties":{"days":{"type":"integer","description":"Number of days. Default: 3. Minimum: 1. Maximum: 10."}},"additionalProperties":false},"strict":true}"#

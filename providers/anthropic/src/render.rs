@@ -6,7 +6,7 @@ use std::borrow::Cow;
 use tooldef::JsonPointer;
 use tooldef::ToolDescriptor;
 use tooldef::render::{
-    Change, ChangeKind, JsonWriter, Keyword, Keywords, NameRules, NullStyle, Policy, RenderCtx,
+    Change, ChangeKind, JsonWriter, Keyword, Keywords, LossPolicy, NameRules, NullStyle, RenderCtx,
     RenderError, RenderRule, Rendered, Renderer, SchemaOptions, SchemaStats, write_input_schema,
 };
 
@@ -83,7 +83,7 @@ impl AnthropicRenderer {
     fn render_counted(
         &self,
         tool: &ToolDescriptor,
-        policy: Policy,
+        policy: LossPolicy,
     ) -> Result<(Rendered, SchemaStats), RenderError> {
         let mut ctx = RenderCtx::new(tool, policy);
         ctx.check_name(&rules::TOOL_NAME)?;
@@ -131,7 +131,7 @@ impl AnthropicRenderer {
         Ok((ctx.finish(out), stats))
     }
 
-    fn set_limits(&self, tools: &[&ToolDescriptor], policy: Policy) -> Result<(), RenderError> {
+    fn set_limits(&self, tools: &[&ToolDescriptor], policy: LossPolicy) -> Result<(), RenderError> {
         if !self.strict {
             return Ok(());
         }
@@ -187,18 +187,18 @@ impl Renderer for AnthropicRenderer {
         rules::NAME_RULES
     }
 
-    fn render(&self, tool: &ToolDescriptor, policy: Policy) -> Result<Rendered, RenderError> {
+    fn render(&self, tool: &ToolDescriptor, policy: LossPolicy) -> Result<Rendered, RenderError> {
         self.render_counted(tool, policy).map(|(r, _)| r)
     }
 
-    fn check_set(&self, tools: &[&ToolDescriptor], policy: Policy) -> Result<(), RenderError> {
+    fn check_set(&self, tools: &[&ToolDescriptor], policy: LossPolicy) -> Result<(), RenderError> {
         self.set_limits(tools, policy)
     }
 
     fn render_set(
         &self,
         tools: &[&ToolDescriptor],
-        policy: Policy,
+        policy: LossPolicy,
     ) -> Result<Vec<Rendered>, RenderError> {
         if !self.strict {
             return tools.iter().map(|t| self.render(t, policy)).collect();

@@ -4,7 +4,7 @@
 //! tools, and the schema budgets over all of them) apply to the assembly's tools.
 //!
 //! ```
-//! use tooldef::{Policy, PromptAssembly, Section, ToolDescriptor};
+//! use tooldef::{LossPolicy, PromptAssembly, Section, ToolDescriptor};
 //! use tooldef_anthropic::{AnthropicRenderer, request_fragment};
 //!
 //! const SEARCH: ToolDescriptor = ToolDescriptor::new("search").description("Search the web.");
@@ -13,13 +13,13 @@
 //! assembly.push_section(Section::new("persona", 0, "Be brief."));
 //! assembly.put_tool(SEARCH);
 //!
-//! let fragment = request_fragment(&assembly, &AnthropicRenderer::new(), Policy::Strict, None).unwrap();
+//! let fragment = request_fragment(&assembly, &AnthropicRenderer::new(), LossPolicy::Refuse, None).unwrap();
 //! assert_eq!(fragment.body["system"], "Be brief.");
 //! assert_eq!(fragment.body["tools"][0]["name"], "search");
 //! ```
 
 use serde_json::{Map, Value};
-use tooldef::{Policy, PromptAssembly, RenderCache, RenderError, RequestFragment};
+use tooldef::{LossPolicy, PromptAssembly, RenderCache, RenderError, RequestFragment};
 
 use crate::render::AnthropicRenderer;
 
@@ -31,7 +31,7 @@ use crate::render::AnthropicRenderer;
 pub fn request_fragment(
     assembly: &PromptAssembly,
     renderer: &AnthropicRenderer,
-    policy: Policy,
+    policy: LossPolicy,
     cache: Option<&RenderCache>,
 ) -> Result<RequestFragment, RenderError> {
     let (tools, report) = assembly.tool_values(renderer, policy, cache)?;

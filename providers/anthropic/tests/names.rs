@@ -3,7 +3,7 @@
 //! another provider's kept fields (MCP `_meta`, `icons`) are reported as omitted.
 
 use serde_json::json;
-use tooldef::render::{Policy, RenderRule, Renderer, render_mapped};
+use tooldef::render::{LossPolicy, RenderRule, Renderer, render_mapped};
 use tooldef_anthropic::{AnthropicRenderer, tool_calls, tool_result_block};
 use tooldef_testkit::names::{
     assert_dispatched_under_original_names, dotted_tool, echo_toolbox, original_arguments,
@@ -14,11 +14,11 @@ use tooldef_testkit::specs::{anthropic, assert_conforms};
 fn mapped_names_go_out_safe_and_come_back_original() {
     let tool = dotted_tool();
     for renderer in [AnthropicRenderer::new(), AnthropicRenderer::new().strict(true)] {
-        let err = renderer.render(&tool, Policy::Lenient).unwrap_err();
+        let err = renderer.render(&tool, LossPolicy::Allow).unwrap_err();
         assert_eq!(err.rule, RenderRule::Name);
         assert!(err.message.contains("^[a-zA-Z0-9_-]{1,128}$"), "{}", err.message);
 
-        let set = render_mapped(&renderer, &[&tool], Policy::Strict).unwrap();
+        let set = render_mapped(&renderer, &[&tool], LossPolicy::Refuse).unwrap();
         let wire = set.rendered()[0].to_value();
         assert_conforms("Tool", anthropic::validate_tool(&wire));
         assert_eq!(wire["name"], "weather_get");
@@ -39,7 +39,7 @@ fn another_providers_fields_are_reported_as_omitted() {
     let mut d = tooldef::ToolDescriptor::builder("create_issue").build().unwrap();
     d.extensions.insert("mcp", "icons", json!([{"src": "x.png"}]));
     d.extensions.insert("mcp", "_meta", json!({"owner": "platform"}));
-    let rendered = AnthropicRenderer::new().render(&d, Policy::Strict).unwrap();
+    let rendered = AnthropicRenderer::new().render(&d, LossPolicy::Refuse).unwrap();
     let omitted: Vec<String> = rendered.report().iter().map(ToString::to_string).collect();
     assert_eq!(
         omitted,

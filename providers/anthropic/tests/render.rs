@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use serde_json::json;
-use tooldef::{ChangeKind, Param, Policy, RenderRule, Renderer, Schema, ToolDescriptor};
+use tooldef::{ChangeKind, LossPolicy, Param, RenderRule, Renderer, Schema, ToolDescriptor};
 use tooldef_anthropic::{AnthropicRenderer, strict_violations};
 use tooldef_testkit::corpus::{self, assert_snapshot, corpus, snapshot};
 use tooldef_testkit::specs::{anthropic as spec, assert_conforms};
@@ -19,7 +19,7 @@ fn snapshots_match_golden_files() {
         let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
             .join("tests/snapshots")
             .join(format!("{mode}.json"));
-        assert_snapshot(&path, &snapshot(&r, Policy::Lenient));
+        assert_snapshot(&path, &snapshot(&r, LossPolicy::Allow));
     }
 }
 
@@ -27,8 +27,8 @@ fn snapshots_match_golden_files() {
 fn rendering_is_deterministic_and_conforms_to_the_tool_shape() {
     for (mode, r) in modes() {
         for tool in corpus() {
-            let Ok(a) = r.render(&tool, Policy::Lenient) else { continue };
-            let b = r.render(&tool.clone(), Policy::Lenient).unwrap();
+            let Ok(a) = r.render(&tool, LossPolicy::Allow) else { continue };
+            let b = r.render(&tool.clone(), LossPolicy::Allow).unwrap();
             assert_eq!(a.json(), b.json());
             assert_conforms(&format!("{mode}/{}", tool.name), spec::validate_tool(&a.to_value()));
         }
@@ -40,7 +40,7 @@ fn strict_renderings_follow_the_strict_rules() {
     let r = AnthropicRenderer::new().strict(true);
     let mut rendered = 0;
     for tool in corpus() {
-        let Ok(out) = r.render(&tool, Policy::Lenient) else { continue };
+        let Ok(out) = r.render(&tool, LossPolicy::Allow) else { continue };
         rendered += 1;
         let wire = out.to_value();
         assert_eq!(wire["strict"], true);
@@ -54,10 +54,10 @@ fn strict_renderings_follow_the_strict_rules() {
 fn plain_nullable_is_any_of_never_a_type_array() {
     let r = AnthropicRenderer::new();
     for tool in corpus() {
-        let out = r.render(&tool, Policy::Lenient).unwrap();
+        let out = r.render(&tool, LossPolicy::Allow).unwrap();
         assert!(!out.json().contains("\"type\":["), "{}: {}", tool.name, out.json());
     }
-    let w = r.render(&corpus::OPTIONALITY, Policy::Strict).unwrap().to_value();
+    let w = r.render(&corpus::OPTIONALITY, LossPolicy::Refuse).unwrap().to_value();
     assert_eq!(
         w["input_schema"]["properties"]["opt_null"],
         json!({"anyOf": [{"type": "string"}, {"type": "null"}]})
@@ -72,7 +72,7 @@ fn plain_nullable_is_any_of_never_a_type_array() {
 #[test]
 fn strict_moves_bounds_into_the_description_with_report_entries() {
     let r = AnthropicRenderer::new().strict(true);
-    let out = r.render(&corpus::GET_WEATHER, Policy::Strict).unwrap();
+    let out = r.render(&corpus::GET_WEATHER, LossPolicy::Refuse).unwrap();
     let w = out.to_value();
     let days = &w["input_schema"]["properties"]["days"];
     assert_eq!(
@@ -90,7 +90,7 @@ fn strict_moves_bounds_into_the_description_with_report_entries() {
         .collect();
     assert_eq!(moved, ["default", "minimum", "maximum"]);
     // minItems above 1 is clamped, and the real bound is noted.
-    let lists = r.render(&corpus::LISTS, Policy::Strict).unwrap().to_value();
+    let lists = r.render(&corpus::LISTS, LossPolicy::Refuse).unwrap().to_value();
     let points = &lists["input_schema"]["properties"]["points"];
     assert_eq!(points["minItems"], 1);
     assert!(points["description"].as_str().unwrap().contains("Minimum items: 2."));
@@ -101,31 +101,31 @@ fn strict_rejects_recursion_naming_the_definition() {
     let r = AnthropicRenderer::new().strict(true);
     for name in ["tree__insert", "linked_list"] {
         let tool = corpus::get(name).unwrap();
-        let err = r.render(&tool, Policy::Lenient).unwrap_err();
+        let err = r.render(&tool, LossPolicy::Allow).unwrap_err();
         assert_eq!(err.rule, RenderRule::Recursion, "{name}");
         assert_eq!(err.tool, name);
         assert!(err.pointer.as_str().starts_with("/input_schema"), "{}", err.pointer);
-        assert!(AnthropicRenderer::new().render(&tool, Policy::Strict).is_ok());
+        assert!(AnthropicRenderer::new().render(&tool, LossPolicy::Refuse).is_ok());
     }
     // A shared definition that is not recursive is fine.
-    assert!(r.render(&corpus::SHARED_DEFS, Policy::Strict).is_ok());
+    assert!(r.render(&corpus::SHARED_DEFS, LossPolicy::Refuse).is_ok());
 }
 
 #[test]
 fn strict_policy_fails_on_lossy_changes_only() {
     for (mode, r) in modes() {
         for tool in corpus() {
-            match r.render(&tool, Policy::Lenient) {
+            match r.render(&tool, LossPolicy::Allow) {
                 Ok(out) if out.report().is_lossless() => {
-                    assert_eq!(r.render(&tool, Policy::Strict).unwrap().json(), out.json())
+                    assert_eq!(r.render(&tool, LossPolicy::Refuse).unwrap().json(), out.json())
                 }
                 Ok(_) => assert_eq!(
-                    r.render(&tool, Policy::Strict).unwrap_err().rule,
+                    r.render(&tool, LossPolicy::Refuse).unwrap_err().rule,
                     RenderRule::Lossy,
                     "{mode}/{}",
                     tool.name
                 ),
-                Err(e) => assert_eq!(r.render(&tool, Policy::Strict).unwrap_err(), e),
+                Err(e) => assert_eq!(r.render(&tool, LossPolicy::Refuse).unwrap_err(), e),
             }
         }
     }
@@ -140,12 +140,12 @@ fn strict_set_limits_are_checked_over_the_request() {
     let r = AnthropicRenderer::new().strict(true);
     let one = tool_with("one", vec![Param::named("a", Schema::string())]);
     let tools: Vec<&ToolDescriptor> = std::iter::repeat_n(&one, 21).collect();
-    let err = r.render_set(&tools, Policy::Lenient).unwrap_err();
+    let err = r.render_set(&tools, LossPolicy::Allow).unwrap_err();
     assert_eq!(err.rule, RenderRule::SetLimit);
     assert!(err.message.contains("at most 20 strict tools"), "{err}");
-    assert_eq!(r.render_set(&tools[..20], Policy::Lenient).unwrap().len(), 20);
+    assert_eq!(r.render_set(&tools[..20], LossPolicy::Allow).unwrap().len(), 20);
     // The plain renderer has no such limits.
-    assert_eq!(AnthropicRenderer::new().render_set(&tools, Policy::Lenient).unwrap().len(), 21);
+    assert_eq!(AnthropicRenderer::new().render_set(&tools, LossPolicy::Allow).unwrap().len(), 21);
 
     let optional = |n: &str| {
         tool_with(
@@ -157,10 +157,10 @@ fn strict_set_limits_are_checked_over_the_request() {
     };
     let opts: Vec<ToolDescriptor> = (0..5).map(|i| optional(&format!("t{i}"))).collect();
     let refs: Vec<&ToolDescriptor> = opts.iter().collect();
-    let err = r.render_set(&refs, Policy::Lenient).unwrap_err();
+    let err = r.render_set(&refs, LossPolicy::Allow).unwrap_err();
     assert!(err.message.contains("24 optional parameters"), "{err}");
     assert_eq!(err.tool, "t4");
-    assert!(r.check_set(&refs[..4], Policy::Lenient).is_ok());
+    assert!(r.check_set(&refs[..4], LossPolicy::Allow).is_ok());
 
     let unions = |n: &str| {
         tool_with(
@@ -170,13 +170,13 @@ fn strict_set_limits_are_checked_over_the_request() {
     };
     let us: Vec<ToolDescriptor> = (0..3).map(|i| unions(&format!("u{i}"))).collect();
     let refs: Vec<&ToolDescriptor> = us.iter().collect();
-    let err = r.check_set(&refs, Policy::Lenient).unwrap_err();
+    let err = r.check_set(&refs, LossPolicy::Allow).unwrap_err();
     assert!(err.message.contains("16 union-typed parameters"), "{err}");
 }
 
 #[test]
 fn omitted_tool_information_is_reported() {
-    let out = AnthropicRenderer::new().render(&corpus::ANNOTATED, Policy::Strict).unwrap();
+    let out = AnthropicRenderer::new().render(&corpus::ANNOTATED, LossPolicy::Refuse).unwrap();
     let kinds: Vec<(&str, ChangeKind)> =
         out.report().iter().map(|c| (c.keyword.as_ref(), c.kind)).collect();
     assert_eq!(kinds, [("title", ChangeKind::Omitted), ("annotations", ChangeKind::Omitted)]);

@@ -2,7 +2,7 @@
 //! tool schema, empty parts left out, strict set limits enforced.
 
 use serde_json::json;
-use tooldef::{Policy, PromptAssembly, RenderCache, RenderRule, ToolDescriptor};
+use tooldef::{LossPolicy, PromptAssembly, RenderCache, RenderRule, ToolDescriptor};
 use tooldef_testkit::assembly::{SYSTEM, sample as assembly};
 
 use tooldef_anthropic::{AnthropicRenderer, request_fragment};
@@ -11,7 +11,7 @@ use tooldef_testkit::specs::{anthropic as spec, assert_conforms};
 #[test]
 fn fragment_holds_system_and_tools_and_conforms() {
     for renderer in [AnthropicRenderer::new(), AnthropicRenderer::new().strict(true)] {
-        let fragment = request_fragment(&assembly(), &renderer, Policy::Lenient, None).unwrap();
+        let fragment = request_fragment(&assembly(), &renderer, LossPolicy::Allow, None).unwrap();
         let body = fragment.body.as_object().unwrap();
         assert_eq!(body.keys().collect::<Vec<_>>(), ["system", "tools"]);
         assert_eq!(body["system"], SYSTEM);
@@ -29,14 +29,14 @@ fn empty_system_and_no_tools_are_left_out() {
     let mut no_system = assembly();
     no_system.sections.clear();
     let fragment =
-        request_fragment(&no_system, &AnthropicRenderer::new(), Policy::Strict, None).unwrap();
+        request_fragment(&no_system, &AnthropicRenderer::new(), LossPolicy::Refuse, None).unwrap();
     assert_eq!(fragment.body.get("system"), None);
     assert_eq!(fragment.body["tools"].as_array().unwrap().len(), 3);
 
     let mut no_tools = assembly();
     no_tools.tools.clear();
     let fragment =
-        request_fragment(&no_tools, &AnthropicRenderer::new(), Policy::Strict, None).unwrap();
+        request_fragment(&no_tools, &AnthropicRenderer::new(), LossPolicy::Refuse, None).unwrap();
     assert_eq!(fragment.body, json!({"system": SYSTEM}));
     assert!(fragment.report.is_empty());
 }
@@ -45,10 +45,13 @@ fn empty_system_and_no_tools_are_left_out() {
 fn cached_fragment_equals_uncached() {
     let cache = RenderCache::new();
     let renderer = AnthropicRenderer::new().strict(true);
-    let plain = request_fragment(&assembly(), &renderer, Policy::Lenient, None).unwrap();
+    let plain = request_fragment(&assembly(), &renderer, LossPolicy::Allow, None).unwrap();
     let a = assembly();
     for _ in 0..2 {
-        assert_eq!(request_fragment(&a, &renderer, Policy::Lenient, Some(&cache)).unwrap(), plain);
+        assert_eq!(
+            request_fragment(&a, &renderer, LossPolicy::Allow, Some(&cache)).unwrap(),
+            plain
+        );
     }
 }
 
@@ -60,14 +63,14 @@ fn strict_mode_allows_at_most_twenty_tools() {
     }
     let strict = AnthropicRenderer::new().strict(true);
     for cache in [None, Some(&RenderCache::new())] {
-        let err = request_fragment(&big, &strict, Policy::Lenient, cache).unwrap_err();
+        let err = request_fragment(&big, &strict, LossPolicy::Allow, cache).unwrap_err();
         assert_eq!(err.rule, RenderRule::SetLimit);
         assert_eq!(err.tool, "tool_20");
     }
-    assert!(request_fragment(&big, &AnthropicRenderer::new(), Policy::Lenient, None).is_ok());
+    assert!(request_fragment(&big, &AnthropicRenderer::new(), LossPolicy::Allow, None).is_ok());
     big.remove_tool("tool_20");
     assert_eq!(
-        request_fragment(&big, &strict, Policy::Lenient, None).unwrap().body["tools"]
+        request_fragment(&big, &strict, LossPolicy::Allow, None).unwrap().body["tools"]
             .as_array()
             .unwrap()
             .len(),

@@ -3,14 +3,14 @@
 //! blocks to [`tooldef::ToolCall`], [`tooldef::ToolResult`] to `toolResult` blocks.
 //!
 //! ```
-//! use tooldef::{Param, Policy, Renderer, ToolDescriptor};
+//! use tooldef::{Param, LossPolicy, Renderer, ToolDescriptor};
 //! use tooldef_bedrock::{BedrockRenderer, tool_config};
 //!
 //! static WEATHER: ToolDescriptor = ToolDescriptor::new("get_weather")
 //!     .description("Get the weather.")
 //!     .params(const { &[Param::integer("days").range(1, 10)] });
 //!
-//! let strict = BedrockRenderer::strict().render(&WEATHER, Policy::Strict).unwrap();
+//! let strict = BedrockRenderer::strict().render(&WEATHER, LossPolicy::Refuse).unwrap();
 //! assert_eq!(
 //!     strict.json(),
 //!     r#"{"toolSpec":{"name":"get_weather","description":"Get the weather.","inputSchema":{"json":{"type":"object","properties":{"days":{"type":"integer","description":"Minimum: 1. Maximum: 10."}},"required":["days"],"additionalProperties":false}},"strict":true}}"#

@@ -3,7 +3,7 @@
 use tooldef::JsonPointer;
 use tooldef::ToolDescriptor;
 use tooldef::render::{
-    Change, ChangeKind, JsonWriter, Keyword, Keywords, NameRules, NullStyle, Policy, RenderCtx,
+    Change, ChangeKind, JsonWriter, Keyword, Keywords, LossPolicy, NameRules, NullStyle, RenderCtx,
     RenderError, RenderRule, Rendered, Renderer, SchemaOptions, write_input_schema,
 };
 
@@ -79,7 +79,7 @@ impl Renderer for BedrockRenderer {
         rules::NAME_RULES
     }
 
-    fn render(&self, tool: &ToolDescriptor, policy: Policy) -> Result<Rendered, RenderError> {
+    fn render(&self, tool: &ToolDescriptor, policy: LossPolicy) -> Result<Rendered, RenderError> {
         let mut ctx = RenderCtx::new(tool, policy);
         ctx.check_name(&rules::TOOL_NAME)?;
         let mut out = JsonWriter::new();
@@ -131,7 +131,7 @@ impl Renderer for BedrockRenderer {
         Ok(ctx.finish(out))
     }
 
-    fn check_set(&self, tools: &[&ToolDescriptor], _policy: Policy) -> Result<(), RenderError> {
+    fn check_set(&self, tools: &[&ToolDescriptor], _policy: LossPolicy) -> Result<(), RenderError> {
         if tools.is_empty() {
             return Err(empty_set());
         }

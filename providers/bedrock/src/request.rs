@@ -5,7 +5,7 @@
 //! set-level check of the renderer applies.
 //!
 //! ```
-//! use tooldef::{Policy, PromptAssembly, Section, ToolDescriptor};
+//! use tooldef::{LossPolicy, PromptAssembly, Section, ToolDescriptor};
 //! use tooldef_bedrock::{BedrockRenderer, request_fragment};
 //!
 //! const SEARCH: ToolDescriptor = ToolDescriptor::new("search").description("Search the web.");
@@ -14,17 +14,17 @@
 //! assembly.push_section(Section::new("persona", 0, "Be brief."));
 //! assembly.put_tool(SEARCH);
 //!
-//! let fragment = request_fragment(&assembly, &BedrockRenderer::new(), Policy::Strict, None).unwrap();
+//! let fragment = request_fragment(&assembly, &BedrockRenderer::new(), LossPolicy::Refuse, None).unwrap();
 //! assert_eq!(fragment.body["system"], serde_json::json!([{"text": "Be brief."}]));
 //! assert_eq!(fragment.body["toolConfig"]["tools"][0]["toolSpec"]["name"], "search");
 //!
 //! assembly.tools.clear();
-//! let fragment = request_fragment(&assembly, &BedrockRenderer::new(), Policy::Strict, None).unwrap();
+//! let fragment = request_fragment(&assembly, &BedrockRenderer::new(), LossPolicy::Refuse, None).unwrap();
 //! assert_eq!(fragment.body.get("toolConfig"), None);
 //! ```
 
 use serde_json::{Map, Value, json};
-use tooldef::{Policy, PromptAssembly, RenderCache, RenderError, Report, RequestFragment};
+use tooldef::{LossPolicy, PromptAssembly, RenderCache, RenderError, Report, RequestFragment};
 
 use crate::render::BedrockRenderer;
 
@@ -36,7 +36,7 @@ use crate::render::BedrockRenderer;
 pub fn request_fragment(
     assembly: &PromptAssembly,
     renderer: &BedrockRenderer,
-    policy: Policy,
+    policy: LossPolicy,
     cache: Option<&RenderCache>,
 ) -> Result<RequestFragment, RenderError> {
     let mut body = Map::new();

@@ -2,7 +2,7 @@
 //! and the model's `toolUse` under that name reaches the tool under the original one.
 
 use serde_json::json;
-use tooldef::render::{Policy, RenderRule, Renderer, render_mapped};
+use tooldef::render::{LossPolicy, RenderRule, Renderer, render_mapped};
 use tooldef_bedrock::{BedrockRenderer, tool_uses};
 use tooldef_testkit::names::{
     assert_dispatched_under_original_names, dotted_tool, original_arguments,
@@ -13,11 +13,11 @@ use tooldef_testkit::specs::{assert_conforms, bedrock};
 fn mapped_names_go_out_safe_and_come_back_original() {
     let tool = dotted_tool();
     for renderer in [BedrockRenderer::new(), BedrockRenderer::strict()] {
-        let err = renderer.render(&tool, Policy::Lenient).unwrap_err();
+        let err = renderer.render(&tool, LossPolicy::Allow).unwrap_err();
         assert_eq!(err.rule, RenderRule::Name);
         assert!(err.message.contains("^[a-zA-Z0-9_-]{1,64}$"), "{}", err.message);
 
-        let set = render_mapped(&renderer, &[&tool], Policy::Strict).unwrap();
+        let set = render_mapped(&renderer, &[&tool], LossPolicy::Refuse).unwrap();
         let wire = set.rendered()[0].to_value();
         assert_conforms("Tool", bedrock::validate_tool(&wire));
         assert_eq!(wire["toolSpec"]["name"], "weather_get");

@@ -2,7 +2,7 @@
 //! model, and strict renderings keep every strict rule.
 
 use proptest::prelude::*;
-use tooldef::render::{Policy, RenderRule, Renderer};
+use tooldef::render::{LossPolicy, RenderRule, Renderer};
 use tooldef_bedrock::{BedrockRenderer, strict_violations};
 use tooldef_testkit::specs::bedrock;
 use tooldef_testkit::strategy::arb_descriptor;
@@ -13,7 +13,7 @@ proptest! {
     #[test]
     fn renderings_conform(d in arb_descriptor()) {
         for r in [BedrockRenderer::new(), BedrockRenderer::strict()] {
-            match r.render(&d, Policy::Lenient) {
+            match r.render(&d, LossPolicy::Allow) {
                 Ok(rendered) => {
                     let tool = rendered.to_value();
                     prop_assert!(bedrock::validate_tool(&tool).is_ok(), "{:?}", bedrock::validate_tool(&tool));

@@ -5,7 +5,7 @@ use tooldef_testkit::{extras as corpus, harness};
 
 use serde_json::{Value, json};
 use tooldef::ToolDescriptor;
-use tooldef::render::{ChangeKind, Policy, RenderRule, Renderer};
+use tooldef::render::{ChangeKind, LossPolicy, RenderRule, Renderer};
 use tooldef_bedrock::{BedrockRenderer, strict_violations, tool_config};
 use tooldef_testkit::corpus::{assert_snapshot, snapshot};
 use tooldef_testkit::specs::{assert_conforms, bedrock};
@@ -27,7 +27,7 @@ fn snapshots_match_golden_files() {
     for (mode, renderer) in renderers() {
         let path =
             std::path::PathBuf::from(DIR).join("tests/snapshots").join(format!("{mode}.json"));
-        assert_snapshot(&path, &snapshot(&renderer, Policy::Lenient));
+        assert_snapshot(&path, &snapshot(&renderer, LossPolicy::Allow));
     }
 }
 
@@ -37,7 +37,7 @@ fn every_rendering_conforms_to_the_service_model() {
         let corpus = corpus::all();
         let mut rendered = Vec::new();
         for tool in &corpus {
-            let one = match r.render(tool, Policy::Lenient) {
+            let one = match r.render(tool, LossPolicy::Allow) {
                 Ok(one) => one,
                 // Only strict mode refuses, and only recursive schemas.
                 Err(e) if r.is_strict() && e.rule == RenderRule::Recursion => continue,
@@ -74,7 +74,7 @@ fn every_rendering_conforms_to_the_service_model() {
 fn nothing_is_dropped_without_a_report_entry() {
     for tool in corpus::all() {
         for (_, r) in renderers() {
-            let Ok(rendered) = r.render(&tool, Policy::Lenient) else { continue };
+            let Ok(rendered) = r.render(&tool, LossPolicy::Allow) else { continue };
             let schema = rendered.to_value()["toolSpec"]["inputSchema"]["json"].clone();
             harness::nothing_dropped_silently(&tool, &rendered, &schema);
         }
@@ -93,7 +93,7 @@ fn strict_policy_refuses_exactly_the_lossy_renderings() {
 
 #[test]
 fn strict_mode_moves_bounds_and_clamps_min_items() {
-    let r = BedrockRenderer::strict().render(&corpus_tool("pick"), Policy::Strict).unwrap();
+    let r = BedrockRenderer::strict().render(&corpus_tool("pick"), LossPolicy::Refuse).unwrap();
     let items = r.to_value()["toolSpec"]["inputSchema"]["json"]["properties"]["items"].clone();
     assert_eq!(
         items,
@@ -108,7 +108,7 @@ fn strict_mode_moves_bounds_and_clamps_min_items() {
 
     // Lookaround patterns go to the description; plain ones stay.
     let user =
-        BedrockRenderer::strict().render(&corpus_tool("create_user"), Policy::Strict).unwrap();
+        BedrockRenderer::strict().render(&corpus_tool("create_user"), LossPolicy::Refuse).unwrap();
     let props = &user.to_value()["toolSpec"]["inputSchema"]["json"]["properties"];
     assert!(props["password"].get("pattern").is_none());
     assert_eq!(props["password"]["description"], "Pattern: ^(?=.*\\d).{8,}$.");
@@ -117,18 +117,20 @@ fn strict_mode_moves_bounds_and_clamps_min_items() {
     // Open objects must be closed: lossy. Recursion is refused.
     let open = corpus_tool("log_event");
     assert_eq!(
-        BedrockRenderer::strict().render(&open, Policy::Strict).unwrap_err().rule,
+        BedrockRenderer::strict().render(&open, LossPolicy::Refuse).unwrap_err().rule,
         RenderRule::Lossy
     );
-    assert!(BedrockRenderer::new().render(&open, Policy::Strict).is_ok());
-    let tree = BedrockRenderer::strict().render(&corpus_tool("tree__insert"), Policy::Lenient);
+    assert!(BedrockRenderer::new().render(&open, LossPolicy::Refuse).is_ok());
+    let tree = BedrockRenderer::strict().render(&corpus_tool("tree__insert"), LossPolicy::Allow);
     assert_eq!(tree.unwrap_err().rule, RenderRule::Recursion);
-    assert!(BedrockRenderer::new().render(&corpus_tool("tree__insert"), Policy::Strict).is_ok());
+    assert!(
+        BedrockRenderer::new().render(&corpus_tool("tree__insert"), LossPolicy::Refuse).is_ok()
+    );
 }
 
 #[test]
 fn plain_mode_keeps_everything_and_reports_tool_level_omissions() {
-    let r = BedrockRenderer::new().render(&corpus_tool("search_docs"), Policy::Strict).unwrap();
+    let r = BedrockRenderer::new().render(&corpus_tool("search_docs"), LossPolicy::Refuse).unwrap();
     let keywords: Vec<&str> = r.report().iter().map(|c| c.keyword.as_ref()).collect();
     assert_eq!(keywords, ["annotations", "outputSchema"]);
     assert!(r.report().iter().all(|c| c.kind == ChangeKind::Omitted && !c.lossy));
@@ -136,7 +138,8 @@ fn plain_mode_keeps_everything_and_reports_tool_level_omissions() {
     assert_eq!(limit, &json!({"type": "integer", "minimum": 1, "maximum": 50, "default": 10}));
 
     // An empty description is left out, not sent empty.
-    let files = BedrockRenderer::new().render(&corpus_tool("list_files"), Policy::Strict).unwrap();
+    let files =
+        BedrockRenderer::new().render(&corpus_tool("list_files"), LossPolicy::Refuse).unwrap();
     assert!(files.to_value()["toolSpec"].get("description").is_none());
 }
 
@@ -145,7 +148,7 @@ fn tool_config_needs_a_tool() {
     let e = tool_config([]).unwrap_err();
     assert_eq!(e.rule, RenderRule::SetLimit);
     assert_eq!(
-        BedrockRenderer::new().render_set(&[], Policy::Lenient).unwrap_err().rule,
+        BedrockRenderer::new().render_set(&[], LossPolicy::Allow).unwrap_err().rule,
         RenderRule::SetLimit
     );
 }

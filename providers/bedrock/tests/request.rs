@@ -2,7 +2,7 @@
 //! request shape of the botocore model; empty parts left out, including `toolConfig` without tools.
 
 use serde_json::{Value, json};
-use tooldef::{Policy, RenderCache, RenderRule};
+use tooldef::{LossPolicy, RenderCache, RenderRule};
 use tooldef_testkit::assembly::{SYSTEM, sample as assembly};
 
 use tooldef_bedrock::{BedrockRenderer, request_fragment};
@@ -16,7 +16,7 @@ fn converse(fragment: &Value) -> Value {
 #[test]
 fn fragment_holds_system_and_tool_config_and_conforms() {
     for renderer in [BedrockRenderer::new(), BedrockRenderer::strict()] {
-        let fragment = request_fragment(&assembly(), &renderer, Policy::Lenient, None).unwrap();
+        let fragment = request_fragment(&assembly(), &renderer, LossPolicy::Allow, None).unwrap();
         let body = fragment.body.as_object().unwrap();
         assert_eq!(body.keys().collect::<Vec<_>>(), ["system", "toolConfig"]);
         assert_eq!(body["system"], json!([{"text": SYSTEM}]));
@@ -39,7 +39,7 @@ fn empty_system_and_no_tools_are_left_out() {
     let mut no_system = assembly();
     no_system.sections.clear();
     let fragment =
-        request_fragment(&no_system, &BedrockRenderer::new(), Policy::Lenient, None).unwrap();
+        request_fragment(&no_system, &BedrockRenderer::new(), LossPolicy::Allow, None).unwrap();
     assert_eq!(fragment.body.get("system"), None);
     assert_conforms(
         "converse without system",
@@ -50,7 +50,8 @@ fn empty_system_and_no_tools_are_left_out() {
     no_tools.tools.clear();
     for cache in [None, Some(&RenderCache::new())] {
         let fragment =
-            request_fragment(&no_tools, &BedrockRenderer::new(), Policy::Strict, cache).unwrap();
+            request_fragment(&no_tools, &BedrockRenderer::new(), LossPolicy::Refuse, cache)
+                .unwrap();
         assert_eq!(fragment.body, json!({"system": [{"text": SYSTEM}]}));
         assert_conforms(
             "converse without tools",
@@ -65,7 +66,7 @@ fn empty_tool_config_is_what_the_spec_and_renderer_reject() {
     // an empty one.
     let mut no_tools = assembly();
     no_tools.tools.clear();
-    let err = no_tools.render_tools(&BedrockRenderer::new(), Policy::Lenient).unwrap_err();
+    let err = no_tools.render_tools(&BedrockRenderer::new(), LossPolicy::Allow).unwrap_err();
     assert_eq!(err.rule, RenderRule::SetLimit);
     let body = converse(&json!({"toolConfig": {"tools": []}}));
     assert!(spec::validate_converse_request(&body).is_err());
@@ -75,9 +76,12 @@ fn empty_tool_config_is_what_the_spec_and_renderer_reject() {
 fn cached_fragment_equals_uncached() {
     let cache = RenderCache::new();
     let renderer = BedrockRenderer::strict();
-    let plain = request_fragment(&assembly(), &renderer, Policy::Lenient, None).unwrap();
+    let plain = request_fragment(&assembly(), &renderer, LossPolicy::Allow, None).unwrap();
     let a = assembly();
     for _ in 0..2 {
-        assert_eq!(request_fragment(&a, &renderer, Policy::Lenient, Some(&cache)).unwrap(), plain);
+        assert_eq!(
+            request_fragment(&a, &renderer, LossPolicy::Allow, Some(&cache)).unwrap(),
+            plain
+        );
     }
 }

@@ -4,7 +4,7 @@
 //! [`tooldef::ToolCall`], [`tooldef::ToolResult`] to `functionResponse` parts.
 //!
 //! ```
-//! use tooldef::{Param, Policy, Renderer, ToolDescriptor};
+//! use tooldef::{Param, LossPolicy, Renderer, ToolDescriptor};
 //! use tooldef_gemini::{GeminiRenderer, tools_json};
 //!
 //! static WEATHER: ToolDescriptor = ToolDescriptor::new("get_weather")
@@ -14,7 +14,7 @@
 //!         Param::integer("days").range(1, 10).default_int(3).optional(),
 //!     ] });
 //!
-//! let live = GeminiRenderer::openapi().render(&WEATHER, Policy::Strict).unwrap();
+//! let live = GeminiRenderer::openapi().render(&WEATHER, LossPolicy::Refuse).unwrap();
 //! assert_eq!(
 //!     live.json(),
 //!     r#"{"name":"get_weather","description":"Get the weather.","parameters":{"type":"OBJECT","properties":{"city":{"type":"STRING"},"days":{"type":"INTEGER","minimum":1,"maximum":10,"default":3}},"required":["city"],"propertyOrdering":["city","days"]}}"#

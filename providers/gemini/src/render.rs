@@ -5,7 +5,7 @@ use indexmap::IndexMap;
 use serde_json::Value;
 use tooldef::JsonPointer;
 use tooldef::render::{
-    Change, ChangeKind, JsonWriter, Keyword, Keywords, NameRules, NullStyle, Policy, RefStyle,
+    Change, ChangeKind, JsonWriter, Keyword, Keywords, LossPolicy, NameRules, NullStyle, RefStyle,
     RenderCtx, RenderError, RenderRule, Rendered, Renderer, SchemaOptions, Unsupported,
     write_input_schema, write_output_schema,
 };
@@ -172,7 +172,7 @@ impl GeminiRenderer {
                 out.raw(buf.as_str());
                 Ok(())
             }
-            // The strict policy refuses a lossy change inside it as it stands.
+            // The `Refuse` policy refuses a lossy change inside it as it stands.
             Err(e) if e.rule == RenderRule::Lossy => Err(e),
             Err(e) => ctx.record(
                 Change::lossy(ChangeKind::Dropped, key.to_owned())
@@ -213,7 +213,7 @@ impl Renderer for GeminiRenderer {
         rules::NAME_RULES
     }
 
-    fn render(&self, tool: &ToolDescriptor, policy: Policy) -> Result<Rendered, RenderError> {
+    fn render(&self, tool: &ToolDescriptor, policy: LossPolicy) -> Result<Rendered, RenderError> {
         let mut ctx = RenderCtx::new(tool, policy);
         ctx.check_name(&FUNCTION_NAME)?;
         let (params_key, response_key) = self.schema_keys();

@@ -5,7 +5,7 @@
 //! has no tool.
 //!
 //! ```
-//! use tooldef::{Policy, PromptAssembly, Section, ToolDescriptor};
+//! use tooldef::{LossPolicy, PromptAssembly, Section, ToolDescriptor};
 //! use tooldef_gemini::{GeminiRenderer, request_fragment};
 //!
 //! const SEARCH: ToolDescriptor = ToolDescriptor::new("search").description("Search the web.");
@@ -14,13 +14,13 @@
 //! assembly.push_section(Section::new("persona", 0, "Be brief."));
 //! assembly.put_tool(SEARCH);
 //!
-//! let fragment = request_fragment(&assembly, &GeminiRenderer::new(), Policy::Strict, None).unwrap();
+//! let fragment = request_fragment(&assembly, &GeminiRenderer::new(), LossPolicy::Refuse, None).unwrap();
 //! assert_eq!(fragment.body["systemInstruction"]["parts"][0]["text"], "Be brief.");
 //! assert_eq!(fragment.body["tools"][0]["functionDeclarations"][0]["name"], "search");
 //! ```
 
 use serde_json::{Map, Value, json};
-use tooldef::{Policy, PromptAssembly, RenderCache, RenderError, RequestFragment};
+use tooldef::{LossPolicy, PromptAssembly, RenderCache, RenderError, RequestFragment};
 
 use crate::render::GeminiRenderer;
 
@@ -32,7 +32,7 @@ use crate::render::GeminiRenderer;
 pub fn request_fragment(
     assembly: &PromptAssembly,
     renderer: &GeminiRenderer,
-    policy: Policy,
+    policy: LossPolicy,
     cache: Option<&RenderCache>,
 ) -> Result<RequestFragment, RenderError> {
     let (declarations, report) = assembly.tool_values(renderer, policy, cache)?;

@@ -3,7 +3,7 @@
 //! the model's call under those names reaches the tool under the original ones.
 
 use serde_json::json;
-use tooldef::render::{Policy, RenderRule, Renderer, render_mapped};
+use tooldef::render::{LossPolicy, RenderRule, Renderer, render_mapped};
 use tooldef::{ToolCall, ToolResult};
 use tooldef_gemini::{GeminiRenderer, function_calls, function_response, parameters_violations};
 use tooldef_testkit::names::{
@@ -15,7 +15,7 @@ use tooldef_testkit::specs::{assert_conforms, gemini};
 fn a_refused_property_name_is_an_error_naming_the_property_and_the_rule() {
     let mut tool = dotted_tool();
     tool.name = "weather_get".parse().unwrap();
-    let err = GeminiRenderer::new().render(&tool, Policy::Lenient).unwrap_err();
+    let err = GeminiRenderer::new().render(&tool, LossPolicy::Allow).unwrap_err();
     assert_eq!(err.rule, RenderRule::Name);
     assert_eq!(
         err.message,
@@ -27,7 +27,7 @@ fn a_refused_property_name_is_an_error_naming_the_property_and_the_rule() {
 fn both_forms_send_safe_names_and_give_the_call_back_under_the_original_ones() {
     let tool = dotted_tool();
     for renderer in [GeminiRenderer::new(), GeminiRenderer::openapi()] {
-        let set = render_mapped(&renderer, &[&tool], Policy::Strict).unwrap();
+        let set = render_mapped(&renderer, &[&tool], LossPolicy::Refuse).unwrap();
         let rendered = &set.rendered()[0];
         let wire = rendered.to_value();
         assert_conforms("FunctionDeclaration", gemini::validate_function_declaration(&wire));
@@ -71,7 +71,7 @@ fn both_forms_send_safe_names_and_give_the_call_back_under_the_original_ones() {
 #[test]
 fn keys_outside_the_schema_and_calls_to_other_tools_pass_through() {
     let tool = dotted_tool();
-    let set = render_mapped(&GeminiRenderer::new(), &[&tool], Policy::Lenient).unwrap();
+    let set = render_mapped(&GeminiRenderer::new(), &[&tool], LossPolicy::Allow).unwrap();
     let stray = ToolCall::new("", "weather_get", json!({"Content_Type": "a", "extra-key": 1}));
     assert_eq!(
         set.names().restore(stray).arguments,

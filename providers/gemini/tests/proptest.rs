@@ -2,7 +2,7 @@
 //! and the Vertex discovery document, and the OpenAPI form keeps every `parameters` rule.
 
 use proptest::prelude::*;
-use tooldef::render::{Policy, RenderRule, Renderer};
+use tooldef::render::{LossPolicy, RenderRule, Renderer};
 use tooldef_gemini::{GeminiRenderer, parameters_violations};
 use tooldef_testkit::specs::{gemini, vertex};
 use tooldef_testkit::strategy::arb_descriptor;
@@ -13,7 +13,7 @@ proptest! {
     #[test]
     fn renderings_conform(d in arb_descriptor()) {
         for r in [GeminiRenderer::new(), GeminiRenderer::openapi()] {
-            match r.render(&d, Policy::Lenient) {
+            match r.render(&d, LossPolicy::Allow) {
                 Ok(rendered) => {
                     let decl = rendered.to_value();
                     prop_assert!(gemini::validate_function_declaration(&decl).is_ok(), "{:?}", gemini::validate_function_declaration(&decl));
@@ -23,7 +23,7 @@ proptest! {
                             prop_assert_eq!(parameters_violations(schema), Vec::<String>::new());
                         }
                     }
-                    let again = r.render(&d, Policy::Lenient).unwrap();
+                    let again = r.render(&d, LossPolicy::Allow).unwrap();
                     prop_assert_eq!(again.json(), rendered.json());
                 }
                 Err(e) => prop_assert!(

@@ -6,7 +6,7 @@ use tooldef_testkit::{extras as corpus, harness};
 
 use serde_json::{Value, json};
 use tooldef::json_schema::import_input;
-use tooldef::render::{ChangeKind, Policy, RenderCache, RenderRule, Renderer};
+use tooldef::render::{ChangeKind, LossPolicy, RenderCache, RenderRule, Renderer};
 use tooldef::{Param, Schema, SchemaRef, ToolDescriptor};
 use tooldef_gemini::{Form, GeminiRenderer, parameters_violations, tools_json};
 use tooldef_testkit::corpus::{assert_snapshot, snapshot};
@@ -25,7 +25,7 @@ fn snapshots_match_golden_files() {
     for (mode, renderer) in renderers() {
         let path =
             std::path::PathBuf::from(DIR).join("tests/snapshots").join(format!("{mode}.json"));
-        assert_snapshot(&path, &snapshot(&renderer, Policy::Lenient));
+        assert_snapshot(&path, &snapshot(&renderer, LossPolicy::Allow));
     }
 }
 
@@ -34,7 +34,7 @@ fn every_rendering_conforms_to_the_official_specs() {
     let mut rendered_any = [0usize; 2];
     for tool in corpus::all() {
         for (i, (label, r)) in renderers().into_iter().enumerate() {
-            let Ok(rendered) = r.render(&tool, Policy::Lenient) else { continue };
+            let Ok(rendered) = r.render(&tool, LossPolicy::Allow) else { continue };
             rendered_any[i] += 1;
             let what = format!("{label} `{}`", tool.name);
             let decl = rendered.to_value();
@@ -69,7 +69,7 @@ fn every_rendering_conforms_to_the_official_specs() {
 fn nothing_is_dropped_without_a_report_entry() {
     for tool in corpus::all() {
         for (_, r) in renderers() {
-            let Ok(rendered) = r.render(&tool, Policy::Lenient) else { continue };
+            let Ok(rendered) = r.render(&tool, LossPolicy::Allow) else { continue };
             let decl = rendered.to_value();
             let key = if r.form() == Form::OpenApi { "parameters" } else { "parametersJsonSchema" };
             let schema = decl.get(key).cloned().unwrap_or(Value::Null);
@@ -93,8 +93,8 @@ fn rendering_is_deterministic_and_cached() {
     for tool in corpus::all() {
         for (_, r) in renderers() {
             harness::deterministic(&r, &tool);
-            if let Ok(first) = cache.get(&r, &tool, Policy::Lenient) {
-                let second = cache.get(&r, &tool, Policy::Lenient).unwrap();
+            if let Ok(first) = cache.get(&r, &tool, LossPolicy::Allow) {
+                let second = cache.get(&r, &tool, LossPolicy::Allow).unwrap();
                 assert_eq!(first.json(), second.json());
             }
         }
@@ -111,35 +111,35 @@ fn corpus_tool(name: &str) -> ToolDescriptor {
 fn openapi_form_follows_the_live_api_rules() {
     let r = GeminiRenderer::openapi();
     // Zero-argument tools omit `parameters`.
-    let ping = r.render(&corpus_tool("ping"), Policy::Strict).unwrap().to_value();
+    let ping = r.render(&corpus_tool("ping"), LossPolicy::Refuse).unwrap().to_value();
     assert_eq!(ping, json!({"name": "ping", "description": "Check the service."}));
 
     // Definitions inlined, recursion refused.
-    let tree = r.render(&corpus_tool("tree__insert"), Policy::Lenient).unwrap_err();
+    let tree = r.render(&corpus_tool("tree__insert"), LossPolicy::Allow).unwrap_err();
     assert_eq!(tree.rule, RenderRule::Recursion);
-    let draw = r.render(&corpus_tool("draw"), Policy::Strict).unwrap().to_value();
+    let draw = r.render(&corpus_tool("draw"), LossPolicy::Refuse).unwrap().to_value();
     assert_eq!(draw.pointer("/parameters/properties/start/type"), Some(&json!("OBJECT")));
     assert_eq!(draw.pointer("/parameters/properties/end/nullable"), Some(&json!(true)));
 
     // A union of different types is an `anyOf` of single-type schemas, with no `type` of its
     // own (as google-genai sends it): nothing changed, nothing reported but the closed root.
-    let lookup = r.render(&corpus_tool("lookup"), Policy::Strict).unwrap();
+    let lookup = r.render(&corpus_tool("lookup"), LossPolicy::Refuse).unwrap();
     let key = lookup.to_value().pointer("/parameters/properties/key").cloned();
     assert_eq!(key, Some(json!({"anyOf": [{"type": "STRING"}, {"type": "INTEGER"}]})));
     assert!(lookup.report().iter().all(|c| c.keyword == "additionalProperties"));
     // A union of one type gets that type.
-    let schedule = r.render(&corpus_tool("schedule"), Policy::Strict).unwrap().to_value();
+    let schedule = r.render(&corpus_tool("schedule"), LossPolicy::Refuse).unwrap().to_value();
     let when = schedule.pointer("/parameters/properties/when").unwrap();
     assert_eq!(when["type"], "STRING");
     assert_eq!(when["nullable"], true);
 
-    // Maps lose their value schema: lossy, so an error under the strict policy.
+    // Maps lose their value schema: lossy, so an error under the `Refuse` policy.
     let maps = corpus_tool("set_labels");
-    let lenient = r.render(&maps, Policy::Lenient).unwrap();
+    let lenient = r.render(&maps, LossPolicy::Allow).unwrap();
     assert!(lenient.report().lossy().any(|c| c.keyword == "additionalProperties"));
-    assert_eq!(r.render(&maps, Policy::Strict).unwrap_err().rule, RenderRule::Lossy);
+    assert_eq!(r.render(&maps, LossPolicy::Refuse).unwrap_err().rule, RenderRule::Lossy);
     // The JSON Schema form keeps them.
-    let json_form = GeminiRenderer::new().render(&maps, Policy::Strict).unwrap().to_value();
+    let json_form = GeminiRenderer::new().render(&maps, LossPolicy::Refuse).unwrap().to_value();
     assert_eq!(
         json_form.pointer("/parametersJsonSchema/properties/labels/additionalProperties"),
         Some(&json!({"type": "string"}))
@@ -149,7 +149,7 @@ fn openapi_form_follows_the_live_api_rules() {
 #[test]
 fn unsupported_keywords_move_into_descriptions() {
     let numbers = corpus_tool("set_thermostat");
-    let r = GeminiRenderer::openapi().render(&numbers, Policy::Strict).unwrap();
+    let r = GeminiRenderer::openapi().render(&numbers, LossPolicy::Refuse).unwrap();
     let step = r.to_value()["parameters"]["properties"]["step"].clone();
     assert_eq!(
         step,
@@ -165,18 +165,18 @@ fn unsupported_keywords_move_into_descriptions() {
 
 #[test]
 fn empty_description_and_title_are_reported() {
-    let r = GeminiRenderer::new().render(&corpus_tool("list_files"), Policy::Strict).unwrap();
+    let r = GeminiRenderer::new().render(&corpus_tool("list_files"), LossPolicy::Refuse).unwrap();
     assert_eq!(r.to_value()["description"], "");
     assert_eq!(r.report().len(), 1);
     assert_eq!(r.report().changes[0].keyword, "description");
 
     static TITLED: ToolDescriptor = ToolDescriptor::new("titled").title("Does things");
-    let r = GeminiRenderer::new().render(&TITLED, Policy::Strict).unwrap();
+    let r = GeminiRenderer::new().render(&TITLED, LossPolicy::Refuse).unwrap();
     assert_eq!(r.to_value()["description"], "Does things");
     assert!(r.report().iter().all(|c| c.keyword != "title"));
 
     let weather =
-        GeminiRenderer::new().render(&corpus_tool("get_weather"), Policy::Strict).unwrap();
+        GeminiRenderer::new().render(&corpus_tool("get_weather"), LossPolicy::Refuse).unwrap();
     let omitted: Vec<&str> = weather
         .report()
         .iter()
@@ -188,21 +188,22 @@ fn empty_description_and_title_are_reported() {
 
 #[test]
 fn names_follow_gemini_rules() {
-    let bad = GeminiRenderer::new().render(&corpus_tool("http_get"), Policy::Lenient).unwrap_err();
+    let bad =
+        GeminiRenderer::new().render(&corpus_tool("http_get"), LossPolicy::Allow).unwrap_err();
     assert_eq!(bad.rule, RenderRule::Name);
     assert_eq!(bad.param, "x-request-id");
 
     static DIGIT: ToolDescriptor = ToolDescriptor::new("3d_render");
-    let e = GeminiRenderer::new().render(&DIGIT, Policy::Lenient).unwrap_err();
+    let e = GeminiRenderer::new().render(&DIGIT, LossPolicy::Allow).unwrap_err();
     assert_eq!((e.rule, e.pointer.as_str()), (RenderRule::Name, "/name"));
 
     static NESTED: ToolDescriptor = ToolDescriptor::new("nested")
         .description("x")
         .params(const { &[Param::object("opts", const { &[Param::string("dry-run")] })] });
-    let e = GeminiRenderer::openapi().render(&NESTED, Policy::Lenient).unwrap_err();
+    let e = GeminiRenderer::openapi().render(&NESTED, LossPolicy::Allow).unwrap_err();
     assert_eq!(e.pointer, "/parameters/properties/opts/properties/dry-run");
     assert_eq!(e.param, "opts.dry-run");
-    let e = GeminiRenderer::new().render(&NESTED, Policy::Lenient).unwrap_err();
+    let e = GeminiRenderer::new().render(&NESTED, LossPolicy::Allow).unwrap_err();
     assert_eq!(e.pointer, "/parametersJsonSchema/properties/opts/properties/dry-run");
 }
 
@@ -210,7 +211,7 @@ fn names_follow_gemini_rules() {
 fn tools_wrapper_of_a_set() {
     let tools: Vec<ToolDescriptor> = ["get_weather", "ping"].map(corpus_tool).to_vec();
     let refs: Vec<&ToolDescriptor> = tools.iter().collect();
-    let rendered = GeminiRenderer::new().render_set(&refs, Policy::Lenient).unwrap();
+    let rendered = GeminiRenderer::new().render_set(&refs, LossPolicy::Allow).unwrap();
     let wrapper: Value = serde_json::from_str(&tools_json(&rendered)).unwrap();
     assert_eq!(wrapper[0]["functionDeclarations"].as_array().unwrap().len(), 2);
     assert_conforms(
@@ -230,7 +231,7 @@ fn imported(input: Value, output: Option<Schema>) -> ToolDescriptor {
 
 /// The OpenAPI rendering of `tool` checked against both official specs and the `Schema` rules.
 fn openapi_conforming(tool: &ToolDescriptor) -> Value {
-    let decl = GeminiRenderer::openapi().render(tool, Policy::Lenient).unwrap().to_value();
+    let decl = GeminiRenderer::openapi().render(tool, LossPolicy::Allow).unwrap().to_value();
     assert_conforms("FunctionDeclaration", gemini::validate_function_declaration(&decl));
     assert_conforms("FunctionDeclaration", vertex::validate_function_declaration(&decl));
     for key in ["parameters", "response"] {
@@ -270,8 +271,8 @@ fn openapi_unions_are_any_of_single_type_schemas() {
         ]})
     );
     assert_eq!(props["flag"], json!({"anyOf": [{"type": "BOOLEAN"}, {"type": "STRING"}]}));
-    // Written as they are, so nothing to report, and the strict policy takes them.
-    let r = GeminiRenderer::openapi().render(&tool, Policy::Strict).unwrap();
+    // Written as they are, so nothing to report, and the `Refuse` policy takes them.
+    let r = GeminiRenderer::openapi().render(&tool, LossPolicy::Refuse).unwrap();
     assert!(r.report().is_empty(), "{:?}", r.report());
 }
 
@@ -280,13 +281,13 @@ fn openapi_refuses_an_input_that_accepts_any_value() {
     // An `anyOf` of every type would need an ARRAY whose `items` accept any value again, and
     // an OBJECT with no properties tells the model nothing: not the same contract.
     let tool = imported(json!({"type": "object", "properties": {"v": {}}}), None);
-    let e = GeminiRenderer::openapi().render(&tool, Policy::Lenient).unwrap_err();
+    let e = GeminiRenderer::openapi().render(&tool, LossPolicy::Allow).unwrap_err();
     assert_eq!((e.rule, e.pointer.as_str()), (RenderRule::Unsupported, "/parameters/properties/v"));
     let union = imported(
         json!({"type": "object", "properties": {"v": {"anyOf": [{"type": "string"}, {}]}}}),
         None,
     );
-    let e = GeminiRenderer::openapi().render(&union, Policy::Lenient).unwrap_err();
+    let e = GeminiRenderer::openapi().render(&union, LossPolicy::Allow).unwrap_err();
     assert_eq!(e.pointer, "/parameters/properties/v/anyOf/1");
     // The checker holds the same line: `type`, or `anyOf`, never neither.
     assert_ne!(parameters_violations(&json!({"description": "any"})), Vec::<String>::new());
@@ -300,7 +301,7 @@ fn an_output_schema_gemini_cannot_take_is_left_out_and_never_blocks_the_input() 
         json!({"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]});
     let tool = imported(input.clone(), Some(Schema::any()));
     let r = GeminiRenderer::openapi();
-    let lenient = r.render(&tool, Policy::Lenient).unwrap();
+    let lenient = r.render(&tool, LossPolicy::Allow).unwrap();
     let decl = openapi_conforming(&tool);
     assert_eq!(decl.get("response"), None);
     assert_eq!(decl["parameters"]["properties"]["q"], json!({"type": "STRING"}));
@@ -310,8 +311,8 @@ fn an_output_schema_gemini_cannot_take_is_left_out_and_never_blocks_the_input() 
         .map(|c| (c.pointer.as_str(), c.kind, c.keyword.as_ref()))
         .collect();
     assert_eq!(lossy, [("/response", ChangeKind::Dropped, "response")]);
-    // The strict policy refuses it, naming the place.
-    let e = r.render(&tool, Policy::Strict).unwrap_err();
+    // The `Refuse` policy refuses it, naming the place.
+    let e = r.render(&tool, LossPolicy::Refuse).unwrap_err();
     assert_eq!((e.rule, e.pointer.as_str()), (RenderRule::Lossy, "/response"));
 
     // A nested problem: the pointer is where it is, and nothing written half-way is reported.
@@ -320,7 +321,7 @@ fn an_output_schema_gemini_cannot_take_is_left_out_and_never_blocks_the_input() 
         Param::new("data", Schema::any()),
     ]);
     let tool = imported(input, Some(nested));
-    let lenient = r.render(&tool, Policy::Lenient).unwrap();
+    let lenient = r.render(&tool, LossPolicy::Allow).unwrap();
     assert_eq!(lenient.to_value().get("response"), None);
     let at: Vec<&str> = lenient
         .report()
@@ -331,6 +332,6 @@ fn an_output_schema_gemini_cannot_take_is_left_out_and_never_blocks_the_input() 
     assert_eq!(at, ["/response/properties/data"]);
     // A response it can take is still sent.
     let fine = imported(json!({"type": "object"}), Some(Schema::string()));
-    let fine = r.render(&fine, Policy::Strict).unwrap().to_value();
+    let fine = r.render(&fine, LossPolicy::Refuse).unwrap().to_value();
     assert_eq!(fine["response"], json!({"type": "STRING"}));
 }

@@ -3,7 +3,7 @@
 //! left out.
 
 use serde_json::{Value, json};
-use tooldef::{Policy, RenderCache};
+use tooldef::{LossPolicy, RenderCache};
 use tooldef_testkit::assembly::{SYSTEM, sample as assembly};
 
 use tooldef_gemini::{GeminiRenderer, request_fragment};
@@ -17,7 +17,7 @@ fn conforms(what: &str, body: &Value) {
 #[test]
 fn fragment_holds_system_instruction_and_declarations_and_conforms() {
     for renderer in [GeminiRenderer::new(), GeminiRenderer::openapi()] {
-        let fragment = request_fragment(&assembly(), &renderer, Policy::Lenient, None).unwrap();
+        let fragment = request_fragment(&assembly(), &renderer, LossPolicy::Allow, None).unwrap();
         let body = fragment.body.as_object().unwrap();
         assert_eq!(body.keys().collect::<Vec<_>>(), ["systemInstruction", "tools"]);
         assert_eq!(body["systemInstruction"], json!({"parts": [{"text": SYSTEM}]}));
@@ -39,14 +39,14 @@ fn empty_system_and_no_tools_are_left_out() {
     let mut no_system = assembly();
     no_system.sections.clear();
     let fragment =
-        request_fragment(&no_system, &GeminiRenderer::new(), Policy::Lenient, None).unwrap();
+        request_fragment(&no_system, &GeminiRenderer::new(), LossPolicy::Allow, None).unwrap();
     assert_eq!(fragment.body.get("systemInstruction"), None);
     conforms("gemini without system", &fragment.body);
 
     let mut no_tools = assembly();
     no_tools.tools.clear();
     let fragment =
-        request_fragment(&no_tools, &GeminiRenderer::new(), Policy::Strict, None).unwrap();
+        request_fragment(&no_tools, &GeminiRenderer::new(), LossPolicy::Refuse, None).unwrap();
     assert_eq!(fragment.body, json!({"systemInstruction": {"parts": [{"text": SYSTEM}]}}));
     conforms("gemini without tools", &fragment.body);
 }
@@ -55,9 +55,12 @@ fn empty_system_and_no_tools_are_left_out() {
 fn cached_fragment_equals_uncached() {
     let cache = RenderCache::new();
     let renderer = GeminiRenderer::openapi();
-    let plain = request_fragment(&assembly(), &renderer, Policy::Lenient, None).unwrap();
+    let plain = request_fragment(&assembly(), &renderer, LossPolicy::Allow, None).unwrap();
     let a = assembly();
     for _ in 0..2 {
-        assert_eq!(request_fragment(&a, &renderer, Policy::Lenient, Some(&cache)).unwrap(), plain);
+        assert_eq!(
+            request_fragment(&a, &renderer, LossPolicy::Allow, Some(&cache)).unwrap(),
+            plain
+        );
     }
 }

@@ -44,7 +44,7 @@ use rmcp::model::Tool;
 use rmcp::service::{RunningService, ServiceError};
 use rmcp::transport::{IntoTransport, TokioChildProcess};
 use rmcp::{RoleClient, ServiceExt};
-use tooldef::dispatch::{DispatchError, DispatchErrorKind, Validator};
+use tooldef::dispatch::{ArgValidator, DispatchError, DispatchErrorKind};
 use tooldef::json_schema::ImportNote;
 use tooldef::{
     Arguments, Batch, BoxFuture, Executor, Origin, Registered, RegistryError, ToolCall,
@@ -306,7 +306,7 @@ impl McpClient {
                     out.tools.push(Arc::new(McpTool {
                         remote_name: tool.name.to_string(),
                         descriptor,
-                        validator: Validator::new(),
+                        validator: ArgValidator::new(),
                         conn: Arc::clone(&self.conn),
                     }));
                 }
@@ -337,7 +337,7 @@ impl McpClient {
 pub struct McpTool {
     remote_name: String,
     descriptor: ToolDescriptor,
-    validator: Validator,
+    validator: ArgValidator,
     conn: Arc<Connection>,
 }
 

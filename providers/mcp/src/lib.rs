@@ -4,11 +4,11 @@
 //! [`tooldef::ToolCall`], [`tooldef::ToolResult`] to `CallToolResult`.
 //!
 //! ```
-//! use tooldef::{Param, Policy, Renderer, ToolDescriptor};
+//! use tooldef::{Param, LossPolicy, Renderer, ToolDescriptor};
 //! use tooldef_mcp::{ListOptions, McpRenderer, McpVersion, import_tools, list_tools_result};
 //!
 //! static PING: ToolDescriptor = ToolDescriptor::new("ping").description("Check the service.");
-//! let tool = McpRenderer::new().render(&PING, Policy::Strict).unwrap();
+//! let tool = McpRenderer::new().render(&PING, LossPolicy::Refuse).unwrap();
 //! assert_eq!(
 //!     tool.json(),
 //!     r#"{"name":"ping","description":"Check the service.","inputSchema":{"type":"object","additionalProperties":false}}"#

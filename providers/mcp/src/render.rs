@@ -3,8 +3,8 @@
 
 use tooldef::JsonPointer;
 use tooldef::render::{
-    Change, ChangeKind, JsonWriter, NameRules, Policy, RenderCtx, RenderError, Rendered, Renderer,
-    SchemaOptions, write_input_schema, write_output_schema,
+    Change, ChangeKind, JsonWriter, LossPolicy, NameRules, RenderCtx, RenderError, Rendered,
+    Renderer, SchemaOptions, write_input_schema, write_output_schema,
 };
 use tooldef::{SchemaKind, ToolDescriptor};
 
@@ -104,7 +104,7 @@ impl Renderer for McpRenderer {
         rules::NAME_RULES
     }
 
-    fn render(&self, tool: &ToolDescriptor, policy: Policy) -> Result<Rendered, RenderError> {
+    fn render(&self, tool: &ToolDescriptor, policy: LossPolicy) -> Result<Rendered, RenderError> {
         let mut ctx = RenderCtx::new(tool, policy);
         ctx.check_name(&TOOL_NAME)?;
         let opts = self.schema_options();

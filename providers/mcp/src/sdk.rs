@@ -23,7 +23,7 @@
 
 use rmcp::model::{CallToolRequestParams, CallToolResult, ContentBlock, JsonObject, Tool};
 use serde_json::{Map, Value};
-use tooldef::render::{Policy, RenderError, Renderer};
+use tooldef::render::{LossPolicy, RenderError, Renderer};
 use tooldef::{Arguments, CallError, Content, ToolCall, ToolDescriptor, ToolResult};
 
 use crate::import::{ImportError, ImportedTools, import_tools};
@@ -47,7 +47,7 @@ pub enum ToolBridgeError {
     },
 }
 
-/// The rmcp [`Tool`] for a descriptor, rendered for `version` under the lenient policy.
+/// The rmcp [`Tool`] for a descriptor, rendered for `version` under the `Allow` policy.
 ///
 /// Kept MCP fields ([`EXTENSION_NAMESPACE`](crate::EXTENSION_NAMESPACE)) travel as far as
 /// rmcp's model holds them: `icons` and `_meta` do; a field rmcp's `Tool` has no place for
@@ -60,7 +60,7 @@ pub fn tool_from_descriptor(
     descriptor: &ToolDescriptor,
     version: McpVersion,
 ) -> Result<Tool, ToolBridgeError> {
-    let rendered = McpRenderer::version(version).render(descriptor, Policy::Lenient)?;
+    let rendered = McpRenderer::version(version).render(descriptor, LossPolicy::Allow)?;
     let tool: Tool = serde_json::from_str(rendered.json()).map_err(|e| ToolBridgeError::Model {
         tool: descriptor.name.to_string(),
         message: e.to_string(),

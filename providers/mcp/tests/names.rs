@@ -2,7 +2,7 @@
 //! and `tools/call` requests pass through the name map unchanged to the tool.
 
 use serde_json::json;
-use tooldef::render::{Policy, Renderer, render_mapped};
+use tooldef::render::{LossPolicy, Renderer, render_mapped};
 use tooldef_mcp::{McpRenderer, tool_call};
 use tooldef_testkit::names::{
     assert_dispatched_under_original_names, dotted_tool, original_arguments,
@@ -12,8 +12,8 @@ use tooldef_testkit::names::{
 fn dotted_names_are_mcp_names() {
     let tool = dotted_tool();
     let renderer = McpRenderer::new();
-    let set = render_mapped(&renderer, &[&tool], Policy::Strict).unwrap();
-    assert_eq!(set.rendered()[0], renderer.render(&tool, Policy::Strict).unwrap());
+    let set = render_mapped(&renderer, &[&tool], LossPolicy::Refuse).unwrap();
+    assert_eq!(set.rendered()[0], renderer.render(&tool, LossPolicy::Refuse).unwrap());
     assert_eq!(set.rendered()[0].to_value()["name"], "weather.get");
     assert!(set.names().is_empty());
     let request = json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call",

@@ -7,7 +7,7 @@ use tooldef_testkit::{extras as corpus, harness};
 use proptest::prelude::*;
 use serde_json::{Value, json};
 use tooldef::ToolDescriptor;
-use tooldef::render::{ChangeKind, Policy, Renderer};
+use tooldef::render::{ChangeKind, LossPolicy, Renderer};
 use tooldef_mcp::{
     CacheScope, ListOptions, McpRenderer, McpVersion, import_tools, import_tools_text,
     list_tools_result,
@@ -38,7 +38,7 @@ fn snapshots_match_golden_files() {
     ] {
         let path =
             std::path::PathBuf::from(DIR).join("tests/snapshots").join(format!("{mode}.json"));
-        assert_snapshot(&path, &snapshot(&renderer, Policy::Lenient));
+        assert_snapshot(&path, &snapshot(&renderer, LossPolicy::Allow));
     }
 }
 
@@ -49,7 +49,7 @@ fn every_rendering_conforms_to_its_version() {
         let tools = corpus::all();
         let rendered: Vec<_> = tools
             .iter()
-            .map(|t| r.render(t, Policy::Lenient).expect("MCP renders every corpus tool"))
+            .map(|t| r.render(t, LossPolicy::Allow).expect("MCP renders every corpus tool"))
             .collect();
         for (tool, one) in tools.iter().zip(&rendered) {
             let v = one.to_value();
@@ -84,7 +84,8 @@ fn policies_and_determinism() {
 
 #[test]
 fn everything_is_kept_and_versions_differ_on_output_schemas() {
-    let weather = McpRenderer::new().render(&corpus_tool("get_weather"), Policy::Strict).unwrap();
+    let weather =
+        McpRenderer::new().render(&corpus_tool("get_weather"), LossPolicy::Refuse).unwrap();
     let v = weather.to_value();
     assert_eq!(v["title"], "Weather");
     assert_eq!(
@@ -99,21 +100,21 @@ fn everything_is_kept_and_versions_differ_on_output_schemas() {
     let kinds: Vec<_> = weather.report().iter().map(|c| (c.kind, c.keyword.as_ref())).collect();
     assert_eq!(kinds, [(ChangeKind::MovedToDescription, "enum")]);
 
-    let tree = McpRenderer::new().render(&corpus_tool("tree__insert"), Policy::Strict).unwrap();
+    let tree = McpRenderer::new().render(&corpus_tool("tree__insert"), LossPolicy::Refuse).unwrap();
     assert_eq!(tree.to_value()["inputSchema"]["$defs"]["Node"]["type"], "object");
 
     let scalar = corpus_tool("count_words");
-    let latest = McpRenderer::new().render(&scalar, Policy::Strict).unwrap().to_value();
+    let latest = McpRenderer::new().render(&scalar, LossPolicy::Refuse).unwrap().to_value();
     assert_eq!(latest["outputSchema"], json!({"type": "integer"}));
     let old =
-        McpRenderer::version(McpVersion::V2025_06_18).render(&scalar, Policy::Strict).unwrap();
+        McpRenderer::version(McpVersion::V2025_06_18).render(&scalar, LossPolicy::Refuse).unwrap();
     assert!(old.to_value().get("outputSchema").is_none());
     assert_eq!(old.report().changes[0].kind, ChangeKind::Omitted);
 }
 
 #[test]
 fn old_list_results_have_no_caching_fields() {
-    let ping = McpRenderer::new().render(&corpus_tool("ping"), Policy::Strict).unwrap();
+    let ping = McpRenderer::new().render(&corpus_tool("ping"), LossPolicy::Refuse).unwrap();
     let list = list_tools_result([&ping], McpVersion::V2025_06_18, &ListOptions::default());
     assert_eq!(list, format!(r#"{{"tools":[{}]}}"#, ping.json()));
     // And a 2025-style list fails the 2026-07-28 schema, so the version matters.
@@ -129,20 +130,20 @@ fn old_list_results_have_no_caching_fields() {
 fn rendered_tools_import_back() {
     let r = McpRenderer::new();
     let corpus = corpus::all();
-    let rendered: Vec<_> = corpus.iter().map(|t| r.render(t, Policy::Strict).unwrap()).collect();
+    let rendered: Vec<_> =
+        corpus.iter().map(|t| r.render(t, LossPolicy::Refuse).unwrap()).collect();
     let list = list_tools_result(&rendered, McpVersion::V2026_07_28, &ListOptions::default());
     let imported = import_tools_text(&list).unwrap();
     assert_eq!(imported.tools.len(), corpus.len());
     for back in &imported.tools {
-        let again = r.render(back, Policy::Strict).unwrap();
+        let again = r.render(back, LossPolicy::Refuse).unwrap();
         let twice = import_tools_text(&format!("[{}]", again.json())).unwrap();
-        let third = r.render(&twice.tools[0], Policy::Strict).unwrap();
+        let third = r.render(&twice.tools[0], LossPolicy::Refuse).unwrap();
         assert_eq!(third.to_value(), again.to_value(), "`{}`", again.name());
     }
-    let exact =
-        imported.tools.iter().zip(&rendered).filter(|(back, one)| {
-            r.render(back, Policy::Strict).unwrap().to_value() == one.to_value()
-        });
+    let exact = imported.tools.iter().zip(&rendered).filter(|(back, one)| {
+        r.render(back, LossPolicy::Refuse).unwrap().to_value() == one.to_value()
+    });
     assert!(exact.count() * 10 >= corpus.len() * 9, "most tools come back exactly");
     // A plain tool comes back equal.
     let ping = &imported.tools[corpus.iter().position(|t| t.name == "ping").unwrap()];
@@ -175,7 +176,7 @@ fn rendered_tools_deserialize_into_rmcp_and_rmcp_lists_import_back() {
     let r = McpRenderer::new();
     let mut sdk_tools = Vec::new();
     for tool in corpus::all() {
-        let one = r.render(&tool, Policy::Lenient).unwrap();
+        let one = r.render(&tool, LossPolicy::Allow).unwrap();
         let sdk: rmcp::model::Tool = serde_json::from_str(one.json())
             .unwrap_or_else(|e| panic!("`{}` is not an rmcp Tool: {e}", tool.name));
         assert_eq!(sdk.name, tool.name.as_str());
@@ -186,7 +187,7 @@ fn rendered_tools_deserialize_into_rmcp_and_rmcp_lists_import_back() {
     let sdk_list = json!({"tools": serde_json::to_value(&sdk_tools).unwrap()});
     let from_sdk = import_tools(&sdk_list).unwrap();
     let ours: Vec<_> =
-        corpus::all().iter().map(|t| r.render(t, Policy::Lenient).unwrap()).collect();
+        corpus::all().iter().map(|t| r.render(t, LossPolicy::Allow).unwrap()).collect();
     let own: Value = serde_json::from_str(&list_tools_result(
         &ours,
         McpVersion::V2026_07_28,
@@ -202,14 +203,14 @@ proptest! {
     #[test]
     fn generated_descriptors_conform_and_round_trip(d in arb_descriptor()) {
         for (ours, theirs) in VERSIONS {
-            let one = McpRenderer::version(ours).render(&d, Policy::Lenient).unwrap();
+            let one = McpRenderer::version(ours).render(&d, LossPolicy::Allow).unwrap();
             let v = one.to_value();
             prop_assert!(mcp::validate_tool(theirs, &v).is_ok(), "{:?}", mcp::validate_tool(theirs, &v));
             prop_assert!(serde_json::from_value::<rmcp::model::Tool>(v.clone()).is_ok());
         }
-        let one = McpRenderer::new().render(&d, Policy::Lenient).unwrap();
+        let one = McpRenderer::new().render(&d, LossPolicy::Allow).unwrap();
         let back = import_tools_text(&format!("[{}]", one.json())).unwrap();
-        let again = McpRenderer::new().render(&back.tools[0], Policy::Lenient).unwrap();
+        let again = McpRenderer::new().render(&back.tools[0], LossPolicy::Allow).unwrap();
         prop_assert_eq!(again.to_value(), one.to_value());
     }
 }

@@ -9,7 +9,7 @@
 
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
-use tooldef::render::{Policy, Renderer};
+use tooldef::render::{LossPolicy, Renderer};
 use tooldef_mcp::{McpRenderer, import_tools};
 
 /// A schema the IR types exactly.
@@ -160,7 +160,7 @@ proptest! {
         let list = json!({"tools": [{"name": "t", "inputSchema": input, "outputSchema": output}]});
         let imported = import_tools(&list).map_err(|e| TestCaseError::fail(format!("{e}\n{list:#}")))?;
         let rendered = McpRenderer::new()
-            .render(&imported.tools[0], Policy::Strict)
+            .render(&imported.tools[0], LossPolicy::Refuse)
             .map_err(|e| TestCaseError::fail(format!("{e}\n{list:#}")))?;
         let v = rendered.to_value();
         prop_assert_eq!(&v["inputSchema"], &list["tools"][0]["inputSchema"]);

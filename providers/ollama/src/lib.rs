@@ -4,14 +4,14 @@
 //! [`tooldef::ToolCall`], [`tooldef::ToolResult`] to `tool` messages.
 //!
 //! ```
-//! use tooldef::{Param, Policy, Renderer, ToolDescriptor};
+//! use tooldef::{Param, LossPolicy, Renderer, ToolDescriptor};
 //! use tooldef_ollama::OllamaRenderer;
 //!
 //! static WEATHER: ToolDescriptor = ToolDescriptor::new("get_weather")
 //!     .description("Get the weather.")
 //!     .params(const { &[Param::integer("days").range(1, 10).default_int(3)] });
 //!
-//! let tool = OllamaRenderer.render(&WEATHER, Policy::Strict).unwrap();
+//! let tool = OllamaRenderer.render(&WEATHER, LossPolicy::Refuse).unwrap();
 //! assert_eq!(
 //!     tool.json(),
 //!     r#"{"type":"function","function":{"name":"get_weather","description":"Get the weather.","parameters":{"type":"object","properties":{"days":{"type":"integer","description":"Default: 3. Minimum: 1. Maximum: 10."}}}}}"#

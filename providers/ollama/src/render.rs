@@ -5,8 +5,8 @@ use serde_json::Value;
 use tooldef::JsonPointer;
 use tooldef::ToolDescriptor;
 use tooldef::render::{
-    Change, ChangeKind, JsonWriter, Keywords, Policy, RefStyle, RenderCtx, RenderError, Rendered,
-    Renderer, SchemaOptions, write_input_schema,
+    Change, ChangeKind, JsonWriter, Keywords, LossPolicy, RefStyle, RenderCtx, RenderError,
+    Rendered, Renderer, SchemaOptions, write_input_schema,
 };
 
 /// Renders tools for Ollama's native `/api/chat`:
@@ -48,7 +48,7 @@ impl Renderer for OllamaRenderer {
         "ollama"
     }
 
-    fn render(&self, tool: &ToolDescriptor, policy: Policy) -> Result<Rendered, RenderError> {
+    fn render(&self, tool: &ToolDescriptor, policy: LossPolicy) -> Result<Rendered, RenderError> {
         let mut ctx = RenderCtx::new(tool, policy);
         let mut out = JsonWriter::new();
         out.begin_object();

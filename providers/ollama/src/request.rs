@@ -4,7 +4,7 @@
 //! the conversation to `messages`.
 //!
 //! ```
-//! use tooldef::{Policy, PromptAssembly, Section, ToolDescriptor};
+//! use tooldef::{LossPolicy, PromptAssembly, Section, ToolDescriptor};
 //! use tooldef_ollama::{OllamaRenderer, request_fragment};
 //!
 //! const SEARCH: ToolDescriptor = ToolDescriptor::new("search").description("Search the web.");
@@ -13,13 +13,13 @@
 //! assembly.push_section(Section::new("persona", 0, "Be brief."));
 //! assembly.put_tool(SEARCH);
 //!
-//! let fragment = request_fragment(&assembly, &OllamaRenderer, Policy::Strict, None).unwrap();
+//! let fragment = request_fragment(&assembly, &OllamaRenderer, LossPolicy::Refuse, None).unwrap();
 //! assert_eq!(fragment.body["messages"][0], serde_json::json!({"role": "system", "content": "Be brief."}));
 //! assert_eq!(fragment.body["tools"][0]["function"]["name"], "search");
 //! ```
 
 use serde_json::{Map, Value, json};
-use tooldef::{Policy, PromptAssembly, RenderCache, RenderError, RequestFragment};
+use tooldef::{LossPolicy, PromptAssembly, RenderCache, RenderError, RequestFragment};
 
 use crate::render::OllamaRenderer;
 
@@ -31,7 +31,7 @@ use crate::render::OllamaRenderer;
 pub fn request_fragment(
     assembly: &PromptAssembly,
     renderer: &OllamaRenderer,
-    policy: Policy,
+    policy: LossPolicy,
     cache: Option<&RenderCache>,
 ) -> Result<RequestFragment, RenderError> {
     let (tools, report) = assembly.tool_values(renderer, policy, cache)?;

@@ -2,7 +2,7 @@
 //! the name map unchanged to the tool.
 
 use serde_json::json;
-use tooldef::render::{Policy, Renderer, render_mapped};
+use tooldef::render::{LossPolicy, Renderer, render_mapped};
 use tooldef_ollama::{OllamaRenderer, tool_calls};
 use tooldef_testkit::names::{
     assert_dispatched_under_original_names, dotted_tool, original_arguments,
@@ -12,8 +12,8 @@ use tooldef_testkit::names::{
 fn every_name_is_sent_as_it_is() {
     let tool = dotted_tool();
     let renderer = OllamaRenderer::new();
-    let set = render_mapped(&renderer, &[&tool], Policy::Lenient).unwrap();
-    assert_eq!(set.rendered()[0], renderer.render(&tool, Policy::Lenient).unwrap());
+    let set = render_mapped(&renderer, &[&tool], LossPolicy::Allow).unwrap();
+    assert_eq!(set.rendered()[0], renderer.render(&tool, LossPolicy::Allow).unwrap());
     assert!(set.names().is_empty());
     let message = json!({"message": {"role": "assistant", "tool_calls": [
         {"function": {"name": "weather.get", "arguments": original_arguments()}}

@@ -6,7 +6,7 @@ use tooldef_testkit::{extras as corpus, harness};
 use proptest::prelude::*;
 use serde_json::json;
 use tooldef::ToolDescriptor;
-use tooldef::render::{ChangeKind, Policy, RenderRule, Renderer};
+use tooldef::render::{ChangeKind, LossPolicy, RenderRule, Renderer};
 use tooldef_ollama::{OllamaRenderer, dropped_keys};
 use tooldef_testkit::corpus::{assert_snapshot, snapshot};
 use tooldef_testkit::specs::{assert_conforms, ollama};
@@ -23,14 +23,14 @@ fn corpus_tool(name: &str) -> ToolDescriptor {
 #[test]
 fn snapshots_match_golden_files() {
     let path = std::path::PathBuf::from(DIR).join("tests/snapshots/ollama.json");
-    assert_snapshot(&path, &snapshot(&OllamaRenderer, Policy::Lenient));
+    assert_snapshot(&path, &snapshot(&OllamaRenderer, LossPolicy::Allow));
 }
 
 #[test]
 fn every_rendering_conforms_and_keeps_only_kept_keys() {
     let mut tools = Vec::new();
     for tool in corpus::all() {
-        let Ok(r) = OllamaRenderer.render(&tool, Policy::Lenient) else { continue };
+        let Ok(r) = OllamaRenderer.render(&tool, LossPolicy::Allow) else { continue };
         let value = r.to_value();
         let what = format!("`{}`", tool.name);
         assert_conforms(&what, ollama::validate_tool_definition(&value));
@@ -55,7 +55,7 @@ fn strict_policy_and_determinism() {
 
 #[test]
 fn constraints_move_into_descriptions() {
-    let r = OllamaRenderer.render(&corpus_tool("create_user"), Policy::Strict).unwrap();
+    let r = OllamaRenderer.render(&corpus_tool("create_user"), LossPolicy::Refuse).unwrap();
     let props = r.to_value()["function"]["parameters"]["properties"].clone();
     assert_eq!(props["email"], json!({"type": "string", "description": "Format: email."}));
     assert_eq!(
@@ -74,17 +74,20 @@ fn constraints_move_into_descriptions() {
     assert_eq!(dropped, ["/function/parameters/additionalProperties"]);
 
     // Definitions are inlined; recursion cannot be.
-    let draw = OllamaRenderer.render(&corpus_tool("draw"), Policy::Strict).unwrap().to_value();
+    let draw = OllamaRenderer.render(&corpus_tool("draw"), LossPolicy::Refuse).unwrap().to_value();
     assert_eq!(draw["function"]["parameters"]["properties"]["start"]["type"], "object");
-    let tree = OllamaRenderer.render(&corpus_tool("tree__insert"), Policy::Lenient);
+    let tree = OllamaRenderer.render(&corpus_tool("tree__insert"), LossPolicy::Allow);
     assert_eq!(tree.unwrap_err().rule, RenderRule::Recursion);
 
     // A map's value schema has no kept key: lossy.
     let maps = corpus_tool("set_labels");
-    assert_eq!(OllamaRenderer.render(&maps, Policy::Strict).unwrap_err().rule, RenderRule::Lossy);
+    assert_eq!(
+        OllamaRenderer.render(&maps, LossPolicy::Refuse).unwrap_err().rule,
+        RenderRule::Lossy
+    );
 
     // Zero-argument tools still send an object schema (`parameters` is required).
-    let ping = OllamaRenderer.render(&corpus_tool("ping"), Policy::Strict).unwrap().to_value();
+    let ping = OllamaRenderer.render(&corpus_tool("ping"), LossPolicy::Refuse).unwrap().to_value();
     assert_eq!(ping["function"]["parameters"], json!({"type": "object", "properties": {}}));
 }
 
@@ -108,7 +111,7 @@ proptest! {
 
     #[test]
     fn generated_descriptors_render_to_kept_keys(d in arb_descriptor()) {
-        match OllamaRenderer.render(&d, Policy::Lenient) {
+        match OllamaRenderer.render(&d, LossPolicy::Allow) {
             Ok(r) => {
                 let v = r.to_value();
                 prop_assert!(ollama::validate_tool_definition(&v).is_ok());

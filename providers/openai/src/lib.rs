@@ -4,14 +4,14 @@
 //! [`tooldef::ToolResult`] back to the provider's tool message.
 //!
 //! ```
-//! use tooldef::{Param, Policy, Renderer, ToolDescriptor};
+//! use tooldef::{Param, LossPolicy, Renderer, ToolDescriptor};
 //! use tooldef_openai::OpenAiRenderer;
 //!
 //! static WEATHER: ToolDescriptor = ToolDescriptor::new("get_weather")
 //!     .description("Get the weather.")
 //!     .params(const { &[Param::integer("days").description("Number of days").range(1, 10).default_int(3)] });
 //!
-//! let chat = OpenAiRenderer::chat().strict(true).render(&WEATHER, Policy::Strict).unwrap();
+//! let chat = OpenAiRenderer::chat().strict(true).render(&WEATHER, LossPolicy::Refuse).unwrap();
 //! assert_eq!(
 //!     chat.json(),
 //!     r#"{"type":"function","function":{"name":"get_weather","description":"Get the weather.","parameters":{"type":"object","properties":{"days":{"type":["integer","null"],"description":"Number of days. Default: 3.","minimum":1,"maximum":10}},"required":["days"],"additionalProperties":false},"strict":true}}"#

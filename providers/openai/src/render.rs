@@ -5,7 +5,7 @@ use std::borrow::Cow;
 
 use tooldef::JsonPointer;
 use tooldef::render::{
-    Change, ChangeKind, JsonWriter, Keyword, Keywords, NameRules, NullStyle, Policy, RenderCtx,
+    Change, ChangeKind, JsonWriter, Keyword, Keywords, LossPolicy, NameRules, NullStyle, RenderCtx,
     RenderError, RenderRule, Rendered, Renderer, SchemaOptions, SchemaStats, write_input_schema,
     write_output_schema,
 };
@@ -169,7 +169,7 @@ impl OpenAiRenderer {
     fn render_counted(
         &self,
         tool: &ToolDescriptor,
-        policy: Policy,
+        policy: LossPolicy,
     ) -> Result<(Rendered, SchemaStats), RenderError> {
         let mut ctx = RenderCtx::new(tool, policy);
         ctx.check_name(&rules::TOOL_NAME)?;
@@ -337,11 +337,11 @@ impl Renderer for OpenAiRenderer {
         rules::NAME_RULES
     }
 
-    fn render(&self, tool: &ToolDescriptor, policy: Policy) -> Result<Rendered, RenderError> {
+    fn render(&self, tool: &ToolDescriptor, policy: LossPolicy) -> Result<Rendered, RenderError> {
         self.render_counted(tool, policy).map(|(r, _)| r)
     }
 
-    fn check_set(&self, tools: &[&ToolDescriptor], policy: Policy) -> Result<(), RenderError> {
+    fn check_set(&self, tools: &[&ToolDescriptor], policy: LossPolicy) -> Result<(), RenderError> {
         if !(self.strict && self.profile == Profile::Cohere) {
             return Ok(());
         }

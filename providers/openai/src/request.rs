@@ -7,7 +7,7 @@
 //! no tool. The caller merges the fragment into its body and appends the conversation.
 //!
 //! ```
-//! use tooldef::{Policy, PromptAssembly, Section, ToolDescriptor};
+//! use tooldef::{LossPolicy, PromptAssembly, Section, ToolDescriptor};
 //! use tooldef_openai::{OpenAiRenderer, request_fragment};
 //!
 //! const SEARCH: ToolDescriptor = ToolDescriptor::new("search").description("Search the web.");
@@ -16,17 +16,17 @@
 //! assembly.push_section(Section::new("persona", 0, "Be brief."));
 //! assembly.put_tool(SEARCH);
 //!
-//! let chat = request_fragment(&assembly, &OpenAiRenderer::chat(), Policy::Strict, None).unwrap();
+//! let chat = request_fragment(&assembly, &OpenAiRenderer::chat(), LossPolicy::Refuse, None).unwrap();
 //! assert_eq!(chat.body["messages"][0], serde_json::json!({"role": "system", "content": "Be brief."}));
 //! assert_eq!(chat.body["tools"][0]["function"]["name"], "search");
 //!
-//! let responses = request_fragment(&assembly, &OpenAiRenderer::responses(), Policy::Strict, None).unwrap();
+//! let responses = request_fragment(&assembly, &OpenAiRenderer::responses(), LossPolicy::Refuse, None).unwrap();
 //! assert_eq!(responses.body["instructions"], "Be brief.");
 //! assert_eq!(responses.body["tools"][0]["name"], "search");
 //! ```
 
 use serde_json::{Map, Value, json};
-use tooldef::{Policy, PromptAssembly, RenderCache, RenderError, RequestFragment};
+use tooldef::{LossPolicy, PromptAssembly, RenderCache, RenderError, RequestFragment};
 
 use crate::render::{Api, OpenAiRenderer};
 
@@ -38,7 +38,7 @@ use crate::render::{Api, OpenAiRenderer};
 pub fn request_fragment(
     assembly: &PromptAssembly,
     renderer: &OpenAiRenderer,
-    policy: Policy,
+    policy: LossPolicy,
     cache: Option<&RenderCache>,
 ) -> Result<RequestFragment, RenderError> {
     let (tools, report) = assembly.tool_values(renderer, policy, cache)?;

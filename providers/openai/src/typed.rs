@@ -8,14 +8,14 @@
 //! `response-types`, no default features): no HTTP client is built.
 //!
 //! ```
-//! use tooldef::{Param, Policy, ToolDescriptor};
+//! use tooldef::{Param, LossPolicy, ToolDescriptor};
 //! use tooldef_openai::{OpenAiRenderer, typed};
 //!
 //! static WEATHER: ToolDescriptor = ToolDescriptor::new("get_weather")
 //!     .description("Get the weather.")
 //!     .params(const { &[Param::string("city")] });
 //!
-//! let tools = typed::chat_tools(&OpenAiRenderer::chat(), &[&WEATHER], Policy::Strict).unwrap();
+//! let tools = typed::chat_tools(&OpenAiRenderer::chat(), &[&WEATHER], LossPolicy::Refuse).unwrap();
 //! let async_openai::types::chat::ChatCompletionTools::Function(tool) = &tools[0] else {
 //!     panic!()
 //! };
@@ -32,7 +32,7 @@ use async_openai::types::responses::{
 };
 use tooldef::stream::{StreamError, StreamEvent};
 use tooldef::{
-    Arguments, Policy, RenderError, Rendered, Renderer, ToolCall, ToolDescriptor, ToolResult,
+    Arguments, LossPolicy, RenderError, Rendered, Renderer, ToolCall, ToolDescriptor, ToolResult,
 };
 
 use crate::calls::{chat_tool_text, responses_function_call_output};
@@ -113,7 +113,7 @@ pub fn responses_tool(rendered: &Rendered) -> Result<Tool, TypedError> {
 pub fn chat_tools(
     renderer: &OpenAiRenderer,
     tools: &[&ToolDescriptor],
-    policy: Policy,
+    policy: LossPolicy,
 ) -> Result<Vec<ChatCompletionTools>, TypedError> {
     if renderer.api() != Api::Chat {
         return Err(TypedError::WrongApi {
@@ -133,7 +133,7 @@ pub fn chat_tools(
 pub fn responses_tools(
     renderer: &OpenAiRenderer,
     tools: &[&ToolDescriptor],
-    policy: Policy,
+    policy: LossPolicy,
 ) -> Result<Vec<Tool>, TypedError> {
     if renderer.api() != Api::Responses {
         return Err(TypedError::WrongApi {

@@ -2,7 +2,7 @@
 //! model's call under that name reaches the tool under the original one.
 
 use serde_json::json;
-use tooldef::render::{Policy, RenderRule, Renderer, render_mapped};
+use tooldef::render::{LossPolicy, RenderRule, Renderer, render_mapped};
 use tooldef::spec::parse_spec;
 use tooldef_openai::{OpenAiRenderer, chat_tool_calls, chat_tool_message, responses_tool_calls};
 use tooldef_testkit::names::{
@@ -11,7 +11,7 @@ use tooldef_testkit::names::{
 
 #[test]
 fn a_refused_tool_name_is_an_error_naming_the_tool_and_the_rule() {
-    let err = OpenAiRenderer::chat().render(&dotted_tool(), Policy::Lenient).unwrap_err();
+    let err = OpenAiRenderer::chat().render(&dotted_tool(), LossPolicy::Allow).unwrap_err();
     assert_eq!(err.rule, RenderRule::Name);
     assert_eq!(
         err.message,
@@ -22,7 +22,7 @@ fn a_refused_tool_name_is_an_error_naming_the_tool_and_the_rule() {
 #[test]
 fn chat_calls_under_the_safe_name_reach_the_tool_under_the_original() {
     let tool = dotted_tool();
-    let set = render_mapped(&OpenAiRenderer::chat(), &[&tool], Policy::Strict).unwrap();
+    let set = render_mapped(&OpenAiRenderer::chat(), &[&tool], LossPolicy::Refuse).unwrap();
     let wire = set.rendered()[0].to_value();
     assert_eq!(wire["function"]["name"], "weather_get");
     // Property names are OpenAI's to take as they are.
@@ -52,7 +52,7 @@ fn chat_calls_under_the_safe_name_reach_the_tool_under_the_original() {
 fn responses_calls_come_back_too() {
     let tool = dotted_tool();
     let renderer = OpenAiRenderer::responses().strict(true);
-    let set = render_mapped(&renderer, &[&tool], Policy::Strict).unwrap();
+    let set = render_mapped(&renderer, &[&tool], LossPolicy::Refuse).unwrap();
     assert_eq!(set.rendered()[0].to_value()["name"], "weather_get");
     let output = json!({ "output": [{
         "type": "function_call",
@@ -68,7 +68,8 @@ fn responses_calls_come_back_too() {
 fn a_safe_name_never_takes_the_name_of_another_tool() {
     let dotted = dotted_tool();
     let plain = parse_spec("w.json", r#"{"name": "weather_get"}"#, None).unwrap().descriptor;
-    let set = render_mapped(&OpenAiRenderer::chat(), &[&dotted, &plain], Policy::Lenient).unwrap();
+    let set =
+        render_mapped(&OpenAiRenderer::chat(), &[&dotted, &plain], LossPolicy::Allow).unwrap();
     let names: Vec<String> = set
         .rendered()
         .iter()
@@ -79,7 +80,7 @@ fn a_safe_name_never_takes_the_name_of_another_tool() {
     assert_eq!(set.names().original_name(&names[0]), "weather.get");
     assert_eq!(set.names().original_name("weather_get"), "weather_get");
     // The same tools always get the same names.
-    let again = render_mapped(&OpenAiRenderer::chat(), &[&dotted, &plain], Policy::Lenient);
+    let again = render_mapped(&OpenAiRenderer::chat(), &[&dotted, &plain], LossPolicy::Allow);
     assert_eq!(again.unwrap().json(), set.json());
 }
 
@@ -89,7 +90,7 @@ fn tools_the_provider_accepts_render_exactly_as_without_mapping() {
         .unwrap()
         .descriptor;
     let renderer = OpenAiRenderer::chat().strict(true);
-    let set = render_mapped(&renderer, &[&tool], Policy::Strict).unwrap();
-    assert_eq!(set.rendered()[0], renderer.render(&tool, Policy::Strict).unwrap());
+    let set = render_mapped(&renderer, &[&tool], LossPolicy::Refuse).unwrap();
+    assert_eq!(set.rendered()[0], renderer.render(&tool, LossPolicy::Refuse).unwrap());
     assert!(set.names().is_empty());
 }

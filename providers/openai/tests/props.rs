@@ -2,7 +2,7 @@
 //! strict renderings follow the strict rules, and rendering is deterministic.
 
 use proptest::prelude::*;
-use tooldef::{Policy, RenderRule, Renderer};
+use tooldef::{LossPolicy, RenderRule, Renderer};
 use tooldef_openai::{OpenAiRenderer, strict_violations};
 use tooldef_testkit::specs::openai as spec;
 use tooldef_testkit::strategy::arb_descriptor;
@@ -17,7 +17,7 @@ proptest! {
             OpenAiRenderer::chat().strict(true),
             OpenAiRenderer::responses().strict(true),
         ] {
-            let r = match renderer.render(&d, Policy::Lenient) {
+            let r = match renderer.render(&d, LossPolicy::Allow) {
                 Ok(r) => r,
                 Err(e) => {
                     // Only documented strict limits may refuse a valid descriptor.
@@ -25,7 +25,7 @@ proptest! {
                     continue;
                 }
             };
-            let again = renderer.render(&d, Policy::Lenient).unwrap();
+            let again = renderer.render(&d, LossPolicy::Allow).unwrap();
             prop_assert_eq!(r.json(), again.json());
             let wire = r.to_value();
             let (shape, params) = match renderer.api() {
@@ -42,8 +42,8 @@ proptest! {
                 prop_assert!(problems.is_empty(), "{}: {:#?}", r.json(), problems);
                 prop_assert!(!has_default_keyword(params, false), "{}", r.json());
             }
-            // Strict policy agrees with the report.
-            let strict = renderer.render(&d, Policy::Strict);
+            // `Refuse` policy agrees with the report.
+            let strict = renderer.render(&d, LossPolicy::Refuse);
             prop_assert_eq!(strict.is_ok(), r.report().is_lossless());
         }
     }

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 use tooldef::{
-    ChangeKind, Param, Policy, RenderCache, RenderRule, Renderer, Schema, ToolDescriptor,
+    ChangeKind, LossPolicy, Param, RenderCache, RenderRule, Renderer, Schema, ToolDescriptor,
 };
 use tooldef_openai::{OpenAiRenderer, Profile, strict_violations};
 use tooldef_testkit::corpus::{self, assert_snapshot, corpus, snapshot};
@@ -35,7 +35,7 @@ fn snapshot_path(mode: &str) -> PathBuf {
 #[test]
 fn snapshots_match_golden_files() {
     for (mode, renderer) in modes() {
-        assert_snapshot(&snapshot_path(mode), &snapshot(&renderer, Policy::Lenient));
+        assert_snapshot(&snapshot_path(mode), &snapshot(&renderer, LossPolicy::Allow));
     }
 }
 
@@ -43,8 +43,8 @@ fn snapshots_match_golden_files() {
 fn rendering_is_deterministic() {
     for (_, renderer) in modes() {
         for tool in corpus() {
-            let a = renderer.render(&tool, Policy::Lenient);
-            let b = renderer.render(&tool.clone(), Policy::Lenient);
+            let a = renderer.render(&tool, LossPolicy::Allow);
+            let b = renderer.render(&tool.clone(), LossPolicy::Allow);
             match (a, b) {
                 (Ok(a), Ok(b)) => {
                     assert_eq!(a.json(), b.json());
@@ -63,7 +63,7 @@ fn rendered_tools_conform_to_the_openai_spec() {
     for (mode, renderer) in modes() {
         let mut tools = Vec::new();
         for tool in corpus() {
-            let Ok(r) = renderer.render(&tool, Policy::Lenient) else { continue };
+            let Ok(r) = renderer.render(&tool, LossPolicy::Allow) else { continue };
             let wire = r.to_value();
             let what = format!("{mode}/{}", tool.name);
             if mode.contains("responses") {
@@ -89,7 +89,7 @@ fn strict_renderings_follow_the_strict_rules() {
         }
         let mut rendered = 0;
         for tool in corpus() {
-            let Ok(r) = renderer.render(&tool, Policy::Lenient) else { continue };
+            let Ok(r) = renderer.render(&tool, LossPolicy::Allow) else { continue };
             rendered += 1;
             let wire = r.to_value();
             let params = wire.pointer("/function/parameters").or(wire.get("parameters")).unwrap();
@@ -105,7 +105,7 @@ fn strict_renderings_follow_the_strict_rules() {
 fn strict_lowering_reports_every_moved_default() {
     let renderer = OpenAiRenderer::chat().strict(true);
     for tool in corpus() {
-        let Ok(r) = renderer.render(&tool, Policy::Lenient) else { continue };
+        let Ok(r) = renderer.render(&tool, LossPolicy::Allow) else { continue };
         let wire = r.to_value();
         assert!(!r.json().contains("\"default\":"), "{}: a default survived", tool.name);
         for p in tool.params.iter() {
@@ -148,13 +148,13 @@ fn strict_lowering_reports_every_moved_default() {
     }
 }
 
-/// Under the strict policy a rendering fails exactly when the lenient one reports a lossy change.
+/// Under the `Refuse` policy a rendering fails exactly when the lenient one reports a lossy change.
 #[test]
 fn strict_policy_fails_on_lossy_changes_only() {
     for (mode, renderer) in modes() {
         for tool in corpus() {
-            let lenient = renderer.render(&tool, Policy::Lenient);
-            let strict = renderer.render(&tool, Policy::Strict);
+            let lenient = renderer.render(&tool, LossPolicy::Allow);
+            let strict = renderer.render(&tool, LossPolicy::Refuse);
             match lenient {
                 Ok(r) if r.report().is_lossless() => {
                     assert_eq!(strict.unwrap().json(), r.json(), "{mode}/{}", tool.name)
@@ -174,12 +174,12 @@ fn strict_policy_fails_on_lossy_changes_only() {
 #[test]
 fn maps_are_lossy_in_strict_mode_and_kept_otherwise() {
     let maps = corpus::get("maps").unwrap();
-    let plain = OpenAiRenderer::chat().render(&maps, Policy::Strict).unwrap();
+    let plain = OpenAiRenderer::chat().render(&maps, LossPolicy::Refuse).unwrap();
     assert_eq!(
         plain.to_value().pointer("/function/parameters/properties/scores/additionalProperties"),
         Some(&json!({"type": "number"}))
     );
-    let err = OpenAiRenderer::chat().strict(true).render(&maps, Policy::Strict).unwrap_err();
+    let err = OpenAiRenderer::chat().strict(true).render(&maps, LossPolicy::Refuse).unwrap_err();
     assert_eq!(err.rule, RenderRule::Lossy);
     assert_eq!(err.tool, "maps");
     assert_eq!(err.param, "scores");
@@ -191,22 +191,23 @@ fn responses_always_say_strict() {
     for strict in [false, true] {
         let r = OpenAiRenderer::responses().strict(strict);
         for tool in corpus() {
-            let Ok(out) = r.render(&tool, Policy::Lenient) else { continue };
+            let Ok(out) = r.render(&tool, LossPolicy::Allow) else { continue };
             assert_eq!(out.to_value()["strict"], json!(strict), "{}", tool.name);
         }
     }
-    let chat = OpenAiRenderer::chat().render(&corpus::PING, Policy::Strict).unwrap();
+    let chat = OpenAiRenderer::chat().render(&corpus::PING, LossPolicy::Refuse).unwrap();
     assert_eq!(chat.to_value()["function"].get("strict"), None);
 }
 
 #[test]
 fn zero_argument_tools_follow_the_documented_shape() {
-    let strict = OpenAiRenderer::chat().strict(true).render(&corpus::PING, Policy::Strict).unwrap();
+    let strict =
+        OpenAiRenderer::chat().strict(true).render(&corpus::PING, LossPolicy::Refuse).unwrap();
     assert_eq!(
         strict.to_value()["function"]["parameters"],
         json!({"type":"object","properties":{},"required":[],"additionalProperties":false})
     );
-    let plain = OpenAiRenderer::chat().render(&corpus::PING, Policy::Strict).unwrap();
+    let plain = OpenAiRenderer::chat().render(&corpus::PING, LossPolicy::Refuse).unwrap();
     assert_eq!(
         plain.to_value()["function"]["parameters"],
         json!({"type":"object","properties":{},"additionalProperties":false})
@@ -216,11 +217,11 @@ fn zero_argument_tools_follow_the_documented_shape() {
 #[test]
 fn deepseek_strict_moves_formats_openai_accepts() {
     let tool = corpus::get("string_formats").unwrap();
-    let openai = OpenAiRenderer::chat().strict(true).render(&tool, Policy::Strict).unwrap();
+    let openai = OpenAiRenderer::chat().strict(true).render(&tool, LossPolicy::Refuse).unwrap();
     let deepseek = OpenAiRenderer::chat()
         .profile(Profile::DeepSeek)
         .strict(true)
-        .render(&tool, Policy::Strict)
+        .render(&tool, LossPolicy::Refuse)
         .unwrap();
     let when = "/function/parameters/properties/when";
     assert_eq!(openai.to_value().pointer(when).unwrap()["format"], "date-time");
@@ -242,18 +243,18 @@ fn deepseek_strict_moves_formats_openai_accepts() {
 #[test]
 fn cohere_strict_needs_a_required_parameter_and_counts_fields() {
     let cohere = OpenAiRenderer::chat().profile(Profile::Cohere).strict(true);
-    let err = cohere.render(&corpus::PING, Policy::Lenient).unwrap_err();
+    let err = cohere.render(&corpus::PING, LossPolicy::Allow).unwrap_err();
     assert_eq!((err.rule, err.tool.as_str()), (RenderRule::Unsupported, "ping"));
     let wide = ToolDescriptor::builder("wide")
         .params((0..150).map(|i| Param::named(format!("p{i}"), Schema::string())))
         .build()
         .unwrap();
-    let err = cohere.render_set(&[&wide, &wide.clone()], Policy::Lenient).unwrap_err();
+    let err = cohere.render_set(&[&wide, &wide.clone()], LossPolicy::Allow).unwrap_err();
     assert_eq!(err.rule, RenderRule::SetLimit);
     assert!(err.message.contains("200"), "{err}");
-    assert!(cohere.render_set(&[&wide], Policy::Lenient).is_ok());
+    assert!(cohere.render_set(&[&wide], LossPolicy::Allow).is_ok());
     // Cohere carries no per-tool strict flag and keeps optional parameters optional.
-    let w = cohere.render(&corpus::GET_WEATHER, Policy::Lenient).unwrap().to_value();
+    let w = cohere.render(&corpus::GET_WEATHER, LossPolicy::Allow).unwrap().to_value();
     assert_eq!(w["function"].get("strict"), None);
     assert_eq!(w["function"]["parameters"]["required"], json!(["city"]));
 }
@@ -261,16 +262,16 @@ fn cohere_strict_needs_a_required_parameter_and_counts_fields() {
 #[test]
 fn strict_limits_are_errors_naming_the_limit() {
     let strict = OpenAiRenderer::chat().strict(true);
-    let deep = strict.render(&corpus::TOO_DEEP, Policy::Lenient).unwrap_err();
+    let deep = strict.render(&corpus::TOO_DEEP, LossPolicy::Allow).unwrap_err();
     assert_eq!(deep.rule, RenderRule::Limit);
     assert!(deep.message.contains("10 levels"), "{deep}");
-    assert!(OpenAiRenderer::chat().render(&corpus::TOO_DEEP, Policy::Strict).is_ok());
+    assert!(OpenAiRenderer::chat().render(&corpus::TOO_DEEP, LossPolicy::Refuse).is_ok());
 
     let many = ToolDescriptor::builder("many")
         .params((0..5001).map(|i| Param::named(format!("p{i}"), Schema::boolean())))
         .build()
         .unwrap();
-    let err = strict.render(&many, Policy::Lenient).unwrap_err();
+    let err = strict.render(&many, LossPolicy::Allow).unwrap_err();
     assert!(err.message.contains("5000 object properties"), "{err}");
 
     let values: Vec<String> = (0..1001).map(|i| format!("v{i}")).collect();
@@ -278,7 +279,7 @@ fn strict_limits_are_errors_naming_the_limit() {
         .param(Param::named("e", Schema::enumeration_of(values)))
         .build()
         .unwrap();
-    let err = strict.render(&big_enum, Policy::Lenient).unwrap_err();
+    let err = strict.render(&big_enum, LossPolicy::Allow).unwrap_err();
     assert!(err.message.contains("1000 enum values"), "{err}");
 
     let long: Vec<String> = (0..900).map(|i| format!("{i:0>150}")).collect();
@@ -286,7 +287,7 @@ fn strict_limits_are_errors_naming_the_limit() {
         .param(Param::named("e", Schema::enumeration_of(long)))
         .build()
         .unwrap();
-    let err = strict.render(&long_enum, Policy::Lenient).unwrap_err();
+    let err = strict.render(&long_enum, LossPolicy::Allow).unwrap_err();
     assert!(err.message.contains("120000 characters"), "{err}");
 
     let wide: Vec<String> = (0..300).map(|i| format!("{i:0>60}")).collect();
@@ -294,14 +295,14 @@ fn strict_limits_are_errors_naming_the_limit() {
         .param(Param::named("e", Schema::enumeration_of(wide)))
         .build()
         .unwrap();
-    let err = strict.render(&wide_enum, Policy::Lenient).unwrap_err();
+    let err = strict.render(&wide_enum, LossPolicy::Allow).unwrap_err();
     assert!(err.message.contains("15000 characters"), "{err}");
 }
 
 #[test]
 fn other_profiles_have_no_responses_api() {
     let r = OpenAiRenderer::responses().profile(Profile::Mistral);
-    let err = r.render(&corpus::PING, Policy::Lenient).unwrap_err();
+    let err = r.render(&corpus::PING, LossPolicy::Allow).unwrap_err();
     assert_eq!(err.rule, RenderRule::Unsupported);
 }
 
@@ -310,30 +311,30 @@ fn the_cache_renders_once_per_descriptor_renderer_and_policy() {
     let cache = RenderCache::new();
     let chat = OpenAiRenderer::chat();
     let strict = OpenAiRenderer::chat().strict(true);
-    let a = cache.get_static(&chat, &corpus::GET_WEATHER, Policy::Lenient).unwrap();
-    let b = cache.get_static(&chat, &corpus::GET_WEATHER, Policy::Lenient).unwrap();
+    let a = cache.get_static(&chat, &corpus::GET_WEATHER, LossPolicy::Allow).unwrap();
+    let b = cache.get_static(&chat, &corpus::GET_WEATHER, LossPolicy::Allow).unwrap();
     assert!(std::ptr::eq(a.json(), b.json()), "a cached render shares its text");
-    let c = cache.get_static(&strict, &corpus::GET_WEATHER, Policy::Lenient).unwrap();
+    let c = cache.get_static(&strict, &corpus::GET_WEATHER, LossPolicy::Allow).unwrap();
     assert_ne!(a.json(), c.json());
     assert_eq!(cache.len(), 2);
 
     let owned = corpus::dynamic();
-    let d = cache.get(&chat, &owned, Policy::Lenient).unwrap();
-    let e = cache.get(&chat, &owned.clone(), Policy::Lenient).unwrap();
+    let d = cache.get(&chat, &owned, LossPolicy::Allow).unwrap();
+    let e = cache.get(&chat, &owned.clone(), LossPolicy::Allow).unwrap();
     assert!(std::ptr::eq(d.json(), e.json()));
     let mut changed = owned.clone();
     changed.description = "Something else.".into();
-    let f = cache.get(&chat, &changed, Policy::Lenient).unwrap();
+    let f = cache.get(&chat, &changed, LossPolicy::Allow).unwrap();
     assert!(f.json().contains("Something else."));
 
     let shared = Arc::new(corpus::many_params());
-    let g = cache.get_shared(&chat, &shared, Policy::Lenient).unwrap();
-    let h = cache.get_shared(&chat, &shared, Policy::Lenient).unwrap();
+    let g = cache.get_shared(&chat, &shared, LossPolicy::Allow).unwrap();
+    let h = cache.get_shared(&chat, &shared, LossPolicy::Allow).unwrap();
     assert!(std::ptr::eq(g.json(), h.json()));
-    assert_eq!(g.json(), chat.render(&shared, Policy::Lenient).unwrap().json());
+    assert_eq!(g.json(), chat.render(&shared, LossPolicy::Allow).unwrap().json());
 
     // Errors are not cached.
-    let err = cache.get_static(&strict, &corpus::TOO_DEEP, Policy::Lenient);
+    let err = cache.get_static(&strict, &corpus::TOO_DEEP, LossPolicy::Allow);
     assert!(err.is_err());
     assert_eq!(cache.len(), 5);
 }
@@ -345,7 +346,7 @@ fn async_openai_reads_rendered_tools() {
     use async_openai::types::responses::FunctionTool;
     for (mode, renderer) in modes() {
         for tool in corpus() {
-            let Ok(r) = renderer.render(&tool, Policy::Lenient) else { continue };
+            let Ok(r) = renderer.render(&tool, LossPolicy::Allow) else { continue };
             let wire = r.to_value();
             if mode.contains("responses") {
                 let t: FunctionTool = serde_json::from_str(r.json())
@@ -368,7 +369,7 @@ fn async_openai_reads_rendered_tools() {
 #[test]
 fn a_set_is_rendered_in_order_and_joined_as_an_array() {
     let tools: Vec<&ToolDescriptor> = corpus::STATICS.iter().take(5).copied().collect();
-    let set = OpenAiRenderer::chat().render_set(&tools, Policy::Lenient).unwrap();
+    let set = OpenAiRenderer::chat().render_set(&tools, LossPolicy::Allow).unwrap();
     let array: Value = serde_json::from_str(&tooldef::render::json_array(&set)).unwrap();
     let names: Vec<&str> =
         array.as_array().unwrap().iter().map(|t| t["function"]["name"].as_str().unwrap()).collect();

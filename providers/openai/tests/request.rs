@@ -2,7 +2,7 @@
 //! the other required keys and checked against OpenAI's official request schemas.
 
 use serde_json::{Value, json};
-use tooldef::{Param, Policy, PromptAssembly, RenderCache, RenderRule, ToolDescriptor};
+use tooldef::{LossPolicy, Param, PromptAssembly, RenderCache, RenderRule, ToolDescriptor};
 use tooldef_openai::{OpenAiRenderer, Profile, request_fragment};
 use tooldef_testkit::assembly::{SYSTEM, sample as assembly};
 use tooldef_testkit::specs::{assert_conforms, complete_fragment, openai as spec};
@@ -14,7 +14,7 @@ fn response_body(fragment: &Value) -> Value {
 #[test]
 fn chat_fragment_holds_system_message_and_tools_and_conforms() {
     for renderer in [OpenAiRenderer::chat(), OpenAiRenderer::chat().strict(true)] {
-        let fragment = request_fragment(&assembly(), &renderer, Policy::Lenient, None).unwrap();
+        let fragment = request_fragment(&assembly(), &renderer, LossPolicy::Allow, None).unwrap();
         let body = &fragment.body;
         assert_eq!(body["messages"], json!([{"role": "system", "content": SYSTEM}]));
         let names: Vec<&str> = body["tools"]
@@ -35,9 +35,9 @@ fn chat_fragment_holds_system_message_and_tools_and_conforms() {
 #[test]
 fn strict_report_is_merged_over_tools() {
     let renderer = OpenAiRenderer::chat().strict(true);
-    let fragment = request_fragment(&assembly(), &renderer, Policy::Lenient, None).unwrap();
+    let fragment = request_fragment(&assembly(), &renderer, LossPolicy::Allow, None).unwrap();
     let expected: usize = assembly()
-        .render_tools(&renderer, Policy::Lenient)
+        .render_tools(&renderer, LossPolicy::Allow)
         .unwrap()
         .iter()
         .map(|r| r.report().len())
@@ -49,7 +49,7 @@ fn strict_report_is_merged_over_tools() {
 #[test]
 fn responses_fragment_holds_instructions_and_tools_and_conforms() {
     for renderer in [OpenAiRenderer::responses(), OpenAiRenderer::responses().strict(true)] {
-        let fragment = request_fragment(&assembly(), &renderer, Policy::Lenient, None).unwrap();
+        let fragment = request_fragment(&assembly(), &renderer, LossPolicy::Allow, None).unwrap();
         let body = &fragment.body;
         assert_eq!(body["instructions"], SYSTEM);
         assert_eq!(body["tools"][1]["name"], "get_weather");
@@ -62,17 +62,20 @@ fn responses_fragment_holds_instructions_and_tools_and_conforms() {
 fn empty_system_and_no_tools_are_left_out() {
     let mut no_system = assembly();
     no_system.sections.clear();
-    let chat = request_fragment(&no_system, &OpenAiRenderer::chat(), Policy::Strict, None).unwrap();
+    let chat =
+        request_fragment(&no_system, &OpenAiRenderer::chat(), LossPolicy::Refuse, None).unwrap();
     assert_eq!(chat.body.get("messages"), None);
     assert_eq!(chat.body["tools"].as_array().unwrap().len(), 3);
     assert_conforms("chat without system", spec::validate_chat_completion_fragment(&chat.body));
 
     let mut no_tools = assembly();
     no_tools.tools.clear();
-    let chat = request_fragment(&no_tools, &OpenAiRenderer::chat(), Policy::Strict, None).unwrap();
+    let chat =
+        request_fragment(&no_tools, &OpenAiRenderer::chat(), LossPolicy::Refuse, None).unwrap();
     assert_eq!(chat.body, json!({"messages": [{"role": "system", "content": SYSTEM}]}));
     let responses =
-        request_fragment(&no_tools, &OpenAiRenderer::responses(), Policy::Strict, None).unwrap();
+        request_fragment(&no_tools, &OpenAiRenderer::responses(), LossPolicy::Refuse, None)
+            .unwrap();
     assert_eq!(responses.body, json!({"instructions": SYSTEM}));
     assert_conforms(
         "responses without tools",
@@ -80,7 +83,7 @@ fn empty_system_and_no_tools_are_left_out() {
     );
 
     let empty = PromptAssembly::new();
-    let chat = request_fragment(&empty, &OpenAiRenderer::chat(), Policy::Strict, None).unwrap();
+    let chat = request_fragment(&empty, &OpenAiRenderer::chat(), LossPolicy::Refuse, None).unwrap();
     assert_eq!(chat.body, json!({}));
 }
 
@@ -88,10 +91,10 @@ fn empty_system_and_no_tools_are_left_out() {
 fn cached_fragment_equals_uncached() {
     let cache = RenderCache::new();
     let renderer = OpenAiRenderer::responses().strict(true);
-    let plain = request_fragment(&assembly(), &renderer, Policy::Lenient, None).unwrap();
+    let plain = request_fragment(&assembly(), &renderer, LossPolicy::Allow, None).unwrap();
     let a = assembly();
-    let first = request_fragment(&a, &renderer, Policy::Lenient, Some(&cache)).unwrap();
-    let second = request_fragment(&a, &renderer, Policy::Lenient, Some(&cache)).unwrap();
+    let first = request_fragment(&a, &renderer, LossPolicy::Allow, Some(&cache)).unwrap();
+    let second = request_fragment(&a, &renderer, LossPolicy::Allow, Some(&cache)).unwrap();
     assert_eq!(first, plain);
     assert_eq!(second, plain);
 }
@@ -110,12 +113,12 @@ fn set_level_check_runs() {
         );
     }
     let renderer = OpenAiRenderer::chat().profile(Profile::Cohere).strict(true);
-    let err = request_fragment(&big, &renderer, Policy::Lenient, None).unwrap_err();
+    let err = request_fragment(&big, &renderer, LossPolicy::Allow, None).unwrap_err();
     assert_eq!(err.rule, RenderRule::SetLimit);
-    let err =
-        request_fragment(&big, &renderer, Policy::Lenient, Some(&RenderCache::new())).unwrap_err();
+    let err = request_fragment(&big, &renderer, LossPolicy::Allow, Some(&RenderCache::new()))
+        .unwrap_err();
     assert_eq!(err.rule, RenderRule::SetLimit);
     // Without strict there is no such limit.
     let renderer = OpenAiRenderer::chat().profile(Profile::Cohere);
-    assert!(request_fragment(&big, &renderer, Policy::Lenient, None).is_ok());
+    assert!(request_fragment(&big, &renderer, LossPolicy::Allow, None).is_ok());
 }

@@ -7,7 +7,7 @@ use async_openai::types::chat::{
 };
 use async_openai::types::responses::{OutputItem, ResponseStreamEvent};
 use serde_json::{Value, json};
-use tooldef::{Content, Policy, Renderer, ToolCall, ToolDescriptor, ToolResult};
+use tooldef::{Content, LossPolicy, Renderer, ToolCall, ToolDescriptor, ToolResult};
 use tooldef_openai::typed::{self, TypedError};
 use tooldef_openai::{
     ChatStream, OpenAiRenderer, ResponsesStream, chat_tool_calls, chat_tool_message,
@@ -16,7 +16,7 @@ use tooldef_openai::{
 use tooldef_testkit::corpus::corpus;
 
 fn renderable(renderer: &OpenAiRenderer) -> Vec<ToolDescriptor> {
-    corpus().into_iter().filter(|t| renderer.render(t, Policy::Lenient).is_ok()).collect()
+    corpus().into_iter().filter(|t| renderer.render(t, LossPolicy::Allow).is_ok()).collect()
 }
 
 #[test]
@@ -24,8 +24,8 @@ fn chat_tools_serialize_back_to_the_rendered_json() {
     for renderer in [OpenAiRenderer::chat(), OpenAiRenderer::chat().strict(true)] {
         let tools = renderable(&renderer);
         let refs: Vec<&ToolDescriptor> = tools.iter().collect();
-        let typed = typed::chat_tools(&renderer, &refs, Policy::Lenient).unwrap();
-        let rendered = renderer.render_set(&refs, Policy::Lenient).unwrap();
+        let typed = typed::chat_tools(&renderer, &refs, LossPolicy::Allow).unwrap();
+        let rendered = renderer.render_set(&refs, LossPolicy::Allow).unwrap();
         assert_eq!(typed.len(), rendered.len());
         for (t, r) in typed.iter().zip(&rendered) {
             assert_eq!(serde_json::to_value(t).unwrap(), r.to_value(), "{}", r.name());
@@ -38,9 +38,9 @@ fn responses_tools_serialize_back_to_the_rendered_json() {
     for renderer in [OpenAiRenderer::responses(), OpenAiRenderer::responses().strict(true)] {
         let tools = renderable(&renderer);
         let refs: Vec<&ToolDescriptor> = tools.iter().collect();
-        let typed = typed::responses_tools(&renderer, &refs, Policy::Lenient).unwrap();
+        let typed = typed::responses_tools(&renderer, &refs, LossPolicy::Allow).unwrap();
         for (t, d) in typed.iter().zip(&tools) {
-            let r = renderer.render(d, Policy::Lenient).unwrap();
+            let r = renderer.render(d, LossPolicy::Allow).unwrap();
             assert_eq!(serde_json::to_value(t).unwrap(), r.to_value(), "{}", d.name);
         }
     }
@@ -48,13 +48,13 @@ fn responses_tools_serialize_back_to_the_rendered_json() {
 
 #[test]
 fn the_wrong_api_is_named() {
-    let err = typed::chat_tools(&OpenAiRenderer::responses(), &[], Policy::Lenient).unwrap_err();
+    let err = typed::chat_tools(&OpenAiRenderer::responses(), &[], LossPolicy::Allow).unwrap_err();
     assert_eq!(
         err.to_string(),
         "chat_tools needs a renderer for the Chat Completions API; this one renders for Responses"
     );
     let one = &corpus()[0];
-    let rendered = OpenAiRenderer::responses().render(one, Policy::Lenient).unwrap();
+    let rendered = OpenAiRenderer::responses().render(one, LossPolicy::Allow).unwrap();
     assert!(matches!(typed::chat_tool(&rendered), Err(TypedError::Shape { .. })));
 }
 

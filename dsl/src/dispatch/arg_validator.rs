@@ -3,14 +3,14 @@
 //! Serves dynamic tools (spec files, overridden tools, closures over `serde_json::Value`) and
 //! the error path of the typed fast path, where it turns serde's first complaint into every
 //! problem at once, each with its JSON pointer. The messages themselves live in
-//! [`crate::checks`].
+//! [`crate::arg_checks`].
 
 use std::collections::{HashMap, HashSet};
 use std::sync::RwLock;
 
 use serde_json::{Map, Value};
 
-use crate::checks::{self, ArgError, ArgErrors};
+use crate::arg_checks::{self, ArgError, ArgErrors};
 use crate::descriptor::{Definition, Param, ToolDescriptor};
 use crate::schema::{Additional, Combine, Kept, Schema, SchemaKind};
 
@@ -28,7 +28,7 @@ pub const MAX_ERRORS: usize = 32;
 /// that says so, in bounded time, instead of running on.
 pub const MAX_STEPS: usize = 1 << 20;
 
-/// How many compiled patterns a [`Validator`] keeps before it starts over.
+/// How many compiled patterns a [`ArgValidator`] keeps before it starts over.
 const MAX_PATTERNS: usize = 256;
 
 /// Checks JSON values against a descriptor's schemas, keeping the patterns it compiles.
@@ -36,14 +36,14 @@ const MAX_PATTERNS: usize = 256;
 /// Cheap to create; keep one per tool (as [`crate::dispatch::DynamicTool`] and
 /// [`crate::dispatch::TypedTool`] do) so each pattern is compiled once.
 #[derive(Debug, Default)]
-pub struct Validator {
-    patterns: RwLock<HashMap<Box<str>, Result<checks::EcmaRegex, checks::PatternError>>>,
+pub struct ArgValidator {
+    patterns: RwLock<HashMap<Box<str>, Result<arg_checks::EcmaRegex, arg_checks::PatternError>>>,
 }
 
-impl Validator {
+impl ArgValidator {
     /// A validator with an empty pattern cache.
     pub fn new() -> Self {
-        Validator::default()
+        ArgValidator::default()
     }
 
     /// Checks the arguments of a call to `descriptor`: an object whose keys are the parameters.
@@ -68,7 +68,7 @@ impl Validator {
                 );
                 walk.kept(&descriptor.input_kept, args);
             }
-            other => walk.push(checks::wrong_type("an object", other, "")),
+            other => walk.push(arg_checks::wrong_type("an object", other, "")),
         }
         ArgErrors(walk.errors).into_result()
     }
@@ -100,7 +100,7 @@ impl Validator {
         let compiled = match cached {
             Some(compiled) => compiled,
             None => {
-                let compiled = checks::compile(source);
+                let compiled = arg_checks::compile(source);
                 let mut map = self.patterns.write().unwrap_or_else(|e| e.into_inner());
                 if map.len() >= MAX_PATTERNS {
                     map.clear();
@@ -109,18 +109,18 @@ impl Validator {
                 compiled
             }
         };
-        checks::matches(compiled.as_ref(), source, value, pointer)
+        arg_checks::matches(compiled.as_ref(), source, value, pointer)
     }
 }
 
-/// Checks the arguments of a call to `descriptor` with a fresh [`Validator`] (patterns are
-/// compiled on every call; keep a `Validator` on hot paths).
+/// Checks the arguments of a call to `descriptor` with a fresh [`ArgValidator`] (patterns are
+/// compiled on every call; keep a `ArgValidator` on hot paths).
 ///
 /// # Errors
 ///
 /// Every problem found, each with its JSON pointer.
 pub fn check_args(descriptor: &ToolDescriptor, args: &Value) -> Result<(), ArgErrors> {
-    Validator::new().check_args(descriptor, args)
+    ArgValidator::new().check_args(descriptor, args)
 }
 
 /// Fills every absent parameter that has a default with that default, recursively inside
@@ -244,7 +244,7 @@ impl<'p> ParamNames<'p> {
 
 /// One validation: the definitions in scope, the current pointer and the errors so far.
 struct Walk<'a> {
-    validator: &'a Validator,
+    validator: &'a ArgValidator,
     defs: Defs<'a>,
     pointer: String,
     errors: Vec<ArgError>,
@@ -257,7 +257,7 @@ struct Walk<'a> {
 }
 
 impl<'a> Walk<'a> {
-    fn new(validator: &'a Validator, defs: &'a [Definition]) -> Self {
+    fn new(validator: &'a ArgValidator, defs: &'a [Definition]) -> Self {
         Walk {
             validator,
             defs: Defs::new(defs),
@@ -316,7 +316,7 @@ impl<'a> Walk<'a> {
             match map.get(p.name()) {
                 Some(v) => self.at(p.name(), |w| w.schema(&p.schema, v, depth + 1)),
                 None if p.required => self.at(p.name(), |w| {
-                    let e = checks::required(&w.pointer);
+                    let e = arg_checks::required(&w.pointer);
                     w.push(e);
                 }),
                 None => {}
@@ -334,7 +334,8 @@ impl<'a> Walk<'a> {
             match additional {
                 Additional::Typed(schema) => self.at(k, |w| w.schema(schema, v, depth + 1)),
                 _ => self.at(k, |w| {
-                    let e = checks::unknown_key(&w.pointer, tool, params.iter().map(Param::name));
+                    let e =
+                        arg_checks::unknown_key(&w.pointer, tool, params.iter().map(Param::name));
                     w.push(e);
                 }),
             }
@@ -367,7 +368,7 @@ impl<'a> Walk<'a> {
         let p = &self.pointer;
         match (&schema.kind, value) {
             (SchemaKind::String(s), Value::String(v)) => {
-                let r1 = checks::length(v, s.min_length, s.max_length, p);
+                let r1 = arg_checks::length(v, s.min_length, s.max_length, p);
                 let r2 = match &s.pattern {
                     Some(source) => self.validator.pattern(source, v, p),
                     None => Ok(()),
@@ -377,31 +378,32 @@ impl<'a> Walk<'a> {
             }
             (SchemaKind::Integer(n), Value::Number(num)) => {
                 let Some(v) = whole_number(num) else {
-                    let e = checks::wrong_type(&expected(schema, &self.defs), value, p);
+                    let e = arg_checks::wrong_type(&expected(schema, &self.defs), value, p);
                     return self.push(e);
                 };
-                let r1 = checks::int_range(v, n.minimum, n.maximum, p);
-                let r2 = checks::int_exclusive(v, n.exclusive_minimum, n.exclusive_maximum, p);
-                let r3 = n.multiple_of.map_or(Ok(()), |step| checks::int_multiple_of(v, step, p));
+                let r1 = arg_checks::int_range(v, n.minimum, n.maximum, p);
+                let r2 = arg_checks::int_exclusive(v, n.exclusive_minimum, n.exclusive_maximum, p);
+                let r3 =
+                    n.multiple_of.map_or(Ok(()), |step| arg_checks::int_multiple_of(v, step, p));
                 self.check(r1);
                 self.check(r2);
                 self.check(r3);
             }
             (SchemaKind::Float(n), Value::Number(num)) => {
-                let r = checks::float_range(num.as_f64().unwrap_or(f64::NAN), n, p);
+                let r = arg_checks::float_range(num.as_f64().unwrap_or(f64::NAN), n, p);
                 self.check(r);
             }
             (SchemaKind::Boolean, Value::Bool(_)) | (SchemaKind::Null, Value::Null) => {}
             (SchemaKind::Any, _) => {}
             (SchemaKind::Enum(e), value) => {
                 if !e.values.contains_json(value) {
-                    let e = checks::not_in_enum(value, e.values.iter(), p);
+                    let e = arg_checks::not_in_enum(value, e.values.iter(), p);
                     self.push(e);
                 }
             }
             (SchemaKind::List(l), Value::Array(items)) => {
-                let r1 = checks::items(items.len(), l.min_items, l.max_items, p);
-                let r2 = if l.unique { checks::unique(items, p) } else { Ok(()) };
+                let r1 = arg_checks::items(items.len(), l.min_items, l.max_items, p);
+                let r2 = if l.unique { arg_checks::unique(items, p) } else { Ok(()) };
                 self.check(r1);
                 self.check(r2);
                 for (i, item) in items.iter().enumerate() {
@@ -440,7 +442,7 @@ impl<'a> Walk<'a> {
                 }
             },
             (_, other) => {
-                let e = checks::wrong_type(&expected(schema, &self.defs), other, p);
+                let e = arg_checks::wrong_type(&expected(schema, &self.defs), other, p);
                 self.push(e);
             }
         }
@@ -460,7 +462,8 @@ impl<'a> Walk<'a> {
                     if let Some(min) = v.as_u64()
                         && (map.len() as u64) < min
                     {
-                        let e = checks::property_count(map.len(), Some(min), None, &self.pointer);
+                        let e =
+                            arg_checks::property_count(map.len(), Some(min), None, &self.pointer);
                         self.push(e);
                     }
                 }
@@ -468,7 +471,8 @@ impl<'a> Walk<'a> {
                     if let Some(max) = v.as_u64()
                         && (map.len() as u64) > max
                     {
-                        let e = checks::property_count(map.len(), None, Some(max), &self.pointer);
+                        let e =
+                            arg_checks::property_count(map.len(), None, Some(max), &self.pointer);
                         self.push(e);
                     }
                 }
@@ -480,7 +484,7 @@ impl<'a> Walk<'a> {
                         }
                         for need in needs.iter().filter_map(Value::as_str) {
                             if !map.contains_key(need) {
-                                let e = checks::dependent_required(key, need, &self.pointer);
+                                let e = arg_checks::dependent_required(key, need, &self.pointer);
                                 self.push(e);
                             }
                         }
@@ -515,7 +519,7 @@ impl<'a> Walk<'a> {
             [] => self.any_of(whole, variants, value, depth),
             [_] => {}
             [a, b, ..] => {
-                let e = checks::one_of_twice(*a, *b, &self.pointer);
+                let e = arg_checks::one_of_twice(*a, *b, &self.pointer);
                 self.push(e);
             }
         }
@@ -553,7 +557,7 @@ impl<'a> Walk<'a> {
                 }
             }
             None => {
-                let e = checks::wrong_type(&expected(whole, &self.defs), value, &self.pointer);
+                let e = arg_checks::wrong_type(&expected(whole, &self.defs), value, &self.pointer);
                 self.push(e);
             }
         }
@@ -652,7 +656,7 @@ fn phrases_of<'d>(
         SchemaKind::Boolean => "a boolean".to_owned(),
         SchemaKind::Null => "null".to_owned(),
         SchemaKind::Any => "any JSON value".to_owned(),
-        SchemaKind::Enum(e) => checks::one_of_values_phrase(e.values.iter()),
+        SchemaKind::Enum(e) => arg_checks::one_of_values_phrase(e.values.iter()),
         SchemaKind::List(_) => "an array".to_owned(),
         SchemaKind::Object(_) => "an object".to_owned(),
         SchemaKind::AnyOf(a) => {

@@ -64,7 +64,8 @@ impl ToolDescriptor {
     pub fn validate(&self) -> Result<(), DescriptorError> {
         let (name, params, defs) =
             (self.name.as_str(), rules::slice(&self.params), rules::slice(&self.definitions));
-        let pattern = |source: &str| crate::checks::compile(source).map(drop).map_err(|e| e.reason);
+        let pattern =
+            |source: &str| crate::arg_checks::compile(source).map(drop).map_err(|e| e.reason);
         let found =
             match rules::check_tool_in(name, params, &self.additional, defs, &self.output, false) {
                 Ok(()) => rules::run_time_rules(
