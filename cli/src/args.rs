@@ -163,7 +163,7 @@ does not stop the others from being checked.
 Options:
   --provider P   Check this provider (repeatable): openai-chat, openai-responses, anthropic,
                  gemini, gemini-openapi, ollama, mcp or bedrock
-  --strict       Check strict mode and the `Refuse` policy (lossy changes are refusals)
+  --strict       Check strict mode, with lossy changes as errors (as `render --strict`)
   -h, --help     Print this help
 
 Exit status: 0 nothing refused, 1 a provider would refuse something (check only the providers

@@ -51,14 +51,14 @@
 //! | stage | module | front-door types |
 //! | --- | --- | --- |
 //! | the IR | `descriptor`, `schema`, `literal`, `extensions` | [`ToolDescriptor`], [`Param`], [`ToolName`], [`Schema`], [`Literal`] |
-//! | structural rules of a descriptor | [`validate`], `builder` | [`DescriptorError`], [`ToolBuilder`] |
+//! | structural rules of a descriptor | [`descriptor_rules`], `builder` | [`DescriptorError`], [`ToolBuilder`] |
 //! | Rust types to schemas, the macros' runtime | [`tool_schema`] | [`ToolSchema`], [`ToolSet`], [`RunTool`] |
 //! | JSON Schema in and out, spec files | [`json_schema`], [`spec`], [`files`], [`json_text`], [`pointer`](mod@pointer) | [`import_input`], [`export_input`], [`Spec`], [`JsonPointer`] |
 //! | patches | [`overrides`] | [`Override`], [`Overrides`], [`Constraint`] |
 //! | which tools exist | [`registry`], [`workspace`] | [`ToolRegistry`], [`Workspace`] |
 //! | what one model call is told | [`assembly`] | [`Assembler`], [`PromptAssembly`] |
 //! | provider JSON | [`render`] (providers: one crate each) | [`Renderer`], [`Rendered`], [`RenderCache`], [`tools_json`] |
-//! | the model's calls | `tool`, [`dispatch`], [`checks`], [`stream`] | [`ToolCall`], [`ToolResult`], [`Toolbox`], [`Executor`] |
+//! | the model's calls | `tool`, [`dispatch`], [`arg_checks`], [`stream`] | [`ToolCall`], [`ToolResult`], [`Toolbox`], [`Executor`] |
 //! | build scripts | [`export`] | [`export_to_out_dir`] |
 //!
 //! # Features
@@ -72,9 +72,9 @@ pub mod assembly;
 mod builder;
 mod const_text;
 mod descriptor;
+pub mod descriptor_rules;
 pub mod dispatch;
 // Shared with `tooldef-macros`, which refuses at compile time what it refuses.
-pub mod descriptor_rules;
 mod ecma;
 pub mod export;
 mod extensions;
