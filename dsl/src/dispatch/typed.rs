@@ -3,7 +3,6 @@
 use std::fmt;
 use std::sync::Arc;
 
-use serde::Deserialize;
 use serde_json::Value;
 
 use crate::arg_checks::ArgErrors;
@@ -17,7 +16,8 @@ use crate::tool::{Arguments, BoxFuture, Executor, Tool, ToolCall, ToolResult};
 /// applies [`Tool::check`], calls the tool and serializes its output.
 ///
 /// JSON text (`Arguments::Text`) is decoded with `serde_json::from_str` without an intermediate
-/// `Value`; parsed JSON (`Arguments::Json`) is decoded from the value in place. Only when
+/// `Value`; parsed JSON (`Arguments::Json`) is written out as compact text and decoded the same
+/// way, so that a program holds one decoder per tool, not two. Only when
 /// decoding fails are the arguments checked against [`Tool::descriptor`] by the
 /// [`ArgValidator`], so that the model is told every problem with its JSON pointer rather than
 /// serde's first complaint.
@@ -55,8 +55,9 @@ impl<T: Tool> TypedTool<T> {
         self.tool
     }
 
-    /// Decodes and checks the arguments, without calling the tool (the fast path: no
-    /// `serde_json::Value` and no allocation beyond the decoded value's own).
+    /// Decodes and checks the arguments, without calling the tool (the fast path for text: no
+    /// `serde_json::Value` and no allocation beyond the decoded value's own; parsed arguments
+    /// cost one more, their text).
     ///
     /// Empty or blank text counts as `{}`, which some providers send for tools without
     /// parameters.
@@ -68,10 +69,11 @@ impl<T: Tool> TypedTool<T> {
     /// [`InvalidArguments`](DispatchErrorKind::InvalidArguments) for arguments that do not fit
     /// the parameters.
     pub fn decode(&self, arguments: &Arguments) -> Result<T::Args, DispatchError> {
-        match arguments {
-            Arguments::Text(text) => self.decode_text(text),
-            Arguments::Json(value) => self.decode_value(value),
-        }
+        let object = match arguments {
+            Arguments::Text(text) => text_object(&self.validator, T::descriptor(), text)?,
+            Arguments::Json(value) => value_object(&self.validator, T::descriptor(), value)?,
+        };
+        self.decode_object(object.text(), object.value)
     }
 
     /// [`decode`](TypedTool::decode) of arguments as borrowed JSON text (OpenAI's
@@ -81,90 +83,204 @@ impl<T: Tool> TypedTool<T> {
     ///
     /// As [`decode`](TypedTool::decode).
     pub fn decode_text(&self, text: &str) -> Result<T::Args, DispatchError> {
-        // Tool arguments are always an object; serde alone would also take a sequence for a
-        // struct, so anything else goes straight to the validator for its message.
-        // One scan of the leading whitespace in the usual case (an object); the full `trim`
-        // only when the text does not start with `{`.
-        let (text, decoded) = match text.bytes().find(|b| !b.is_ascii_whitespace()) {
-            Some(b'{') => (text, serde_json::from_str::<T::Args>(text)),
-            _ if text.trim().is_empty() => ("{}", serde_json::from_str::<T::Args>("{}")),
-            _ => (text, Err(serde::de::Error::custom("the arguments must be an object"))),
-        };
-        let args = match decoded {
-            Ok(args) => args,
-            Err(e) => self.rescue_text(text, &e)?,
-        };
-        T::check(&args).map_err(|errors| invalid(T::descriptor(), errors))?;
-        Ok(args)
+        let object = text_object(&self.validator, T::descriptor(), text)?;
+        self.decode_object(object.text(), None)
     }
 
-    /// [`decode`](TypedTool::decode) of arguments already parsed, decoded from the value in
-    /// place.
+    /// [`decode`](TypedTool::decode) of arguments already parsed.
+    ///
+    /// The value is written out as JSON text and decoded as [`decode_text`](TypedTool::decode_text)
+    /// decodes: one decoder per tool in the program rather than two (text and value), which
+    /// takes as much code again per tool, for the cost of writing the text.
     ///
     /// # Errors
     ///
     /// As [`decode`](TypedTool::decode).
     pub fn decode_value(&self, value: &Value) -> Result<T::Args, DispatchError> {
-        // A host-built value has no depth limit; serde would recurse through it.
-        if let Some(pointer) = crate::json_text::depth_exceeds(value, crate::json_text::MAX_DEPTH) {
-            return Err(crate::dispatch::dynamic::too_deep(
-                T::descriptor().name.to_string(),
-                pointer,
-            ));
-        }
-        let decoded = match value {
-            Value::Object(_) => T::Args::deserialize(value),
-            _ => Err(serde::de::Error::custom("the arguments must be an object")),
-        };
-        let args = match decoded {
-            Ok(args) => args,
-            Err(e) => self.rescue_value(value, &e)?,
+        let object = value_object(&self.validator, T::descriptor(), value)?;
+        self.decode_object(object.text(), Some(value))
+    }
+
+    /// The one place `T::Args` is decoded and checked: the text of an object, and the value it
+    /// was written from, if any. Arguments that do not decode are decoded once more with whole
+    /// numbers spelled as integers when the schema accepts it, else the error says what is
+    /// wrong (one call site of the decoder for both attempts).
+    fn decode_object(&self, text: &str, value: Option<&Value>) -> Result<T::Args, DispatchError> {
+        let mut rescue: Option<Rescue<'_>> = None;
+        let args = loop {
+            let attempt = rescue.as_ref().map_or(text, |r| r.retry.text.as_str());
+            match serde_json::from_str::<T::Args>(attempt) {
+                Ok(args) => break args,
+                Err(e) => {
+                    let again =
+                        next_rescue(rescue, &self.validator, T::descriptor(), text, value, e);
+                    rescue = Some(again.map_err(|e| *e)?);
+                }
+            }
         };
         T::check(&args).map_err(|errors| invalid(T::descriptor(), errors))?;
         Ok(args)
     }
+}
 
-    /// The error path of text that did not decode: read it as a value (duplicate keys refused
-    /// with their pointer) and go on as [`Self::rescue_value`].
-    fn rescue_text(&self, text: &str, err: &serde_json::Error) -> Result<T::Args, DispatchError> {
-        match crate::json_text::parse(text.as_bytes()) {
-            Ok(value) => self.rescue_value(&value, err),
-            Err(syntax) => Err(DispatchError::new(
-                T::descriptor().name.to_string(),
-                DispatchErrorKind::MalformedJson { message: syntax.to_string() },
+/// A decoding that failed once: the first error, and what to try next.
+struct Rescue<'v> {
+    first: serde_json::Error,
+    retry: Retry<'v>,
+}
+
+/// After a failed decoding: the retry when it was the first, the final error when it was the
+/// retry (explained with the first attempt's error).
+#[cold]
+#[inline(never)]
+fn next_rescue<'v>(
+    rescue: Option<Rescue<'v>>,
+    validator: &ArgValidator,
+    descriptor: &ToolDescriptor,
+    text: &str,
+    value: Option<&'v Value>,
+    err: serde_json::Error,
+) -> Result<Rescue<'v>, Box<DispatchError>> {
+    match rescue {
+        None => {
+            let retry = rescue_plan(validator, descriptor, text, value, &err)?;
+            Ok(Rescue { first: err, retry })
+        }
+        Some(r) => Err(Box::new(r.retry.explain(validator, descriptor, &r.first))),
+    }
+}
+
+/// What to try once more when arguments did not decode: the arguments as a value (read from
+/// the text when they came as text), and that value respelled as text.
+struct Retry<'v> {
+    value: std::borrow::Cow<'v, Value>,
+    text: String,
+}
+
+impl Retry<'_> {
+    fn explain(
+        &self,
+        validator: &ArgValidator,
+        descriptor: &ToolDescriptor,
+        err: &serde_json::Error,
+    ) -> DispatchError {
+        explain_value(validator, descriptor, &self.value, err)
+    }
+}
+
+/// The error path, not generic over the tool: reads text that did not decode as a value
+/// (malformed JSON and duplicate keys are refused here, with their pointer), then spells its
+/// whole numbers as integers when the descriptor accepts that. `Err` is the final error
+/// (boxed: the usual result is the retry).
+#[cold]
+#[inline(never)]
+fn rescue_plan<'v>(
+    validator: &ArgValidator,
+    descriptor: &ToolDescriptor,
+    text: &str,
+    value: Option<&'v Value>,
+    err: &serde_json::Error,
+) -> Result<Retry<'v>, Box<DispatchError>> {
+    let value = match value {
+        Some(value) => std::borrow::Cow::Borrowed(value),
+        None => match crate::json_text::parse(text.as_bytes()) {
+            Ok(value) => std::borrow::Cow::Owned(value),
+            Err(syntax) => {
+                return Err(Box::new(DispatchError::new(
+                    descriptor.name.to_string(),
+                    DispatchErrorKind::MalformedJson { message: syntax.to_string() },
+                )));
+            }
+        },
+    };
+    match respelled(validator, descriptor, &value) {
+        Some(respelled) => Ok(Retry { text: value_text(&respelled), value }),
+        None => Err(Box::new(explain_value(validator, descriptor, &value, err))),
+    }
+}
+
+/// The per-tool half of running a call, object-safe so that the other half (the panic guards,
+/// the future that drives the tool, the mapping to a [`ToolResult`]) is compiled once for every
+/// tool rather than once per tool.
+trait Start: Send + Sync {
+    /// The tool's name, for error results.
+    fn name(&self) -> &str;
+
+    /// Decodes and checks the arguments, then starts the tool: its future, whose output is
+    /// already turned into JSON.
+    fn start<'a>(&'a self, arguments: &'a Arguments) -> Result<Running<'a>, DispatchError>;
+
+    /// Decodes and checks the arguments without starting the tool.
+    fn check(&self, arguments: &Arguments) -> Result<(), DispatchError>;
+}
+
+/// A started tool, its output turned into JSON.
+type Running<'a> = BoxFuture<'a, Result<Value, DispatchError>>;
+
+impl<T: Tool> Start for TypedTool<T> {
+    fn name(&self) -> &str {
+        T::descriptor().name.as_str()
+    }
+
+    fn start<'a>(&'a self, arguments: &'a Arguments) -> Result<Running<'a>, DispatchError> {
+        let args = self.decode(arguments)?;
+        Ok(encoded(T::descriptor(), self.tool.call(args)))
+    }
+
+    fn check(&self, arguments: &Arguments) -> Result<(), DispatchError> {
+        self.decode(arguments).map(drop)
+    }
+}
+
+/// The tool's future with its output serialized: generic over the output type only, so tools
+/// that return the same type share it.
+fn encoded<'a, O: serde::Serialize + Send + 'a>(
+    descriptor: &'static ToolDescriptor,
+    future: BoxFuture<'a, Result<O, crate::tool::ToolError>>,
+) -> Running<'a> {
+    Box::pin(async move {
+        match future.await {
+            Ok(output) => serde_json::to_value(&output).map_err(|e| {
+                DispatchError::new(
+                    descriptor.name.to_string(),
+                    DispatchErrorKind::Output { message: e.to_string() },
+                )
+            }),
+            Err(e) => Err(DispatchError::new(
+                descriptor.name.to_string(),
+                DispatchErrorKind::Failed { message: e.message().to_owned() },
             )),
         }
-    }
+    })
+}
 
-    /// The error path of a value that did not decode: decode it once more with whole numbers
-    /// spelled as integers when the schema accepts it, else say what is wrong.
-    fn rescue_value(
-        &self,
-        value: &Value,
-        err: &serde_json::Error,
-    ) -> Result<T::Args, DispatchError> {
-        if let Some(respelled) = respelled(&self.validator, T::descriptor(), value)
-            && let Ok(args) = T::Args::deserialize(&respelled)
-        {
-            return Ok(args);
+/// [`Executor::execute`] of every typed tool: decoding and the tool itself run under the panic
+/// guards, on the first poll.
+fn execute_started<'a>(tool: &'a dyn Start, call: &'a ToolCall) -> BoxFuture<'a, ToolResult> {
+    Box::pin(async move {
+        let running = match crate::dispatch::runtime::catch_unwind(|| tool.start(&call.arguments)) {
+            Ok(Ok(running)) => running,
+            Ok(Err(err)) => return err.to_result(call),
+            Err(panic) => return panicked(call, tool.name(), panic),
+        };
+        match CatchUnwind::new(running).await {
+            Ok(Ok(value)) => ToolResult::success(call, value),
+            Ok(Err(err)) => err.to_result(call),
+            Err(panic) => panicked(call, tool.name(), panic),
         }
-        Err(explain_value(&self.validator, T::descriptor(), value, err))
-    }
+    })
+}
 
-    async fn run(&self, call: &ToolCall) -> Result<Value, DispatchError> {
-        let args = self.decode(&call.arguments)?;
-        let output = self.tool.call(args).await.map_err(|e| {
-            DispatchError::new(
-                T::descriptor().name.to_string(),
-                DispatchErrorKind::Failed { message: e.message().to_owned() },
-            )
-        })?;
-        serde_json::to_value(&output).map_err(|e| {
-            DispatchError::new(
-                T::descriptor().name.to_string(),
-                DispatchErrorKind::Output { message: e.to_string() },
-            )
-        })
+/// [`Executor::check_arguments`] of every typed tool.
+fn check_started(tool: &dyn Start, arguments: &Arguments) -> Result<(), DispatchError> {
+    // A `Deserialize` written by hand may panic: the guard that `execute` has.
+    match crate::dispatch::runtime::catch_unwind(|| tool.check(arguments)) {
+        Ok(result) => result,
+        Err(message) => {
+            let tool = tool.name().to_owned();
+            tracing::error!(tool = %tool, panic = %message, "argument decoding panicked");
+            Err(DispatchError::new(tool, DispatchErrorKind::Panicked { message }))
+        }
     }
 }
 
@@ -174,32 +290,89 @@ impl<T: Tool> Executor for TypedTool<T> {
     }
 
     fn execute<'a>(&'a self, call: &'a ToolCall) -> BoxFuture<'a, ToolResult> {
-        Box::pin(async move {
-            let run = std::pin::pin!(self.run(call));
-            match CatchUnwind::new(run).await {
-                Ok(Ok(value)) => ToolResult::success(call, value),
-                Ok(Err(err)) => err.to_result(call),
-                Err(panic) => panicked(call, T::descriptor().name.as_ref(), panic),
-            }
-        })
+        execute_started(self, call)
     }
 
     fn check_arguments(&self, arguments: &Arguments) -> Result<(), DispatchError> {
-        // A `Deserialize` written by hand may panic: the guard that `execute` has.
-        match crate::dispatch::runtime::catch_unwind(|| self.decode(arguments).map(drop)) {
-            Ok(result) => result,
-            Err(message) => {
-                let tool = T::descriptor().name.to_string();
-                tracing::error!(tool = %tool, panic = %message, "argument decoding panicked");
-                Err(DispatchError::new(tool, DispatchErrorKind::Panicked { message }))
-            }
-        }
+        check_started(self, arguments)
     }
 }
 
 // What the model is told about arguments that do not decode. Not generic over the tool, so it
 // is compiled once, not once per tool.
 
+/// Arguments ready for the decoder: the text of an object, and the value it was written from
+/// when they came parsed.
+struct Object<'a> {
+    text: std::borrow::Cow<'a, str>,
+    value: Option<&'a Value>,
+}
+
+impl Object<'_> {
+    fn text(&self) -> &str {
+        &self.text
+    }
+}
+
+/// Text arguments for the decoder: `text` when it starts with an object (one scan of the
+/// leading whitespace), `{}` for empty or blank text (which some providers send for tools
+/// without parameters), the error for anything else. Tool arguments are always an object;
+/// serde alone would also take a sequence for a struct, so anything else goes straight to the
+/// validator for its message.
+fn text_object<'a>(
+    validator: &ArgValidator,
+    descriptor: &ToolDescriptor,
+    text: &'a str,
+) -> Result<Object<'a>, DispatchError> {
+    let text = match text.bytes().find(|b| !b.is_ascii_whitespace()) {
+        Some(b'{') => text,
+        _ if text.trim().is_empty() => "{}",
+        _ => return Err(rescue(validator, descriptor, text, None)),
+    };
+    Ok(Object { text: std::borrow::Cow::Borrowed(text), value: None })
+}
+
+/// Parsed arguments for the decoder, written out as text, after the depth check (a host-built
+/// value has no depth limit, and serde would recurse through it); the error for a value that
+/// is not an object.
+fn value_object<'a>(
+    validator: &ArgValidator,
+    descriptor: &ToolDescriptor,
+    value: &'a Value,
+) -> Result<Object<'a>, DispatchError> {
+    if let Some(pointer) = crate::json_text::depth_exceeds(value, crate::json_text::MAX_DEPTH) {
+        return Err(crate::dispatch::dynamic::too_deep(descriptor.name.to_string(), pointer));
+    }
+    if !value.is_object() {
+        return Err(rescue(validator, descriptor, "", Some(value)));
+    }
+    Ok(Object { text: std::borrow::Cow::Owned(value_text(value)), value: Some(value) })
+}
+
+/// `value` as compact JSON text. Writing a `Value` cannot fail (its keys are strings, its
+/// numbers finite); were it to, the empty text fails to decode and the validator explains.
+fn value_text(value: &Value) -> String {
+    serde_json::to_string(value).unwrap_or_default()
+}
+
+/// The error of arguments that are not an object (as text, or as the value given).
+#[cold]
+#[inline(never)]
+fn rescue(
+    validator: &ArgValidator,
+    descriptor: &ToolDescriptor,
+    text: &str,
+    value: Option<&Value>,
+) -> DispatchError {
+    let err = serde::de::Error::custom("the arguments must be an object");
+    match rescue_plan(validator, descriptor, text, value, &err) {
+        Ok(retry) => retry.explain(validator, descriptor, &err),
+        Err(plan) => *plan,
+    }
+}
+
+#[cold]
+#[inline(never)]
 fn invalid(descriptor: &ToolDescriptor, errors: ArgErrors) -> DispatchError {
     DispatchError::new(descriptor.name.to_string(), DispatchErrorKind::InvalidArguments { errors })
 }

@@ -72,13 +72,14 @@ where
     S: DecodeArgs<'de>,
     A: MapAccess<'de>,
 {
-    map.next_key_seed(FieldIndex::<S>(PhantomData))
+    map.next_key_seed(FieldIndex(S::FIELDS))
 }
 
-/// A key, decoded to its index in the wire names of `S`; any other key is an error.
-struct FieldIndex<S>(PhantomData<S>);
+/// A key, decoded to its index in the wire names; any other key is an error. Holds the names
+/// rather than the arguments type, so that one copy serves every tool.
+struct FieldIndex(&'static [&'static str]);
 
-impl<'de, S: DecodeArgs<'de>> DeserializeSeed<'de> for FieldIndex<S> {
+impl<'de> DeserializeSeed<'de> for FieldIndex {
     type Value = usize;
 
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<usize, D::Error> {
@@ -86,7 +87,7 @@ impl<'de, S: DecodeArgs<'de>> DeserializeSeed<'de> for FieldIndex<S> {
     }
 }
 
-impl<'de, S: DecodeArgs<'de>> Visitor<'de> for FieldIndex<S> {
+impl<'de> Visitor<'de> for FieldIndex {
     type Value = usize;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -94,25 +95,46 @@ impl<'de, S: DecodeArgs<'de>> Visitor<'de> for FieldIndex<S> {
     }
 
     fn visit_str<E: de::Error>(self, key: &str) -> Result<usize, E> {
-        match S::FIELDS.iter().position(|name| *name == key) {
+        match self.0.iter().position(|name| *name == key) {
             Some(index) => Ok(index),
-            None => Err(E::unknown_field(key, S::FIELDS)),
+            None => Err(unknown_field(key, self.0)),
         }
     }
 
     fn visit_bytes<E: de::Error>(self, key: &[u8]) -> Result<usize, E> {
-        match S::FIELDS.iter().position(|name| name.as_bytes() == key) {
+        match self.0.iter().position(|name| name.as_bytes() == key) {
             Some(index) => Ok(index),
-            None => Err(E::unknown_field(&String::from_utf8_lossy(key), S::FIELDS)),
+            None => Err(unknown_field(&String::from_utf8_lossy(key), self.0)),
         }
     }
 
     fn visit_u64<E: de::Error>(self, index: u64) -> Result<usize, E> {
         match usize::try_from(index) {
-            Ok(i) if i < S::FIELDS.len() => Ok(i),
+            Ok(i) if i < self.0.len() => Ok(i),
             _ => Err(E::invalid_value(de::Unexpected::Unsigned(index), &"an argument index")),
         }
     }
+}
+
+// The error paths, out of line and generic over the error type only, so that the code of
+// every parameter of every tool does not carry a copy.
+
+#[cold]
+#[inline(never)]
+fn unknown_field<E: de::Error>(key: &str, fields: &'static [&'static str]) -> E {
+    E::unknown_field(key, fields)
+}
+
+#[cold]
+#[inline(never)]
+fn duplicate_field<E: de::Error>(name: &'static str) -> E {
+    E::duplicate_field(name)
+}
+
+#[cold]
+#[inline(never)]
+fn named<E: de::Error>(error: E, name: &'static str) -> E {
+    E::custom(format_args!("parameter `{name}`: {error}"))
 }
 
 /// Decoding of one parameter's value, implemented for every `Deserialize` type.
@@ -147,21 +169,26 @@ pub trait DecodeParam<'de>: Sized {
 }
 
 impl<'de, T: Deserialize<'de>> DecodeParam<'de> for T {
+    // Out of line: one copy per parameter type (and deserializer) serves every tool, where
+    // inlined it would be copied into every tool's `visit_map`.
+    #[inline(never)]
     fn fill<A: MapAccess<'de>>(
         slot: &mut Option<T>,
         map: &mut A,
         name: &'static str,
     ) -> Result<(), A::Error> {
         if slot.is_some() {
-            return Err(de::Error::duplicate_field(name));
+            return Err(duplicate_field(name));
         }
         // Name the parameter: past the schema's checks, serde's own message says what is
         // wrong (an `i64` given 2^63, say) but not where.
-        *slot = Some(
-            map.next_value()
-                .map_err(|e| de::Error::custom(format_args!("parameter `{name}`: {e}")))?,
-        );
-        Ok(())
+        match map.next_value() {
+            Ok(value) => {
+                *slot = Some(value);
+                Ok(())
+            }
+            Err(e) => Err(named(e, name)),
+        }
     }
 
     fn take<E: de::Error>(slot: Option<T>, name: &'static str) -> Result<T, E> {
@@ -323,16 +350,14 @@ mod tests {
 
     #[test]
     fn keys_by_index_and_bytes_resolve_like_names() {
-        let ok: Result<usize, serde_json::Error> = FieldIndex::<Args>(PhantomData).visit_u64(3);
+        let ok: Result<usize, serde_json::Error> = FieldIndex(Args::FIELDS).visit_u64(3);
         assert_eq!(ok.ok(), Some(3));
-        let out_of_range: Result<usize, serde_json::Error> =
-            FieldIndex::<Args>(PhantomData).visit_u64(4);
+        let out_of_range: Result<usize, serde_json::Error> = FieldIndex(Args::FIELDS).visit_u64(4);
         assert!(out_of_range.is_err());
         let bytes: Result<usize, serde_json::Error> =
-            FieldIndex::<Args>(PhantomData).visit_bytes(b"limit");
+            FieldIndex(Args::FIELDS).visit_bytes(b"limit");
         assert_eq!(bytes.ok(), Some(2));
-        let unknown: Result<usize, serde_json::Error> =
-            FieldIndex::<Args>(PhantomData).visit_bytes(b"zz");
+        let unknown: Result<usize, serde_json::Error> = FieldIndex(Args::FIELDS).visit_bytes(b"zz");
         assert_eq!(
             unknown.map_err(|e| e.to_string()).unwrap_err(),
             "unknown field `zz`, expected one of `city`, `days`, `limit`, `type`"
