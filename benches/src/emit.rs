@@ -527,3 +527,27 @@ pub fn tooldef_dispatch(corpus: &Corpus) -> String {
     out.push_str("}\n");
     out
 }
+
+/// The tools array a schemars user sends to OpenAI Chat (appended to [`serde_args`] with
+/// schemars): `schema_for!` per tool in the Chat envelope, written with `serde_json`.
+pub fn schemars_tools_json(corpus: &Corpus) -> String {
+    let mut out = String::from(
+        "\nfn openai_tool<A: schemars::JsonSchema>(name: &str, description: &str) -> serde_json::Value {\n    \
+         serde_json::json!({\n        \"type\": \"function\",\n        \
+         \"function\": {\"name\": name, \"description\": description, \"parameters\": schemars::schema_for!(A)},\n    \
+         })\n}\n\n\
+         /// Every tool in the OpenAI Chat `tools` array, as JSON text.\n\
+         pub fn tools_json() -> Result<String, serde_json::Error> {\n    let tools = [\n",
+    );
+    for tool in &corpus.tools {
+        let _ = writeln!(
+            out,
+            "        openai_tool::<{}Args>({}, {}),",
+            tool.camel,
+            lit(&tool.name),
+            lit(&tool.description)
+        );
+    }
+    out.push_str("    ];\n    serde_json::to_string(&tools[..])\n}\n");
+    out
+}
