@@ -7,6 +7,7 @@
 //! (criterion, schemars, rmcp, jsonschema) are behind the `bench` feature, so `cargo test
 //! --workspace` builds only the generator and the tooldef form of the corpus. See `README.md`.
 
+pub mod args;
 pub mod corpus;
 pub mod emit;
 pub mod providers;

@@ -27,9 +27,10 @@
 // A report binary: printing is its job.
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, ExitCode};
 
+use tooldef_benches::args::{list_option, workspace_root};
 use tooldef_benches::corpus::{Corpus, SEED};
 use tooldef_benches::emit::{self, Target};
 
@@ -296,13 +297,8 @@ fn mb(bytes: i64) -> String {
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let rmcp = args.iter().any(|a| a == "--rmcp");
-    let only: Option<Vec<String>> = args
-        .iter()
-        .position(|a| a == "--only")
-        .and_then(|i| args.get(i + 1))
-        .map(|list| list.split(',').map(str::to_owned).collect());
-    let workspace = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
-    let workspace = workspace.canonicalize().unwrap_or(workspace);
+    let only = list_option(&args, "--only");
+    let workspace = workspace_root();
     let root = workspace.join("target/binsize");
     let corpus = Corpus::standard();
     let mut programs = programs(&corpus, &workspace, rmcp);

@@ -17,10 +17,11 @@
 // A report binary: printing is its job.
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, ExitCode};
 use std::time::{Duration, Instant, SystemTime};
 
+use tooldef_benches::args::{list_option, workspace_root};
 use tooldef_benches::corpus::Corpus;
 use tooldef_benches::emit::{self, Target};
 
@@ -191,13 +192,8 @@ fn main() -> ExitCode {
     let keep = args.iter().any(|a| a == "--keep");
     // `--only ct_serde,ct_tooldef`: measure only these crates (a crate's ratio needs its
     // baseline among them).
-    let only: Option<Vec<String>> = args
-        .iter()
-        .position(|a| a == "--only")
-        .and_then(|i| args.get(i + 1))
-        .map(|list| list.split(',').map(str::to_owned).collect());
-    let workspace = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
-    let workspace = workspace.canonicalize().unwrap_or(workspace);
+    let only = list_option(&args, "--only");
+    let workspace = workspace_root();
     let root = std::env::temp_dir().join(format!("tooldef-compile-time-{}", std::process::id()));
     let corpus = Corpus::standard();
     let mut crates = crates(&corpus, &workspace, rmcp);
