@@ -316,7 +316,16 @@ impl McpServer {
 
     /// Waits until the set differs from what this session listed last; `None` when the
     /// `stop` future wins.
-    async fn next_change(&self, stop: impl std::future::Future<Output = ()>) -> Option<()> {
+    ///
+    /// Each watcher (the session's, and each `subscriptions/listen` stream) keeps its own
+    /// `known` mark (a set version plus one; 0: nothing known yet), so that one watcher telling
+    /// its client of a change never swallows the change for another. A `tools/list` by the
+    /// client moves every watcher's mark forward.
+    async fn next_change(
+        &self,
+        known: &mut u64,
+        stop: impl std::future::Future<Output = ()>,
+    ) -> Option<()> {
         let mut stop = std::pin::pin!(stop);
         loop {
             tokio::select! {
@@ -324,9 +333,9 @@ impl McpServer {
                 () = tokio::time::sleep(self.options.watch_interval) => {}
             }
             let version = self.refresh().await;
-            let listed = self.session.listed.load(Ordering::Acquire);
-            if listed != 0 && listed != version + 1 {
-                self.session.listed.store(version + 1, Ordering::Release);
+            *known = (*known).max(self.session.listed.load(Ordering::Acquire));
+            if *known != 0 && *known != version + 1 {
+                *known = version + 1;
                 return Some(());
             }
         }
@@ -347,7 +356,8 @@ impl McpServer {
                 }
             };
             let mut closed = std::pin::pin!(closed);
-            while server.next_change(&mut closed).await.is_some() {
+            let mut known = 0;
+            while server.next_change(&mut known, &mut closed).await.is_some() {
                 if let Err(e) = peer.notify_tool_list_changed().await {
                     tracing::debug!(error = %e, "list_changed not delivered; watch ends");
                     break;
@@ -383,9 +393,12 @@ impl ServerHandler for McpServer {
         request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        self.watch_session(context.peer.clone());
-        self.refresh().await;
         let protocol = version_of(context.protocol_version().as_ref());
+        if matches!(protocol, McpVersion::V2025_06_18 | McpVersion::V2025_11_25) {
+            // Sessions of 2026-07-28 hear of changes only through `subscriptions/listen`.
+            self.watch_session(context.peer.clone());
+        }
+        self.refresh().await;
         let (set_version, tools) = self.listing(protocol);
         let start = match request.as_ref().and_then(|r| r.cursor.as_deref()) {
             None => 0,
@@ -484,7 +497,9 @@ impl ServerHandler for McpServer {
             context.cancelled().await;
             return Ok(());
         }
-        while self.next_change(context.cancelled()).await.is_some() {
+        let mut known = 0;
+        let mut cancelled = std::pin::pin!(context.cancelled());
+        while self.next_change(&mut known, &mut cancelled).await.is_some() {
             if let Err(e) = context.sink().notify_tool_list_changed().await {
                 tracing::debug!(error = %e, "list_changed not delivered; subscription ends");
                 break;

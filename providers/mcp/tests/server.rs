@@ -190,6 +190,28 @@ async fn a_2026_subscription_is_told_when_the_workspace_changes() {
 }
 
 #[tokio::test]
+async fn every_2026_subscription_is_told_of_the_same_change() {
+    // Two streams of one connection: one stream hearing of a change must not use it up for
+    // the other.
+    let dir = TempDir::new();
+    let client = connect_discover(watched(&dir)).await;
+    let filter = || SubscriptionFilter::builder().tools_list_changed().build();
+    let mut first = within("listen", client.peer().listen(filter())).await.unwrap();
+    let mut second = within("listen", client.peer().listen(filter())).await.unwrap();
+
+    within("list", client.list_all_tools()).await.unwrap();
+    dir.write("added.json", SPEC);
+    for (which, subscription) in [("first", &mut first), ("second", &mut second)] {
+        let note = within("list_changed", subscription.next()).await.unwrap();
+        assert!(
+            matches!(note, Some(ServerNotification::ToolListChangedNotification(_))),
+            "the {which} stream expected tools/list_changed, got {note:?}"
+        );
+    }
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
 async fn a_toolbox_server_does_not_promise_list_changed() {
     let client = connect(McpServer::from_toolbox(toolbox(0)), ()).await;
     let info = client.peer().peer_info().expect("server info");
