@@ -35,6 +35,8 @@ pub mod http;
 mod import;
 mod render;
 mod rules;
+#[cfg(feature = "server")]
+mod screen;
 #[cfg(feature = "rmcp")]
 pub mod sdk;
 #[cfg(feature = "server")]

@@ -10,6 +10,11 @@
 //!   first (an error is an `isError` result whose text names the JSON pointer), a tool that
 //!   fails or panics is an `isError` result, and `structuredContent` is sent when the tool
 //!   declares an output schema. An unknown tool is a protocol error (`-32602`), as MCP says.
+//!   On [`serve_io`](McpServer::serve_io) and [`serve_stdio`](McpServer::serve_stdio) the
+//!   arguments reach dispatch as the text the client wrote (see `crate::screen`), so a key
+//!   given twice or a value nested deeper than [`MAX_DEPTH`](tooldef::json_text::MAX_DEPTH) is
+//!   an `isError` result naming its pointer, not a silently merged object or a message
+//!   dropped without an answer.
 //! - `notifications/tools/list_changed`: a registry server polls its workspaces and registry
 //!   every [`ServerOptions::watch_interval`] and tells each client whose last list is stale,
 //!   both to sessions (`initialize`) and to 2026-07-28 `subscriptions/listen` streams.
@@ -30,10 +35,12 @@ use rmcp::model::{
 };
 use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
+use serde_json::Value;
 use tooldef::dispatch::CatchUnwind;
-use tooldef::{Executor, ToolRegistry, ToolResult, Toolbox, Workspace};
+use tooldef::{Arguments, Executor, ToolRegistry, ToolResult, Toolbox, Workspace};
 
 use crate::render::McpVersion;
+use crate::screen::{ARGUMENTS_TEXT, ScreenedReader};
 use crate::sdk::{into_call, into_call_result, tool_from_descriptor, version_of};
 
 /// How an [`McpServer`] lists and watches its tools.
@@ -233,8 +240,10 @@ impl McpServer {
         R: tokio::io::AsyncRead + Send + Unpin + 'static,
         W: tokio::io::AsyncWrite + Send + Unpin + 'static,
     {
-        let running =
-            self.serve((read, write)).await.map_err(|e| ServeError::Start(e.to_string()))?;
+        let running = self
+            .serve((ScreenedReader::new(read), write))
+            .await
+            .map_err(|e| ServeError::Start(e.to_string()))?;
         running.waiting().await.map(drop).map_err(|e| ServeError::Stopped(e.to_string()))
     }
 
@@ -441,8 +450,8 @@ impl ServerHandler for McpServer {
 
     async fn call_tool(
         &self,
-        request: CallToolRequestParams,
-        context: RequestContext<RoleServer>,
+        mut request: CallToolRequestParams,
+        mut context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let Some(executor) = self.executor(&request.name) else {
             return Err(ErrorData::invalid_params(
@@ -451,7 +460,19 @@ impl ServerHandler for McpServer {
             ));
         };
         let protocol = version_of(context.protocol_version().as_ref());
-        let call = into_call(request, context.id.to_string());
+        // rmcp moves a request's `_meta` into the context; look in both places.
+        let text = context
+            .meta
+            .remove(ARGUMENTS_TEXT)
+            .or_else(|| request.meta.as_mut().and_then(|meta| meta.remove(ARGUMENTS_TEXT)));
+        let mut call = into_call(request, context.id.to_string());
+        match text {
+            None => {}
+            Some(Value::String(text)) => call.arguments = Arguments::Text(text),
+            Some(other) => {
+                tracing::debug!(tool = %call.name, value = %other, "`{ARGUMENTS_TEXT}` is not text; ignored");
+            }
+        }
         let with_structured = executor.descriptor().output.is_some();
         let run = async {
             match CatchUnwind::new(executor.execute(&call)).await {
