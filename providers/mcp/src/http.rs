@@ -12,14 +12,21 @@
 mod serve {
     use std::sync::Arc;
 
+    use std::convert::Infallible;
+
+    use http_body_util::combinators::BoxBody;
+    use http_body_util::{BodyExt, Full, LengthLimitError, Limited};
+    use hyper::body::{Bytes, Incoming};
     use hyper::server::conn::http1;
+    use hyper::service::service_fn;
+    use hyper::{Request, Response, StatusCode};
     use hyper_util::rt::TokioIo;
-    use hyper_util::service::TowerToHyperService;
     use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
     use rmcp::transport::streamable_http_server::{
         StreamableHttpServerConfig, StreamableHttpService,
     };
 
+    use crate::screen::screen_line;
     use crate::server::McpServer;
 
     impl McpServer {
@@ -31,17 +38,28 @@ mod serve {
         /// Accepting a connection failed.
         pub async fn serve_http(self, listener: tokio::net::TcpListener) -> std::io::Result<()> {
             let server = self;
+            let config = StreamableHttpServerConfig::default();
+            let max_body = config.max_request_body_bytes;
             let service = StreamableHttpService::new(
                 move || Ok(server.session()),
                 Arc::new(LocalSessionManager::default()),
-                StreamableHttpServerConfig::default(),
+                config,
             );
             loop {
                 let (stream, peer) = listener.accept().await?;
-                let service = TowerToHyperService::new(service.clone());
+                let service = service.clone();
+                let handler = service_fn(move |request: Request<Incoming>| {
+                    let service = service.clone();
+                    async move {
+                        Ok::<_, Infallible>(match screened(request, max_body).await {
+                            Ok(request) => service.handle(request).await,
+                            Err(refusal) => refusal,
+                        })
+                    }
+                });
                 tokio::spawn(async move {
                     let served = http1::Builder::new()
-                        .serve_connection(TokioIo::new(stream), service)
+                        .serve_connection(TokioIo::new(stream), handler)
                         .with_upgrades()
                         .await;
                     if let Err(e) = served {
@@ -50,6 +68,40 @@ mod serve {
                 });
             }
         }
+    }
+
+    /// `request` with its body read (at most `max_body` bytes, rmcp's own limit) and a
+    /// `tools/call`'s arguments moved into `_meta` as the text the client wrote, as on stdio
+    /// (`crate::screen`); a body over the limit or cut short is answered here.
+    async fn screened(
+        request: Request<Incoming>,
+        max_body: usize,
+    ) -> Result<Request<Full<Bytes>>, Response<BoxBody<Bytes, Infallible>>> {
+        let (parts, body) = request.into_parts();
+        let bytes = match Limited::new(body, max_body).collect().await {
+            Ok(collected) => collected.to_bytes(),
+            Err(e) => {
+                let (status, text) = if e.is::<LengthLimitError>() {
+                    (
+                        StatusCode::PAYLOAD_TOO_LARGE,
+                        format!("Payload Too Large: request body exceeds {max_body} bytes"),
+                    )
+                } else {
+                    (
+                        StatusCode::BAD_REQUEST,
+                        format!("Bad Request: the body could not be read: {e}"),
+                    )
+                };
+                let mut response = Response::new(Full::new(Bytes::from(text)).boxed());
+                *response.status_mut() = status;
+                return Err(response);
+            }
+        };
+        let bytes = match screen_line(bytes.trim_ascii()) {
+            Some(screened) => Bytes::from(screened),
+            None => bytes,
+        };
+        Ok(Request::from_parts(parts, Full::new(bytes)))
     }
 }
 

@@ -10,8 +10,8 @@
 //!   first (an error is an `isError` result whose text names the JSON pointer), a tool that
 //!   fails or panics is an `isError` result, and `structuredContent` is sent when the tool
 //!   declares an output schema. An unknown tool is a protocol error (`-32602`), as MCP says.
-//!   On [`serve_io`](McpServer::serve_io) and [`serve_stdio`](McpServer::serve_stdio) the
-//!   arguments reach dispatch as the text the client wrote (see `crate::screen`), so a key
+//!   On [`serve_io`](McpServer::serve_io), [`serve_stdio`](McpServer::serve_stdio) and
+//!   `serve_http` the arguments reach dispatch as the text the client wrote, so a key
 //!   given twice or a value nested deeper than [`MAX_DEPTH`](tooldef::json_text::MAX_DEPTH) is
 //!   an `isError` result naming its pointer, not a silently merged object or a message
 //!   dropped without an answer.

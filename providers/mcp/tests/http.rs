@@ -45,3 +45,45 @@ async fn rmcps_client_lists_over_http() {
     assert_eq!(tools[0].title.as_deref(), Some("Weather"));
     within("close", client.cancel()).await.unwrap();
 }
+
+/// One raw HTTP/1.1 POST of `body` to `url` (with `session` as `Mcp-Session-Id`); the whole
+/// response as text.
+async fn post(url: &str, session: Option<&str>, body: &str) -> String {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let addr = url.trim_start_matches("http://").trim_end_matches("/mcp");
+    let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let session = session.map(|s| format!("Mcp-Session-Id: {s}\r\n")).unwrap_or_default();
+    let request = format!(
+        "POST /mcp HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n\
+         Accept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2025-06-18\r\n\
+         {session}Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut response = String::new();
+    within("the response", stream.read_to_string(&mut response)).await.unwrap();
+    response
+}
+
+#[tokio::test]
+async fn a_key_given_twice_over_http_is_refused_with_its_pointer() {
+    let url = serve().await;
+    let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "raw", "version": "0"}}});
+    let hello = post(&url, None, &init.to_string()).await;
+    let session = hello
+        .lines()
+        .find_map(|l| {
+            l.strip_prefix("mcp-session-id: ").or_else(|| l.strip_prefix("Mcp-Session-Id: "))
+        })
+        .unwrap_or_else(|| panic!("no session id in {hello}"))
+        .trim()
+        .to_owned();
+    post(&url, Some(&session), r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#).await;
+    let call = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"safe","text":"rm -rf /"}}}"#;
+    let answer = post(&url, Some(&session), call).await;
+    assert!(answer.contains(r#""isError":true"#), "{answer}");
+    assert!(answer.contains("#/text is given twice"), "{answer}");
+    assert!(!answer.contains("rm -rf"), "{answer}");
+}
