@@ -188,10 +188,9 @@ Accepted input (FILE, or `-` for stdin):
              array or wrapper of such objects; `parameters` (OpenAPI subset) and
              `parametersJsonSchema` are both read
   mcp-server a live MCP server, instead of FILE:
-             tooldef import --from mcp-server [--out DIR] [--force] -- CMD [ARG]...
+             tooldef import --from mcp-server [--out DIR] [--force] [--keep-going] -- CMD [ARG]...
              CMD is started with its stdin and stdout as the MCP stdio transport, its tools
-             are listed (every page) and written; nothing is written if one of them cannot be
-             imported
+             are listed (every page) and written, as for a FILE
 
 Options:
   --from F      The input's provider format
@@ -619,18 +618,17 @@ fn parse_import(args: &mut Args, v: &'static Verb) -> Result<Command, UsageError
         }
     }
     if server {
-        if keep_going {
-            return Err(usage(
-                "`--keep-going` is not taken with `--from mcp-server`, which writes all tools or none",
-                Some(v),
-            ));
-        }
         if files.is_empty() {
             return Err(usage("no server command given after `--`", Some(v)));
         }
         let command = files.into_iter().map(PathBuf::into_os_string).collect();
         let out = out.unwrap_or_else(|| ".".into());
-        return Ok(Command::ImportServer(crate::mcp_import::McpImportArgs { command, out, force }));
+        return Ok(Command::ImportServer(crate::mcp_import::McpImportArgs {
+            command,
+            out,
+            force,
+            keep_going,
+        }));
     }
     let from = from.ok_or_else(|| {
         let names = ImportFormat::ALL.map(ImportFormat::name);
@@ -833,9 +831,11 @@ mod tests {
             panic!("expected import")
         };
         assert!(i.keep_going);
-        assert_eq!(
-            message(&["import", "--from", "mcp-server", "--keep-going", "--", "srv"]),
-            "`--keep-going` is not taken with `--from mcp-server`, which writes all tools or none"
-        );
+        let Ok(Command::ImportServer(s)) =
+            parse_str(&["import", "--from", "mcp-server", "--keep-going", "--", "srv"])
+        else {
+            panic!("expected import from a server")
+        };
+        assert!(s.keep_going);
     }
 }

@@ -28,8 +28,8 @@ use std::process::ExitCode;
 
 use tooldef::files::{FileProblem, read_regular};
 use tooldef::{
-    LoadedSpec, LossPolicy, MAX_SPEC_BYTES, RenderError, RenderRule, Renderer, SpecErrorKind,
-    Specs, ToolDescriptor, load_specs, parse_spec, render_each, render_each_mapped,
+    Executor, LoadedSpec, LossPolicy, MAX_SPEC_BYTES, RenderError, RenderRule, Renderer,
+    SpecErrorKind, Specs, ToolDescriptor, load_specs, parse_spec, render_each, render_each_mapped,
 };
 
 use crate::args::{CheckArgs, Command, ImportArgs, RenderArgs, STDIN, UsageError};
@@ -92,9 +92,26 @@ fn run(command: Command) -> Result<(), Failure> {
         Command::Check(a) => check(a),
         Command::Import(a) => import_cmd(a),
         Command::ImportServer(a) => {
-            let written = mcp_import::import(a).map_err(Failure::Input)?;
-            written.warnings.iter().for_each(warn);
-            out(written.listing.as_bytes())
+            let listed = mcp_import::list(&a.command).map_err(Failure::Input)?;
+            let label = listed.label.as_str();
+            for note in &listed.notes {
+                warn(format_args!("note: {label}: {note}"));
+            }
+            if listed.tools.is_empty() && listed.skipped.is_empty() {
+                warn(format_args!("warning: {label}: no tools found"));
+            }
+            let failed =
+                listed.skipped.iter().map(|(name, e)| format!("{label}: tool `{name}`: {e}"));
+            let tools: Vec<(&ToolDescriptor, String)> = listed
+                .tools
+                .iter()
+                .map(|t| {
+                    let d = Executor::descriptor(&**t);
+                    (d, format!("tool `{}`", d.name))
+                })
+                .collect();
+            let target = SpecTarget { dir: &a.out, force: a.force, keep_going: a.keep_going };
+            write_specs(label, &tools, failed.collect(), None, &target)
         }
         Command::Serve(a) => serve::serve(a).map_err(Failure::Input),
     }
@@ -436,43 +453,66 @@ fn import_cmd(a: ImportArgs) -> Result<(), Failure> {
     if let Some(why) = why_empty {
         return Err(Failure::Input(format!("{label}: {why}")));
     }
-    let mut failed = imported.failed;
+    let failed = imported.failed;
     if imported.tools.is_empty() && failed.is_empty() {
         warn(format_args!("warning: {label}: no tools found"));
     }
+    let tools: Vec<(&ToolDescriptor, String)> =
+        imported.tools.iter().map(|t| (&t.spec.descriptor, format!("#{}", t.pointer))).collect();
+    let target = SpecTarget { dir: &a.out, force: a.force, keep_going: a.keep_going };
+    write_specs(&label, &tools, failed, imported.hint.as_deref(), &target)
+}
+
+/// Where `import` writes its spec files, and what it does when some tools cannot be imported.
+struct SpecTarget<'a> {
+    dir: &'a Path,
+    force: bool,
+    keep_going: bool,
+}
+
+/// Writes one spec file per tool (`(descriptor, where it came from)`) into `target.dir`, after
+/// checking every target first, and lists the paths written on stdout. `failed` holds the
+/// tools already refused (one line each, printed as errors, with `hint` after them): with any,
+/// nothing is written unless `keep_going`, and the exit status says some were left out.
+fn write_specs(
+    label: &str,
+    tools: &[(&ToolDescriptor, String)],
+    mut failed: Vec<String>,
+    hint: Option<&str>,
+    target: &SpecTarget<'_>,
+) -> Result<(), Failure> {
     // Check everything before writing anything.
-    let mut files: Vec<(PathBuf, String)> = Vec::with_capacity(imported.tools.len());
-    for tool in &imported.tools {
-        let name = tool.spec.descriptor.name.as_str();
-        let path = a.out.join(format!("{name}.json"));
-        if let Err(e) = out_dir::check_target(&path, a.force) {
+    let mut files: Vec<(PathBuf, String)> = Vec::with_capacity(tools.len());
+    for (descriptor, from) in tools {
+        let path = target.dir.join(format!("{}.json", descriptor.name));
+        if let Err(e) = out_dir::check_target(&path, target.force) {
             failed.push(e);
             continue;
         }
-        let spec = tooldef::spec_to_literal(&tool.spec.descriptor, None);
+        let spec = tooldef::spec_to_literal(descriptor, None);
         match serde_json::to_string_pretty(&spec) {
             Ok(mut json) => {
                 json.push('\n');
                 files.push((path, json));
             }
-            Err(e) => failed.push(format!("{label}: #{}: {e}", tool.pointer)),
+            Err(e) => failed.push(format!("{label}: {from}: {e}")),
         }
     }
-    for line in failed.iter().chain(&imported.hint) {
+    for line in failed.iter().map(String::as_str).chain(hint) {
         warn(format_args!("error: {line}"));
     }
-    if !failed.is_empty() && !a.keep_going {
+    if !failed.is_empty() && !target.keep_going {
         // Every problem is on stderr already; nothing is written.
         return Err(Failure::Input(String::new()));
     }
     if !files.is_empty() {
-        std::fs::create_dir_all(&a.out)
-            .map_err(|e| Failure::Input(format!("{}: {e}", a.out.display())))?;
+        std::fs::create_dir_all(target.dir)
+            .map_err(|e| Failure::Input(format!("{}: {e}", target.dir.display())))?;
     }
     let mut listing = String::new();
     let mut write_failed = 0usize;
     for (path, json) in files {
-        match out_dir::write(&path, json.as_bytes(), a.force) {
+        match out_dir::write(&path, json.as_bytes(), target.force) {
             Ok(()) => listing.push_str(&format!("{}\n", path.display())),
             Err(e) => {
                 warn(format_args!("error: {e}"));

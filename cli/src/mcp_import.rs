@@ -1,12 +1,14 @@
-//! `tooldef import --from mcp-server [--out DIR] [--force] -- CMD [ARG]...`: a live MCP server's
-//! tools (started as a child on stdio) written as spec files, one per tool.
+//! `tooldef import --from mcp-server [--out DIR] [--force] [--keep-going] -- CMD [ARG]...`: a
+//! live MCP server's tools (started as a child on stdio) written as spec files, one per tool.
 //!
-//! Every tool is checked before anything is written; a tool that cannot be imported is named
-//! on stderr and nothing is written. Owns the wiring only; connecting and importing are
-//! `tooldef_mcp::client`'s.
+//! Owns starting the server and listing its tools only; connecting and importing are
+//! `tooldef_mcp::client`'s, and writing the spec files (every target checked first, a tool
+//! that cannot be imported named on stderr, nothing written then unless `--keep-going`) is
+//! the same code as for a file import.
 
 use std::ffi::OsString;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use tooldef_mcp::client::{ClientOptions, McpClient};
 
@@ -16,17 +18,21 @@ pub(crate) struct McpImportArgs {
     pub(crate) command: Vec<OsString>,
     pub(crate) out: PathBuf,
     pub(crate) force: bool,
+    pub(crate) keep_going: bool,
 }
 
-/// What the import produced: the paths written (for stdout) and warnings (for stderr).
-pub(crate) struct Written {
-    pub(crate) listing: String,
-    pub(crate) warnings: Vec<String>,
+/// A server's tools as listed: those imported, those that could not be (name, why), and notes.
+pub(crate) struct Listed {
+    /// How the server is named in messages (its command line).
+    pub(crate) label: String,
+    pub(crate) tools: Vec<Arc<dyn tooldef::Executor>>,
+    pub(crate) skipped: Vec<(String, String)>,
+    pub(crate) notes: Vec<String>,
 }
 
-/// Starts the server, imports its tools and writes them as spec files.
-pub(crate) fn import(args: McpImportArgs) -> Result<Written, String> {
-    let Some((program, rest)) = args.command.split_first() else {
+/// Starts the server `command`, lists every page of its tools and imports each one.
+pub(crate) fn list(command: &[OsString]) -> Result<Listed, String> {
+    let Some((program, rest)) = command.split_first() else {
         return Err("no server command given after `--`".into());
     };
     let mut command = tokio::process::Command::new(program);
@@ -35,7 +41,7 @@ pub(crate) fn import(args: McpImportArgs) -> Result<Written, String> {
         .enable_all()
         .build()
         .map_err(|e| format!("cannot start the async runtime: {e}"))?;
-    let imported = runtime.block_on(async {
+    let listed = runtime.block_on(async {
         let client =
             McpClient::spawn(command, ClientOptions::default()).await.map_err(|e| e.to_string())?;
         let imported = client.import().await.map_err(|e| e.to_string());
@@ -43,38 +49,11 @@ pub(crate) fn import(args: McpImportArgs) -> Result<Written, String> {
         imported.map(|i| (client.label().to_owned(), i))
     });
     runtime.shutdown_background();
-    let (label, imported) = imported?;
-    if !imported.skipped.is_empty() {
-        let lines: Vec<String> = imported
-            .skipped
-            .iter()
-            .map(|(name, e)| format!("{label}: tool `{name}`: {e}"))
-            .collect();
-        return Err(lines.join("\nerror: "));
-    }
-    let mut warnings: Vec<String> =
-        imported.notes.iter().map(|n| format!("note: {label}: {n}")).collect();
-    let mut files = Vec::with_capacity(imported.tools.len());
-    for tool in &imported.tools {
-        let d = tooldef::Executor::descriptor(&**tool);
-        let path = args.out.join(format!("{}.json", d.name));
-        if !args.force && path.exists() {
-            return Err(format!("{}: already exists; pass `--force` to overwrite", path.display()));
-        }
-        let spec = tooldef::spec_to_literal(d, None);
-        let mut json = serde_json::to_string_pretty(&spec)
-            .map_err(|e| format!("{label}: tool `{}`: {e}", d.name))?;
-        json.push('\n');
-        files.push((path, json));
-    }
-    if files.is_empty() {
-        warnings.push(format!("warning: {label}: no tools found"));
-    }
-    std::fs::create_dir_all(&args.out).map_err(|e| format!("{}: {e}", args.out.display()))?;
-    let mut listing = String::new();
-    for (path, json) in files {
-        std::fs::write(&path, json).map_err(|e| format!("{}: {e}", path.display()))?;
-        listing.push_str(&format!("{}\n", path.display()));
-    }
-    Ok(Written { listing, warnings })
+    let (label, imported) = listed?;
+    Ok(Listed {
+        label,
+        tools: imported.tools.into_iter().map(|t| t as Arc<dyn tooldef::Executor>).collect(),
+        skipped: imported.skipped.into_iter().map(|(n, e)| (n, e.to_string())).collect(),
+        notes: imported.notes.iter().map(ToString::to_string).collect(),
+    })
 }

@@ -129,6 +129,53 @@ fn import_from_a_served_directory_gives_back_the_same_specs_less_their_commands(
     }
 }
 
+/// `tooldef import --from mcp-server [FLAGS] --out OUT -- python3 one_bad_tool_server.py`.
+fn import_from_one_bad_tool_server(out: &Path, flags: &[&str]) -> std::process::Output {
+    let server = fixture("one_bad_tool_server.py");
+    let mut args: Vec<&std::ffi::OsStr> =
+        vec!["import".as_ref(), "--from".as_ref(), "mcp-server".as_ref()];
+    args.extend(flags.iter().map(std::ffi::OsStr::new));
+    args.extend(["--out".as_ref(), out.as_os_str(), "--".as_ref(), "python3".as_ref()]);
+    args.push(server.as_os_str());
+    run_bounded(&args)
+}
+
+#[test]
+fn one_bad_tool_of_a_server_is_named_and_keep_going_writes_the_others() {
+    let out = TempDir::new();
+    let o = import_from_one_bad_tool_server(&out.0, &[]);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("tool `bad`"), "{stderr}");
+    assert!(!out.0.join("good.json").exists(), "nothing is written without --keep-going");
+
+    let o = import_from_one_bad_tool_server(&out.0, &["--keep-going"]);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "some tools were left out: {stderr}");
+    assert!(stderr.contains("tool `bad`"), "{stderr}");
+    let written = out.0.join("good.json");
+    assert_eq!(String::from_utf8_lossy(&o.stdout).trim(), written.display().to_string());
+    let spec: Value = serde_json::from_str(&std::fs::read_to_string(&written).unwrap()).unwrap();
+    assert_eq!(spec["name"], "good");
+    assert!(!out.0.join("bad.json").exists());
+}
+
+#[cfg(unix)]
+#[test]
+fn import_from_a_server_never_writes_through_a_link_in_its_out_dir() {
+    let out = TempDir::new();
+    let elsewhere = TempDir::new();
+    let target = elsewhere.0.join("outside.json");
+    std::os::unix::fs::symlink(&target, out.0.join("good.json")).unwrap();
+    for flags in [&["--keep-going"][..], &["--keep-going", "--force"]] {
+        let o = import_from_one_bad_tool_server(&out.0, flags);
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains("good.json"), "the link is named: {stderr}");
+        assert!(!target.exists(), "{flags:?} wrote through the link");
+    }
+}
+
 #[test]
 fn serve_refuses_a_file_and_import_needs_a_command() {
     let o = run_bounded(&["serve".as_ref(), fixture("serve/shout.json").as_os_str()]);
