@@ -2,9 +2,12 @@
 //!
 //! It knows the schema layer and nothing above it: [`check_tool`] takes a tool's name, its
 //! parameters, what its input object accepts beyond them, its definitions and its output schema,
-//! so that the descriptor's `const` builder can call it and `validate` (the public face,
-//! above the descriptor) can run it at run time. The rules themselves are listed in
-//! `validate`.
+//! so that the descriptor's `const` builder can call it and `descriptor_rules` (the public
+//! face, above the descriptor) can run it at run time. The rules themselves are listed there.
+//!
+//! This file holds the rules of the schemas themselves (names, bounds, enums, references, depth)
+//! and the message a broken rule carries; `fits.rs` holds the one rule about values, whether a
+//! default or an example is a value its schema accepts, which import also asks on its own.
 
 // `const fn` cannot allocate, so a violation carries its message inline; it is built only on
 // the failure path, where its size does not matter.
@@ -13,11 +16,16 @@
 use std::borrow::Cow;
 
 use crate::const_text::ConstText;
-use crate::literal::{Literal, Text};
+use crate::literal::Literal;
 use crate::schema::{
-    Additional, Definition, NumberSchema, ObjectSchema, Param, ScalarRef, Schema, SchemaKind,
-    SchemaRef, str_eq, text_str,
+    Additional, Definition, NumberSchema, Param, ScalarRef, Schema, SchemaKind, SchemaRef, str_eq,
+    text_str,
 };
+
+mod fits;
+
+use fits::Budget;
+pub(crate) use fits::literal_fits;
 
 /// The rule a descriptor breaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -62,22 +70,6 @@ pub enum Rule {
 
 /// How deep schemas may nest before validation gives up (guards against runaway recursion).
 pub const MAX_DEPTH: usize = 64;
-
-/// The most schema nodes one default or example is checked against (each visit counts).
-const MAX_VALUE_STEPS: usize = 1 << 20;
-
-/// What checking one default or example has used: schema nodes visited, and references followed
-/// since the walk last entered an item or a property (at the same value).
-struct Budget {
-    steps: usize,
-    refs: usize,
-}
-
-impl Budget {
-    const fn new() -> Self {
-        Budget { steps: 0, refs: 0 }
-    }
-}
 
 /// A broken rule with its message, built without allocation so it works in `const`.
 #[derive(Clone, Copy)]
@@ -178,17 +170,6 @@ pub(crate) const fn check_tool_in(
         return Err(v);
     }
     Ok(())
-}
-
-/// Why `l` is not a value `s` accepts (the rule of a default or an example), or `Ok`.
-///
-/// Import uses it to leave out a default or an example that its own schema rejects.
-pub(crate) fn literal_fits(s: &Schema, l: &Literal, defs: &[Definition]) -> Result<(), String> {
-    let cx = Cx { tool: "", defs, pairwise: true };
-    cx.value(s, l, &Path::ROOT, "", 0, &mut Budget::new()).map_err(|mut m| {
-        let v = m.done();
-        v.message().strip_prefix("tool ``: ").unwrap_or(v.message()).trim().to_owned()
-    })
 }
 
 const MAX_PATH: usize = 16;
@@ -624,343 +605,6 @@ impl<'a> Cx<'a> {
         }
         None
     }
-
-    /// Checks that `l` is a value `s` accepts; `what` is "default " or "example ".
-    const fn value(
-        &self,
-        s: &Schema,
-        l: &Literal,
-        path: &Path<'_>,
-        what: &str,
-        depth: usize,
-        b: &mut Budget,
-    ) -> Result<(), Msg> {
-        // `anyOf` variants that refer back to their own definition branch at every level:
-        // without a bound the paths to try grow as 2^depth.
-        b.steps += 1;
-        if b.steps > MAX_VALUE_STEPS {
-            let mut m = self.start(Rule::TooDeep, path);
-            m.s(what).s("takes more than ").uint(MAX_VALUE_STEPS as u64);
-            m.s(" steps to check against its schema (definitions that refer to each other through `anyOf` alone?)");
-            return Err(m);
-        }
-        if depth > MAX_DEPTH {
-            let mut m = self.start(Rule::TooDeep, path);
-            m.s(what).s("nests deeper than the schema can be followed");
-            return Err(m);
-        }
-        if let Literal::Null = l
-            && (s.nullable || matches!(s.kind, SchemaKind::Null))
-        {
-            return Ok(());
-        }
-        match (&s.kind, l) {
-            (SchemaKind::String(st), Literal::Str(v)) => {
-                let len = char_count(text_str(v));
-                if let Some(min) = st.min_length
-                    && len < min
-                {
-                    let mut m = self.start(Rule::OutOfRange, path);
-                    m.s(what).lit(l).s(" is shorter than the minimum length ").uint(min);
-                    return Err(m);
-                }
-                if let Some(max) = st.max_length
-                    && len > max
-                {
-                    let mut m = self.start(Rule::OutOfRange, path);
-                    m.s(what).lit(l).s(" is longer than the maximum length ").uint(max);
-                    return Err(m);
-                }
-                Ok(())
-            }
-            (SchemaKind::Integer(n), Literal::Int(v)) => self.int_in(n, *v, l, path, what),
-            (SchemaKind::Float(n), Literal::Int(v)) => self.float_in(n, *v as f64, l, path, what),
-            (SchemaKind::Float(_), Literal::Float(v)) if !v.is_finite() => {
-                let mut m = self.start(Rule::NotFinite, path);
-                m.s(what).lit(l).s(" is not a finite number; JSON cannot carry it");
-                Err(m)
-            }
-            (SchemaKind::Float(n), Literal::Float(v)) => self.float_in(n, *v, l, path, what),
-            (SchemaKind::Boolean, Literal::Bool(_)) => Ok(()),
-            (SchemaKind::Any, _) => Ok(()),
-            (
-                SchemaKind::Enum(e),
-                l @ (Literal::Str(_) | Literal::Int(_) | Literal::Float(_) | Literal::Bool(_)),
-            ) => {
-                let mut i = 0;
-                while i < e.values.len() {
-                    if e.values.get(i).matches_literal(l) {
-                        return Ok(());
-                    }
-                    i += 1;
-                }
-                let mut m = self.start(Rule::NotInEnum, path);
-                m.s(what).lit(l).s(" is not one of ");
-                let mut i = 0;
-                while i < e.values.len() {
-                    if i > 0 {
-                        m.s(", ");
-                    }
-                    scalar_text(&mut m, e.values.get(i));
-                    i += 1;
-                }
-                Err(m)
-            }
-            (SchemaKind::List(list), Literal::List(items)) => {
-                let items = slice(items);
-                let n = items.len() as u64;
-                if let Some(min) = list.min_items
-                    && n < min
-                {
-                    let mut m = self.start(Rule::OutOfRange, path);
-                    m.s(what).s("has ").uint(n).s(" items; the minimum is ").uint(min);
-                    return Err(m);
-                }
-                if let Some(max) = list.max_items
-                    && n > max
-                {
-                    let mut m = self.start(Rule::OutOfRange, path);
-                    m.s(what).s("has ").uint(n).s(" items; the maximum is ").uint(max);
-                    return Err(m);
-                }
-                // Each item is a new value: references followed so far do not count there.
-                let refs = b.refs;
-                b.refs = 0;
-                let mut i = 0;
-                while i < items.len() {
-                    if let Err(m) = self.value(
-                        list.items.get(),
-                        &items[i],
-                        &path.push("[]"),
-                        what,
-                        depth + 1,
-                        b,
-                    ) {
-                        b.refs = refs;
-                        return Err(m);
-                    }
-                    i += 1;
-                }
-                b.refs = refs;
-                Ok(())
-            }
-            (SchemaKind::Object(o), Literal::Object(entries)) => {
-                let refs = b.refs;
-                b.refs = 0;
-                let r = self.object_value(o, slice(entries), path, what, depth, b);
-                b.refs = refs;
-                r
-            }
-            (SchemaKind::AnyOf(a), _) => {
-                let variants = slice(&a.variants);
-                let mut i = 0;
-                while i < variants.len() {
-                    match self.value(&variants[i], l, path, what, depth + 1, b) {
-                        Ok(()) => return Ok(()),
-                        // Out of steps: say so, not that no variant matched.
-                        Err(m) if b.steps > MAX_VALUE_STEPS => return Err(m),
-                        Err(_) => {}
-                    }
-                    i += 1;
-                }
-                let mut m = self.start(Rule::WrongType, path);
-                m.s(what).lit(l).s(" matches none of the anyOf variants");
-                Err(m)
-            }
-            // More references than definitions at one value went round a loop: a value that
-            // matches does so without it, so this path fails at once.
-            (SchemaKind::Ref(_), _) if b.refs >= self.defs.len() => {
-                let mut m = self.start(Rule::WrongType, path);
-                m.s(what).lit(l).s(" matches no definition without going round a loop");
-                Err(m)
-            }
-            (SchemaKind::Ref(r), _) => match self.find_def(text_str(&r.name)) {
-                Some(target) => {
-                    b.refs += 1;
-                    let r = self.value(target, l, path, what, depth + 1, b);
-                    b.refs -= 1;
-                    r
-                }
-                None => Ok(()), // reported as UnknownRef by the structural pass
-            },
-            _ => {
-                let mut m = self.start(Rule::WrongType, path);
-                m.s(what).lit(l).s(" is ");
-                m.s(article(l.type_name())).s(l.type_name()).s(", but the parameter is ");
-                if s.nullable {
-                    m.s("a nullable ");
-                } else {
-                    m.s(article(s.kind.type_name()));
-                }
-                m.s(s.kind.type_name());
-                Err(m)
-            }
-        }
-    }
-
-    const fn object_value(
-        &self,
-        o: &ObjectSchema,
-        entries: &[(Text, Literal)],
-        path: &Path<'_>,
-        what: &str,
-        depth: usize,
-        b: &mut Budget,
-    ) -> Result<(), Msg> {
-        let (props, additional) = (slice(&o.properties), &o.additional);
-        let mut i = 0;
-        while i < props.len() {
-            let p = &props[i];
-            let name = text_str(&p.name);
-            let mut found = false;
-            let mut j = 0;
-            while j < entries.len() {
-                if str_eq(text_str(&entries[j].0), name) {
-                    found = true;
-                    if let Err(m) =
-                        self.value(&p.schema, &entries[j].1, &path.push(name), what, depth + 1, b)
-                    {
-                        return Err(m);
-                    }
-                }
-                j += 1;
-            }
-            if !found && p.required {
-                let mut m = self.start(Rule::WrongType, path);
-                m.s(what).s("lacks the required key `").s(name).s("`");
-                return Err(m);
-            }
-            i += 1;
-        }
-        let mut j = 0;
-        while j < entries.len() {
-            let key = text_str(&entries[j].0);
-            let mut listed = false;
-            let mut i = 0;
-            while i < props.len() {
-                if str_eq(text_str(&props[i].name), key) {
-                    listed = true;
-                }
-                i += 1;
-            }
-            if !listed {
-                match additional {
-                    Additional::Closed => {
-                        let mut m = self.start(Rule::WrongType, path);
-                        m.s(what)
-                            .s("has the key `")
-                            .s(key)
-                            .s("`, which the object does not accept");
-                        return Err(m);
-                    }
-                    Additional::Open | Additional::Unstated => {}
-                    Additional::Typed(t) => {
-                        if let Err(m) =
-                            self.value(t.get(), &entries[j].1, &path.push(key), what, depth + 1, b)
-                        {
-                            return Err(m);
-                        }
-                    }
-                }
-            }
-            j += 1;
-        }
-        Ok(())
-    }
-
-    const fn int_in(
-        &self,
-        n: &NumberSchema<i64>,
-        v: i64,
-        l: &Literal,
-        path: &Path<'_>,
-        what: &str,
-    ) -> Result<(), Msg> {
-        if let Some(min) = n.minimum
-            && v < min
-        {
-            let mut m = self.start(Rule::OutOfRange, path);
-            m.s(what).lit(l).s(" is below the minimum ").int(min);
-            return Err(m);
-        }
-        if let Some(max) = n.maximum
-            && v > max
-        {
-            let mut m = self.start(Rule::OutOfRange, path);
-            m.s(what).lit(l).s(" is above the maximum ").int(max);
-            return Err(m);
-        }
-        if let Some(min) = n.exclusive_minimum
-            && v <= min
-        {
-            let mut m = self.start(Rule::OutOfRange, path);
-            m.s(what).lit(l).s(" is not above the exclusive minimum ").int(min);
-            return Err(m);
-        }
-        if let Some(max) = n.exclusive_maximum
-            && v >= max
-        {
-            let mut m = self.start(Rule::OutOfRange, path);
-            m.s(what).lit(l).s(" is not below the exclusive maximum ").int(max);
-            return Err(m);
-        }
-        if let Some(step) = n.multiple_of
-            && step > 0
-            && v % step != 0
-        {
-            let mut m = self.start(Rule::OutOfRange, path);
-            m.s(what).lit(l).s(" is not a multiple of ").int(step);
-            return Err(m);
-        }
-        Ok(())
-    }
-
-    const fn float_in(
-        &self,
-        n: &NumberSchema<f64>,
-        v: f64,
-        l: &Literal,
-        path: &Path<'_>,
-        what: &str,
-    ) -> Result<(), Msg> {
-        if let Some(min) = n.minimum
-            && v < min
-        {
-            let mut m = self.start(Rule::OutOfRange, path);
-            m.s(what).lit(l).s(" is below the minimum ").float(min);
-            return Err(m);
-        }
-        if let Some(max) = n.maximum
-            && v > max
-        {
-            let mut m = self.start(Rule::OutOfRange, path);
-            m.s(what).lit(l).s(" is above the maximum ").float(max);
-            return Err(m);
-        }
-        if let Some(min) = n.exclusive_minimum
-            && v <= min
-        {
-            let mut m = self.start(Rule::OutOfRange, path);
-            m.s(what).lit(l).s(" is not above the exclusive minimum ").float(min);
-            return Err(m);
-        }
-        if let Some(max) = n.exclusive_maximum
-            && v >= max
-        {
-            let mut m = self.start(Rule::OutOfRange, path);
-            m.s(what).lit(l).s(" is not below the exclusive maximum ").float(max);
-            return Err(m);
-        }
-        Ok(())
-    }
-}
-
-const fn article(type_name: &str) -> &'static str {
-    match type_name.as_bytes() {
-        [b'a' | b'e' | b'i' | b'o' | b'u', ..] => "an ",
-        [b'$', ..] => "a ",
-        _ => "a ",
-    }
 }
 
 // `Cow` derefs to a slice only through a non-const trait, hence the explicit match.
@@ -1010,18 +654,4 @@ const fn scalar_text(m: &mut Msg, v: ScalarRef<'_>) {
             m.s(if b { "true" } else { "false" });
         }
     }
-}
-
-/// Length in Unicode scalar values, as JSON Schema counts string length.
-const fn char_count(s: &str) -> u64 {
-    let bytes = s.as_bytes();
-    let mut n = 0;
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] & 0xC0 != 0x80 {
-            n += 1;
-        }
-        i += 1;
-    }
-    n
 }
