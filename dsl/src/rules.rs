@@ -133,7 +133,7 @@ pub(crate) const fn check_tool_in(
     output: &Option<SchemaRef>,
     pairwise: bool,
 ) -> Result<(), Violation> {
-    let cx = Cx { tool, defs: definitions, pairwise };
+    let cx = Cx { tool, defs: definitions, pairwise, by_name: &[] };
     let defs = cx.defs;
     let mut i = 0;
     while pairwise && i < defs.len() {
@@ -202,6 +202,10 @@ struct Cx<'a> {
     /// Whether names and enum values are checked for duplicates pairwise (see
     /// [`check_tool_in`]).
     pairwise: bool,
+    /// The positions of `defs` in name order (a stable sort, so equal names keep their order),
+    /// or empty, when [`Cx::find_def`] scans `defs` instead. `const` code cannot sort, so only
+    /// the run-time check of a value builds it (see `fits.rs`).
+    by_name: &'a [usize],
 }
 
 /// The run-time half of [`check_tool`] for a tool that passed `check_tool_in(.., false)` (so it
@@ -285,7 +289,7 @@ pub(crate) fn run_time_rules(
             Ok(())
         }
     }
-    let cx = Cx { tool, defs: definitions, pairwise: false };
+    let cx = Cx { tool, defs: definitions, pairwise: false, by_name: &[] };
     let mut seen = HashSet::with_capacity(definitions.len());
     for def in definitions {
         if !seen.insert(text_str(&def.name)) {
@@ -595,7 +599,11 @@ impl<'a> Cx<'a> {
         Ok(())
     }
 
+    /// The schema of the first definition named `name`, in the order of `defs`.
     const fn find_def(&self, name: &str) -> Option<&'a Schema> {
+        if !self.by_name.is_empty() {
+            return self.find_def_sorted(name);
+        }
         let mut i = 0;
         while i < self.defs.len() {
             if str_eq(text_str(&self.defs[i].name), name) {
@@ -605,6 +613,39 @@ impl<'a> Cx<'a> {
         }
         None
     }
+
+    /// [`Cx::find_def`] by binary search over `by_name`: the first position whose name is not
+    /// below `name`, which is the first definition of that name since the sort kept their order.
+    const fn find_def_sorted(&self, name: &str) -> Option<&'a Schema> {
+        let (order, defs) = (self.by_name, self.defs);
+        let (mut lo, mut hi) = (0, order.len());
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            if str_below(text_str(&defs[order[mid]].name), name) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        if lo < order.len() && str_eq(text_str(&defs[order[lo]].name), name) {
+            Some(&defs[order[lo]].schema)
+        } else {
+            None
+        }
+    }
+}
+
+/// Whether `a` sorts before `b` byte by byte, the order of `str::cmp` (usable in `const`).
+const fn str_below(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let mut i = 0;
+    while i < a.len() && i < b.len() {
+        if a[i] != b[i] {
+            return a[i] < b[i];
+        }
+        i += 1;
+    }
+    a.len() < b.len()
 }
 
 // `Cow` derefs to a slice only through a non-const trait, hence the explicit match.
