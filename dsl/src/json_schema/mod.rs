@@ -7,7 +7,7 @@
 //! | file | owns |
 //! | --- | --- |
 //! | `export.rs` | [`export_input`], [`export_output`], [`export_schema`] and the key order they write |
-//! | `import.rs` | [`import_input`], [`import_schema`]: the importer |
+//! | `import/` | [`import_input`], [`import_schema`]: the importer, one file per concept |
 //! | `imported.rs` | what an import returns: [`Imported`], [`ImportNote`], [`ImportError`] |
 //! | `finite.rs` | which definitions some finite value matches (a `$ref` cycle needs a base case) |
 //! | `keywords.rs` | the keyword tables import reads by |

@@ -1,0 +1,186 @@
+//! `anyOf` and `oneOf`: a union of variants, an enum when every variant is a `const`, and the
+//! `null` variant folded into `nullable`.
+
+use std::borrow::Cow;
+use std::collections::HashSet;
+
+use serde_json::Value;
+
+use super::Importer;
+use super::annotations::annotations_clash;
+use super::enums::EqKey;
+use super::typed::type_fits;
+use crate::json_schema::imported::{ImportError, child, describe, unsupported, wrong};
+use crate::json_schema::keywords::is_constraint;
+use crate::json_schema::view::View;
+use crate::schema::{Combine, EnumSchema, EnumValue, EnumValues, Scalar, Schema, SchemaKind};
+
+/// A `oneOf` whose variants may overlap, as its note says.
+pub(super) const OVERLAPPING_ONE_OF: &str = "has variants that may overlap (a value matching two is invalid); it is kept as `oneOf` for providers that take it, and renderers that write `anyOf` report the loss";
+
+/// `{"const": "v"}` with at most a description, a title, a comment or `type: string` beside it.
+fn const_member(m: &Value) -> bool {
+    let Some(o) = m.as_object() else { return false };
+    let Some(c) = o
+        .get("const")
+        .filter(|c| matches!(c, Value::String(_) | Value::Number(_) | Value::Bool(_)))
+    else {
+        return false;
+    };
+    o.iter().all(|(k, v)| match k.as_str() {
+        "const" | "description" | "title" | "$comment" => true,
+        "type" => v.as_str().is_some_and(|t| type_fits(t, c)),
+        _ => false,
+    })
+}
+
+impl Importer {
+    pub(super) fn union(&mut self, view: &View<'_>, depth: usize) -> Result<Schema, ImportError> {
+        let (any, one) = (view.get("anyOf"), view.get("oneOf"));
+        if let (Some(_), Some(o)) = (any, one) {
+            return Err(unsupported(&o.ptr, "oneOf", "`oneOf` beside `anyOf` cannot be expressed"));
+        }
+        let (kw, keyword) = match any {
+            Some(a) => (a, "anyOf"),
+            None => (one.expect("checked by the caller"), "oneOf"),
+        };
+        let Value::Array(members) = &*kw.value else {
+            return Err(wrong(&kw.ptr, keyword, "an array of schemas", &kw.value));
+        };
+        let null_member = |m: &Value| {
+            m.as_object()
+                .is_some_and(|o| o.len() == 1 && o.get("type") == Some(&Value::from("null")))
+        };
+        let has_null = members.iter().any(null_member);
+        let rest: Vec<(usize, &Value)> =
+            members.iter().enumerate().filter(|(_, m)| !null_member(m)).collect();
+        // Siblings that constrain: only `type: string` (with null) beside an enum of consts.
+        let listed_twice = rest.iter().any(|(i, m)| rest.iter().any(|(j, n)| j > i && m == n));
+        let consts = !rest.is_empty()
+            && rest.iter().all(|(_, m)| const_member(m))
+            && !(keyword == "oneOf"
+                && rest
+                    .iter()
+                    .any(|(i, m)| rest.iter().any(|(j, n)| j > i && m["const"] == n["const"])));
+        let types = self.types(view)?;
+        if let Some((k, c)) = view
+            .kws
+            .iter()
+            .find(|(k, _)| is_constraint(k) && **k != keyword && !(**k == "type" && consts))
+        {
+            return Err(unsupported(
+                &c.ptr,
+                k,
+                format!("constraints beside `{keyword}` cannot be expressed"),
+            ));
+        }
+        if let Some(p) = view.props.as_ref().and_then(|p| p.first()) {
+            return Err(unsupported(
+                &p.2,
+                "properties",
+                format!("constraints beside `{keyword}` cannot be expressed"),
+            ));
+        }
+        if let Some((_, p)) = view.required.as_ref().and_then(|r| r.first()) {
+            return Err(unsupported(
+                p,
+                "required",
+                format!("constraints beside `{keyword}` cannot be expressed"),
+            ));
+        }
+        let mut nullable = has_null;
+        if consts {
+            if let Some(ts) = &types {
+                nullable = nullable && ts.iter().any(|t| t == "null");
+            }
+            let mut values: Vec<EnumValue> = Vec::new();
+            let mut seen = HashSet::new();
+            for (i, m) in &rest {
+                let o = m.as_object().expect("const member");
+                let mptr = format!("{}/{i}", kw.ptr);
+                let c = &o["const"];
+                if !types.as_ref().is_none_or(|ts| ts.iter().any(|t| type_fits(t, c))) {
+                    let ts = types.as_deref().unwrap_or_default().join("`, `");
+                    let msg =
+                        format!("{} is excluded by `type` `{ts}` and was dropped", describe(c));
+                    self.note(&child(&mptr, "const"), "const", msg);
+                    continue;
+                }
+                let Some(value) = Scalar::from_json(c) else {
+                    return Err(unsupported(
+                        &child(&mptr, "const"),
+                        "const",
+                        format!("{} is outside the range of a 64-bit integer", describe(c)),
+                    ));
+                };
+                let description = match o.get("description") {
+                    Some(Value::String(d)) => Some(Cow::Owned(d.clone())),
+                    Some(other) => {
+                        let msg = format!("is {}, not a string, and was dropped", describe(other));
+                        self.note(&child(&mptr, "description"), "description", msg);
+                        None
+                    }
+                    None => None,
+                };
+                for k in
+                    o.keys().filter(|k| !["const", "description", "type"].contains(&k.as_str()))
+                {
+                    self.note(
+                        &child(&mptr, k),
+                        k,
+                        "of an enum value has no place in the IR and was dropped",
+                    );
+                }
+                if seen.insert(EqKey::of(value.as_ref())) {
+                    values.push(EnumValue { value, description });
+                }
+            }
+            if values.is_empty() {
+                if nullable {
+                    return Ok(Schema::null());
+                }
+                let p = view.get("type").map_or(&kw.ptr, |t| &t.ptr);
+                return Err(unsupported(p, "type", "no value is valid"));
+            }
+            let mut s =
+                Schema::of(SchemaKind::Enum(EnumSchema { values: EnumValues::owned(values) }));
+            s.nullable = nullable;
+            return Ok(s);
+        }
+        if rest.is_empty() {
+            return Ok(Schema::null());
+        }
+        let mut variants = Vec::with_capacity(rest.len());
+        for (i, m) in &rest {
+            variants.push(self.schema(m, &format!("{}/{i}", kw.ptr), depth + 1)?);
+        }
+        // A `oneOf` is read as disjoint until the final pass (which sees the definitions) finds
+        // two variants that may overlap; some overlaps are plain already.
+        let mut combine = Combine::AnyOf;
+        if keyword == "oneOf" {
+            self.one_of_seen = true;
+            combine = Combine::OneOfDisjoint;
+            let null_twice = has_null
+                && variants.iter().any(|v| v.nullable || matches!(v.kind, SchemaKind::Null));
+            if null_twice || listed_twice {
+                combine = Combine::OneOf;
+                self.note(&kw.ptr, "oneOf", OVERLAPPING_ONE_OF);
+            }
+        }
+        if variants.len() == 1 && has_null && combine != Combine::OneOf {
+            let mut only = variants.pop().expect("one variant");
+            // Collapse `anyOf: [X, null]` onto X unless the outer annotations would overwrite X's.
+            if !annotations_clash(&only, view) {
+                only.nullable = true;
+                return Ok(only);
+            }
+            variants.push(only);
+        }
+        let mut s = Schema::any_of_owned(variants);
+        if let SchemaKind::AnyOf(a) = &mut s.kind {
+            a.combine = combine;
+        }
+        s.nullable = nullable;
+        Ok(s)
+    }
+}

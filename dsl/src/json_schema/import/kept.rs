@@ -1,0 +1,86 @@
+//! Keywords outside the typed IR: unknown and annotation-only keywords dropped with a note,
+//! keywords of another type's family dropped, and those that change what is valid kept verbatim
+//! ([`Kept`]).
+
+use super::Importer;
+use super::refs::retarget_refs;
+use crate::json_schema::imported::ImportError;
+use crate::json_schema::keywords::{
+    DROPPED_ANNOTATIONS, Family, KEPT_ANNOTATIONS, family_of, kept_reason,
+};
+use crate::json_schema::view::View;
+use crate::schema::Kept;
+
+/// Whether the view's `items` is a tuple: an array of schemas, or the rest after `prefixItems`.
+pub(super) fn tuple_items(view: &View<'_>) -> bool {
+    view.get("prefixItems").is_some() || view.get("items").is_some_and(|k| k.value.is_array())
+}
+
+impl Importer {
+    /// Notes keywords of other type families than `family` (they never apply).
+    pub(super) fn drop_foreign(&mut self, view: &View<'_>, family: Option<Family>) {
+        let mut dropped = Vec::new();
+        for (k, kw) in &view.kws {
+            if let Some(f) = family_of(k)
+                && Some(f) != family
+            {
+                dropped.push((kw.ptr.clone(), k.to_string()));
+            }
+        }
+        for (p, k) in dropped {
+            self.note(&p, &k, "does not apply to this type and was dropped");
+        }
+    }
+
+    /// Reports dropped annotations and unsupported keywords of a view.
+    pub(super) fn check_keywords(&mut self, view: &View<'_>) -> Result<(), ImportError> {
+        let mut notes = Vec::new();
+        for (k, kw) in &view.kws {
+            let known = KEPT_ANNOTATIONS.contains(k)
+                || family_of(k).is_some()
+                || kept_reason(k).is_some()
+                || ["type", "enum", "const", "anyOf", "oneOf", "$ref", "$defs", "definitions"]
+                    .contains(k);
+            if DROPPED_ANNOTATIONS.contains(k) || k.starts_with("x-") {
+                let msg = if *k == "nullable" {
+                    "is not a JSON Schema keyword (OpenAPI 3.0) and was dropped; use a `type` array"
+                } else {
+                    "has no place in the IR and was dropped"
+                };
+                notes.push((kw.ptr.clone(), k.to_string(), msg));
+            } else if !known {
+                notes.push((
+                    kw.ptr.clone(),
+                    k.to_string(),
+                    "is not a known keyword and was dropped",
+                ));
+            }
+        }
+        for (p, k, m) in notes {
+            self.note(&p, &k, m);
+        }
+        Ok(())
+    }
+
+    /// The keywords of a view the IR cannot type, kept verbatim in document order, each noted.
+    ///
+    /// An array's `items` goes with them when it is a tuple (an array of schemas) or follows
+    /// `prefixItems` (it then constrains only the items after the prefix).
+    pub(super) fn kept(&mut self, view: &View<'_>) -> Vec<Kept> {
+        let tuple = tuple_items(view);
+        let mut out = Vec::new();
+        for (k, kw) in &view.kws {
+            let reason = match kept_reason(k) {
+                Some(reason) => reason,
+                None if *k == "items" && tuple => "the IR has no tuples",
+                None => continue,
+            };
+            let ptr = kw.ptr.clone();
+            self.note(&ptr, k, format!("was kept verbatim ({reason})"));
+            let mut value = kw.value.clone().into_owned();
+            retarget_refs(&mut value);
+            out.push(Kept::new(k.to_string(), value));
+        }
+        out
+    }
+}

@@ -1,0 +1,390 @@
+//! Import: JSON Schema (2020-12, and the draft-07 spellings real tools emit) read into the IR.
+//!
+//! [`import_input`] reads an input object schema and [`import_schema`] any schema. Both accept
+//! 2020-12 keywords and the draft-07 spellings tools still emit (`definitions`,
+//! `#/definitions/X`, draft-04 boolean `exclusiveMinimum`/`exclusiveMaximum`). A `$ref` to `#`
+//! (the document root, i.e. recursion through the root) becomes a reference to a definition that
+//! holds a copy of the root schema, named `Input` ([`import_input`]) or `Root`
+//! ([`import_schema`]), with a numeric suffix when that name is taken; a note records it.
+//!
+//! Annotation keywords never fail: `title`, `description`, `default` and `examples` are kept
+//! (a default or an example that its own schema rejects, or that a [`Literal`] cannot hold, is
+//! left out with a note); the others (`$schema`, `$id`, `$comment`, `deprecated`, `readOnly`,
+//! `writeOnly`, `x-*`, unknown keywords...) are dropped with an [`ImportNote`]. A keyword that
+//! changes what is valid and that the IR cannot type (`not`, `if`/`then`/`else`,
+//! `patternProperties`, `propertyNames`, `dependentRequired`, `dependentSchemas`, `prefixItems`,
+//! `contains`, `minProperties`/`maxProperties`...) is kept verbatim ([`Kept`]) with a note, and
+//! a `oneOf` keeps its spelling, marked when its variants may overlap ([`Combine`]). A required
+//! key that `properties` does not list becomes a property that takes what other keys take. A
+//! definition that cannot be read is dropped with a note unless something refers to it.
+//! What stays an [`ImportError`] naming its JSON pointer: a schema that is not JSON Schema (a
+//! keyword of the wrong type, an unknown type name, a dangling or non-local `$ref`), one that no
+//! value satisfies, and what the IR cannot hold at all (an `allOf` that cannot be merged
+//! exactly, an enum value that is an array or an object, constraints beside `$ref` or
+//! `anyOf`); nothing is lost silently. Enums and `const`s of strings, integers, numbers and
+//! booleans are read as they are (`1.0` under `type: integer` as `1`); values a `type` beside
+//! them excludes are dropped with a note, and only an enum with no value left is refused. A schema without
+//! `type` whose constraints all belong to one type (e.g. only `properties`) is read as that type,
+//! with a note. The imported parts are not validated against [`crate::descriptor_rules`]: callers that
+//! build a descriptor call [`ToolDescriptor::validate`] (the spec loader does).
+
+//!
+//! # Files
+//!
+//! | file | owns |
+//! | --- | --- |
+//! | `mod.rs` | the entry points, the `Importer` state and the dispatch of one schema by its keywords |
+//! | `all_of.rs` | the flattened view of a schema object, `allOf` merged in |
+//! | `typed.rs` | schemas read by `type`, and the string keywords |
+//! | `numbers.rs` | numeric bounds |
+//! | `object.rs` | properties, `required`, `additionalProperties` |
+//! | `enums.rs` | `enum` and `const` |
+//! | `combine.rs` | `anyOf` and `oneOf` |
+//! | `disjoint.rs` | whether two schemas can match the same value |
+//! | `refs.rs` | `$ref` resolution and the names references point at |
+//! | `definitions.rs` | reading the root's definitions, dropping the failed ones, base cases |
+//! | `annotations.rs` | `title`, `description`, `default`, `examples` |
+//! | `kept.rs` | keywords outside the typed IR: dropped or kept verbatim |
+//! | `settle.rs` | the last pass, once the definitions are in |
+
+mod all_of;
+mod annotations;
+mod combine;
+mod definitions;
+mod disjoint;
+mod enums;
+mod kept;
+mod numbers;
+mod object;
+mod refs;
+mod settle;
+mod typed;
+
+pub use definitions::merge_definitions;
+pub(crate) use refs::json_refs;
+
+use std::borrow::Cow;
+
+use indexmap::IndexSet;
+use serde_json::{Map, Value};
+
+use crate::descriptor::Definition;
+use crate::descriptor_rules::MAX_DEPTH;
+use crate::json_schema::imported::{
+    ImportError, ImportErrorKind, ImportNote, Imported, ImportedSchema, InputSchema, child,
+    describe, unsupported, wrong,
+};
+use crate::json_schema::keywords::{Family, is_constraint};
+use crate::json_schema::order::KeyOrder;
+use crate::json_schema::view::View;
+use crate::schema::{Additional, ObjectSchema, Schema, SchemaKind};
+use annotations::{merge_annotations, whole};
+use refs::find_def;
+
+/// The state of one import: the definition names of the document, the notes so far, and what
+/// the final passes need to know.
+struct Importer {
+    notes: Vec<ImportNote>,
+    defs_2020: IndexSet<String>,
+    defs_07: IndexSet<String>,
+    root_name: String,
+    root_used: bool,
+    /// Whether some `oneOf` was read (the final pass then checks which ones overlap).
+    one_of_seen: bool,
+    /// Definitions that could not be read, with why: fatal only when something refers to them.
+    failed_defs: Vec<(String, ImportError)>,
+    /// The key order of the document's text, for properties, definitions and object literals.
+    order: KeyOrder,
+}
+
+/// Reads an input object schema (the `inputSchema` / `parameters` of a tool).
+///
+/// `additionalProperties` absent is kept as [`Additional::Unstated`] (accepted as JSON Schema
+/// accepts it, and closed without loss by strict renderers); `true` or `{}` is
+/// [`Additional::Open`]. A root `$ref` to
+/// an object definition is followed. The result is not validated (see the module docs).
+///
+/// ```
+/// use serde_json::json;
+/// use tooldef::{ToolDescriptor, import_input};
+///
+/// let schema = json!({
+///     "type": "object",
+///     "properties": {
+///         "city": {"type": "string", "description": "City name"},
+///         "days": {"type": "integer", "minimum": 1, "maximum": 10, "default": 3}
+///     },
+///     "required": ["city"]
+/// });
+/// let imported = import_input(&schema).unwrap();
+/// let mut tool = ToolDescriptor::new("get_weather");
+/// imported.value.apply_to(&mut tool);
+/// assert!(tool.param("city").unwrap().required);
+/// assert!(!tool.param("days").unwrap().required);
+/// ```
+///
+/// # Errors
+///
+/// An [`ImportError`] naming the JSON pointer of the first problem: a root that is not an object
+/// schema, a keyword of the wrong type, a keyword the IR cannot express, a dangling `$ref`, or
+/// nesting deeper than [`MAX_DEPTH`].
+pub fn import_input(schema: &Value) -> Result<Imported<InputSchema>, ImportError> {
+    import_input_ordered(schema, &KeyOrder::default())
+}
+
+/// As [`import_input`], reading properties, definitions and object literals in the key order
+/// `order` recorded from the schema's text (pointers relative to the schema).
+///
+/// # Errors
+///
+/// As [`import_input`].
+pub fn import_input_ordered(
+    schema: &Value,
+    order: &KeyOrder,
+) -> Result<Imported<InputSchema>, ImportError> {
+    let Value::Object(root) = schema else {
+        return Err(ImportError {
+            pointer: String::new(),
+            kind: ImportErrorKind::NotAnObject { reason: format!("got {}", describe(schema)) },
+        });
+    };
+    let mut im = Importer::new(root, "Input", order)?;
+    let mut view = im.view(root, "")?;
+    // A root that only refers to a definition: read the definition as the root object.
+    if let Some(r) = view.get("$ref") {
+        if let Some(k) = view.kws.keys().find(|k| is_constraint(k) && **k != "$ref") {
+            return Err(unsupported(&child("", k), k, "`$ref` with sibling constraints"));
+        }
+        let (target, name) = match &*r.value {
+            Value::String(s) => (s.clone(), im.resolve(s, &r.ptr)?),
+            other => return Err(wrong(&r.ptr, "$ref", "a string", other)),
+        };
+        if name == im.root_name {
+            return Err(unsupported(&r.ptr, "$ref", "the root refers to itself"));
+        }
+        let (def_ptr, def) = find_def(root, &target, &name).ok_or_else(|| ImportError {
+            pointer: r.ptr.clone(),
+            kind: ImportErrorKind::DanglingRef { target: target.clone() },
+        })?;
+        let Value::Object(def) = def else {
+            return Err(ImportError {
+                pointer: def_ptr,
+                kind: ImportErrorKind::NotAnObject { reason: format!("got {}", describe(def)) },
+            });
+        };
+        im.note(&r.ptr, "$ref", "at the root was followed; its definition is the input object");
+        view = im.view(def, &def_ptr)?;
+    }
+    let types = im.types(&view)?;
+    let is_object = match &types {
+        None => true,
+        Some(t) => t.iter().any(|t| t == "object"),
+    };
+    if !is_object {
+        return Err(ImportError {
+            pointer: child(&view.ptr, "type"),
+            kind: ImportErrorKind::NotAnObject {
+                reason: "its `type` does not allow `object`".into(),
+            },
+        });
+    }
+    if let Some(t) = &types
+        && t.len() > 1
+    {
+        return Err(ImportError {
+            pointer: child(&view.ptr, "type"),
+            kind: ImportErrorKind::NotAnObject {
+                reason: "its `type` allows more than `object`".into(),
+            },
+        });
+    }
+    for k in ["anyOf", "oneOf", "enum", "const"] {
+        if let Some(kw) = view.get(k) {
+            return Err(ImportError {
+                pointer: kw.ptr.clone(),
+                kind: ImportErrorKind::NotAnObject {
+                    reason: format!("`{k}` at the root is not a single object"),
+                },
+            });
+        }
+    }
+    if types.is_none() {
+        im.note(&view.ptr, "type", "is absent at the root; read as `object`");
+    }
+    for k in ["title", "description", "default", "examples"] {
+        if let Some(kw) = view.get(k) {
+            let ptr = kw.ptr.clone();
+            im.note(&ptr, k, "of the input root was dropped (the tool's own fields describe it)");
+        }
+    }
+    im.check_keywords(&view)?;
+    im.drop_foreign(&view, Some(Family::Object));
+    let (mut params, mut additional) = im.object(&view, 0)?;
+    let kept = im.kept(&view);
+    let mut definitions = im.definitions(root)?;
+    let snapshot = definitions.clone();
+    im.settle_object(&mut params, &mut additional, &snapshot, &mut view.ptr.clone(), 0);
+    im.settle_definitions(&mut definitions, &snapshot);
+    let mut roots: Vec<&Schema> = params.iter().map(|p| &p.schema).collect();
+    if let Additional::Typed(t) = &additional {
+        roots.push(t.get());
+    }
+    im.drop_failed(&roots, &kept, &mut definitions)?;
+    if im.root_used {
+        let mut copy = Schema::of(SchemaKind::Object(ObjectSchema {
+            properties: Cow::Owned(params.clone()),
+            additional: additional.clone(),
+        }));
+        copy.kept.clone_from(&kept);
+        definitions.push(Definition::named(im.root_name.clone(), copy));
+    }
+    let mut roots: Vec<&Schema> = params.iter().map(|p| &p.schema).collect();
+    if let Additional::Typed(t) = &additional {
+        roots.push(t);
+    }
+    im.check_base_cases(&definitions, &roots)?;
+    Ok(Imported { value: InputSchema { params, additional, definitions, kept }, notes: im.notes })
+}
+
+/// Reads one schema and the definitions of its document.
+///
+/// # Errors
+///
+/// As [`import_input`], except that the root may be any schema.
+pub fn import_schema(schema: &Value) -> Result<Imported<ImportedSchema>, ImportError> {
+    import_schema_ordered(schema, &KeyOrder::default())
+}
+
+/// As [`import_schema`], in the key order `order` recorded from the schema's text.
+///
+/// # Errors
+///
+/// As [`import_input`], except that the root may be any schema.
+pub fn import_schema_ordered(
+    schema: &Value,
+    order: &KeyOrder,
+) -> Result<Imported<ImportedSchema>, ImportError> {
+    let root = match schema {
+        Value::Object(root) => root,
+        other => {
+            // `true`, `false` and non-objects get the usual schema error.
+            let mut im = Importer::new(&Map::new(), "Root", order)?;
+            im.schema(other, "", 0)?;
+            return Err(wrong("", "schema", "an object", other));
+        }
+    };
+    let mut im = Importer::new(root, "Root", order)?;
+    let mut schema = im.schema(schema, "", 0)?;
+    let mut definitions = im.definitions(root)?;
+    let snapshot = definitions.clone();
+    im.settle(&mut schema, &snapshot, &mut String::new(), 0);
+    im.settle_definitions(&mut definitions, &snapshot);
+    im.drop_failed(&[&schema], &[], &mut definitions)?;
+    if im.root_used {
+        definitions.push(Definition::named(im.root_name.clone(), schema.clone()));
+    }
+    im.check_base_cases(&definitions, &[&schema])?;
+    Ok(Imported { value: ImportedSchema { schema, definitions }, notes: im.notes })
+}
+
+impl Importer {
+    fn new(
+        root: &Map<String, Value>,
+        root_name: &str,
+        order: &KeyOrder,
+    ) -> Result<Self, ImportError> {
+        let mut im = Importer {
+            notes: Vec::new(),
+            defs_2020: IndexSet::new(),
+            defs_07: IndexSet::new(),
+            root_name: String::new(),
+            root_used: false,
+            one_of_seen: false,
+            failed_defs: Vec::new(),
+            order: order.clone(),
+        };
+        for table in ["$defs", "definitions"] {
+            match root.get(table) {
+                None => {}
+                Some(Value::Object(defs)) => {
+                    let at = child("", table);
+                    let names =
+                        im.order.entries(&at, defs).into_iter().map(|e| e.0.clone()).collect();
+                    if table == "$defs" { im.defs_2020 = names } else { im.defs_07 = names }
+                }
+                Some(other) => return Err(wrong(&child("", table), table, "an object", other)),
+            }
+        }
+        for name in &im.defs_07 {
+            if im.defs_2020.contains(name) && root["$defs"][name] != root["definitions"][name] {
+                return Err(unsupported(
+                    &child(&child("", "definitions"), name),
+                    "definitions",
+                    format!("`{name}` is also in `$defs` with a different schema"),
+                ));
+            }
+        }
+        let mut name = root_name.to_owned();
+        let mut n = 1;
+        while im.defs_2020.contains(&name) || im.defs_07.contains(&name) {
+            n += 1;
+            name = format!("{root_name}_{n}");
+        }
+        im.root_name = name;
+        Ok(im)
+    }
+
+    fn note(&mut self, pointer: &str, keyword: &str, message: impl Into<String>) {
+        self.notes.push(ImportNote {
+            pointer: pointer.to_owned(),
+            keyword: keyword.to_owned(),
+            message: message.into(),
+        });
+    }
+    /// Reads a schema at `ptr`.
+    fn schema(&mut self, value: &Value, ptr: &str, depth: usize) -> Result<Schema, ImportError> {
+        if depth > MAX_DEPTH {
+            return Err(ImportError { pointer: ptr.to_owned(), kind: ImportErrorKind::TooDeep });
+        }
+        let map = match value {
+            Value::Object(m) => m,
+            Value::Bool(true) => return Ok(Schema::any()),
+            Value::Bool(false) => {
+                return Err(unsupported(
+                    ptr,
+                    "false",
+                    "a schema that accepts nothing has no IR kind",
+                ));
+            }
+            other => return Err(wrong(ptr, "schema", "an object", other)),
+        };
+        let view = self.view(map, ptr)?;
+        self.schema_of_view(&view, depth)
+    }
+    fn schema_of_view(&mut self, view: &View<'_>, depth: usize) -> Result<Schema, ImportError> {
+        self.check_keywords(view)?;
+        let mut s = if let Some(r) = view.get("$ref") {
+            self.reference(view, r)?
+        } else if view.get("anyOf").is_some() || view.get("oneOf").is_some() {
+            self.union(view, depth)?
+        } else if view.get("enum").is_some() || view.get("const").is_some() {
+            self.enumeration(view)?
+        } else {
+            self.typed(view, depth)?
+        };
+        // A union collapsed onto its only variant keeps that variant's annotations.
+        let mut annotated = Schema::of(SchemaKind::Null);
+        self.annotations(view, &mut annotated)?;
+        merge_annotations(&mut s, annotated);
+        if matches!(s.kind, SchemaKind::Integer(_)) {
+            // `-0` and `3.0` are integers to JSON Schema: hold them as such.
+            if let Some(d) = &mut s.default {
+                whole(d);
+            }
+            s.examples.to_mut().iter_mut().for_each(whole);
+        }
+        let kept = self.kept(view);
+        s.kept.extend(kept);
+        Ok(s)
+    }
+}
