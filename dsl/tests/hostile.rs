@@ -76,6 +76,88 @@ fn twenty_thousand_definitions_each_referenced_once_import_and_dispatch() {
 }
 
 #[test]
+fn twenty_thousand_definitions_behind_one_ofs_and_a_chain_that_fails_import() {
+    // Each `oneOf` is checked for overlap through the definitions its variants refer to, and a
+    // chain of definitions referring to one that cannot be read is dropped link by link: both
+    // look definitions up by name, so this stays fast in a debug build.
+    let n: usize = 20_000;
+    let chain = 300;
+    let props: serde_json::Map<String, Value> =
+        (0..n).map(|i| (format!("p{i}"), json!({"$ref": format!("#/$defs/d{i}")}))).collect();
+    let mut defs = serde_json::Map::new();
+    for i in 0..n {
+        // Every thousandth `oneOf` has two variants a short string matches.
+        let other = if i.is_multiple_of(1000) {
+            json!({"type": "string"})
+        } else {
+            json!({"type": "integer"})
+        };
+        defs.insert(format!("d{i}"), json!({"oneOf": [{"$ref": format!("#/$defs/s{i}")}, other]}));
+    }
+    for i in 0..n {
+        defs.insert(format!("s{i}"), json!({"type": "string", "maxLength": 8}));
+    }
+    defs.insert("f0".into(), json!({"type": "strnig"}));
+    for i in 1..chain {
+        let items = json!({"$ref": format!("#/$defs/f{}", i - 1)});
+        defs.insert(format!("f{i}"), json!({"type": "array", "items": items}));
+    }
+    let imported =
+        tooldef::import_input(&json!({"type": "object", "properties": props, "$defs": defs}))
+            .unwrap();
+
+    // Without `preserve_order`, serde_json's map (and so the document order) is sorted by key.
+    let names: Vec<&str> = imported.value.definitions.iter().map(|d| &*d.name).collect();
+    let mut expected: Vec<String> =
+        (0..n).map(|i| format!("d{i}")).chain((0..n).map(|i| format!("s{i}"))).collect();
+    expected.sort();
+    assert!(
+        names == expected,
+        "the oneOfs and their strings survive, the chain does not: {} kept, first difference {:?}",
+        names.len(),
+        names.iter().zip(&expected).find(|(a, b)| a != b)
+    );
+    for d in imported.value.definitions.iter().filter(|d| d.name.starts_with('d')) {
+        let i: usize = d.name[1..].parse().unwrap();
+        let tooldef::SchemaKind::AnyOf(a) = &d.schema.kind else { panic!("d{i} is not a oneOf") };
+        let combine = a.combine;
+        let expected = if i.is_multiple_of(1000) {
+            tooldef::Combine::OneOf
+        } else {
+            tooldef::Combine::OneOfDisjoint
+        };
+        assert_eq!(combine, expected, "d{i}");
+    }
+
+    let overlapping: Vec<&str> = imported
+        .notes
+        .iter()
+        .filter(|n| n.keyword == "oneOf")
+        .map(|n| n.pointer.as_str())
+        .collect();
+    let mut expected: Vec<String> =
+        (0..n).step_by(1000).map(|i| format!("/$defs/d{i}/oneOf")).collect();
+    expected.sort();
+    assert_eq!(overlapping, expected);
+
+    let dropped: Vec<String> =
+        imported.notes.iter().filter(|n| n.keyword == "$defs").map(ToString::to_string).collect();
+    assert_eq!(dropped.len(), chain);
+    assert_eq!(
+        dropped[0],
+        "#/$defs/f0/type: `$defs` definition `f0` is not referred to and could not be read (`strnig` is not a JSON Schema type; did you mean `string`?); it was dropped"
+    );
+    for (i, note) in dropped.iter().enumerate().skip(1) {
+        assert_eq!(
+            *note,
+            format!(
+                "#: `$defs` definition `f{i}` is not referred to and refers to a dropped definition; it was dropped"
+            )
+        );
+    }
+}
+
+#[test]
 fn duplicates_in_large_lists_are_still_found() {
     let mut values: Vec<String> = (0..50_000).map(|i| format!("v{i}")).collect();
     values.push("v7".into());

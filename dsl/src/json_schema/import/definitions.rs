@@ -2,7 +2,7 @@
 //! cannot be read and nothing refers to, refusing a cycle with no base case, and merging the
 //! definitions of several documents.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use serde_json::{Map, Value};
 
@@ -19,7 +19,7 @@ use crate::schema::{Kept, Schema};
 ///
 /// The name of a definition present in both with different schemas.
 pub fn merge_definitions(into: &mut Vec<Definition>, more: Vec<Definition>) -> Result<(), String> {
-    let mut at: std::collections::HashMap<String, usize> =
+    let mut at: HashMap<String, usize> =
         into.iter().enumerate().map(|(i, d)| (d.name.to_string(), i)).collect();
     for d in more {
         match at.get(&*d.name) {
@@ -32,6 +32,40 @@ pub fn merge_definitions(into: &mut Vec<Definition>, more: Vec<Definition>) -> R
         }
     }
     Ok(())
+}
+
+/// The definitions read so far, by name: each lookup the final passes make (a `$ref` followed,
+/// a definition reached) is one hash lookup, not a scan, so an import stays linear in the number
+/// of definitions.
+pub(super) struct ByName<'d> {
+    list: &'d [Definition],
+    at: HashMap<&'d str, usize>,
+}
+
+impl<'d> ByName<'d> {
+    /// Indexes `list`; of two definitions with one name the first wins, as in a scan.
+    pub(super) fn new(list: &'d [Definition]) -> Self {
+        let mut at = HashMap::with_capacity(list.len());
+        for (i, d) in list.iter().enumerate() {
+            at.entry(&*d.name).or_insert(i);
+        }
+        ByName { list, at }
+    }
+
+    /// The position in the list of the definition named `name`.
+    pub(super) fn index(&self, name: &str) -> Option<usize> {
+        self.at.get(name).copied()
+    }
+
+    /// The schema of the definition named `name`.
+    pub(super) fn get(&self, name: &str) -> Option<&'d Schema> {
+        self.index(name).map(|i| &self.list[i].schema)
+    }
+
+    /// Every definition, in document order.
+    pub(super) fn list(&self) -> &'d [Definition] {
+        self.list
+    }
 }
 
 impl Importer {
@@ -87,6 +121,11 @@ impl Importer {
     }
     /// Definitions that could not be read block the import only when something refers to them;
     /// the others are dropped with a note, and so is every definition that refers to a dropped one.
+    ///
+    /// Linear in the size of the definitions: what the roots reach is one walk that visits each
+    /// definition once, and the definitions dropped for referring to a dropped one are found
+    /// through who-refers-to-whom, round by round (one round per link of a chain, each round
+    /// only looking at the referrers of the round before), not by rescanning every definition.
     pub(super) fn drop_failed(
         &mut self,
         roots: &[&Schema],
@@ -96,31 +135,26 @@ impl Importer {
         if self.failed_defs.is_empty() {
             return Ok(());
         }
-        let mut reached: Vec<String> = Vec::new();
+        let by_name = ByName::new(definitions);
+        let mut reached: HashSet<String> = HashSet::new();
+        let mut todo: Vec<String> = Vec::new();
         for r in roots {
-            refs_of(r, &mut reached);
+            refs_of(r, &mut todo);
         }
         for k in kept {
-            json_refs(&k.value, &mut reached);
+            json_refs(&k.value, &mut todo);
         }
-        let mut i = 0;
-        while i < reached.len() {
-            if let Some(d) = definitions.iter().find(|d| d.name == reached[i].as_str()) {
-                let mut more = Vec::new();
-                refs_of(&d.schema, &mut more);
-                for m in more {
-                    if !reached.contains(&m) {
-                        reached.push(m);
-                    }
-                }
+        while let Some(name) = todo.pop() {
+            if let Some(schema) = by_name.get(&name)
+                && !reached.contains(&name)
+            {
+                refs_of(schema, &mut todo);
             }
-            i += 1;
+            reached.insert(name);
         }
         let failed = std::mem::take(&mut self.failed_defs);
-        for (name, e) in &failed {
-            if reached.contains(name) {
-                return Err(e.clone());
-            }
+        if let Some((_, e)) = failed.iter().find(|(name, _)| reached.contains(name)) {
+            return Err(e.clone());
         }
         for (name, e) in failed {
             let ptr = e.pointer.clone();
@@ -130,31 +164,58 @@ impl Importer {
                 format!("definition `{name}` is not referred to and could not be read ({}); it was dropped", e.kind),
             );
         }
-        // Drop what refers to a definition that is gone, until nothing does.
-        loop {
-            let names: Vec<String> = definitions.iter().map(|d| d.name.to_string()).collect();
-            let before = definitions.len();
-            let mut gone = Vec::new();
-            definitions.retain(|d| {
-                let mut refs = Vec::new();
-                refs_of(&d.schema, &mut refs);
-                let ok = refs.iter().all(|r| names.contains(r));
-                if !ok {
-                    gone.push(d.name.to_string());
+        // Who refers to whom, and the first round: those referring to a name that is not a
+        // definition (a failed one, or a `$ref` inside a kept keyword that points nowhere).
+        let mut referrers: Vec<Vec<usize>> = vec![Vec::new(); definitions.len()];
+        let mut round: Vec<usize> = Vec::new();
+        let mut refs = Vec::new();
+        for (i, d) in definitions.iter().enumerate() {
+            refs.clear();
+            refs_of(&d.schema, &mut refs);
+            let mut gone = false;
+            for r in &refs {
+                match by_name.index(r) {
+                    Some(j) if referrers[j].last() != Some(&i) => referrers[j].push(i),
+                    Some(_) => {}
+                    None => gone = true,
                 }
-                ok
-            });
-            for name in gone {
-                self.note(
-                    "",
-                    "$defs",
-                    format!("definition `{name}` is not referred to and refers to a dropped definition; it was dropped"),
-                );
             }
-            if definitions.len() == before {
-                break;
+            if gone {
+                round.push(i);
             }
         }
+        let mut dropped = vec![false; definitions.len()];
+        for &i in &round {
+            dropped[i] = true;
+        }
+        let mut names_gone: Vec<String> = Vec::new();
+        while !round.is_empty() {
+            let mut next = Vec::new();
+            for &i in &round {
+                names_gone.push(definitions[i].name.to_string());
+                for &j in &referrers[i] {
+                    if !dropped[j] {
+                        dropped[j] = true;
+                        next.push(j);
+                    }
+                }
+            }
+            // Each round is noted in document order, as a rescan would find it.
+            next.sort_unstable();
+            round = next;
+        }
+        for name in names_gone {
+            self.note(
+                "",
+                "$defs",
+                format!("definition `{name}` is not referred to and refers to a dropped definition; it was dropped"),
+            );
+        }
+        let mut i = 0;
+        definitions.retain(|_| {
+            i += 1;
+            !dropped[i - 1]
+        });
         Ok(())
     }
 }

@@ -1,24 +1,22 @@
 //! Whether two schemas can match the same value: a `oneOf` whose variants are disjoint means
 //! the same as an `anyOf`, and only one whose variants may overlap is kept as `oneOf`.
 
-use crate::descriptor::Definition;
+use super::definitions::ByName;
 use crate::descriptor_rules::MAX_DEPTH;
 use crate::schema::{RefSchema, Schema, SchemaKind};
 
 /// Whether no value can match both `a` and `b` (conservative: `false` when unsure).
-pub(super) fn disjoint(a: &Schema, b: &Schema, defs: &[Definition], depth: usize) -> bool {
+pub(super) fn disjoint(a: &Schema, b: &Schema, defs: &ByName<'_>, depth: usize) -> bool {
     if depth > MAX_DEPTH {
         return false;
     }
-    fn resolve<'s>(mut s: &'s Schema, defs: &'s [Definition]) -> &'s Schema {
+    fn resolve<'s>(mut s: &'s Schema, defs: &ByName<'s>) -> &'s Schema {
         for _ in 0..MAX_DEPTH {
             match &s.kind {
-                SchemaKind::Ref(RefSchema { name }) => {
-                    match defs.iter().find(|d| d.name == *name) {
-                        Some(d) => s = &d.schema,
-                        None => return s,
-                    }
-                }
+                SchemaKind::Ref(RefSchema { name }) => match defs.get(name) {
+                    Some(d) => s = d,
+                    None => return s,
+                },
                 _ => return s,
             }
         }

@@ -79,6 +79,7 @@ use crate::json_schema::order::KeyOrder;
 use crate::json_schema::view::View;
 use crate::schema::{Additional, ObjectSchema, Schema, SchemaKind};
 use annotations::{merge_annotations, whole};
+use definitions::ByName;
 use refs::find_def;
 
 /// The state of one import: the definition names of the document, the notes so far, and what
@@ -223,8 +224,9 @@ pub fn import_input_ordered(
     let kept = im.kept(&view);
     let mut definitions = im.definitions(root)?;
     let snapshot = definitions.clone();
-    im.settle_object(&mut params, &mut additional, &snapshot, &mut view.ptr.clone(), 0);
-    im.settle_definitions(&mut definitions, &snapshot);
+    let by_name = ByName::new(&snapshot);
+    im.settle_object(&mut params, &mut additional, &by_name, &mut view.ptr.clone(), 0);
+    im.settle_definitions(&mut definitions, &by_name);
     let mut roots: Vec<&Schema> = params.iter().map(|p| &p.schema).collect();
     if let Additional::Typed(t) = &additional {
         roots.push(t.get());
@@ -277,8 +279,9 @@ pub fn import_schema_ordered(
     let mut schema = im.schema(schema, "", 0)?;
     let mut definitions = im.definitions(root)?;
     let snapshot = definitions.clone();
-    im.settle(&mut schema, &snapshot, &mut String::new(), 0);
-    im.settle_definitions(&mut definitions, &snapshot);
+    let by_name = ByName::new(&snapshot);
+    im.settle(&mut schema, &by_name, &mut String::new(), 0);
+    im.settle_definitions(&mut definitions, &by_name);
     im.drop_failed(&[&schema], &[], &mut definitions)?;
     if im.root_used {
         definitions.push(Definition::named(im.root_name.clone(), schema.clone()));

@@ -6,6 +6,7 @@ use std::fmt::Write as _;
 
 use super::Importer;
 use super::combine::OVERLAPPING_ONE_OF;
+use super::definitions::ByName;
 use super::disjoint::disjoint;
 use crate::descriptor::{Definition, Param};
 use crate::descriptor_rules::MAX_DEPTH;
@@ -19,7 +20,7 @@ impl Importer {
     pub(super) fn settle(
         &mut self,
         s: &mut Schema,
-        defs: &[Definition],
+        defs: &ByName<'_>,
         ptr: &mut String,
         depth: usize,
     ) {
@@ -56,7 +57,7 @@ impl Importer {
         }
         ptr.truncate(at);
         if let Some(d) = s.default.take() {
-            match crate::rules::literal_fits(s, &d, defs) {
+            match crate::rules::literal_fits(s, &d, defs.list()) {
                 Ok(()) => s.default = Some(d),
                 Err(why) => self.note(
                     &child(ptr, "default"),
@@ -69,7 +70,7 @@ impl Importer {
             let examples = std::mem::take(&mut s.examples).into_owned();
             let mut kept = Vec::with_capacity(examples.len());
             for (i, e) in examples.into_iter().enumerate() {
-                match crate::rules::literal_fits(s, &e, defs) {
+                match crate::rules::literal_fits(s, &e, defs.list()) {
                     Ok(()) => kept.push(e),
                     Err(why) => self.note(
                         &format!("{ptr}/examples/{i}"),
@@ -86,7 +87,7 @@ impl Importer {
         &mut self,
         params: &mut [Param],
         additional: &mut Additional,
-        defs: &[Definition],
+        defs: &ByName<'_>,
         ptr: &mut String,
         depth: usize,
     ) {
@@ -109,12 +110,11 @@ impl Importer {
     pub(super) fn settle_definitions(
         &mut self,
         definitions: &mut [Definition],
-        snapshot: &[Definition],
+        snapshot: &ByName<'_>,
     ) {
         let mut ptr = String::new();
         for d in definitions {
-            let table =
-                if self.defs_2020.iter().any(|n| *n == d.name) { "$defs" } else { "definitions" };
+            let table = if self.defs_2020.contains(&*d.name) { "$defs" } else { "definitions" };
             ptr.clear();
             ptr.push_str(&child(&child("", table), &d.name));
             self.settle(&mut d.schema, snapshot, &mut ptr, 1);
