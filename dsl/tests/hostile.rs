@@ -158,6 +158,34 @@ fn twenty_thousand_definitions_behind_one_ofs_and_a_chain_that_fails_import() {
 }
 
 #[test]
+fn a_definition_that_refers_to_the_root_survives_when_an_unused_one_is_dropped() {
+    // The root's own copy (`Input`, the target of `$ref: "#"`) joins the definitions after the
+    // ones that cannot be read are dropped: a reference to it is not one to a dropped definition.
+    let schema = json!({
+        "type": "object",
+        "properties": {"node": {"$ref": "#/$defs/node"}},
+        "$defs": {
+            "node": {"type": "object", "properties": {"up": {"$ref": "#"}}},
+            "broken": {"type": "strnig"}
+        }
+    });
+    let imported = tooldef::import_input(&schema).unwrap();
+    let names: Vec<&str> = imported.value.definitions.iter().map(|d| &*d.name).collect();
+    assert_eq!(names, ["node", "Input"]);
+    let dropped: Vec<String> =
+        imported.notes.iter().filter(|n| n.keyword == "$defs").map(ToString::to_string).collect();
+    assert_eq!(
+        dropped,
+        [
+            "#/$defs/broken/type: `$defs` definition `broken` is not referred to and could not be read (`strnig` is not a JSON Schema type; did you mean `string`?); it was dropped"
+        ]
+    );
+    let same = tooldef::import_schema(&schema).unwrap();
+    let names: Vec<&str> = same.value.definitions.iter().map(|d| &*d.name).collect();
+    assert_eq!(names, ["node", "Root"]);
+}
+
+#[test]
 fn duplicates_in_large_lists_are_still_found() {
     let mut values: Vec<String> = (0..50_000).map(|i| format!("v{i}")).collect();
     values.push("v7".into());

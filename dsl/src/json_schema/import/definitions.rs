@@ -126,6 +126,8 @@ impl Importer {
     /// definition once, and the definitions dropped for referring to a dropped one are found
     /// through who-refers-to-whom, round by round (one round per link of a chain, each round
     /// only looking at the referrers of the round before), not by rescanning every definition.
+    /// The root's own copy (the target of a `$ref` to `#`) is added after this step, so a
+    /// reference to it never counts as one to a dropped definition.
     pub(super) fn drop_failed(
         &mut self,
         roots: &[&Schema],
@@ -177,7 +179,8 @@ impl Importer {
                 match by_name.index(r) {
                     Some(j) if referrers[j].last() != Some(&i) => referrers[j].push(i),
                     Some(_) => {}
-                    None => gone = true,
+                    // The root's own copy joins the definitions after this step.
+                    None => gone |= *r != self.root_name,
                 }
             }
             if gone {
