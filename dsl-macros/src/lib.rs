@@ -21,6 +21,9 @@ mod fallback;
 // Shared with `tooldef`, which reads what the macros write with these keys.
 #[allow(unreachable_pub)]
 mod packed_keys;
+// Shared with `tooldef`, which builds the same pointers at run time; the macros only escape.
+#[allow(dead_code, unreachable_pub)]
+mod pointer_segment;
 // Shared with `tooldef`, where its items are public.
 #[allow(unreachable_pub)]
 mod suggest;

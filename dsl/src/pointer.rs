@@ -5,6 +5,12 @@ use std::borrow::{Borrow, Cow};
 use std::fmt::{self, Write as _};
 use std::str::FromStr;
 
+// Shared with `tooldef-macros`, which writes the pointers of `#[tool]` parameters with it.
+#[allow(unreachable_pub)]
+mod segment;
+
+pub(crate) use segment::{escape_into, unescape};
+
 /// A JSON pointer in its RFC 6901 text form: `""` is the whole document, `/properties/a~1b`
 /// is the property `a/b` of the object at `/properties`.
 ///
@@ -190,35 +196,7 @@ impl<'a> Iterator for Segments<'a> {
 /// One pointer segment escaped (`a/b~c` is `a~1b~0c`), borrowed when nothing needs escaping;
 /// for text that goes into a message next to pointer text (a [`JsonPointer`] escapes its own).
 pub fn escape(segment: &str) -> Cow<'_, str> {
-    if !segment.bytes().any(|b| b == b'~' || b == b'/') {
-        return Cow::Borrowed(segment);
-    }
-    let mut out = String::with_capacity(segment.len() + 2);
-    escape_into(&mut out, segment);
-    Cow::Owned(out)
-}
-
-/// Appends `segment` to `out` with `~` written `~0` and `/` written `~1`.
-pub(crate) fn escape_into(out: &mut String, segment: &str) {
-    if !segment.bytes().any(|b| b == b'~' || b == b'/') {
-        out.push_str(segment);
-        return;
-    }
-    for c in segment.chars() {
-        match c {
-            '~' => out.push_str("~0"),
-            '/' => out.push_str("~1"),
-            c => out.push(c),
-        }
-    }
-}
-
-/// One escaped segment, unescaped (`~1` is `/`, `~0` is `~`).
-pub(crate) fn unescape(segment: &str) -> Cow<'_, str> {
-    if !segment.contains('~') {
-        return Cow::Borrowed(segment);
-    }
-    Cow::Owned(segment.replace("~1", "/").replace("~0", "~"))
+    segment::escape(segment)
 }
 
 /// Appends `name` to `out` as one segment of a URI fragment pointer (`#/$defs/a~1b%20c`):

@@ -40,6 +40,16 @@ pub async fn get_weather(
     Ok(Weather { temp: f64::from(days) * 10.0, unit })
 }
 
+/// Look below a path; its parameter's name holds the two characters a JSON pointer escapes.
+#[tool]
+pub fn look_below(
+    #[param(name = "dir/sub~1", range = 1..=3)] depth: u8,
+    #[param(name = "~tag", one_of = ["a", "b"])] tag: Option<String>,
+) -> u8 {
+    let _ = tag;
+    depth
+}
+
 /// Echo, derived.
 #[derive(Deserialize, tooldef::Tool)]
 pub struct Echo {
@@ -139,4 +149,26 @@ fn a_tool_set_shares_its_instance() {
     let executors = Counter::executors(&counter);
     assert_eq!(executors.len(), 2);
     assert_eq!(executors[1].descriptor().name, "read");
+}
+
+#[test]
+fn pointers_escape_slash_and_tilde_in_parameter_names() {
+    let mut tb = Toolbox::new();
+    tb.add(LookBelow);
+    let r = call(&tb, "look_below", json!({"dir/sub~1": 2}).into());
+    assert_eq!((r.is_error, r.structured), (false, Some(json!(2))));
+    // The generated checks, with the pointer the macro escaped.
+    let r = call(&tb, "look_below", json!({"dir/sub~1": 4, "~tag": "c"}).into());
+    assert_eq!(
+        r.text(),
+        "invalid arguments for look_below:\n- /dir~1sub~01 must be at most 3; got 4\n\
+         - /~0tag must be one of \"a\", \"b\"; got \"c\""
+    );
+    // A value serde refuses: dispatch's validator walks the schema and escapes at run time.
+    let r = call(&tb, "look_below", json!({"dir/sub~1": "deep", "~tag": 1}).into());
+    assert_eq!(
+        r.text(),
+        "invalid arguments for look_below:\n- /dir~1sub~01 must be an integer; got \"deep\"\n\
+         - /~0tag must be one of \"a\", \"b\"; got 1"
+    );
 }

@@ -196,7 +196,8 @@ fn bound_checks(p: &ParamIr<'_>) -> TokenStream {
 /// The argument checks of one parameter, as statements pushing into `__errors`.
 fn checks(p: &ParamIr<'_>, span: proc_macro2::Span, access: &TokenStream) -> TokenStream {
     let ty = p.ty;
-    let pointer = format!("/{}", p.wire.replace('~', "~0").replace('/', "~1"));
+    let mut pointer = String::from("/");
+    crate::pointer_segment::escape_into(&mut pointer, &p.wire);
     let mut out = TokenStream::new();
     let (min, max) = numeric_bounds(p);
     if min.is_some() || max.is_some() {

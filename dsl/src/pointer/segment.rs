@@ -1,0 +1,1 @@
+../../../dsl-macros/src/pointer_segment.rs
