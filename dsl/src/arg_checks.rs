@@ -5,26 +5,37 @@
 //! Shared by the code `#[tool]` generates (typed checks after decoding, the fast path) and by
 //! [`crate::dispatch`] (checks of JSON values against a [`crate::Schema`]). Owns the messages;
 //! knows nothing about descriptors or providers.
+//!
+//! The check functions take the argument's pointer as text that is already escaped (the code
+//! `#[tool]` generates writes it as a literal, escaped by the macros); the [`ArgError`] they
+//! return holds it as a [`JsonPointer`].
 
 use std::fmt;
 use std::fmt::Write as _;
 use std::sync::OnceLock;
 
+use crate::pointer::JsonPointer;
 use crate::schema::ScalarRef;
 
 /// One argument the model got wrong.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ArgError {
-    /// The JSON pointer of the argument (`/days`, `/filter/tags/2`; empty for the whole object).
-    pub pointer: String,
+    /// The JSON pointer of the argument (`/days`, `/filter/tags/2`; the root for the whole
+    /// object).
+    pub pointer: JsonPointer,
     /// What is wrong, phrased to follow the pointer (`must be at most 10; got 11`).
     pub message: String,
 }
 
 impl ArgError {
     /// An error at `pointer`.
-    pub fn new(pointer: impl Into<String>, message: impl Into<String>) -> Self {
+    pub fn new(pointer: impl Into<JsonPointer>, message: impl Into<String>) -> Self {
         ArgError { pointer: pointer.into(), message: message.into() }
+    }
+
+    /// An error at `pointer`, pointer text as the check functions of this module take it.
+    fn at(pointer: &str, message: impl Into<String>) -> Self {
+        ArgError::new(JsonPointer::from_written(pointer), message)
     }
 }
 
@@ -97,12 +108,12 @@ pub fn int_range(
     if let Some(min) = min
         && v < i128::from(min)
     {
-        return Err(ArgError::new(pointer, format!("must be at least {min}; got {v}")));
+        return Err(ArgError::at(pointer, format!("must be at least {min}; got {v}")));
     }
     if let Some(max) = max
         && v > i128::from(max)
     {
-        return Err(ArgError::new(pointer, format!("must be at most {max}; got {v}")));
+        return Err(ArgError::at(pointer, format!("must be at most {max}; got {v}")));
     }
     Ok(())
 }
@@ -122,12 +133,12 @@ pub fn int_exclusive(
     if let Some(min) = min
         && v <= i128::from(min)
     {
-        return Err(ArgError::new(pointer, format!("must be greater than {min}; got {v}")));
+        return Err(ArgError::at(pointer, format!("must be greater than {min}; got {v}")));
     }
     if let Some(max) = max
         && v >= i128::from(max)
     {
-        return Err(ArgError::new(pointer, format!("must be less than {max}; got {v}")));
+        return Err(ArgError::at(pointer, format!("must be less than {max}; got {v}")));
     }
     Ok(())
 }
@@ -140,7 +151,7 @@ pub fn int_exclusive(
 pub fn int_multiple_of(value: impl Into<i128>, step: i64, pointer: &str) -> Result<(), ArgError> {
     let v = value.into();
     if step != 0 && v % i128::from(step) != 0 {
-        return Err(ArgError::new(pointer, format!("must be a multiple of {step}; got {v}")));
+        return Err(ArgError::at(pointer, format!("must be a multiple of {step}; got {v}")));
     }
     Ok(())
 }
@@ -156,32 +167,32 @@ pub fn float_range(
     pointer: &str,
 ) -> Result<(), ArgError> {
     if !value.is_finite() {
-        return Err(ArgError::new(pointer, format!("must be a finite number; got {value}")));
+        return Err(ArgError::at(pointer, format!("must be a finite number; got {value}")));
     }
     if let Some(min) = bounds.minimum
         && value < min
     {
-        return Err(ArgError::new(pointer, format!("must be at least {min}; got {value}")));
+        return Err(ArgError::at(pointer, format!("must be at least {min}; got {value}")));
     }
     if let Some(max) = bounds.maximum
         && value > max
     {
-        return Err(ArgError::new(pointer, format!("must be at most {max}; got {value}")));
+        return Err(ArgError::at(pointer, format!("must be at most {max}; got {value}")));
     }
     if let Some(min) = bounds.exclusive_minimum
         && value <= min
     {
-        return Err(ArgError::new(pointer, format!("must be greater than {min}; got {value}")));
+        return Err(ArgError::at(pointer, format!("must be greater than {min}; got {value}")));
     }
     if let Some(max) = bounds.exclusive_maximum
         && value >= max
     {
-        return Err(ArgError::new(pointer, format!("must be less than {max}; got {value}")));
+        return Err(ArgError::at(pointer, format!("must be less than {max}; got {value}")));
     }
     if let Some(step) = bounds.multiple_of {
         let q = value / step;
         if step > 0.0 && (q - q.round()).abs() > 1e-9 * q.abs().max(1.0) {
-            return Err(ArgError::new(
+            return Err(ArgError::at(
                 pointer,
                 format!("must be a multiple of {step}; got {value}"),
             ));
@@ -208,7 +219,7 @@ pub fn length(
     if let Some(min) = min
         && n < min
     {
-        return Err(ArgError::new(
+        return Err(ArgError::at(
             pointer,
             format!("must be at least {min} characters long; got {n}"),
         ));
@@ -216,7 +227,7 @@ pub fn length(
     if let Some(max) = max
         && n > max
     {
-        return Err(ArgError::new(
+        return Err(ArgError::at(
             pointer,
             format!("must be at most {max} characters long; got {n}"),
         ));
@@ -239,12 +250,12 @@ pub fn items(
     if let Some(min) = min
         && n < min
     {
-        return Err(ArgError::new(pointer, format!("must have at least {min} items; got {n}")));
+        return Err(ArgError::at(pointer, format!("must have at least {min} items; got {n}")));
     }
     if let Some(max) = max
         && n > max
     {
-        return Err(ArgError::new(pointer, format!("must have at most {max} items; got {n}")));
+        return Err(ArgError::at(pointer, format!("must have at most {max} items; got {n}")));
     }
     Ok(())
 }
@@ -276,7 +287,7 @@ pub fn one_of<'a>(
         }
     }
     let listed = one_of_phrase(first[..n].iter().copied().chain(rest));
-    Err(ArgError::new(pointer, format!("must be {listed}; got {}", quote(value))))
+    Err(ArgError::at(pointer, format!("must be {listed}; got {}", quote(value))))
 }
 
 /// The error for a value that is not one of `allowed` and not even a string
@@ -286,7 +297,7 @@ pub fn not_one_of<'a>(
     allowed: impl IntoIterator<Item = &'a str>,
     pointer: &str,
 ) -> ArgError {
-    ArgError::new(pointer, format!("must be {}; got {}", one_of_phrase(allowed), describe(got)))
+    ArgError::at(pointer, format!("must be {}; got {}", one_of_phrase(allowed), describe(got)))
 }
 
 /// The error for a value that is none of an enum's scalar values, which messages list as JSON
@@ -300,7 +311,7 @@ pub fn not_in_enum<'a>(
         serde_json::Value::String(s) => quote(s),
         other => describe(other),
     };
-    ArgError::new(pointer, format!("must be {}; got {got}", one_of_values_phrase(allowed)))
+    ArgError::at(pointer, format!("must be {}; got {got}", one_of_values_phrase(allowed)))
 }
 
 /// `one of "a", 1, true`: how messages name the scalar values of an enum, each as JSON.
@@ -330,7 +341,7 @@ pub fn one_of_phrase<'a>(allowed: impl IntoIterator<Item = &'a str>) -> String {
 /// The error for a value of the wrong JSON type; `expected` is a phrase such as `"an integer"`
 /// or `"a string or null"` (`/days must be an integer; got "three"`).
 pub fn wrong_type(expected: &str, got: &serde_json::Value, pointer: &str) -> ArgError {
-    ArgError::new(pointer, format!("must be {expected}; got {}", describe(got)))
+    ArgError::at(pointer, format!("must be {expected}; got {}", describe(got)))
 }
 
 /// The error for an object with too few or too many keys (`minProperties`, `maxProperties`):
@@ -339,24 +350,24 @@ pub fn property_count(len: usize, min: Option<u64>, max: Option<u64>, pointer: &
     let plural = |n: u64| if n == 1 { "key" } else { "keys" };
     match (min, max) {
         (Some(min), _) => {
-            ArgError::new(pointer, format!("must have at least {min} {}; got {len}", plural(min)))
+            ArgError::at(pointer, format!("must have at least {min} {}; got {len}", plural(min)))
         }
         (_, Some(max)) => {
-            ArgError::new(pointer, format!("must have at most {max} {}; got {len}", plural(max)))
+            ArgError::at(pointer, format!("must have at most {max} {}; got {len}", plural(max)))
         }
-        (None, None) => ArgError::new(pointer, format!("has a wrong number of keys ({len})")),
+        (None, None) => ArgError::at(pointer, format!("has a wrong number of keys ({len})")),
     }
 }
 
 /// The error for a key that `dependentRequired` ties to another which is absent:
 /// `/range must have `end` as well as `start``.
 pub fn dependent_required(key: &str, needs: &str, pointer: &str) -> ArgError {
-    ArgError::new(pointer, format!("must have `{needs}` as well as `{key}`"))
+    ArgError::at(pointer, format!("must have `{needs}` as well as `{key}`"))
 }
 
 /// The error for a value that matches two variants of a `oneOf` (numbered from 0).
 pub fn one_of_twice(first: usize, second: usize, pointer: &str) -> ArgError {
-    ArgError::new(
+    ArgError::at(
         pointer,
         format!(
             "must match exactly one of the `oneOf` variants; it matches variants {first} and {second}"
@@ -366,7 +377,7 @@ pub fn one_of_twice(first: usize, second: usize, pointer: &str) -> ArgError {
 
 /// The error for a required key that is absent (`/city is required`).
 pub fn required(pointer: &str) -> ArgError {
-    ArgError::new(pointer, "is required")
+    ArgError::at(pointer, "is required")
 }
 
 /// The error for a key a closed object does not accept. `tool` names the tool when the object
@@ -392,7 +403,7 @@ pub fn unknown_key<'a>(
         (None, false) => format!("is not a known property; the properties are {listed}"),
         (None, true) => "is not a known property; this object takes no properties".to_owned(),
     };
-    ArgError::new(pointer, message)
+    ArgError::at(pointer, message)
 }
 
 /// Checks that no two items are equal.
@@ -403,7 +414,7 @@ pub fn unknown_key<'a>(
 pub fn unique<T: PartialEq>(items: &[T], pointer: &str) -> Result<(), ArgError> {
     for (i, a) in items.iter().enumerate() {
         if let Some(j) = items[i + 1..].iter().position(|b| a == b) {
-            return Err(ArgError::new(
+            return Err(ArgError::at(
                 pointer,
                 format!("must not contain duplicates; items {i} and {} are equal", i + 1 + j),
             ));
@@ -534,11 +545,11 @@ pub(crate) fn matches(
 ) -> Result<(), ArgError> {
     match compiled {
         Ok(re) if re.is_match(value) => Ok(()),
-        Ok(_) => Err(ArgError::new(
+        Ok(_) => Err(ArgError::at(
             pointer,
             format!("must match the pattern {source}; got {}", quote(value)),
         )),
-        Err(e) => Err(ArgError::new(pointer, format!("cannot be checked: the tool's {e}"))),
+        Err(e) => Err(ArgError::at(pointer, format!("cannot be checked: the tool's {e}"))),
     }
 }
 

@@ -14,9 +14,9 @@
 //! anything else with it and refuses one deeper than [`MAX_DEPTH`]; [`dismantle`] drops a value
 //! of any depth.
 
-use std::fmt::Write as _;
-
 use serde_json::Value;
+
+use crate::pointer::JsonPointer;
 
 /// The deepest argument value dispatch accepts: 128 nested arrays or objects, the recursion
 /// limit `serde_json` applies to text. A value built by a host that is deeper is refused with
@@ -44,7 +44,7 @@ pub fn parse(bytes: &[u8]) -> Result<Value, serde_json::Error> {
 /// Whether `value` nests more than `max` arrays or objects (the outermost counts as one):
 /// `Some(pointer)` of the first container found past the limit, `None` when it fits. Runs in
 /// a loop, so any depth is safe.
-pub fn depth_exceeds(value: &Value, max: usize) -> Option<String> {
+pub fn depth_exceeds(value: &Value, max: usize) -> Option<JsonPointer> {
     /// How a container was reached from its parent.
     #[derive(Clone, Copy)]
     enum Seg<'v> {
@@ -65,12 +65,12 @@ pub fn depth_exceeds(value: &Value, max: usize) -> Option<String> {
             path.push(seg);
         }
         if level > max {
-            let mut pointer = String::new();
+            let mut pointer = JsonPointer::root();
             for seg in &path {
-                let _ = match seg {
-                    Seg::Index(i) => write!(pointer, "/{i}"),
-                    Seg::Key(k) => write!(pointer, "/{}", crate::json_schema::pointer_token(k)),
-                };
+                match *seg {
+                    Seg::Index(i) => pointer.push_index(i),
+                    Seg::Key(k) => pointer.push(k),
+                }
             }
             return Some(pointer);
         }
@@ -159,8 +159,8 @@ mod tests {
         // Levels alternate; with an odd count the outermost is an array.
         let v = nested(MAX_DEPTH + 1);
         let pointer = depth_exceeds(&v, MAX_DEPTH).unwrap();
-        assert_eq!(pointer.matches('/').count(), MAX_DEPTH);
-        assert!(pointer.starts_with("/0/k/0/k"), "{pointer}");
+        assert_eq!(pointer.segments().count(), MAX_DEPTH);
+        assert!(pointer.as_str().starts_with("/0/k/0/k"), "{pointer}");
         dismantle(v);
         let v = json!({"a": [1, {"b": []}], "c": {"d": 3}});
         assert_eq!(depth_exceeds(&v, 4), None);
@@ -168,5 +168,6 @@ mod tests {
         assert_eq!(depth_exceeds(&v, 2).unwrap(), "/a/1");
         assert_eq!(depth_exceeds(&json!({"x": 1}), 1), None);
         assert_eq!(depth_exceeds(&json!(1), 0), None);
+        assert_eq!(depth_exceeds(&json!({"a/b": {"~": []}}), 2).unwrap(), "/a~1b/~0");
     }
 }

@@ -96,6 +96,13 @@ impl JsonPointer {
         Ok(JsonPointer(text.to_owned()))
     }
 
+    /// Pointer text that tooldef wrote itself, such as the pointer of a parameter in code that
+    /// `#[tool]` generates. Text that is not a pointer (it never is, unless a caller of a
+    /// public check function passes some) is kept whole as one segment, so the result is valid.
+    pub(crate) fn from_written(text: &str) -> Self {
+        JsonPointer::parse(text).unwrap_or_else(|_| JsonPointer::from_segments([text]))
+    }
+
     /// Appends one segment, escaping `~` as `~0` and `/` as `~1`.
     pub fn push(&mut self, segment: &str) {
         self.0.push('/');
@@ -348,6 +355,13 @@ mod tests {
         let back: JsonPointer = serde_json::from_str(r#""/a~1b""#).unwrap();
         assert_eq!(back, p);
         assert!(serde_json::from_str::<JsonPointer>(r#""a""#).is_err());
+    }
+
+    #[test]
+    fn written_text_stays_a_valid_pointer() {
+        assert_eq!(JsonPointer::from_written("/a~1b"), "/a~1b");
+        assert_eq!(JsonPointer::from_written(""), "");
+        assert_eq!(JsonPointer::from_written("days"), "/days");
     }
 
     #[test]

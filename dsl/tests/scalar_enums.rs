@@ -7,7 +7,7 @@ use tooldef::json_schema::{export_schema, import_input, import_schema};
 use tooldef::{
     ArgValidator, EnumValue, Literal, Param, Scalar, ScalarRef, Schema, SchemaKind, ToolDescriptor,
 };
-use tooldef::{Constraint, Override};
+use tooldef::{Constraint, JsonPointer, Override};
 
 /// A `const` enum of integers with a described value, next to a plain string enum.
 static LEVELS: ToolDescriptor = ToolDescriptor::new("set_level").params(
@@ -176,21 +176,25 @@ fn an_mcp_input_schema_round_trips_its_enums() {
 #[test]
 fn dispatch_accepts_exactly_the_json_equal_values_and_lists_them_as_json() {
     let v = ArgValidator::new();
+    let unit = &JsonPointer::from_segments(["unit"]);
     let s = Schema::enumeration_of_scalars([1_i64, 2]);
     for ok in [json!(1), json!(2), json!(1.0), json!(2.0)] {
-        assert!(v.check_value(&s, &[], &ok, "/unit").is_ok(), "{ok}");
+        assert!(v.check_value(&s, &[], &ok, unit).is_ok(), "{ok}");
     }
-    let e = v.check_value(&s, &[], &json!(3), "/unit").unwrap_err().to_string();
+    let e = v.check_value(&s, &[], &json!(3), unit).unwrap_err().to_string();
     assert_eq!(e, "/unit must be one of 1, 2; got 3");
-    let e = v.check_value(&s, &[], &json!("1"), "/unit").unwrap_err().to_string();
+    let e = v.check_value(&s, &[], &json!("1"), unit).unwrap_err().to_string();
     assert_eq!(e, r#"/unit must be one of 1, 2; got "1""#);
     let mixed = Schema::enumeration_of_scalars([Scalar::str("a"), Scalar::Bool(true)]);
-    assert!(v.check_value(&mixed, &[], &json!(true), "").is_ok());
-    let e = v.check_value(&mixed, &[], &json!(false), "/m").unwrap_err().to_string();
+    assert!(v.check_value(&mixed, &[], &json!(true), &JsonPointer::root()).is_ok());
+    let e = v
+        .check_value(&mixed, &[], &json!(false), &JsonPointer::from_segments(["m"]))
+        .unwrap_err()
+        .to_string();
     assert_eq!(e, r#"/m must be one of "a", true; got false"#);
     // A string enum's message is what it was.
     let strings = Schema::enumeration(&["celsius", "fahrenheit"]);
-    let e = v.check_value(&strings, &[], &json!("kelvin"), "/unit").unwrap_err().to_string();
+    let e = v.check_value(&strings, &[], &json!("kelvin"), unit).unwrap_err().to_string();
     assert_eq!(e, r#"/unit must be one of "celsius", "fahrenheit"; got "kelvin""#);
 }
 

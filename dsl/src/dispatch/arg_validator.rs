@@ -12,6 +12,7 @@ use serde_json::{Map, Value};
 
 use crate::arg_checks::{self, ArgError, ArgErrors};
 use crate::descriptor::{Definition, Param, ToolDescriptor};
+use crate::pointer::JsonPointer;
 use crate::schema::{Additional, Combine, Kept, Schema, SchemaKind};
 
 /// How many schema steps (object properties, list items, references, variants) validation
@@ -74,7 +75,7 @@ impl ArgValidator {
     }
 
     /// Checks `value` against `schema`, resolving references in `definitions`; pointers in the
-    /// errors start at `pointer` (`""` for the root).
+    /// errors start at `pointer` ([`JsonPointer::root`] for a value that stands alone).
     ///
     /// # Errors
     ///
@@ -84,10 +85,10 @@ impl ArgValidator {
         schema: &Schema,
         definitions: &[Definition],
         value: &Value,
-        pointer: &str,
+        pointer: &JsonPointer,
     ) -> Result<(), ArgErrors> {
         let mut walk = Walk::new(self, definitions);
-        walk.pointer.push_str(pointer);
+        walk.pointer.clone_from(pointer);
         walk.schema(schema, value, 0);
         ArgErrors(walk.errors).into_result()
     }
@@ -246,7 +247,7 @@ impl<'p> ParamNames<'p> {
 struct Walk<'a> {
     validator: &'a ArgValidator,
     defs: Defs<'a>,
-    pointer: String,
+    pointer: JsonPointer,
     errors: Vec<ArgError>,
     /// Schema nodes visited so far (see [`MAX_STEPS`]).
     steps: usize,
@@ -261,7 +262,7 @@ impl<'a> Walk<'a> {
         Walk {
             validator,
             defs: Defs::new(defs),
-            pointer: String::new(),
+            pointer: JsonPointer::root(),
             errors: Vec::new(),
             steps: 0,
             open: Vec::new(),
@@ -285,20 +286,19 @@ impl<'a> Walk<'a> {
         }
     }
 
-    /// Runs `f` with `segment` appended to the pointer (escaped as RFC 6901 says).
+    /// Runs `f` with `segment` appended to the pointer.
     fn at<R>(&mut self, segment: &str, f: impl FnOnce(&mut Self) -> R) -> R {
         let len = self.pointer.len();
-        self.pointer.push('/');
-        crate::pointer::escape_into(&mut self.pointer, segment);
+        self.pointer.push(segment);
         let r = f(self);
         self.pointer.truncate(len);
         r
     }
 
+    /// Runs `f` with `index` appended to the pointer.
     fn at_index<R>(&mut self, index: usize, f: impl FnOnce(&mut Self) -> R) -> R {
-        use std::fmt::Write;
         let len = self.pointer.len();
-        let _ = write!(self.pointer, "/{index}");
+        self.pointer.push_index(index);
         let r = f(self);
         self.pointer.truncate(len);
         r
@@ -316,7 +316,7 @@ impl<'a> Walk<'a> {
             match map.get(p.name()) {
                 Some(v) => self.at(p.name(), |w| w.schema(&p.schema, v, depth + 1)),
                 None if p.required => self.at(p.name(), |w| {
-                    let e = arg_checks::required(&w.pointer);
+                    let e = arg_checks::required(w.pointer.as_str());
                     w.push(e);
                 }),
                 None => {}
@@ -334,8 +334,11 @@ impl<'a> Walk<'a> {
             match additional {
                 Additional::Typed(schema) => self.at(k, |w| w.schema(schema, v, depth + 1)),
                 _ => self.at(k, |w| {
-                    let e =
-                        arg_checks::unknown_key(&w.pointer, tool, params.iter().map(Param::name));
+                    let e = arg_checks::unknown_key(
+                        w.pointer.as_str(),
+                        tool,
+                        params.iter().map(Param::name),
+                    );
                     w.push(e);
                 }),
             }
@@ -365,7 +368,7 @@ impl<'a> Walk<'a> {
         if value.is_null() && schema.nullable {
             return;
         }
-        let p = &self.pointer;
+        let p = self.pointer.as_str();
         match (&schema.kind, value) {
             (SchemaKind::String(s), Value::String(v)) => {
                 let r1 = arg_checks::length(v, s.min_length, s.max_length, p);
@@ -420,7 +423,7 @@ impl<'a> Walk<'a> {
             (SchemaKind::Ref(r), value) => match self.defs.named(&r.name) {
                 Some((name, _)) if self.open.contains(&(name, std::ptr::from_ref(value))) => {
                     let e = ArgError::new(
-                        p,
+                        &self.pointer,
                         format!("does not match `{name}`, which refers back to itself here"),
                     );
                     self.push(e);
@@ -432,7 +435,7 @@ impl<'a> Walk<'a> {
                 }
                 None => {
                     let e = ArgError::new(
-                        p,
+                        &self.pointer,
                         format!(
                             "cannot be checked: the tool's schema refers to the undefined `{}`",
                             r.name
@@ -462,8 +465,12 @@ impl<'a> Walk<'a> {
                     if let Some(min) = v.as_u64()
                         && (map.len() as u64) < min
                     {
-                        let e =
-                            arg_checks::property_count(map.len(), Some(min), None, &self.pointer);
+                        let e = arg_checks::property_count(
+                            map.len(),
+                            Some(min),
+                            None,
+                            self.pointer.as_str(),
+                        );
                         self.push(e);
                     }
                 }
@@ -471,8 +478,12 @@ impl<'a> Walk<'a> {
                     if let Some(max) = v.as_u64()
                         && (map.len() as u64) > max
                     {
-                        let e =
-                            arg_checks::property_count(map.len(), None, Some(max), &self.pointer);
+                        let e = arg_checks::property_count(
+                            map.len(),
+                            None,
+                            Some(max),
+                            self.pointer.as_str(),
+                        );
                         self.push(e);
                     }
                 }
@@ -484,7 +495,11 @@ impl<'a> Walk<'a> {
                         }
                         for need in needs.iter().filter_map(Value::as_str) {
                             if !map.contains_key(need) {
-                                let e = arg_checks::dependent_required(key, need, &self.pointer);
+                                let e = arg_checks::dependent_required(
+                                    key,
+                                    need,
+                                    self.pointer.as_str(),
+                                );
                                 self.push(e);
                             }
                         }
@@ -519,7 +534,7 @@ impl<'a> Walk<'a> {
             [] => self.any_of(whole, variants, value, depth),
             [_] => {}
             [a, b, ..] => {
-                let e = arg_checks::one_of_twice(*a, *b, &self.pointer);
+                let e = arg_checks::one_of_twice(*a, *b, self.pointer.as_str());
                 self.push(e);
             }
         }
@@ -557,7 +572,11 @@ impl<'a> Walk<'a> {
                 }
             }
             None => {
-                let e = arg_checks::wrong_type(&expected(whole, &self.defs), value, &self.pointer);
+                let e = arg_checks::wrong_type(
+                    &expected(whole, &self.defs),
+                    value,
+                    self.pointer.as_str(),
+                );
                 self.push(e);
             }
         }

@@ -11,6 +11,7 @@ use crate::dispatch::arg_validator::{ArgValidator, apply_defaults};
 use crate::dispatch::error::{DispatchError, DispatchErrorKind};
 use crate::dispatch::runtime::CatchUnwind;
 use crate::dispatch::typed::panicked;
+use crate::pointer::JsonPointer;
 use crate::tool::{Arguments, BoxFuture, Executor, ToolCall, ToolError, ToolResult};
 
 type AsyncHandler = dyn Fn(Value) -> BoxFuture<'static, Result<Value, ToolError>> + Send + Sync;
@@ -132,7 +133,7 @@ impl fmt::Debug for DynamicTool {
 }
 
 /// The error for arguments nested deeper than [`crate::json_text::MAX_DEPTH`].
-pub(crate) fn too_deep(tool: String, pointer: String) -> DispatchError {
+pub(crate) fn too_deep(tool: String, pointer: JsonPointer) -> DispatchError {
     let message = format!(
         "are nested more than {} levels deep here; flatten them",
         crate::json_text::MAX_DEPTH

@@ -28,9 +28,10 @@ pub(crate) fn take_last_kind() -> Option<&'static str> {
 ///
 /// ```
 /// use tooldef::dispatch::{DispatchError, DispatchErrorKind};
-/// use tooldef::{ArgError, ArgErrors};
+/// use tooldef::{ArgError, ArgErrors, JsonPointer};
 ///
-/// let errors = ArgErrors::from(ArgError::new("/b", "must be at least 1; got 0"));
+/// let at = JsonPointer::from_segments(["b"]);
+/// let errors = ArgErrors::from(ArgError::new(at, "must be at least 1; got 0"));
 /// let err = DispatchError::new("divide", DispatchErrorKind::InvalidArguments { errors });
 /// assert_eq!(err.tool(), "divide");
 /// assert_eq!(err.model_text(), "invalid arguments for divide: /b must be at least 1; got 0");

@@ -436,7 +436,10 @@ fn explain_value(
         // says less than its type): serde's message is all there is.
         Ok(()) => {
             let message = format!("could not be decoded: {}", without_position(err));
-            invalid(descriptor, crate::arg_checks::ArgError::new("", message).into())
+            invalid(
+                descriptor,
+                crate::arg_checks::ArgError::new(crate::JsonPointer::root(), message).into(),
+            )
         }
     }
 }

@@ -115,7 +115,9 @@ pub(super) fn constrain(
                     .iter()
                     .filter(|v| {
                         let value = Value::String(v.to_string());
-                        validator.check_value(&param.schema, &[], &value, "").is_err()
+                        validator
+                            .check_value(&param.schema, &[], &value, &crate::JsonPointer::root())
+                            .is_err()
                     })
                     .map(|v| v.to_string())
                     .collect();

@@ -130,9 +130,10 @@ impl OverriddenExecutor {
         }
         let takes = match &original.additional {
             Additional::Open | Additional::Unstated => true,
-            Additional::Typed(schema) => {
-                self.validator.check_value(schema, &original.definitions, &value, "").is_ok()
-            }
+            Additional::Typed(schema) => self
+                .validator
+                .check_value(schema, &original.definitions, &value, &crate::JsonPointer::root())
+                .is_ok(),
             Additional::Closed => false,
         };
         if takes {

@@ -13,6 +13,7 @@ use serde_json::Value;
 use crate::arg_checks::{self, ArgError};
 use crate::descriptor::{Definition, ToolDescriptor};
 use crate::dispatch::{ArgValidator, MAX_DEPTH, MAX_ERRORS};
+use crate::pointer::JsonPointer;
 use crate::schema::{Additional, Schema, SchemaKind};
 use crate::stream::scan::{Completed, Frame, Scanner};
 
@@ -61,7 +62,7 @@ impl<'d> Early<'d> {
                 Additional::Closed if depth == 1 => {
                     let pointer = pointer_of(scanner.frames(), buf)?;
                     let names = d.params.iter().map(|p| p.name());
-                    let e = arg_checks::unknown_key(&pointer, Some(d.name.as_str()), names);
+                    let e = arg_checks::unknown_key(pointer.as_str(), Some(d.name.as_str()), names);
                     return self.fresh(vec![e]);
                 }
                 Additional::Closed => return None,
@@ -268,16 +269,13 @@ pub(crate) fn key_text(raw: &str) -> Option<Cow<'_, str>> {
 }
 
 /// The JSON pointer of the value at the end of `frames`.
-fn pointer_of<'f>(frames: impl Iterator<Item = &'f Frame>, buf: &str) -> Option<String> {
-    let mut out = String::new();
+fn pointer_of<'f>(frames: impl Iterator<Item = &'f Frame>, buf: &str) -> Option<JsonPointer> {
+    let mut out = JsonPointer::root();
     for f in frames {
-        out.push('/');
         match f {
-            Frame::Object { key: Some(k) } => {
-                crate::pointer::escape_into(&mut out, &key_text(&buf[k.clone()])?);
-            }
+            Frame::Object { key: Some(k) } => out.push(&key_text(&buf[k.clone()])?),
             Frame::Object { key: None } => return None,
-            Frame::Array { index } => out.push_str(&index.to_string()),
+            Frame::Array { index } => out.push_index(*index),
         }
     }
     Some(out)
