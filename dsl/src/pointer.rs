@@ -51,6 +51,13 @@ pub enum PointerError {
         /// Byte offset of the `~`.
         at: usize,
     },
+    /// In a URI fragment ([`JsonPointer::from_fragment`]), a `%` at this byte offset that is
+    /// not followed by two hexadecimal digits, or whose bytes do not decode to UTF-8 text.
+    #[error("`%` at byte {at} is not a percent escape of UTF-8 text")]
+    BadPercent {
+        /// Byte offset of the `%` in the fragment as given.
+        at: usize,
+    },
 }
 
 impl JsonPointer {
@@ -94,6 +101,54 @@ impl JsonPointer {
             }
         }
         Ok(JsonPointer(text.to_owned()))
+    }
+
+    /// Reads the fragment of a URI that is a JSON pointer, as in a `$ref` (`#/$defs/a~1b`,
+    /// `#/$defs/a%20b`): percent escapes are decoded first (RFC 3986), then the text is read as
+    /// [`parse`](Self::parse) reads it. The leading `#` may be given or left off.
+    ///
+    /// ```
+    /// use tooldef::JsonPointer;
+    ///
+    /// let p = JsonPointer::from_fragment("#/$defs/a~1b%20c").unwrap();
+    /// assert_eq!(p.segments().collect::<Vec<_>>(), ["$defs", "a/b c"]);
+    /// assert_eq!(JsonPointer::from_fragment("").unwrap(), "");
+    /// assert!(JsonPointer::from_fragment("#/a%2").is_err());
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// A `%` not followed by two hexadecimal digits, escapes that do not decode to UTF-8 text,
+    /// or decoded text that is not a JSON pointer (the offset of a
+    /// [`BadEscape`](PointerError::BadEscape) counts in the decoded text).
+    pub fn from_fragment(fragment: &str) -> Result<Self, PointerError> {
+        let skip = usize::from(fragment.starts_with('#'));
+        let text = &fragment[skip..];
+        if !text.contains('%') {
+            return JsonPointer::parse(text);
+        }
+        let bad = |at: usize| PointerError::BadPercent { at: skip + at };
+        let bytes = text.as_bytes();
+        let mut decoded = Vec::with_capacity(bytes.len());
+        // For each decoded byte, the offset in `text` of what produced it.
+        let mut origin = Vec::with_capacity(bytes.len());
+        let mut i = 0;
+        while i < bytes.len() {
+            if bytes[i] == b'%' {
+                let hex = bytes.get(i + 1..i + 3).and_then(|h| std::str::from_utf8(h).ok());
+                let b = hex.and_then(|h| u8::from_str_radix(h, 16).ok()).ok_or_else(|| bad(i))?;
+                decoded.push(b);
+                origin.push(i);
+                i += 3;
+            } else {
+                decoded.push(bytes[i]);
+                origin.push(i);
+                i += 1;
+            }
+        }
+        let text =
+            String::from_utf8(decoded).map_err(|e| bad(origin[e.utf8_error().valid_up_to()]))?;
+        JsonPointer::parse(&text)
     }
 
     /// Pointer text that tooldef wrote itself, such as the pointer of a parameter in code that
@@ -355,6 +410,27 @@ mod tests {
         let back: JsonPointer = serde_json::from_str(r#""/a~1b""#).unwrap();
         assert_eq!(back, p);
         assert!(serde_json::from_str::<JsonPointer>(r#""a""#).is_err());
+    }
+
+    #[test]
+    fn fragments_decode_percent_escapes_then_read_as_pointers() {
+        let p = JsonPointer::from_fragment("#/$defs/a~1b%20c%7E1").unwrap();
+        assert_eq!(p, "/$defs/a~1b c~1");
+        // Decoded first: `%7E1` is `~1`, the escape of `/`.
+        assert_eq!(p.segments().collect::<Vec<_>>(), ["$defs", "a/b c/"]);
+        assert_eq!(JsonPointer::from_fragment("/%C3%A9").unwrap(), "/\u{e9}");
+        assert_eq!(JsonPointer::from_fragment("#").unwrap(), "");
+        assert_eq!(JsonPointer::from_fragment("#/a%2"), Err(PointerError::BadPercent { at: 3 }));
+        assert_eq!(JsonPointer::from_fragment("/a%zz"), Err(PointerError::BadPercent { at: 2 }));
+        assert_eq!(JsonPointer::from_fragment("#/x%C3"), Err(PointerError::BadPercent { at: 3 }));
+        assert_eq!(JsonPointer::from_fragment("#/%7E2"), Err(PointerError::BadEscape { at: 1 }));
+        assert_eq!(JsonPointer::from_fragment("#a"), Err(PointerError::NoLeadingSlash));
+        let mut out = String::from("#/$defs/");
+        fragment_segment_into(&mut out, "a/b~c d\u{e9}");
+        assert_eq!(
+            JsonPointer::from_fragment(&out).unwrap().segments().nth(1).unwrap(),
+            "a/b~c d\u{e9}"
+        );
     }
 
     #[test]

@@ -136,10 +136,23 @@ fn reaches(root: &Value, defs: &str, from: &str, target: &str, seen: &mut Vec<St
     let Some(schema) = root.get(defs).and_then(|d| d.get(from)) else { return false };
     let mut refs = Vec::new();
     collect_refs(schema, &mut refs);
-    let prefix = format!("#/{defs}/");
     refs.iter()
-        .filter_map(|r| r.strip_prefix(&prefix))
-        .any(|name| name == target || reaches(root, defs, name, target, seen))
+        .filter_map(|r| definition_name(r, defs))
+        .any(|name| name == target || reaches(root, defs, &name, target, seen))
+}
+
+/// The name of the definition in `defs` that the local `$ref` `target` names, unescaped and
+/// percent-decoded (`#/$defs/a~1b%20c` is `a/b c`); `None` for any other reference.
+fn definition_name(target: &str, defs: &str) -> Option<String> {
+    if !target.starts_with('#') {
+        return None;
+    }
+    let pointer = JsonPointer::from_fragment(target).ok()?;
+    let mut segments = pointer.segments();
+    match (segments.next(), segments.next(), segments.next()) {
+        (Some(d), Some(name), None) if d == defs => Some(name.into_owned()),
+        _ => None,
+    }
 }
 
 fn collect_refs(v: &Value, out: &mut Vec<String>) {

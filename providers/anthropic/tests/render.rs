@@ -203,3 +203,29 @@ fn strict_violations_escape_property_and_definition_names_in_their_pointers() {
         ]
     );
 }
+
+#[test]
+fn recursive_definitions_are_found_through_escaped_and_percent_encoded_refs() {
+    let list = |target: &str| json!({"type": "array", "items": {"$ref": target}});
+    let schema = json!({
+        "type": "object",
+        "properties": {},
+        "additionalProperties": false,
+        "$defs": {
+            // Reaches `a/b`, which reaches itself, but never comes back to `a`.
+            "a": list("#/$defs/a~1b"),
+            "a/b": list("#/$defs/a~1b"),
+            "p~q": list("#/$defs/p~0q"),
+            "x y": list("#/$defs/x%20y"),
+            "z": list("#/$defs/z%2"),
+        },
+    });
+    assert_eq!(
+        strict_violations(&schema),
+        [
+            "/$defs/a~1b: recursive definition",
+            "/$defs/p~0q: recursive definition",
+            "/$defs/x y: recursive definition",
+        ]
+    );
+}
