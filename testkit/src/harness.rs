@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 use tooldef::render::{LossPolicy, RenderRule, Rendered, Renderer};
-use tooldef::{Param, Schema, SchemaKind, ToolDescriptor};
+use tooldef::{JsonPointer, Param, Schema, SchemaKind, ToolDescriptor};
 
 /// Lossless renderings are identical under both policies; a lossy one is a `Lossy` error under
 /// the `Refuse` policy.
@@ -58,19 +58,19 @@ pub type Fact = (String, String, &'static str);
 pub fn facts(tool: &ToolDescriptor) -> Vec<Fact> {
     let mut out = Vec::new();
     for p in tool.params.iter() {
-        param_facts(p, "", "", &mut out);
+        param_facts(p, "", &JsonPointer::root(), &mut out);
     }
     out
 }
 
-fn param_facts(p: &Param, path: &str, ptr: &str, out: &mut Vec<Fact>) {
+fn param_facts(p: &Param, path: &str, ptr: &JsonPointer, out: &mut Vec<Fact>) {
     let path = if path.is_empty() { p.name.to_string() } else { format!("{path}.{}", p.name) };
-    let ptr = format!("{ptr}/properties/{}", p.name.replace('~', "~0").replace('/', "~1"));
+    let ptr = ptr.child("properties").child(&p.name);
     schema_facts(&p.schema, &path, &ptr, out);
 }
 
-fn schema_facts(s: &Schema, path: &str, ptr: &str, out: &mut Vec<Fact>) {
-    let mut add = |k: &'static str| out.push((path.to_owned(), ptr.to_owned(), k));
+fn schema_facts(s: &Schema, path: &str, ptr: &JsonPointer, out: &mut Vec<Fact>) {
+    let mut add = |k: &'static str| out.push((path.to_owned(), ptr.to_string(), k));
     if s.default.is_some() {
         add("default");
     }
@@ -125,7 +125,7 @@ fn schema_facts(s: &Schema, path: &str, ptr: &str, out: &mut Vec<Fact>) {
             if l.unique {
                 add("uniqueItems");
             }
-            schema_facts(&l.items, &format!("{path}[]"), &format!("{ptr}/items"), out);
+            schema_facts(&l.items, &format!("{path}[]"), &ptr.child("items"), out);
         }
         SchemaKind::Object(o) => {
             for p in o.properties.iter() {

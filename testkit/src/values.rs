@@ -9,7 +9,8 @@ use std::sync::Arc;
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
 use tooldef::{
-    Additional, Definition, NumberSchema, Param, ScalarRef, Schema, SchemaKind, ToolDescriptor,
+    Additional, Definition, JsonPointer, NumberSchema, Param, ScalarRef, Schema, SchemaKind,
+    ToolDescriptor,
 };
 
 /// How many nested objects, lists and references a generated value goes through before it
@@ -57,7 +58,7 @@ pub fn arb_args_for(descriptor: &ToolDescriptor) -> BoxedStrategy<Value> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Breach {
     /// The JSON pointer at which a validator must report the error.
-    pub pointer: String,
+    pub pointer: JsonPointer,
     /// The constraint broken (`"required"`, `"type"`, `"minimum"`, `"unique"`...).
     pub constraint: &'static str,
 }
@@ -456,29 +457,31 @@ struct Site {
 #[derive(Debug, Clone)]
 enum Edit {
     /// Replace the value at the pointer.
-    Replace(String, Value),
+    Replace(JsonPointer, Value),
     /// Remove the key at the end of the pointer.
-    Remove(String),
+    Remove(JsonPointer),
     /// Insert `key: value` into the object at the pointer.
-    Insert(String, String, Value),
+    Insert(JsonPointer, String, Value),
 }
 
 impl Site {
     fn apply(&self, mut value: Value) -> (Value, Breach) {
         match &self.edit {
             Edit::Replace(at, v) => {
-                if let Some(slot) = value.pointer_mut(at) {
+                if let Some(slot) = value.pointer_mut(at.as_str()) {
                     *slot = v.clone();
                 }
             }
             Edit::Remove(at) => {
-                let (parent, key) = at.rsplit_once('/').unwrap_or(("", at));
-                if let Some(Value::Object(map)) = value.pointer_mut(parent) {
-                    map.remove(&unescape(key));
+                let mut parent = at.clone();
+                if let (Some(key), true) = (at.segments().last(), parent.pop())
+                    && let Some(Value::Object(map)) = value.pointer_mut(parent.as_str())
+                {
+                    map.remove(key.as_ref());
                 }
             }
             Edit::Insert(at, key, v) => {
-                if let Some(Value::Object(map)) = value.pointer_mut(at) {
+                if let Some(Value::Object(map)) = value.pointer_mut(at.as_str()) {
                     map.insert(key.clone(), v.clone());
                 }
             }
@@ -487,32 +490,25 @@ impl Site {
     }
 }
 
-fn escape(key: &str) -> String {
-    key.replace('~', "~0").replace('/', "~1")
-}
-
-fn unescape(key: &str) -> String {
-    key.replace("~1", "/").replace("~0", "~")
-}
-
 struct Sites<'a> {
     defs: &'a [Definition],
     out: &'a mut Vec<Site>,
 }
 
 impl Sites<'_> {
-    fn add(&mut self, pointer: &str, constraint: &'static str, edit: Edit) {
-        self.out.push(Site { breach: Breach { pointer: pointer.to_owned(), constraint }, edit });
+    fn add(&mut self, pointer: &JsonPointer, constraint: &'static str, edit: Edit) {
+        self.out.push(Site { breach: Breach { pointer: pointer.clone(), constraint }, edit });
     }
 
-    fn replace(&mut self, pointer: &str, constraint: &'static str, value: Value) {
-        self.add(pointer, constraint, Edit::Replace(pointer.to_owned(), value));
+    fn replace(&mut self, pointer: &JsonPointer, constraint: &'static str, value: Value) {
+        self.add(pointer, constraint, Edit::Replace(pointer.clone(), value));
     }
 
     fn root(&mut self, d: &ToolDescriptor, valid: &Value) {
-        self.replace("", "type", json!([]));
+        let root = JsonPointer::root();
+        self.replace(&root, "type", json!([]));
         if let Value::Object(map) = valid {
-            self.object(&d.params, &d.additional, map, "", 0);
+            self.object(&d.params, &d.additional, map, &root, 0);
         }
     }
 
@@ -521,11 +517,11 @@ impl Sites<'_> {
         params: &[Param],
         additional: &Additional,
         map: &Map<String, Value>,
-        at: &str,
+        at: &JsonPointer,
         depth: u32,
     ) {
         for p in params {
-            let pointer = format!("{at}/{}", escape(p.name()));
+            let pointer = at.child(p.name());
             if let Some(v) = map.get(p.name()) {
                 self.schema(&p.schema, v, &pointer, false, depth + 1);
                 if p.required {
@@ -536,16 +532,16 @@ impl Sites<'_> {
         match additional {
             Additional::Closed => {
                 let key = fresh_key(params, "zz_unknown");
-                let pointer = format!("{at}/{}", escape(&key));
-                self.add(&pointer, "closed", Edit::Insert(at.to_owned(), key, json!(1)));
+                let pointer = at.child(&key);
+                self.add(&pointer, "closed", Edit::Insert(at.clone(), key, json!(1)));
             }
             Additional::Typed(schema) => {
                 if let Some(bad) = wrong_type_value(schema, self.defs, false) {
                     let key = fresh_key(params, "zz_extra");
                     let taken = map.contains_key(&key);
-                    let pointer = format!("{at}/{}", escape(&key));
+                    let pointer = at.child(&key);
                     if !taken {
-                        self.add(&pointer, "additional", Edit::Insert(at.to_owned(), key, bad));
+                        self.add(&pointer, "additional", Edit::Insert(at.clone(), key, bad));
                     }
                 }
             }
@@ -553,7 +549,14 @@ impl Sites<'_> {
         }
     }
 
-    fn schema(&mut self, schema: &Schema, value: &Value, at: &str, nullable: bool, depth: u32) {
+    fn schema(
+        &mut self,
+        schema: &Schema,
+        value: &Value,
+        at: &JsonPointer,
+        nullable: bool,
+        depth: u32,
+    ) {
         if depth > 16 {
             return;
         }
@@ -657,8 +660,11 @@ impl Sites<'_> {
                     dup.push(first.clone());
                     self.replace(at, "uniqueItems", Value::Array(dup));
                 }
+                let mut item_at = at.clone();
                 for (i, item) in items.iter().enumerate() {
-                    self.schema(&l.items, item, &format!("{at}/{i}"), false, depth + 1);
+                    item_at.truncate(at.len());
+                    item_at.push_index(i);
+                    self.schema(&l.items, item, &item_at, false, depth + 1);
                 }
             }
             (SchemaKind::Object(o), Value::Object(map)) => {

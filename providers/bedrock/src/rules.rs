@@ -3,6 +3,7 @@
 //! tests hold the renderer to them, and usable on schemas from anywhere.
 
 use serde_json::Value;
+use tooldef::JsonPointer;
 use tooldef::render::{NameRule, NameRules};
 
 /// Bedrock's tool-name rule, `[a-zA-Z0-9_-]+` of 1 to 64 characters (the Converse service
@@ -26,11 +27,11 @@ pub fn strict_violations(schema: &Value) -> Vec<String> {
     if schema.get("type").and_then(Value::as_str) != Some("object") {
         out.push(": the root must be `\"type\": \"object\"`".to_owned());
     }
-    check(schema, "", &mut out);
+    check(schema, &JsonPointer::root(), &mut out);
     out
 }
 
-fn check(schema: &Value, pointer: &str, out: &mut Vec<String>) {
+fn check(schema: &Value, pointer: &JsonPointer, out: &mut Vec<String>) {
     let Some(map) = schema.as_object() else {
         if !schema.is_boolean() {
             out.push(format!("{pointer}: a schema must be an object"));
@@ -60,19 +61,23 @@ fn check(schema: &Value, pointer: &str, out: &mut Vec<String>) {
     for key in ["properties", "$defs", "definitions"] {
         if let Some(children) = map.get(key).and_then(Value::as_object) {
             for (name, sub) in children {
-                check(sub, &format!("{pointer}/{key}/{}", tooldef::pointer::escape(name)), out);
+                let mut at = pointer.child(key);
+                at.push(name);
+                check(sub, &at, out);
             }
         }
     }
     for key in ["items", "additionalProperties"] {
         if let Some(sub @ Value::Object(_)) = map.get(key) {
-            check(sub, &format!("{pointer}/{key}"), out);
+            check(sub, &pointer.child(key), out);
         }
     }
     for key in ["anyOf", "allOf", "oneOf"] {
         if let Some(vs) = map.get(key).and_then(Value::as_array) {
             for (i, v) in vs.iter().enumerate() {
-                check(v, &format!("{pointer}/{key}/{i}"), out);
+                let mut at = pointer.child(key);
+                at.push_index(i);
+                check(v, &at, out);
             }
         }
     }

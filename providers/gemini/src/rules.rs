@@ -4,6 +4,7 @@
 //! them, and usable on schemas from anywhere.
 
 use serde_json::Value;
+use tooldef::JsonPointer;
 use tooldef::render::{NameRule, NameRules};
 
 fn letter_or_underscore(b: u8) -> bool {
@@ -79,11 +80,11 @@ const TYPES: &[&str] = &["STRING", "NUMBER", "INTEGER", "BOOLEAN", "ARRAY", "OBJ
 /// more; arrays have `items`.
 pub fn parameters_violations(schema: &Value) -> Vec<String> {
     let mut out = Vec::new();
-    check(schema, "", &mut out);
+    check(schema, &JsonPointer::root(), &mut out);
     out
 }
 
-fn check(schema: &Value, pointer: &str, out: &mut Vec<String>) {
+fn check(schema: &Value, pointer: &JsonPointer, out: &mut Vec<String>) {
     let Some(map) = schema.as_object() else {
         out.push(format!("{pointer}: a schema must be an object"));
         return;
@@ -116,7 +117,7 @@ fn check(schema: &Value, pointer: &str, out: &mut Vec<String>) {
     }
     if ty == Some("ARRAY") {
         match map.get("items") {
-            Some(items) => check(items, &format!("{pointer}/items"), out),
+            Some(items) => check(items, &pointer.child("items"), out),
             None => out.push(format!("{pointer}: an ARRAY needs `items`")),
         }
     }
@@ -134,7 +135,9 @@ fn check(schema: &Value, pointer: &str, out: &mut Vec<String>) {
                     "{pointer}/properties: `{name}` does not match ^[A-Za-z_][A-Za-z0-9_]{{0,63}}$"
                 ));
             }
-            check(sub, &format!("{pointer}/properties/{}", escape(name)), out);
+            let mut at = pointer.child("properties");
+            at.push(name);
+            check(sub, &at, out);
         }
         if let Some(required) = map.get("required").and_then(Value::as_array) {
             for r in required {
@@ -167,7 +170,9 @@ fn check(schema: &Value, pointer: &str, out: &mut Vec<String>) {
         match variants.as_array() {
             Some(vs) => {
                 for (i, v) in vs.iter().enumerate() {
-                    check(v, &format!("{pointer}/anyOf/{i}"), out);
+                    let mut at = pointer.child("anyOf");
+                    at.push_index(i);
+                    check(v, &at, out);
                 }
             }
             None => out.push(format!("{pointer}/anyOf: must be an array")),
@@ -177,8 +182,4 @@ fn check(schema: &Value, pointer: &str, out: &mut Vec<String>) {
 
 fn valid_property_name(name: &str) -> bool {
     PROPERTY_NAME.check(name).is_ok()
-}
-
-fn escape(seg: &str) -> String {
-    tooldef::pointer::escape(seg).into_owned()
 }

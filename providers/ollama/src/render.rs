@@ -111,43 +111,42 @@ pub fn dropped_keys(parameters: &Value) -> Vec<String> {
     let mut out = Vec::new();
     if let Some(map) = parameters.as_object() {
         for (k, v) in map {
+            let here = JsonPointer::from_segments([k]);
             if !ROOT_KEYS.contains(&k.as_str()) {
-                out.push(format!("/{}", escape(k)));
+                out.push(here.to_string());
             }
             if k == "properties" {
-                properties(v, &format!("/{k}"), &mut out);
+                properties(v, &here, &mut out);
             }
         }
     }
     out
 }
 
-fn properties(props: &Value, pointer: &str, out: &mut Vec<String>) {
+fn properties(props: &Value, pointer: &JsonPointer, out: &mut Vec<String>) {
     for (name, schema) in props.as_object().into_iter().flatten() {
-        property(schema, &format!("{pointer}/{}", escape(name)), out);
+        property(schema, &pointer.child(name), out);
     }
 }
 
-fn property(schema: &Value, pointer: &str, out: &mut Vec<String>) {
+fn property(schema: &Value, pointer: &JsonPointer, out: &mut Vec<String>) {
     let Some(map) = schema.as_object() else { return };
     for (k, v) in map {
-        let here = format!("{pointer}/{}", escape(k));
+        let here = pointer.child(k);
         if !PROPERTY_KEYS.contains(&k.as_str()) {
-            out.push(here);
+            out.push(here.into_string());
             continue;
         }
         match k.as_str() {
             "properties" => properties(v, &here, out),
             "anyOf" => {
                 for (i, variant) in v.as_array().into_iter().flatten().enumerate() {
-                    property(variant, &format!("{here}/{i}"), out);
+                    let mut at = here.clone();
+                    at.push_index(i);
+                    property(variant, &at, out);
                 }
             }
             _ => {}
         }
     }
-}
-
-fn escape(seg: &str) -> String {
-    tooldef::pointer::escape(seg).into_owned()
 }

@@ -3,19 +3,10 @@
 
 use serde_json::Value;
 
-/// `parent` extended by one reference token, escaped per RFC 6901.
+/// `parent` extended by one reference token, escaped per RFC 6901 by `tooldef`'s escaper (the
+/// walkers keep pointers as text because that is what their messages hold).
 pub(crate) fn child(parent: &str, token: &str) -> String {
-    let mut out = String::with_capacity(parent.len() + token.len() + 1);
-    out.push_str(parent);
-    out.push('/');
-    for c in token.chars() {
-        match c {
-            '~' => out.push_str("~0"),
-            '/' => out.push_str("~1"),
-            c => out.push(c),
-        }
-    }
-    out
+    format!("{parent}/{}", tooldef::pointer::escape(token))
 }
 
 /// `parent` extended by an array index.
