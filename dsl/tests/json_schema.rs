@@ -323,12 +323,12 @@ fn wrong_keyword_types_are_errors() {
         (
             json!({"type": "integer", "minimum": "3"}),
             "/minimum",
-            "`minimum` must be a number (a whole number for integers); got the string \"3\"",
+            "`minimum` must be a number; got the string \"3\"",
         ),
         (
-            json!({"type": "integer", "maximum": 2.5}),
-            "/maximum",
-            "`maximum` must be a number (a whole number for integers); got the number 2.5",
+            json!({"type": "integer", "multipleOf": 0.3}),
+            "/multipleOf",
+            "`multipleOf` must be a whole number for integers (or 1/n); got the number 0.3",
         ),
         (
             json!({"type": "string", "maxLength": -1}),
@@ -574,4 +574,29 @@ fn a_definition_that_cannot_be_read_blocks_the_import_when_it_is_used() {
     }));
     assert_eq!(at, "/$defs/Bad/type");
     assert_eq!(message, "#/$defs/Bad/type: `nul` is not a JSON Schema type; did you mean `null`?");
+}
+
+/// JSON Schema lets an integer's bounds be any number: a fractional one is read as the integer
+/// bound that admits exactly the same integers, and a step every integer is a multiple of is
+/// dropped, each with a note saying so; a step that is neither stays an error.
+#[test]
+fn fractional_bounds_on_an_integer_admit_the_same_integers() {
+    let v = json!({"type": "integer", "minimum": 0.1, "maximum": 9.5,
+                   "exclusiveMinimum": -0.5, "exclusiveMaximum": 9.25, "multipleOf": 0.5});
+    let imported = import_schema(&v).unwrap_or_else(|e| panic!("{e}"));
+    let SchemaKind::Integer(n) = &imported.value.schema.kind else {
+        panic!("{:?}", imported.value.schema)
+    };
+    assert_eq!(
+        (n.minimum, n.maximum, n.exclusive_minimum, n.exclusive_maximum, n.multiple_of),
+        (Some(1), Some(9), Some(-1), Some(10), None)
+    );
+    let notes: Vec<String> = imported.notes.iter().map(ToString::to_string).collect();
+    assert_eq!(notes.len(), 5, "{notes:?}");
+    assert!(notes[0].contains("0.1 on an integer is read as 1"), "{notes:?}");
+    assert!(notes[4].contains("every integer is a multiple of it"), "{notes:?}");
+
+    let (pointer, message) = fails(json!({"type": "integer", "multipleOf": 0.3}));
+    assert_eq!(pointer, "/multipleOf");
+    assert!(message.contains("whole number"), "{message}");
 }

@@ -223,7 +223,7 @@ fn errors_name_the_file_and_the_place() {
         error(
             r#"{"name": "x", "input_schema": {"type": "object", "properties": {"days": {"type": "integer", "minimum": "3"}}}}"#
         ),
-        "tools/t.json: #/input_schema/properties/days/minimum: `minimum` must be a number (a whole number for integers); got the string \"3\""
+        "tools/t.json: #/input_schema/properties/days/minimum: `minimum` must be a number; got the string \"3\""
     );
     // Validation after import: bounds that no value satisfies.
     assert_eq!(

@@ -18,7 +18,7 @@ pub(super) fn number_kws<T: Copy>(
     view: &View<'_>,
     conv: impl Fn(&Value) -> Option<T>,
 ) -> Result<NumberSchema<T>, ImportError> {
-    let expected = "a number (a whole number for integers)";
+    let expected = "a number";
     let get = |key: &str| -> Result<Option<T>, ImportError> {
         match view.get(key) {
             None => Ok(None),
@@ -52,50 +52,96 @@ pub(super) fn number_kws<T: Copy>(
     })
 }
 
+/// An integer schema's bound as written: a 64-bit integer, a whole number beyond that range,
+/// or a number with a fractional part.
+#[derive(Clone, Copy)]
+enum IntBound {
+    Int(i64),
+    Beyond,
+    Fraction(f64),
+}
+
 impl Importer {
     /// The bounds of an integer schema. JSON Schema reads any number with a zero fractional
     /// part as an integer (`1.0`, `1e3`, `-0`), and so does this. A bound beyond the 64-bit
     /// range of the IR that every 64-bit integer satisfies (`maximum: 18446744073709551615`)
-    /// is dropped with a note; one that none satisfies cannot be held and is an error.
+    /// is dropped with a note; one that none satisfies cannot be held and is an error. A
+    /// fractional bound is read as the integer bound that admits the same integers
+    /// (`minimum: 0.1` as `minimum: 1`, `exclusiveMaximum: 9.5` as `exclusiveMaximum: 10`),
+    /// and a step of which every integer is a multiple (`multipleOf: 0.5`) is dropped, each
+    /// with a note.
     pub(super) fn int_kws(&mut self, view: &View<'_>) -> Result<NumberSchema<i64>, ImportError> {
         const EDGE: f64 = 9_223_372_036_854_775_807.0;
         let wide = number_kws(view, |v| {
-            int_of(v).map(Some).or_else(|| {
-                let f = v.as_f64().filter(|f| f.fract() == 0.0)?;
-                (f >= EDGE || f <= -EDGE).then_some(None)
+            int_of(v).map(IntBound::Int).or_else(|| {
+                let f = v.as_f64().filter(|f| f.is_finite())?;
+                Some(if f.fract() != 0.0 {
+                    IntBound::Fraction(f)
+                } else if f >= EDGE || f <= -EDGE {
+                    IntBound::Beyond
+                } else {
+                    return None;
+                })
             })
         })?;
-        let mut keep = |key: &str, bound: Option<Option<i64>>, upper: bool| {
+        // `upper`: the bound is a maximum (every integer below a huge one satisfies it).
+        // `round`: the integer that admits the same integers as a fractional bound.
+        let mut keep = |key: &str, bound: Option<IntBound>, upper: bool, round: fn(f64) -> f64| {
             let Some(bound) = bound else { return Ok(None) };
-            if let Some(b) = bound {
-                return Ok(Some(b));
-            }
             let kw = view.get(key).expect("a bound that was read");
-            let big = kw.value.as_f64().unwrap_or(0.0) > 0.0;
-            if big == upper {
-                let ptr = kw.ptr.clone();
-                self.note(
-                    &ptr,
-                    key,
-                    "is beyond the 64-bit range and every 64-bit integer satisfies it; dropped",
-                );
-                Ok(None)
-            } else {
-                Err(unsupported(
+            let ptr = kw.ptr.clone();
+            match bound {
+                IntBound::Int(b) => Ok(Some(b)),
+                IntBound::Fraction(f) => {
+                    // |f| < 2^52 for any double with a fractional part: the cast is exact.
+                    let b = round(f) as i64;
+                    self.note(&ptr, key, &format!("{f} on an integer is read as {b}"));
+                    Ok(Some(b))
+                }
+                IntBound::Beyond if (kw.value.as_f64().unwrap_or(0.0) > 0.0) == upper => {
+                    self.note(
+                        &ptr,
+                        key,
+                        "is beyond the 64-bit range and every 64-bit integer satisfies it; dropped",
+                    );
+                    Ok(None)
+                }
+                IntBound::Beyond => Err(unsupported(
                     &kw.ptr,
                     key,
                     "is beyond the 64-bit range of integer bounds, and no 64-bit integer satisfies it",
-                ))
+                )),
             }
         };
-        let minimum = keep("minimum", wide.minimum, false)?;
-        let maximum = keep("maximum", wide.maximum, true)?;
-        let exclusive_minimum = keep("exclusiveMinimum", wide.exclusive_minimum, false)?;
-        let exclusive_maximum = keep("exclusiveMaximum", wide.exclusive_maximum, true)?;
+        // n >= 0.1 <=> n >= 1; n > 0.1 <=> n > 0; n <= 9.5 <=> n <= 9; n < 9.5 <=> n < 10.
+        let minimum = keep("minimum", wide.minimum, false, f64::ceil)?;
+        let maximum = keep("maximum", wide.maximum, true, f64::floor)?;
+        let exclusive_minimum =
+            keep("exclusiveMinimum", wide.exclusive_minimum, false, f64::floor)?;
+        let exclusive_maximum = keep("exclusiveMaximum", wide.exclusive_maximum, true, f64::ceil)?;
         let multiple_of = match wide.multiple_of {
             None => None,
-            Some(Some(m)) => Some(m),
-            Some(None) => {
+            Some(IntBound::Int(m)) => Some(m),
+            Some(IntBound::Fraction(r)) if r > 0.0 && (1.0 / r).round() * r == 1.0 => {
+                let kw = view.get("multipleOf").expect("a step that was read");
+                let ptr = kw.ptr.clone();
+                self.note(
+                    &ptr,
+                    "multipleOf",
+                    &format!("{r}: every integer is a multiple of it; dropped"),
+                );
+                None
+            }
+            Some(IntBound::Fraction(_)) => {
+                let kw = view.get("multipleOf").expect("a step that was read");
+                return Err(wrong(
+                    &kw.ptr,
+                    "multipleOf",
+                    "a whole number for integers (or 1/n)",
+                    &kw.value,
+                ));
+            }
+            Some(IntBound::Beyond) => {
                 let kw = view.get("multipleOf").expect("a step that was read");
                 return Err(unsupported(&kw.ptr, "multipleOf", "is beyond the 64-bit range"));
             }
