@@ -95,7 +95,7 @@ impl Importer {
                 IntBound::Fraction(f) => {
                     // |f| < 2^52 for any double with a fractional part: the cast is exact.
                     let b = round(f) as i64;
-                    self.note(&ptr, key, &format!("{f} on an integer is read as {b}"));
+                    self.note(&ptr, key, format!("{f} on an integer is read as {b}"));
                     Ok(Some(b))
                 }
                 IntBound::Beyond if (kw.value.as_f64().unwrap_or(0.0) > 0.0) == upper => {
@@ -128,7 +128,7 @@ impl Importer {
                 self.note(
                     &ptr,
                     "multipleOf",
-                    &format!("{r}: every integer is a multiple of it; dropped"),
+                    format!("{r}: every integer is a multiple of it; dropped"),
                 );
                 None
             }
