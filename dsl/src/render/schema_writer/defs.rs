@@ -1,0 +1,176 @@
+//! Definitions: which of the tool's definitions a root needs (those its schemas and kept
+//! keywords reach), which of them can reach themselves (recursion), and writing them under
+//! `$defs` or `definitions`.
+
+use super::{NESTING_GUARD, SchemaWriter};
+use crate::json_schema::json_refs;
+use crate::render::json_writer::JsonWriter;
+use crate::render::report::{RenderError, RenderRule};
+use crate::render::schema_options::RefStyle;
+use crate::schema::{Additional, Schema, SchemaKind};
+
+impl<'a> SchemaWriter<'a> {
+    /// The definitions reachable from `roots`, in descriptor order, with recursion marks.
+    pub(super) fn prepare_defs(&mut self, roots: &[&'a Schema]) -> Vec<usize> {
+        let defs = &self.tool.definitions;
+        if defs.is_empty() {
+            return Vec::new();
+        }
+        // Built once: a scan per reference would cost references times definitions.
+        let mut by_name: std::collections::HashMap<&str, usize> =
+            std::collections::HashMap::with_capacity(defs.len());
+        for (i, d) in defs.iter().enumerate() {
+            by_name.entry(&*d.name).or_insert(i);
+        }
+        let index = |name: &str| by_name.get(name).copied();
+        // Direct references of each definition.
+        let edges: Vec<Vec<usize>> = defs
+            .iter()
+            .map(|d| {
+                let mut names = Vec::new();
+                collect_refs(&d.schema, &mut names, 0);
+                let mut kept = Vec::new();
+                collect_kept_refs(&d.schema, &mut kept, 0);
+                names
+                    .iter()
+                    .copied()
+                    .chain(kept.iter().map(String::as_str))
+                    .filter_map(index)
+                    .collect()
+            })
+            .collect();
+        let mut reach = vec![false; defs.len()];
+        let mut stack: Vec<usize> = Vec::new();
+        let mut kept = Vec::new();
+        for k in &self.tool.input_kept {
+            json_refs(&k.value, &mut kept);
+        }
+        for root in roots {
+            let mut names = Vec::new();
+            collect_refs(root, &mut names, 0);
+            collect_kept_refs(root, &mut kept, 0);
+            stack.extend(names.iter().filter_map(|n| index(n)));
+        }
+        stack.extend(kept.iter().filter_map(|n| index(n)));
+        while let Some(i) = stack.pop() {
+            if !reach[i] {
+                reach[i] = true;
+                stack.extend(edges[i].iter().copied());
+            }
+        }
+        // A definition is recursive when it can reach itself.
+        self.recursive = (0..defs.len())
+            .map(|start| {
+                let mut seen = vec![false; defs.len()];
+                let mut stack: Vec<usize> = edges[start].clone();
+                while let Some(i) = stack.pop() {
+                    if i == start {
+                        return true;
+                    }
+                    if !seen[i] {
+                        seen[i] = true;
+                        stack.extend(edges[i].iter().copied());
+                    }
+                }
+                false
+            })
+            .collect();
+        (0..defs.len()).filter(|i| reach[*i]).collect()
+    }
+
+    pub(super) fn write_defs(
+        &mut self,
+        out: &mut JsonWriter,
+        defs: &[usize],
+    ) -> Result<(), RenderError> {
+        let key = match self.opts.refs {
+            RefStyle::Defs => "$defs",
+            RefStyle::Definitions => "definitions",
+            RefStyle::Inline => return Ok(()),
+        };
+        if defs.is_empty() {
+            return Ok(());
+        }
+        let saved_ptr = self.pointer.len();
+        let saved_param = std::mem::take(&mut self.param);
+        self.push_ptr(key);
+        out.key(key);
+        out.begin_object();
+        let tool = self.tool;
+        let mut result = Ok(());
+        for &i in defs {
+            let d = &tool.definitions[i];
+            let p = self.push_ptr(&d.name);
+            if self.recursive.get(i).copied().unwrap_or(false) && !self.opts.recursion {
+                result = Err(self.err(
+                    RenderRule::Recursion,
+                    format_args!(
+                        "definition `{}` refers to itself, and this provider does not accept recursive schemas",
+                        d.name
+                    ),
+                ));
+                break;
+            }
+            self.param.clear();
+            self.param.push_str("$defs.");
+            self.param.push_str(&d.name);
+            self.stats.definitions += 1;
+            self.stats.name_chars += d.name.chars().count();
+            out.key(&d.name);
+            if let Err(e) = self.schema(out, &d.schema) {
+                result = Err(e);
+                break;
+            }
+            self.pointer.truncate(p);
+        }
+        out.end_object();
+        self.pointer.truncate(saved_ptr);
+        self.param = saved_param;
+        result
+    }
+}
+
+/// The definitions the kept keywords of `s` and its children refer to.
+fn collect_kept_refs(s: &Schema, names: &mut Vec<String>, depth: usize) {
+    if depth > NESTING_GUARD {
+        return;
+    }
+    for k in &s.kept {
+        json_refs(&k.value, names);
+    }
+    match &s.kind {
+        SchemaKind::List(l) => collect_kept_refs(&l.items, names, depth + 1),
+        SchemaKind::Object(o) => {
+            for p in o.properties.iter() {
+                collect_kept_refs(&p.schema, names, depth + 1);
+            }
+            if let Additional::Typed(t) = &o.additional {
+                collect_kept_refs(t, names, depth + 1);
+            }
+        }
+        SchemaKind::AnyOf(a) => {
+            a.variants.iter().for_each(|v| collect_kept_refs(v, names, depth + 1))
+        }
+        _ => {}
+    }
+}
+
+fn collect_refs<'s>(s: &'s Schema, names: &mut Vec<&'s str>, depth: usize) {
+    if depth > NESTING_GUARD {
+        return;
+    }
+    match &s.kind {
+        SchemaKind::Ref(r) => names.push(&r.name),
+        SchemaKind::List(l) => collect_refs(&l.items, names, depth + 1),
+        SchemaKind::Object(o) => {
+            for p in o.properties.iter() {
+                collect_refs(&p.schema, names, depth + 1);
+            }
+            if let Additional::Typed(t) = &o.additional {
+                collect_refs(t, names, depth + 1);
+            }
+        }
+        SchemaKind::AnyOf(a) => a.variants.iter().for_each(|v| collect_refs(v, names, depth + 1)),
+        _ => {}
+    }
+}

@@ -1,0 +1,235 @@
+//! The JSON Schema writer every renderer shares: [`write_input_schema`] and
+//! [`write_output_schema`] lower a descriptor under [`SchemaOptions`], recording each change in
+//! the [`RenderCtx`](super::RenderCtx).
+//!
+//! This file holds the entry points, the [`SchemaWriter`] state and its limits, and the two
+//! roots (the input object and an output schema). The rest is one concept per file:
+//!
+//! | file | owns |
+//! | --- | --- |
+//! | `node.rs` | one schema node: its `type`, the null style, the kind's keywords and children |
+//! | `plan.rs` | which keywords of a node the provider keeps; the others become notes and changes |
+//! | `annotations.rs` | title, description (with the notes), default, examples, verbatim keywords |
+//! | `object.rs` | objects: `properties`, `required`, `additionalProperties` |
+//! | `reference.rs` | `$ref`: written as a reference or inlined |
+//! | `defs.rs` | which definitions a root needs, which are recursive, and writing `$defs` |
+
+use std::fmt;
+
+use super::json_writer::JsonWriter;
+use super::renderer::RenderCtx;
+use super::report::{Change, RenderError, RenderRule};
+use super::schema_options::{RefStyle, SchemaOptions, SchemaStats};
+use crate::descriptor::{Param, ToolDescriptor};
+use crate::pointer::JsonPointer;
+use crate::schema::{Additional, Schema, SchemaKind};
+
+mod annotations;
+mod defs;
+mod node;
+mod object;
+mod plan;
+mod reference;
+#[cfg(test)]
+mod tests;
+
+use annotations::Ann;
+pub use plan::has_lookaround;
+pub use reference::ref_target;
+
+/// Writes the tool's input schema (the root object of its parameters) at `pointer`.
+///
+/// # Errors
+///
+/// Recursion the options forbid, an unknown reference, or a lossy change under
+/// [`LossPolicy::Refuse`](super::LossPolicy::Refuse).
+pub fn write_input_schema(
+    out: &mut JsonWriter,
+    tool: &ToolDescriptor,
+    opts: &SchemaOptions,
+    ctx: &mut RenderCtx,
+    pointer: &JsonPointer,
+) -> Result<SchemaStats, RenderError> {
+    let mut w = SchemaWriter::new(tool, opts, ctx, pointer);
+    w.root_object(out, &tool.params, &tool.additional, None)?;
+    Ok(w.stats)
+}
+
+/// Writes the tool's output schema at `pointer`, with its own `$defs`; `Ok(None)` (and nothing
+/// written) when the tool declares none.
+///
+/// # Errors
+///
+/// As [`write_input_schema`].
+pub fn write_output_schema(
+    out: &mut JsonWriter,
+    tool: &ToolDescriptor,
+    opts: &SchemaOptions,
+    ctx: &mut RenderCtx,
+    pointer: &JsonPointer,
+) -> Result<Option<SchemaStats>, RenderError> {
+    let Some(output) = &tool.output else { return Ok(None) };
+    let mut w = SchemaWriter::new(tool, opts, ctx, pointer);
+    w.param.push_str("$output");
+    w.root_schema(out, output)?;
+    Ok(Some(w.stats))
+}
+
+/// Walks the IR and writes JSON Schema text under [`SchemaOptions`].
+struct SchemaWriter<'a> {
+    tool: &'a ToolDescriptor,
+    opts: &'a SchemaOptions,
+    ctx: &'a mut RenderCtx,
+    pointer: JsonPointer,
+    param: String,
+    stats: SchemaStats,
+    depth: usize,
+    /// Definitions being inlined, innermost last (recursion guard).
+    inlining: Vec<&'a str>,
+    /// Per definition (descriptor order): whether it can reach itself.
+    recursive: Vec<bool>,
+    /// Schema nodes written from inlined definitions so far, and how many may be (see
+    /// [`INLINE_FACTOR`]).
+    inlined: usize,
+    inline_budget: usize,
+    /// Set by `plan` when the node's kept keywords stand for its array items (a tuple).
+    tuple_items: bool,
+}
+
+const NESTING_GUARD: usize = 128;
+
+/// How many schema nodes inlining may write per node of the descriptor (plus
+/// [`INLINE_FLOOR`]). Definitions that each refer to the previous one several times double the
+/// output with every level: a 2 KB descriptor would inline into gigabytes. Real tools inline
+/// into a few times their own size; past the budget the render fails, naming the definition.
+const INLINE_FACTOR: usize = 64;
+
+/// Inlined nodes always allowed, whatever the descriptor's size.
+const INLINE_FLOOR: usize = 16 * 1024;
+
+impl<'a> SchemaWriter<'a> {
+    fn new(
+        tool: &'a ToolDescriptor,
+        opts: &'a SchemaOptions,
+        ctx: &'a mut RenderCtx,
+        pointer: &JsonPointer,
+    ) -> Self {
+        SchemaWriter {
+            tool,
+            opts,
+            ctx,
+            pointer: pointer.clone(),
+            param: String::new(),
+            stats: SchemaStats::default(),
+            depth: 0,
+            inlining: Vec::new(),
+            recursive: Vec::new(),
+            inlined: 0,
+            inline_budget: ir_nodes(tool)
+                .saturating_mul(INLINE_FACTOR)
+                .saturating_add(INLINE_FLOOR),
+            tuple_items: false,
+        }
+    }
+
+    fn err(&self, rule: RenderRule, detail: impl fmt::Display) -> RenderError {
+        self.ctx.error(&self.pointer, self.param.as_str(), rule, detail)
+    }
+
+    /// Records `change` at the node being written.
+    fn record(&mut self, change: Change) -> Result<(), RenderError> {
+        self.ctx.record(change.at(&self.pointer).param(self.param.as_str()))
+    }
+
+    fn push_ptr(&mut self, seg: &str) -> usize {
+        let len = self.pointer.len();
+        self.pointer.push(seg);
+        len
+    }
+
+    fn push_param(&mut self, seg: &str, dot: bool) -> usize {
+        let len = self.param.len();
+        if dot && !self.param.is_empty() {
+            self.param.push('.');
+        }
+        self.param.push_str(seg);
+        len
+    }
+
+    fn root_object(
+        &mut self,
+        out: &mut JsonWriter,
+        params: &'a [Param],
+        additional: &'a Additional,
+        ann: Option<Ann<'a>>,
+    ) -> Result<(), RenderError> {
+        let roots: Vec<&Schema> = params
+            .iter()
+            .map(|p| &p.schema)
+            .chain(match additional {
+                Additional::Typed(s) => Some(s.get()),
+                _ => None,
+            })
+            .collect();
+        let defs = self.prepare_defs(&roots);
+        let ann = ann.unwrap_or(Ann {
+            nullable: false,
+            title: None,
+            description: None,
+            default: None,
+            examples: &[],
+            verbatim: &self.tool.input_kept,
+        });
+        self.object(out, params, additional, ann, &defs)
+    }
+
+    fn root_schema(&mut self, out: &mut JsonWriter, schema: &'a Schema) -> Result<(), RenderError> {
+        let defs = self.prepare_defs(&[schema]);
+        if let SchemaKind::Object(o) = &schema.kind
+            && !schema.nullable
+        {
+            return self.object(out, &o.properties, &o.additional, Ann::of(schema), &defs);
+        }
+        if defs.is_empty() || self.opts.refs == RefStyle::Inline {
+            return self.schema(out, schema);
+        }
+        // A non-object root with definitions: wrap so that `$defs` has a place.
+        out.begin_object();
+        out.key("allOf");
+        out.begin_array();
+        self.schema(out, schema)?;
+        out.end_array();
+        self.write_defs(out, &defs)?;
+        out.end_object();
+        Ok(())
+    }
+}
+
+/// The number of schema nodes of a descriptor (parameters, definitions and output, each
+/// definition counted once), counted without recursion.
+fn ir_nodes(tool: &ToolDescriptor) -> usize {
+    let mut stack: Vec<&Schema> = tool.params.iter().map(|p| &p.schema).collect();
+    stack.extend(tool.definitions.iter().map(|d| &d.schema));
+    if let Additional::Typed(s) = &tool.additional {
+        stack.push(s);
+    }
+    if let Some(o) = &tool.output {
+        stack.push(o);
+    }
+    let mut n = 0;
+    while let Some(s) = stack.pop() {
+        n += 1;
+        match &s.kind {
+            SchemaKind::List(l) => stack.push(&l.items),
+            SchemaKind::Object(o) => {
+                stack.extend(o.properties.iter().map(|p| &p.schema));
+                if let Additional::Typed(t) = &o.additional {
+                    stack.push(t);
+                }
+            }
+            SchemaKind::AnyOf(a) => stack.extend(a.variants.iter()),
+            _ => {}
+        }
+    }
+    n
+}

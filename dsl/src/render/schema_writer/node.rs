@@ -1,0 +1,370 @@
+//! One schema node: its `type` (with the null style of the dialect), then the kind's own
+//! keywords and children (string bounds, numbers, `enum`, `items`, `anyOf`). Objects are in
+//! `object.rs`, references in `reference.rs`, which keywords are kept in `plan.rs`.
+
+use std::fmt::Write as _;
+
+use super::annotations::{Ann, write_description};
+use super::{NESTING_GUARD, SchemaWriter, ir_nodes};
+use crate::render::json_writer::JsonWriter;
+use crate::render::report::{RenderError, RenderRule};
+use crate::render::schema_options::{Keyword, Keywords, NullStyle};
+use crate::schema::{EnumValues, NumberSchema, ScalarRef, Schema, SchemaKind};
+
+impl<'a> SchemaWriter<'a> {
+    /// The single `type` a node is written with, if it has one: an enum whose values have
+    /// several types has none, unless the dialect cannot say so and it is lowered to the type of
+    /// its first value.
+    pub(super) fn kind_type(&self, kind: &SchemaKind) -> Option<&'static str> {
+        match kind {
+            SchemaKind::Enum(e) if self.enum_lowered(&e.values) => {
+                let types = e.values.json_types();
+                Some(if types.iter().all(|t| *t == "integer" || *t == "number") {
+                    types[0]
+                } else if types.contains(&"string") {
+                    "string"
+                } else {
+                    types.first().copied().unwrap_or("string")
+                })
+            }
+            other => kind_type(other),
+        }
+    }
+
+    /// Whether an enum cannot be written as `enum` here: its values are not all strings and the
+    /// dialect takes string enums only, or they have several types and the dialect can say
+    /// neither a type array nor no type (OpenAPI `parameters`).
+    pub(super) fn enum_lowered(&self, values: &EnumValues) -> bool {
+        if values.all_strings() {
+            return false;
+        }
+        !self.opts.scalar_enums
+            || (self.opts.null_style == NullStyle::OpenApi && values.json_types().len() > 1)
+    }
+
+    pub(super) fn type_name(&self, name: &'static str) -> &'static str {
+        if !self.opts.upper_case_types {
+            return name;
+        }
+        match name {
+            "string" => "STRING",
+            "integer" => "INTEGER",
+            "number" => "NUMBER",
+            "boolean" => "BOOLEAN",
+            "null" => "NULL",
+            "array" => "ARRAY",
+            "object" => "OBJECT",
+            other => other,
+        }
+    }
+
+    pub(super) fn schema(
+        &mut self,
+        out: &mut JsonWriter,
+        s: &'a Schema,
+    ) -> Result<(), RenderError> {
+        self.node(out, &s.kind, Ann::of(s), false)
+    }
+
+    /// Writes one node. `force_null` adds "or null" (optional made required in strict mode).
+    pub(super) fn node(
+        &mut self,
+        out: &mut JsonWriter,
+        kind: &'a SchemaKind,
+        mut ann: Ann<'a>,
+        force_null: bool,
+    ) -> Result<(), RenderError> {
+        if self.inlining.len() + self.depth > NESTING_GUARD {
+            return Err(self.err(RenderRule::Limit, "schemas nest too deeply to render"));
+        }
+        // Name the outermost definition being inlined: the expansion starts there.
+        if let Some(name) = self.inlining.first().copied() {
+            self.inlined += 1;
+            if self.inlined > self.inline_budget {
+                return Err(self.err(
+                    RenderRule::Limit,
+                    format_args!(
+                        "inlining definition `/$defs/{}` would write more than {} schema nodes \
+                         for a descriptor of {}: its references fan out (each level refers to \
+                         the one below several times)",
+                        crate::json_schema::pointer_token(name),
+                        self.inline_budget,
+                        ir_nodes(self.tool)
+                    ),
+                ));
+            }
+        }
+        ann.nullable |= force_null;
+        if let SchemaKind::Ref(r) = kind {
+            return self.reference(out, &r.name, ann);
+        }
+        // Plan the description notes before writing anything.
+        let mut notes = String::new();
+        let kept = self.plan(kind, &ann, &mut notes)?;
+        let null_in_type = ann.nullable
+            && !matches!(kind, SchemaKind::Null | SchemaKind::AnyOf(_))
+            && self.opts.null_style == NullStyle::TypeArray;
+        let wrap_null = ann.nullable
+            && !matches!(kind, SchemaKind::Null)
+            && (self.opts.null_style == NullStyle::AnyOf
+                || (self.opts.null_style == NullStyle::TypeArray
+                    && matches!(kind, SchemaKind::AnyOf(_))));
+        // An `anyOf` node gets its null as one more variant rather than a wrapper.
+        let null_variant = wrap_null && matches!(kind, SchemaKind::AnyOf(_));
+        let wrapper = wrap_null && !null_variant;
+
+        out.begin_object();
+        if wrapper {
+            self.stats.unions += 1;
+            out.key("anyOf");
+            out.begin_array();
+            out.begin_object();
+            if let Some(t) = self.kind_type(kind) {
+                out.key("type");
+                out.string(self.type_name(t));
+            }
+            self.body(out, kind, kept, false, false)?;
+            out.end_object();
+            out.begin_object();
+            out.key("type");
+            out.string(self.type_name("null"));
+            out.end_object();
+            out.end_array();
+            self.annotations(out, &ann, kept, &notes);
+        } else {
+            if null_in_type {
+                self.stats.unions += 1;
+            }
+            if let Some(t) = ann.title.filter(|_| kept.contains(Keyword::Title)) {
+                out.key("title");
+                out.string(t);
+            }
+            self.body_with_description(out, kind, kept, null_in_type, null_variant, &ann, &notes)?;
+        }
+        out.end_object();
+        Ok(())
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn body_with_description(
+        &mut self,
+        out: &mut JsonWriter,
+        kind: &'a SchemaKind,
+        kept: Keywords,
+        null_in_type: bool,
+        null_variant: bool,
+        ann: &Ann<'a>,
+        notes: &str,
+    ) -> Result<(), RenderError> {
+        // `type` first, then the description, then the kind's keywords.
+        let type_name = self.kind_type(kind);
+        if let SchemaKind::Enum(e) = kind
+            && type_name.is_none()
+            && self.opts.null_style == NullStyle::TypeArray
+        {
+            // A mixed enum under a dialect with type arrays: every type of its values.
+            out.key("type");
+            out.begin_array();
+            for t in e.values.json_types() {
+                out.string(self.type_name(t));
+            }
+            if null_in_type {
+                out.string(self.type_name("null"));
+            }
+            out.end_array();
+        } else if let Some(t) = type_name {
+            out.key("type");
+            if null_in_type {
+                out.begin_array();
+                out.string(self.type_name(t));
+                out.string(self.type_name("null"));
+                out.end_array();
+            } else {
+                out.string(self.type_name(t));
+            }
+        }
+        if self.opts.null_style == NullStyle::OpenApi
+            && ann.nullable
+            && !matches!(kind, SchemaKind::Null)
+        {
+            out.key("nullable");
+            out.bool(true);
+        }
+        write_description(out, ann.description, notes);
+        self.body(out, kind, kept, ann.nullable, null_variant)?;
+        self.trailing(out, ann, kept);
+        Ok(())
+    }
+
+    /// The kind's keywords and children (no `type`, no annotations).
+    pub(super) fn body(
+        &mut self,
+        out: &mut JsonWriter,
+        kind: &'a SchemaKind,
+        kept: Keywords,
+        nullable: bool,
+        null_variant: bool,
+    ) -> Result<(), RenderError> {
+        let tuple_items = std::mem::take(&mut self.tuple_items);
+        match kind {
+            SchemaKind::String(s) => {
+                if kept.contains(Keyword::Format)
+                    && let Some(f) = &s.format
+                {
+                    out.key("format");
+                    out.string(f);
+                }
+                if kept.contains(Keyword::Pattern)
+                    && let Some(p) = &s.pattern
+                {
+                    out.key("pattern");
+                    out.string(p);
+                }
+                if kept.contains(Keyword::MinLength)
+                    && let Some(v) = s.min_length
+                {
+                    out.key("minLength");
+                    out.uint(v);
+                }
+                if kept.contains(Keyword::MaxLength)
+                    && let Some(v) = s.max_length
+                {
+                    out.key("maxLength");
+                    out.uint(v);
+                }
+            }
+            SchemaKind::Integer(n) => write_number(out, n, kept, |o, v| o.int(v)),
+            SchemaKind::Float(n) => write_number(out, n, kept, |o, v| o.float(v)),
+            SchemaKind::Boolean | SchemaKind::Null | SchemaKind::Any => {}
+            SchemaKind::Enum(e) if self.enum_lowered(&e.values) => {}
+            SchemaKind::Enum(e) => {
+                self.stats.enum_values += e.values.len();
+                let mut chars = 0;
+                out.key("enum");
+                out.begin_array();
+                for v in e.values.iter() {
+                    match v {
+                        ScalarRef::Str(v) => {
+                            chars += v.chars().count();
+                            out.string(v);
+                        }
+                        other => {
+                            let value = other.to_json();
+                            chars += value.to_string().len();
+                            out.value(&value);
+                        }
+                    }
+                }
+                // A nullable enum must list null, or null stays invalid (OpenAPI's `nullable`
+                // admits null by itself, and its enums hold strings only).
+                if nullable && self.opts.null_style == NullStyle::TypeArray {
+                    out.null();
+                }
+                out.end_array();
+                self.stats.name_chars += chars;
+                if e.values.len() > self.stats.largest_enum {
+                    self.stats.largest_enum = e.values.len();
+                    self.stats.largest_enum_chars = chars;
+                }
+            }
+            SchemaKind::List(l) => {
+                if !tuple_items {
+                    let p = self.push_ptr("items");
+                    let q = self.push_param("[]", false);
+                    out.key("items");
+                    self.schema(out, &l.items)?;
+                    self.pointer.truncate(p);
+                    self.param.truncate(q);
+                }
+                if kept.contains(Keyword::MinItems)
+                    && let Some(v) = l.min_items
+                {
+                    out.key("minItems");
+                    out.uint(self.opts.max_min_items.map_or(v, |m| v.min(m)));
+                }
+                if kept.contains(Keyword::MaxItems)
+                    && let Some(v) = l.max_items
+                {
+                    out.key("maxItems");
+                    out.uint(v);
+                }
+                if kept.contains(Keyword::UniqueItems) && l.unique {
+                    out.key("uniqueItems");
+                    out.bool(true);
+                }
+            }
+            SchemaKind::Object(o) => {
+                self.object_body(out, &o.properties, &o.additional)?;
+            }
+            SchemaKind::AnyOf(a) => {
+                self.stats.unions += 1;
+                let keyword =
+                    if a.combine.is_one_of() && self.opts.verbatim { "oneOf" } else { "anyOf" };
+                let p = self.push_ptr(keyword);
+                out.key(keyword);
+                out.begin_array();
+                for (i, v) in a.variants.iter().enumerate() {
+                    let p2 = self.pointer.len();
+                    self.pointer.push_index(i);
+                    let q = self.param.len();
+                    let _ = write!(self.param, "|{i}");
+                    self.schema(out, v)?;
+                    self.pointer.truncate(p2);
+                    self.param.truncate(q);
+                }
+                let has_null = a.variants.iter().any(|v| matches!(v.kind, SchemaKind::Null));
+                if null_variant && !has_null {
+                    out.begin_object();
+                    out.key("type");
+                    out.string(self.type_name("null"));
+                    out.end_object();
+                }
+                out.end_array();
+                self.pointer.truncate(p);
+            }
+            SchemaKind::Ref(_) => {}
+        }
+        Ok(())
+    }
+}
+
+fn kind_type(kind: &SchemaKind) -> Option<&'static str> {
+    match kind {
+        SchemaKind::String(_) => Some("string"),
+        // Under one `type` only when the values share one (see `SchemaWriter::kind_type`).
+        SchemaKind::Enum(e) => match e.values.json_types().as_slice() {
+            [t] => Some(t),
+            _ => None,
+        },
+        SchemaKind::Integer(_) => Some("integer"),
+        SchemaKind::Float(_) => Some("number"),
+        SchemaKind::Boolean => Some("boolean"),
+        SchemaKind::Null => Some("null"),
+        SchemaKind::List(_) => Some("array"),
+        SchemaKind::Object(_) => Some("object"),
+        SchemaKind::AnyOf(_) | SchemaKind::Ref(_) | SchemaKind::Any => None,
+    }
+}
+
+fn write_number<T: Copy>(
+    out: &mut JsonWriter,
+    n: &NumberSchema<T>,
+    kept: Keywords,
+    write: impl Fn(&mut JsonWriter, T),
+) {
+    let pairs = [
+        (Keyword::Minimum, n.minimum),
+        (Keyword::Maximum, n.maximum),
+        (Keyword::ExclusiveMinimum, n.exclusive_minimum),
+        (Keyword::ExclusiveMaximum, n.exclusive_maximum),
+        (Keyword::MultipleOf, n.multiple_of),
+    ];
+    for (k, v) in pairs {
+        if let Some(v) = v
+            && kept.contains(k)
+        {
+            out.key(k.as_str());
+            write(out, v);
+        }
+    }
+}

@@ -1,0 +1,180 @@
+//! Objects: the root object of a tool's parameters and every nested object, with their
+//! `properties`, `required` and `additionalProperties` (closed, open, typed or unstated, and how
+//! each dialect writes or reports it).
+
+use super::SchemaWriter;
+use super::annotations::{Ann, write_description};
+use crate::descriptor::Param;
+use crate::render::json_writer::JsonWriter;
+use crate::render::report::{Change, ChangeKind, RenderError, RenderRule};
+use crate::render::schema_options::{Keyword, RefStyle};
+use crate::schema::{Additional, SchemaKind};
+
+impl<'a> SchemaWriter<'a> {
+    /// An object node with `type`, annotations and, at a root, definitions.
+    pub(super) fn object(
+        &mut self,
+        out: &mut JsonWriter,
+        params: &'a [Param],
+        additional: &'a Additional,
+        ann: Ann<'a>,
+        defs: &[usize],
+    ) -> Result<(), RenderError> {
+        let mut notes = String::new();
+        let kept = self.plan(&OBJECT_KIND, &ann, &mut notes)?;
+        self.tuple_items = false;
+        // A root's description is not the tool's (and some providers drop it): a root map's
+        // value type has nowhere to go.
+        if matches!(additional, Additional::Typed(_)) && !self.opts.additional_properties {
+            self.record(Change::lossy(ChangeKind::Dropped, "additionalProperties").detail("the schema of map values is dropped: the provider does not accept additionalProperties"))?;
+        }
+        out.begin_object();
+        if let Some(t) = ann.title.filter(|_| kept.contains(Keyword::Title)) {
+            out.key("title");
+            out.string(t);
+        }
+        out.key("type");
+        out.string(self.type_name("object"));
+        write_description(out, ann.description, &notes);
+        self.object_body(out, params, additional)?;
+        self.trailing(out, &ann, kept);
+        if self.opts.refs == RefStyle::Inline {
+            // Definitions are inlined; recursion is found while inlining.
+        } else {
+            self.write_defs(out, defs)?;
+        }
+        out.end_object();
+        Ok(())
+    }
+
+    /// `properties`, `required`, `additionalProperties`.
+    pub(super) fn object_body(
+        &mut self,
+        out: &mut JsonWriter,
+        params: &'a [Param],
+        additional: &'a Additional,
+    ) -> Result<(), RenderError> {
+        self.depth += 1;
+        self.stats.max_depth = self.stats.max_depth.max(self.depth);
+        if !params.is_empty() || self.opts.empty_properties {
+            let p = self.push_ptr("properties");
+            out.key("properties");
+            out.begin_object();
+            for prm in params {
+                let p2 = self.push_ptr(&prm.name);
+                let q = self.push_param(&prm.name, true);
+                if let Some(rule) = &self.opts.property_names
+                    && let Err(why) = rule.check(&prm.name)
+                {
+                    return Err(self.ctx.error(
+                        &self.pointer,
+                        &self.param,
+                        RenderRule::Name,
+                        format_args!("property name `{}` is not accepted: {why}", prm.name),
+                    ));
+                }
+                self.stats.properties += 1;
+                self.stats.name_chars += prm.name.chars().count();
+                let mut force_null = false;
+                if !prm.required {
+                    if self.opts.all_required {
+                        force_null = !prm.schema.nullable;
+                        let detail = if force_null {
+                            "optional property made required and nullable: send null for absent"
+                        } else {
+                            "optional (already nullable) property made required: send null for absent"
+                        };
+                        self.record(
+                            Change::lossless(ChangeKind::MadeRequired, "required").detail(detail),
+                        )?;
+                    } else {
+                        self.stats.optional_properties += 1;
+                    }
+                }
+                out.key(&prm.name);
+                self.node(out, &prm.schema.kind, Ann::of(&prm.schema), force_null)?;
+                self.pointer.truncate(p2);
+                self.param.truncate(q);
+            }
+            out.end_object();
+            self.pointer.truncate(p);
+        }
+        let required = params.iter().filter(|p| p.required || self.opts.all_required);
+        if params.iter().any(|p| p.required || self.opts.all_required) || self.opts.empty_required {
+            out.key("required");
+            out.begin_array();
+            required.for_each(|p| out.string(&p.name));
+            out.end_array();
+        }
+        self.additional(out, additional)?;
+        self.depth -= 1;
+        Ok(())
+    }
+
+    fn additional(
+        &mut self,
+        out: &mut JsonWriter,
+        additional: &'a Additional,
+    ) -> Result<(), RenderError> {
+        let p = self.push_ptr("additionalProperties");
+        let result = self.additional_inner(out, additional);
+        self.pointer.truncate(p);
+        result
+    }
+
+    fn additional_inner(
+        &mut self,
+        out: &mut JsonWriter,
+        additional: &'a Additional,
+    ) -> Result<(), RenderError> {
+        if !self.opts.additional_properties {
+            // A map's value type was planned into the description (see `plan_additional`).
+            if matches!(additional, Additional::Closed) {
+                // Lossless: the contract stays closed (a call with another key is refused when
+                // it is checked), the model is shown every key it may send, and neither
+                // provider without the keyword reads it (Ollama's server discards it).
+                self.record(Change::lossless(ChangeKind::Dropped, "additionalProperties").detail(
+                    "`additionalProperties: false` not written: the provider does not accept additionalProperties; a call with another key is still refused when it is checked",
+                ))?;
+            }
+            return Ok(());
+        }
+        match additional {
+            Additional::Closed => {
+                out.key("additionalProperties");
+                out.bool(false);
+            }
+            Additional::Unstated if self.opts.close_objects => {
+                self.record(Change::lossless(ChangeKind::Closed, "additionalProperties").detail("object that does not state additionalProperties closed: the provider requires additionalProperties: false"))?;
+                out.key("additionalProperties");
+                out.bool(false);
+            }
+            Additional::Unstated => {}
+            Additional::Open if self.opts.close_objects => {
+                self.record(Change::lossy(ChangeKind::Closed, "additionalProperties").detail(
+                    "open object closed: the provider requires additionalProperties: false",
+                ))?;
+                out.key("additionalProperties");
+                out.bool(false);
+            }
+            Additional::Open => {
+                out.key("additionalProperties");
+                out.bool(true);
+            }
+            Additional::Typed(_) if self.opts.close_objects => {
+                self.record(Change::lossy(ChangeKind::Closed, "additionalProperties").detail("map closed to an empty object: the provider requires additionalProperties: false"))?;
+                out.key("additionalProperties");
+                out.bool(false);
+            }
+            Additional::Typed(s) => {
+                let q = self.push_param("*", true);
+                out.key("additionalProperties");
+                self.schema(out, s)?;
+                self.param.truncate(q);
+            }
+        }
+        Ok(())
+    }
+}
+
+pub(super) const OBJECT_KIND: SchemaKind = SchemaKind::Boolean;

@@ -1,0 +1,294 @@
+//! Planning a node before it is written: which of its keywords the provider keeps, and, for
+//! each one it does not, the note that goes into the description and the change that goes into
+//! the report (lossless when the note says it all, lossy when meaning is lost).
+
+use std::fmt::Write as _;
+
+use super::SchemaWriter;
+use super::annotations::Ann;
+use crate::literal::Literal;
+use crate::render::json_writer::{literal_text, push_float};
+use crate::render::report::{Change, ChangeKind, RenderError};
+use crate::render::schema_options::{Keyword, Keywords, NullStyle, Unsupported};
+use crate::schema::{Additional, Combine, EnumValues, NumberSchema, ScalarRef, SchemaKind};
+
+impl<'a> SchemaWriter<'a> {
+    /// Decides which keywords of this node are written; the others become notes and changes.
+    pub(super) fn plan(
+        &mut self,
+        kind: &'a SchemaKind,
+        ann: &Ann<'a>,
+        notes: &mut String,
+    ) -> Result<Keywords, RenderError> {
+        let allowed = self.opts.keywords;
+        let mut kept = Keywords::NONE;
+        // Keeps `k` when allowed, else notes `text` under its label.
+        macro_rules! keyword {
+            ($k:expr, $text:expr) => {{
+                let k: Keyword = $k;
+                if allowed.contains(k) {
+                    kept = kept.with(k);
+                } else {
+                    self.unsupported(k, $text.as_ref(), notes)?;
+                }
+            }};
+        }
+        if let Some(title) = ann.title {
+            keyword!(Keyword::Title, title);
+        }
+        if let Some(d) = ann.default {
+            keyword!(Keyword::Default, literal_text(d));
+        }
+        if !ann.examples.is_empty() {
+            keyword!(Keyword::Examples, join_literals(ann.examples));
+        }
+        if !self.opts.verbatim {
+            for k in ann.verbatim {
+                push_note(notes, &format!("{}: {}.", k.keyword, k.value));
+                self.record(Change::lossy(ChangeKind::MovedToDescription, k.keyword.to_string()).detail(format!(
+                        "`{}` moved into the description: the provider does not take it and the IR cannot lower it",
+                        k.keyword
+                    )))?;
+            }
+        } else if ann.verbatim.iter().any(|k| k.keyword == "prefixItems" || k.keyword == "items") {
+            // The kept `prefixItems`/`items` stand for the array's items.
+            self.tuple_items = true;
+        }
+        match kind {
+            SchemaKind::AnyOf(a) if a.combine == Combine::OneOf && !self.opts.verbatim => {
+                self.record(Change::lossy(ChangeKind::Rewritten, "oneOf").detail("`oneOf` written as `anyOf`: its variants may overlap, so the provider also accepts a value that matches two"))?;
+            }
+            SchemaKind::String(s) => {
+                if let Some(f) = &s.format {
+                    let known = self.opts.formats.is_none_or(|list| list.contains(&f.as_ref()));
+                    if allowed.contains(Keyword::Format) && known {
+                        kept = kept.with(Keyword::Format);
+                    } else {
+                        self.unsupported(Keyword::Format, f, notes)?;
+                    }
+                }
+                if let Some(p) = &s.pattern {
+                    let ok = self.opts.pattern_lookaround || !has_lookaround(p);
+                    if allowed.contains(Keyword::Pattern) && ok {
+                        kept = kept.with(Keyword::Pattern);
+                    } else {
+                        self.unsupported(Keyword::Pattern, p, notes)?;
+                    }
+                }
+                if let Some(v) = s.min_length {
+                    keyword!(Keyword::MinLength, v.to_string());
+                }
+                if let Some(v) = s.max_length {
+                    keyword!(Keyword::MaxLength, v.to_string());
+                }
+            }
+            SchemaKind::Integer(n) => self.plan_number(n, |v| v.to_string(), &mut kept, notes)?,
+            SchemaKind::Float(n) => self.plan_number(n, float_text, &mut kept, notes)?,
+            SchemaKind::Enum(e) if self.enum_lowered(&e.values) => {
+                let text = enum_note(&e.values);
+                push_note(notes, &text);
+                self.record(Change::lossy(ChangeKind::MovedToDescription, "enum").detail(
+                    "values written into the description: the provider takes enums of strings only",
+                ))?;
+            }
+            SchemaKind::Enum(e)
+                if self.opts.null_style == NullStyle::AnyOf && self.kind_type(kind).is_none() =>
+            {
+                self.record(Change::lossless(ChangeKind::Rewritten, "type").detail(
+                    "`type` left out: the values have several types and the provider takes no type arrays; `enum` alone says what is valid",
+                ))?;
+                if e.values.iter_described().any(|(_, d)| d.is_some()) {
+                    push_note(notes, &enum_note(&e.values));
+                    self.record(
+                        Change::lossless(ChangeKind::MovedToDescription, "enum")
+                            .detail("descriptions of enum values written into the description"),
+                    )?;
+                }
+            }
+            SchemaKind::Enum(e) if e.values.iter_described().any(|(_, d)| d.is_some()) => {
+                let text = enum_note(&e.values);
+                push_note(notes, &text);
+                self.record(
+                    Change::lossless(ChangeKind::MovedToDescription, "enum")
+                        .detail("descriptions of enum values written into the description"),
+                )?;
+            }
+            SchemaKind::List(l) => {
+                if let Some(v) = l.min_items {
+                    match self.opts.max_min_items {
+                        Some(max) if v > max && allowed.contains(Keyword::MinItems) => {
+                            kept = kept.with(Keyword::MinItems);
+                            push_note(notes, &format!("Minimum items: {v}."));
+                            self
+                                .record(Change::lossless(ChangeKind::Rewritten, "minItems").detail(
+                                format!(
+                                    "minItems {v} clamped to {max}; the bound is in the description"
+                                ),
+                            ))?;
+                        }
+                        _ => keyword!(Keyword::MinItems, v.to_string()),
+                    }
+                }
+                if let Some(v) = l.max_items {
+                    keyword!(Keyword::MaxItems, v.to_string());
+                }
+                if l.unique {
+                    if allowed.contains(Keyword::UniqueItems) {
+                        kept = kept.with(Keyword::UniqueItems);
+                    } else {
+                        self.unsupported(Keyword::UniqueItems, "", notes)?;
+                    }
+                }
+            }
+            SchemaKind::Object(o) => self.plan_additional(&o.additional, notes)?,
+            _ => {}
+        }
+        Ok(kept)
+    }
+
+    /// A map whose dialect has no `additionalProperties` keeps its value type in the description.
+    fn plan_additional(
+        &mut self,
+        additional: &Additional,
+        notes: &mut String,
+    ) -> Result<(), RenderError> {
+        let Additional::Typed(values) = additional else { return Ok(()) };
+        if self.opts.additional_properties {
+            return Ok(());
+        }
+        // Written from the ordered literal, so the keys come in the order tooldef writes them.
+        let literal = crate::json_schema::export_schema_literal(values, &[]);
+        let text = serde_json::to_string(&literal).unwrap_or_default();
+        push_note(notes, &format!("Values of other keys: {text}."));
+        self.record(Change::lossy(ChangeKind::MovedToDescription, "additionalProperties").detail("the schema of map values moved into the description: the provider does not accept additionalProperties"))
+    }
+
+    fn plan_number<T: Copy>(
+        &mut self,
+        n: &NumberSchema<T>,
+        text: impl Fn(T) -> String,
+        kept: &mut Keywords,
+        notes: &mut String,
+    ) -> Result<(), RenderError> {
+        let pairs = [
+            (Keyword::Minimum, n.minimum),
+            (Keyword::Maximum, n.maximum),
+            (Keyword::ExclusiveMinimum, n.exclusive_minimum),
+            (Keyword::ExclusiveMaximum, n.exclusive_maximum),
+            (Keyword::MultipleOf, n.multiple_of),
+        ];
+        for (k, v) in pairs {
+            if let Some(v) = v {
+                if self.opts.keywords.contains(k) {
+                    *kept = kept.with(k);
+                } else {
+                    self.unsupported(k, &text(v), notes)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn unsupported(
+        &mut self,
+        k: Keyword,
+        value: &str,
+        notes: &mut String,
+    ) -> Result<(), RenderError> {
+        match self.opts.unsupported {
+            Unsupported::Describe => {
+                if value.is_empty() {
+                    push_note(notes, &format!("{}.", k.label()));
+                } else {
+                    push_note(notes, &format!("{}: {value}.", k.label()));
+                }
+                self.record(
+                    Change::lossless(ChangeKind::MovedToDescription, k.as_str())
+                        .detail(format!("`{}` moved into the description", k.as_str())),
+                )
+            }
+            Unsupported::Drop => self.record(
+                Change::lossy(ChangeKind::Dropped, k.as_str())
+                    .detail(format!("`{}` dropped: the provider does not accept it", k.as_str())),
+            ),
+        }
+    }
+}
+
+fn push_note(notes: &mut String, note: &str) {
+    if !notes.is_empty() {
+        notes.push(' ');
+    }
+    notes.push_str(note);
+}
+
+pub(super) fn float_text(f: f64) -> String {
+    let mut s = String::new();
+    push_float(&mut s, f);
+    s
+}
+
+fn join_literals(items: &[Literal]) -> String {
+    let mut s = String::new();
+    for (i, l) in items.iter().enumerate() {
+        if i > 0 {
+            s.push_str(", ");
+        }
+        s.push_str(&literal_text(l));
+    }
+    s
+}
+
+fn enum_note(values: &EnumValues) -> String {
+    let mut s = String::from("Values: ");
+    for (i, (v, d)) in values.iter_described().enumerate() {
+        if i > 0 {
+            s.push_str("; ");
+        }
+        match v {
+            ScalarRef::Str(v) => s.push_str(v),
+            other => {
+                let _ = write!(s, "{other}");
+            }
+        }
+        if let Some(d) = d {
+            s.push_str(" = ");
+            s.push_str(d.trim_end().trim_end_matches('.'));
+        }
+    }
+    s.push('.');
+    s
+}
+
+/// Whether a regular expression uses lookaround or backreferences, which some strict dialects
+/// reject.
+pub fn has_lookaround(pattern: &str) -> bool {
+    let b = pattern.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'\\' => {
+                if b.get(i + 1).is_some_and(|c| c.is_ascii_digit() && *c != b'0')
+                    || b.get(i + 1) == Some(&b'k')
+                {
+                    return true;
+                }
+                i += 2;
+                continue;
+            }
+            b'(' if b.get(i + 1) == Some(&b'?') => {
+                let rest = &b[i + 2..];
+                if rest.starts_with(b"=")
+                    || rest.starts_with(b"!")
+                    || rest.starts_with(b"<=")
+                    || rest.starts_with(b"<!")
+                {
+                    return true;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    false
+}

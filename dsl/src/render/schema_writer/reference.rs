@@ -1,0 +1,123 @@
+//! References to definitions: a `$ref` (wrapped in `anyOf` where it needs null or siblings the
+//! dialect does not take beside it), or, for dialects without references, the definition
+//! inlined in its place with the recursion it would need refused.
+
+use super::SchemaWriter;
+use super::annotations::Ann;
+use crate::render::json_writer::JsonWriter;
+use crate::render::report::{Change, ChangeKind, RenderError, RenderRule};
+use crate::render::schema_options::{NullStyle, RefStyle};
+use crate::schema::SchemaKind;
+
+impl<'a> SchemaWriter<'a> {
+    pub(super) fn reference(
+        &mut self,
+        out: &mut JsonWriter,
+        name: &'a str,
+        ann: Ann<'a>,
+    ) -> Result<(), RenderError> {
+        let tool = self.tool;
+        let Some(index) = tool.definitions.iter().position(|d| d.name == name) else {
+            return Err(self.err(
+                RenderRule::UnknownRef,
+                format_args!("reference to `{name}`, which is not a definition of the tool"),
+            ));
+        };
+        let def = &tool.definitions[index].schema;
+        if self.opts.refs == RefStyle::Inline {
+            if self.inlining.contains(&name) {
+                return Err(self.err(
+                    RenderRule::Recursion,
+                    format_args!(
+                        "definition `{name}` refers to itself, and this provider needs references inlined"
+                    ),
+                ));
+            }
+            self.record(
+                Change::lossless(ChangeKind::Inlined, "$ref")
+                    .detail(format!("reference to `{name}` replaced by its definition")),
+            )?;
+            let merged = Ann {
+                nullable: ann.nullable || def.nullable,
+                title: ann.title.or(def.title.as_deref()),
+                description: ann.description.or(def.description.as_deref()),
+                default: ann.default.or(def.default.as_ref()),
+                examples: if ann.examples.is_empty() { &def.examples } else { ann.examples },
+                verbatim: if ann.verbatim.is_empty() { &def.kept } else { ann.verbatim },
+            };
+            self.inlining.push(name);
+            let result = self.node(out, &def.kind, merged, false);
+            self.inlining.pop();
+            return result;
+        }
+        if !self.opts.recursion && self.recursive.get(index).copied().unwrap_or(false) {
+            return Err(self.err(
+                RenderRule::Recursion,
+                format_args!(
+                    "definition `{name}` refers to itself, and this provider does not accept recursive schemas"
+                ),
+            ));
+        }
+        let target = match self.opts.refs {
+            RefStyle::Definitions => "#/definitions/",
+            _ => "#/$defs/",
+        };
+        let mut notes = String::new();
+        let kept = self.plan(&REF_KIND, &ann, &mut notes)?;
+        self.tuple_items = false;
+        // A nullable definition already says so in `$defs`.
+        let nullable = ann.nullable;
+        let siblings = ann.has_siblings() || !notes.is_empty();
+        out.begin_object();
+        if (nullable && self.opts.null_style != NullStyle::OpenApi)
+            || (siblings && !self.opts.ref_siblings)
+        {
+            if !nullable {
+                self.record(
+                    Change::lossless(ChangeKind::Rewritten, "$ref")
+                        .detail("`$ref` with sibling keywords wrapped in anyOf"),
+                )?;
+            } else {
+                self.stats.unions += 1;
+            }
+            out.key("anyOf");
+            out.begin_array();
+            write_ref(out, target, name);
+            if nullable {
+                out.begin_object();
+                out.key("type");
+                out.string(self.type_name("null"));
+                out.end_object();
+            }
+            out.end_array();
+        } else {
+            out.key("$ref");
+            out.string(&ref_target(target, name));
+            if nullable {
+                out.key("nullable");
+                out.bool(true);
+            }
+        }
+        self.annotations(out, &ann, kept, &notes);
+        out.end_object();
+        Ok(())
+    }
+}
+
+const REF_KIND: SchemaKind = SchemaKind::Null;
+
+fn write_ref(out: &mut JsonWriter, target: &str, name: &str) {
+    out.begin_object();
+    out.key("$ref");
+    out.string(&ref_target(target, name));
+    out.end_object();
+}
+
+/// `prefix` and `name` as a URI fragment: escaped as a JSON pointer segment, then
+/// percent-encoded outside the characters a fragment may hold.
+pub fn ref_target(prefix: &str, name: &str) -> String {
+    let mut out = String::with_capacity(prefix.len() + name.len());
+    out.push_str(prefix);
+    crate::pointer::fragment_segment_into(&mut out, name);
+    out
+}

@@ -1,0 +1,277 @@
+//! Unit tests of the writer: exact output and reports under a few dialects.
+
+use super::plan::float_text;
+use super::*;
+use crate::descriptor::{Param, ToolDescriptor};
+use crate::render::report::ChangeKind;
+use crate::render::schema_options::{Keyword, Keywords, NullStyle};
+use crate::render::{LossPolicy, Rendered};
+
+#[test]
+fn floats_are_written_as_serde_json_writes_them() {
+    for f in [1.0, 0.5, -3.25, 1e20, 1.5e-7, f64::MAX] {
+        assert_eq!(float_text(f), serde_json::to_string(&f).unwrap());
+    }
+    assert_eq!(float_text(f64::NAN), "null");
+}
+
+#[test]
+fn reference_targets_are_escaped() {
+    assert_eq!(ref_target("#/$defs/", "Node"), "#/$defs/Node");
+    assert_eq!(ref_target("#/$defs/", "a/b~c d"), "#/$defs/a~1b~0c%20d");
+    assert_eq!(ref_target("#/$defs/", "é"), "#/$defs/%C3%A9");
+}
+
+#[test]
+fn lookaround_is_detected() {
+    assert!(has_lookaround("^(?=.*\\d).+$"));
+    assert!(has_lookaround("(?<!x)y"));
+    assert!(has_lookaround("(a)\\1"));
+    assert!(!has_lookaround("^[a-z]+(?:-[a-z]+)*$"));
+    assert!(!has_lookaround("\\d{3}"));
+}
+
+static WEATHER: ToolDescriptor =
+    ToolDescriptor::new("get_weather").description("Get the weather.").params(
+        const {
+            &[
+                Param::string("city"),
+                Param::integer("days").description("Number of days").range(1, 10).default_int(3),
+                Param::enumeration("unit", &["c", "f"]).nullable().optional(),
+            ]
+        },
+    );
+
+fn render(tool: &ToolDescriptor, opts: &SchemaOptions, policy: LossPolicy) -> Rendered {
+    let mut ctx = RenderCtx::new(tool, policy);
+    let mut out = JsonWriter::new();
+    write_input_schema(&mut out, tool, opts, &mut ctx, &JsonPointer::root()).unwrap();
+    ctx.finish(out)
+}
+
+#[test]
+fn plain_json_schema_keeps_everything() {
+    let r = render(&WEATHER, &SchemaOptions::JSON_SCHEMA, LossPolicy::Refuse);
+    assert_eq!(
+        r.json(),
+        r#"{"type":"object","properties":{"city":{"type":"string"},"days":{"type":"integer","description":"Number of days","minimum":1,"maximum":10,"default":3},"unit":{"type":["string","null"],"enum":["c","f",null]}},"required":["city"],"additionalProperties":false}"#
+    );
+    assert!(r.report().is_empty());
+}
+
+#[test]
+fn strict_lowering_moves_defaults_and_bounds_and_reports_them() {
+    let opts = SchemaOptions {
+        keywords: Keywords::ALL
+            .without(Keyword::Default)
+            .without(Keyword::Minimum)
+            .without(Keyword::Maximum),
+        all_required: true,
+        close_objects: true,
+        null_style: NullStyle::AnyOf,
+        ..SchemaOptions::JSON_SCHEMA
+    };
+    let r = render(&WEATHER, &opts, LossPolicy::Refuse);
+    assert_eq!(
+        r.json(),
+        r#"{"type":"object","properties":{"city":{"type":"string"},"days":{"anyOf":[{"type":"integer"},{"type":"null"}],"description":"Number of days. Default: 3. Minimum: 1. Maximum: 10."},"unit":{"anyOf":[{"type":"string","enum":["c","f"]},{"type":"null"}]}},"required":["city","days","unit"],"additionalProperties":false}"#
+    );
+    let kinds: Vec<_> = r.report().iter().map(|c| (c.param.as_str(), c.keyword.as_ref())).collect();
+    assert_eq!(
+        kinds,
+        [
+            ("days", "required"),
+            ("days", "default"),
+            ("days", "minimum"),
+            ("days", "maximum"),
+            ("unit", "required")
+        ]
+    );
+    assert_eq!(r.report().changes[1].pointer, "/properties/days");
+    assert!(r.report().is_lossless());
+}
+
+fn imported(schema: serde_json::Value) -> ToolDescriptor {
+    let mut d = ToolDescriptor::new("imported");
+    crate::json_schema::import_input(&schema).unwrap().value.apply_to(&mut d);
+    d
+}
+
+fn try_render(
+    tool: &ToolDescriptor,
+    opts: &SchemaOptions,
+    policy: LossPolicy,
+) -> Result<Rendered, RenderError> {
+    let mut ctx = RenderCtx::new(tool, policy);
+    let mut out = JsonWriter::new();
+    write_input_schema(&mut out, tool, opts, &mut ctx, &JsonPointer::root())?;
+    Ok(ctx.finish(out))
+}
+
+const STRICT: SchemaOptions =
+    SchemaOptions { close_objects: true, verbatim: false, ..SchemaOptions::JSON_SCHEMA };
+
+#[test]
+fn strict_closes_an_unstated_object_without_loss_and_refuses_to_close_a_stated_open_one() {
+    let unstated = imported(serde_json::json!({
+        "type": "object",
+        "properties": {"tags": {"type": "object", "properties": {"a": {"type": "string"}}}}
+    }));
+    let plain = render(&unstated, &SchemaOptions::JSON_SCHEMA, LossPolicy::Refuse);
+    assert_eq!(
+        plain.json(),
+        r#"{"type":"object","properties":{"tags":{"type":"object","properties":{"a":{"type":"string"}}}}}"#
+    );
+    let strict = render(&unstated, &STRICT, LossPolicy::Refuse);
+    assert_eq!(
+        strict.json(),
+        r#"{"type":"object","properties":{"tags":{"type":"object","properties":{"a":{"type":"string"}},"additionalProperties":false}},"additionalProperties":false}"#
+    );
+    let changes: Vec<_> =
+        strict.report().iter().map(|c| (c.pointer.as_str(), c.kind, c.lossy)).collect();
+    assert_eq!(
+        changes,
+        [
+            ("/properties/tags/additionalProperties", ChangeKind::Closed, false),
+            ("/additionalProperties", ChangeKind::Closed, false),
+        ]
+    );
+    let open = imported(serde_json::json!({"type": "object", "additionalProperties": true}));
+    let e = try_render(&open, &STRICT, LossPolicy::Refuse).unwrap_err();
+    assert_eq!(e.pointer, "/additionalProperties");
+    assert!(try_render(&open, &STRICT, LossPolicy::Allow).unwrap().report().changes[0].lossy);
+}
+
+#[test]
+fn a_closed_object_is_reported_where_additional_properties_cannot_be_written() {
+    let closed = imported(serde_json::json!({
+        "type": "object",
+        "properties": {"tags": {"type": "object", "properties": {"a": {"type": "string"}}, "additionalProperties": false}},
+        "additionalProperties": false
+    }));
+    let opts = SchemaOptions { additional_properties: false, ..SchemaOptions::JSON_SCHEMA };
+    let r = render(&closed, &opts, LossPolicy::Refuse);
+    assert_eq!(
+        r.json(),
+        r#"{"type":"object","properties":{"tags":{"type":"object","properties":{"a":{"type":"string"}}}}}"#
+    );
+    let changes: Vec<_> = r
+        .report()
+        .iter()
+        .map(|c| (c.pointer.as_str(), c.param.as_str(), c.kind, c.keyword.as_ref(), c.lossy))
+        .collect();
+    assert_eq!(
+        changes,
+        [
+            (
+                "/properties/tags/additionalProperties",
+                "tags",
+                ChangeKind::Dropped,
+                "additionalProperties",
+                false
+            ),
+            ("/additionalProperties", "", ChangeKind::Dropped, "additionalProperties", false),
+        ]
+    );
+    // An object that states nothing loses nothing.
+    let unstated = imported(serde_json::json!({"type": "object", "properties": {"a": {}}}));
+    assert!(render(&unstated, &opts, LossPolicy::Refuse).report().is_empty());
+}
+
+#[test]
+fn kept_keywords_are_verbatim_for_json_schema_and_a_lossy_description_elsewhere() {
+    let tool = imported(serde_json::json!({
+        "type": "object",
+        "properties": {"n": {"type": "integer", "not": {"const": 3}}},
+        "additionalProperties": false
+    }));
+    let plain = render(&tool, &SchemaOptions::JSON_SCHEMA, LossPolicy::Refuse);
+    assert_eq!(
+        plain.json(),
+        r#"{"type":"object","properties":{"n":{"type":"integer","not":{"const":3}}},"additionalProperties":false}"#
+    );
+    assert!(plain.report().is_empty());
+    let lowered = render(&tool, &STRICT, LossPolicy::Allow);
+    assert_eq!(
+        lowered.json(),
+        r#"{"type":"object","properties":{"n":{"type":"integer","description":"not: {\"const\":3}."}},"additionalProperties":false}"#
+    );
+    let e = try_render(&tool, &STRICT, LossPolicy::Refuse).unwrap_err();
+    assert_eq!((e.pointer.as_str(), e.param.as_str()), ("/properties/n", "n"));
+}
+
+#[test]
+fn an_overlapping_one_of_is_kept_and_lowered_to_any_of_with_a_lossy_report() {
+    let tool = imported(serde_json::json!({
+        "type": "object",
+        "properties": {"v": {"oneOf": [{"type": "string"}, {"type": "string", "maxLength": 3}]}},
+        "additionalProperties": false
+    }));
+    let plain = render(&tool, &SchemaOptions::JSON_SCHEMA, LossPolicy::Refuse);
+    assert_eq!(
+        plain.json(),
+        r#"{"type":"object","properties":{"v":{"oneOf":[{"type":"string"},{"type":"string","maxLength":3}]}},"additionalProperties":false}"#
+    );
+    let lowered = render(&tool, &STRICT, LossPolicy::Allow);
+    assert!(lowered.json().contains(r#""anyOf":[{"type":"string"}"#), "{}", lowered.json());
+    assert!(!lowered.report().is_lossless());
+    // Disjoint variants mean the same as `anyOf`: no report.
+    let disjoint = imported(serde_json::json!({
+        "type": "object",
+        "properties": {"v": {"oneOf": [{"type": "string"}, {"type": "integer"}]}},
+        "additionalProperties": false
+    }));
+    assert!(render(&disjoint, &STRICT, LossPolicy::Refuse).report().is_empty());
+}
+
+fn scalar_enums() -> ToolDescriptor {
+    imported(serde_json::json!({"type": "object", "properties": {
+        "i": {"type": "integer", "enum": [1, 2]},
+        "m": {"type": ["string", "integer", "null"], "enum": ["a", 1, null]},
+        "s": {"type": "string", "enum": ["x"]}
+    }}))
+}
+
+#[test]
+fn scalar_enums_are_written_verbatim_where_the_dialect_takes_them() {
+    let r = render(&scalar_enums(), &SchemaOptions::JSON_SCHEMA, LossPolicy::Refuse);
+    assert_eq!(
+        r.json(),
+        r#"{"type":"object","properties":{"i":{"type":"integer","enum":[1,2]},"m":{"type":["string","integer","null"],"enum":["a",1,null]},"s":{"type":"string","enum":["x"]}}}"#
+    );
+    assert!(r.report().is_empty());
+    // Without type arrays a mixed enum has no `type`; null is a variant of its own.
+    let opts = SchemaOptions { null_style: NullStyle::AnyOf, ..SchemaOptions::JSON_SCHEMA };
+    let r = render(&scalar_enums(), &opts, LossPolicy::Refuse);
+    assert!(
+        r.json().contains(r#""m":{"anyOf":[{"enum":["a",1]},{"type":"null"}]}"#),
+        "{}",
+        r.json()
+    );
+    let changes: Vec<_> =
+        r.report().iter().map(|c| (c.param.as_str(), c.keyword.as_ref(), c.lossy)).collect();
+    assert_eq!(changes, [("m", "type", false)]);
+}
+
+#[test]
+fn string_only_dialects_get_the_values_in_the_description_as_a_lossy_change() {
+    let opts = SchemaOptions {
+        scalar_enums: false,
+        null_style: NullStyle::OpenApi,
+        ..SchemaOptions::JSON_SCHEMA
+    };
+    let r = render(&scalar_enums(), &opts, LossPolicy::Allow);
+    assert_eq!(
+        r.json(),
+        r#"{"type":"object","properties":{"i":{"type":"integer","description":"Values: 1; 2."},"m":{"type":"string","nullable":true,"description":"Values: a; 1."},"s":{"type":"string","enum":["x"]}}}"#
+    );
+    let lossy: Vec<_> = r
+        .report()
+        .iter()
+        .filter(|c| c.lossy)
+        .map(|c| (c.param.as_str(), c.keyword.as_ref()))
+        .collect();
+    assert_eq!(lossy, [("i", "enum"), ("m", "enum")]);
+    let e = try_render(&scalar_enums(), &opts, LossPolicy::Refuse).unwrap_err();
+    assert!(e.to_string().contains("enum"), "{e}");
+}
