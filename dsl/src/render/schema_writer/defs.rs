@@ -2,23 +2,48 @@
 //! keywords reach), which of them can reach themselves (recursion), and writing them under
 //! `$defs` or `definitions`.
 
+use std::collections::HashMap;
+
+use super::cycles::on_a_cycle;
 use super::{NESTING_GUARD, SchemaWriter};
+use crate::descriptor::ToolDescriptor;
 use crate::json_schema::json_refs;
 use crate::render::json_writer::JsonWriter;
 use crate::render::report::{RenderError, RenderRule};
 use crate::render::schema_options::RefStyle;
 use crate::schema::{Additional, Schema, SchemaKind};
 
+/// The tool's definitions as the writer looks them up, found once per root.
+#[derive(Default)]
+pub(super) struct DefIndex<'a> {
+    /// Each name's position in the descriptor (the first, should a name repeat).
+    by_name: HashMap<&'a str, usize>,
+    /// Per definition, in descriptor order: whether it can reach itself.
+    recursive: Vec<bool>,
+}
+
+impl DefIndex<'_> {
+    /// The position of the definition named `name`.
+    pub(super) fn position(&self, name: &str) -> Option<usize> {
+        self.by_name.get(name).copied()
+    }
+
+    /// Whether the definition at `position` refers to itself, directly or through others.
+    pub(super) fn is_recursive(&self, position: usize) -> bool {
+        self.recursive.get(position).copied().unwrap_or(false)
+    }
+}
+
 impl<'a> SchemaWriter<'a> {
-    /// The definitions reachable from `roots`, in descriptor order, with recursion marks.
+    /// The definitions reachable from `roots`, in descriptor order; indexes the definitions by
+    /// name and marks the recursive ones. Linear in the definitions and their references.
     pub(super) fn prepare_defs(&mut self, roots: &[&'a Schema]) -> Vec<usize> {
-        let defs = &self.tool.definitions;
+        let tool: &'a ToolDescriptor = self.tool;
+        let defs = &tool.definitions;
         if defs.is_empty() {
             return Vec::new();
         }
-        // Built once: a scan per reference would cost references times definitions.
-        let mut by_name: std::collections::HashMap<&str, usize> =
-            std::collections::HashMap::with_capacity(defs.len());
+        let mut by_name = HashMap::with_capacity(defs.len());
         for (i, d) in defs.iter().enumerate() {
             by_name.entry(&*d.name).or_insert(i);
         }
@@ -42,7 +67,7 @@ impl<'a> SchemaWriter<'a> {
         let mut reach = vec![false; defs.len()];
         let mut stack: Vec<usize> = Vec::new();
         let mut kept = Vec::new();
-        for k in &self.tool.input_kept {
+        for k in &tool.input_kept {
             json_refs(&k.value, &mut kept);
         }
         for root in roots {
@@ -58,23 +83,7 @@ impl<'a> SchemaWriter<'a> {
                 stack.extend(edges[i].iter().copied());
             }
         }
-        // A definition is recursive when it can reach itself.
-        self.recursive = (0..defs.len())
-            .map(|start| {
-                let mut seen = vec![false; defs.len()];
-                let mut stack: Vec<usize> = edges[start].clone();
-                while let Some(i) = stack.pop() {
-                    if i == start {
-                        return true;
-                    }
-                    if !seen[i] {
-                        seen[i] = true;
-                        stack.extend(edges[i].iter().copied());
-                    }
-                }
-                false
-            })
-            .collect();
+        self.defs = DefIndex { recursive: on_a_cycle(&edges), by_name };
         (0..defs.len()).filter(|i| reach[*i]).collect()
     }
 
@@ -101,7 +110,7 @@ impl<'a> SchemaWriter<'a> {
         for &i in defs {
             let d = &tool.definitions[i];
             let p = self.push_ptr(&d.name);
-            if self.recursive.get(i).copied().unwrap_or(false) && !self.opts.recursion {
+            if self.defs.is_recursive(i) && !self.opts.recursion {
                 result = Err(self.err(
                     RenderRule::Recursion,
                     format_args!(

@@ -13,6 +13,7 @@
 //! | `object.rs` | objects: `properties`, `required`, `additionalProperties` |
 //! | `reference.rs` | `$ref`: written as a reference or inlined |
 //! | `defs.rs` | which definitions a root needs, which are recursive, and writing `$defs` |
+//! | `cycles.rs` | which definitions lie on a cycle (strongly connected components, no recursion) |
 
 use std::fmt;
 
@@ -25,6 +26,7 @@ use crate::pointer::JsonPointer;
 use crate::schema::{Additional, Schema, SchemaKind};
 
 mod annotations;
+mod cycles;
 mod defs;
 mod node;
 mod object;
@@ -34,6 +36,7 @@ mod reference;
 mod tests;
 
 use annotations::Ann;
+use defs::DefIndex;
 pub use plan::has_lookaround;
 pub use reference::ref_target;
 
@@ -86,8 +89,8 @@ struct SchemaWriter<'a> {
     depth: usize,
     /// Definitions being inlined, innermost last (recursion guard).
     inlining: Vec<&'a str>,
-    /// Per definition (descriptor order): whether it can reach itself.
-    recursive: Vec<bool>,
+    /// The definitions by name, with their recursion marks (set by `prepare_defs`).
+    defs: DefIndex<'a>,
     /// Schema nodes written from inlined definitions so far, and how many may be (see
     /// [`INLINE_FACTOR`]).
     inlined: usize,
@@ -123,7 +126,7 @@ impl<'a> SchemaWriter<'a> {
             stats: SchemaStats::default(),
             depth: 0,
             inlining: Vec::new(),
-            recursive: Vec::new(),
+            defs: DefIndex::default(),
             inlined: 0,
             inline_budget: ir_nodes(tool)
                 .saturating_mul(INLINE_FACTOR)

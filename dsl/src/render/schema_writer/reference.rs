@@ -17,7 +17,7 @@ impl<'a> SchemaWriter<'a> {
         ann: Ann<'a>,
     ) -> Result<(), RenderError> {
         let tool = self.tool;
-        let Some(index) = tool.definitions.iter().position(|d| d.name == name) else {
+        let Some(index) = self.defs.position(name) else {
             return Err(self.err(
                 RenderRule::UnknownRef,
                 format_args!("reference to `{name}`, which is not a definition of the tool"),
@@ -50,7 +50,7 @@ impl<'a> SchemaWriter<'a> {
             self.inlining.pop();
             return result;
         }
-        if !self.opts.recursion && self.recursive.get(index).copied().unwrap_or(false) {
+        if !self.opts.recursion && self.defs.is_recursive(index) {
             return Err(self.err(
                 RenderRule::Recursion,
                 format_args!(

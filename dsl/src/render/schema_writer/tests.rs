@@ -275,3 +275,114 @@ fn string_only_dialects_get_the_values_in_the_description_as_a_lossy_change() {
     let e = try_render(&scalar_enums(), &opts, LossPolicy::Refuse).unwrap_err();
     assert!(e.to_string().contains("enum"), "{e}");
 }
+
+/// Definitions at scale: each must be found by name and checked for recursion once, not once
+/// per reference (20,000 definitions used to cost seconds).
+mod many_definitions {
+    use super::*;
+    use crate::schema::Definition;
+
+    const N: usize = 20_000;
+
+    /// `d0 -> d1 -> ... -> d{N-1}`, each an object whose `next` refers to the following one;
+    /// the last one refers to `d{back}` when given, and is a string otherwise.
+    fn chain(back: Option<usize>) -> ToolDescriptor {
+        let next = |target: usize| {
+            Schema::object_of(vec![Param::named(
+                "next",
+                Schema::reference_to(format!("d{target}")),
+            )])
+        };
+        let mut definitions: Vec<Definition> =
+            (0..N - 1).map(|i| Definition::named(format!("d{i}"), next(i + 1))).collect();
+        let last = back.map_or_else(Schema::string, next);
+        definitions.push(Definition::named(format!("d{}", N - 1), last));
+        let mut tool = ToolDescriptor::new("chain");
+        tool.definitions = definitions.into();
+        tool.params = vec![Param::named("head", Schema::reference_to("d0"))].into();
+        tool
+    }
+
+    const NO_RECURSION: SchemaOptions =
+        SchemaOptions { recursion: false, ..SchemaOptions::JSON_SCHEMA };
+
+    /// The rendered schema, parsed, with its `$defs` checked to hold `d0` to `d{N-1}`, each once.
+    fn parsed_with_every_definition(r: &Rendered) -> serde_json::Value {
+        let v: serde_json::Value = serde_json::from_str(r.json()).unwrap();
+        let mut names: Vec<&str> =
+            v["$defs"].as_object().unwrap().keys().map(String::as_str).collect();
+        let want: Vec<String> = (0..N).map(|i| format!("d{i}")).collect();
+        let mut want: Vec<&str> = want.iter().map(String::as_str).collect();
+        names.sort_unstable();
+        want.sort_unstable();
+        assert_eq!(names, want);
+        assert_eq!(v["properties"]["head"], serde_json::json!({"$ref": "#/$defs/d0"}));
+        v
+    }
+
+    #[test]
+    fn a_chain_of_twenty_thousand_definitions_is_written_once_each_and_every_ref_resolves() {
+        let tool = chain(None);
+        let r = render(&tool, &SchemaOptions::JSON_SCHEMA, LossPolicy::Refuse);
+        let v = parsed_with_every_definition(&r);
+        for i in 0..N - 1 {
+            let want = format!("#/$defs/d{}", i + 1);
+            assert_eq!(v["$defs"][format!("d{i}")]["properties"]["next"]["$ref"], *want);
+        }
+        assert_eq!(v["$defs"][format!("d{}", N - 1)], serde_json::json!({"type": "string"}));
+        assert!(r.report().is_empty());
+        // Nothing in a chain refers to itself: a provider without recursion takes it as it is.
+        assert_eq!(render(&tool, &NO_RECURSION, LossPolicy::Refuse).json(), r.json());
+        // Inlined, the chain nests deeper than any provider takes.
+        let inline = SchemaOptions { refs: RefStyle::Inline, ..NO_RECURSION };
+        let e = try_render(&tool, &inline, LossPolicy::Allow).unwrap_err();
+        // Each level is a reference and an object: the guard of 128 stops at level 64.
+        let deepest = format!("head{}", ".next".repeat(64));
+        assert_eq!((e.rule, e.param.as_str()), (RenderRule::Limit, deepest.as_str()));
+        assert!(e.message.ends_with(": schemas nest too deeply to render"), "{e}");
+    }
+
+    #[test]
+    fn a_cycle_through_twenty_thousand_definitions_is_written_where_recursion_is_allowed() {
+        let tool = chain(Some(0));
+        let r = render(&tool, &SchemaOptions::JSON_SCHEMA, LossPolicy::Refuse);
+        let v = parsed_with_every_definition(&r);
+        assert_eq!(v["$defs"][format!("d{}", N - 1)]["properties"]["next"]["$ref"], "#/$defs/d0");
+        assert!(r.report().is_empty());
+        // Refused at the first reference into the cycle: the parameter's own.
+        let e = try_render(&tool, &NO_RECURSION, LossPolicy::Allow).unwrap_err();
+        assert_eq!(
+            (e.rule, e.pointer.as_str(), e.param.as_str(), e.message.as_str()),
+            (
+                RenderRule::Recursion,
+                "/properties/head",
+                "head",
+                "tool `chain`, parameter `head` at /properties/head: definition `d0` refers to \
+                 itself, and this provider does not accept recursive schemas"
+            )
+        );
+    }
+
+    #[test]
+    fn only_the_definitions_on_a_cycle_are_recursive_not_the_chain_that_leads_into_it() {
+        // d0 -> ... -> d{N-10} -> ... -> d{N-1} -> d{N-10}: the last ten form the cycle.
+        let tool = chain(Some(N - 10));
+        let e = try_render(&tool, &NO_RECURSION, LossPolicy::Allow).unwrap_err();
+        // Every definition before the cycle is written; the reference into it is refused.
+        let writing = format!("d{}", N - 11);
+        assert_eq!(
+            (e.rule, e.pointer.to_string(), e.param, e.message),
+            (
+                RenderRule::Recursion,
+                format!("/$defs/{writing}/properties/next"),
+                format!("$defs.{writing}.next"),
+                format!(
+                    "tool `chain`, parameter `$defs.{writing}.next` at \
+                     /$defs/{writing}/properties/next: definition `d{}` refers to itself, and \
+                     this provider does not accept recursive schemas",
+                    N - 10
+                )
+            )
+        );
+    }
+}
