@@ -20,10 +20,10 @@ use std::fmt;
 use super::json_writer::JsonWriter;
 use super::renderer::RenderCtx;
 use super::report::{Change, RenderError, RenderRule};
-use super::schema_options::{RefStyle, SchemaOptions, SchemaStats};
+use super::schema_options::{Keyword, RefStyle, SchemaOptions, SchemaStats};
 use crate::descriptor::{Param, ToolDescriptor};
 use crate::pointer::JsonPointer;
-use crate::schema::{Additional, Schema, SchemaKind};
+use crate::schema::{Additional, NumberSchema, Schema, SchemaKind};
 
 mod annotations;
 mod cycles;
@@ -210,6 +210,18 @@ impl<'a> SchemaWriter<'a> {
 
 /// The number of schema nodes of a descriptor (parameters, definitions and output, each
 /// definition counted once), counted without recursion.
+/// A number schema's bounds with the keyword each is written as, in the order they are written
+/// (one table for planning which a provider keeps and for writing them).
+fn number_keywords<T: Copy>(n: &NumberSchema<T>) -> [(Keyword, Option<T>); 5] {
+    [
+        (Keyword::Minimum, n.minimum),
+        (Keyword::Maximum, n.maximum),
+        (Keyword::ExclusiveMinimum, n.exclusive_minimum),
+        (Keyword::ExclusiveMaximum, n.exclusive_maximum),
+        (Keyword::MultipleOf, n.multiple_of),
+    ]
+}
+
 fn ir_nodes(tool: &ToolDescriptor) -> usize {
     let mut stack: Vec<&Schema> = tool.params.iter().map(|p| &p.schema).collect();
     stack.extend(tool.definitions.iter().map(|d| &d.schema));

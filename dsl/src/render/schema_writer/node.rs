@@ -5,6 +5,7 @@
 use std::fmt::Write as _;
 
 use super::annotations::{Ann, write_description};
+use super::number_keywords;
 use super::{NESTING_GUARD, SchemaWriter, ir_nodes};
 use crate::render::json_writer::JsonWriter;
 use crate::render::report::{RenderError, RenderRule};
@@ -352,14 +353,7 @@ fn write_number<T: Copy>(
     kept: Keywords,
     write: impl Fn(&mut JsonWriter, T),
 ) {
-    let pairs = [
-        (Keyword::Minimum, n.minimum),
-        (Keyword::Maximum, n.maximum),
-        (Keyword::ExclusiveMinimum, n.exclusive_minimum),
-        (Keyword::ExclusiveMaximum, n.exclusive_maximum),
-        (Keyword::MultipleOf, n.multiple_of),
-    ];
-    for (k, v) in pairs {
+    for (k, v) in number_keywords(n) {
         if let Some(v) = v
             && kept.contains(k)
         {

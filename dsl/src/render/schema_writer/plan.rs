@@ -6,6 +6,7 @@ use std::fmt::Write as _;
 
 use super::SchemaWriter;
 use super::annotations::Ann;
+use super::number_keywords;
 use crate::literal::Literal;
 use crate::render::json_writer::{literal_text, push_float};
 use crate::render::report::{Change, ChangeKind, RenderError};
@@ -170,14 +171,7 @@ impl<'a> SchemaWriter<'a> {
         kept: &mut Keywords,
         notes: &mut String,
     ) -> Result<(), RenderError> {
-        let pairs = [
-            (Keyword::Minimum, n.minimum),
-            (Keyword::Maximum, n.maximum),
-            (Keyword::ExclusiveMinimum, n.exclusive_minimum),
-            (Keyword::ExclusiveMaximum, n.exclusive_maximum),
-            (Keyword::MultipleOf, n.multiple_of),
-        ];
-        for (k, v) in pairs {
+        for (k, v) in number_keywords(n) {
             if let Some(v) = v {
                 if self.opts.keywords.contains(k) {
                     *kept = kept.with(k);
