@@ -66,18 +66,22 @@ impl ToolDescriptor {
             (self.name.as_str(), rules::slice(&self.params), rules::slice(&self.definitions));
         let pattern =
             |source: &str| crate::arg_checks::compile(source).map(drop).map_err(|e| e.reason);
-        let found =
-            match rules::check_tool_in(name, params, &self.additional, defs, &self.output, false) {
-                Ok(()) => rules::run_time_rules(
-                    name,
-                    params,
-                    &self.additional,
-                    defs,
-                    &self.output,
-                    &pattern,
-                ),
-                Err(v) => Err(v),
-            };
+        // A few definitions are scanned faster than sorted.
+        let order = if defs.len() > 16 { rules::name_order(defs) } else { Vec::new() };
+        let found = match rules::check_tool_in(
+            name,
+            params,
+            &self.additional,
+            defs,
+            &self.output,
+            false,
+            &order,
+        ) {
+            Ok(()) => {
+                rules::run_time_rules(name, params, &self.additional, defs, &self.output, &pattern)
+            }
+            Err(v) => Err(v),
+        };
         found.map_err(|v| DescriptorError { tool: self.name.to_string(), ..v.into() })
     }
 }

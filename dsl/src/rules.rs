@@ -25,7 +25,7 @@ use crate::schema::{
 mod fits;
 
 use fits::Budget;
-pub(crate) use fits::literal_fits;
+pub(crate) use fits::{Unfit, literal_fits, name_order};
 
 /// The rule a descriptor breaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -120,11 +120,13 @@ pub(crate) const fn check_tool(
     definitions: &[Definition],
     output: &Option<SchemaRef>,
 ) -> Result<(), Violation> {
-    check_tool_in(tool, params, additional, definitions, output, true)
+    check_tool_in(tool, params, additional, definitions, output, true, &[])
 }
 
 /// [`check_tool`], with the pairwise duplicate checks only when `pairwise`: they are quadratic
 /// (`const` cannot hash), so at run time [`run_time_rules`] does them with hash sets instead.
+/// `by_name` is empty or the [`name_order`] of `definitions`, which references of defaults and
+/// examples are then looked up through (`const` cannot sort, so only run time passes one).
 pub(crate) const fn check_tool_in(
     tool: &str,
     params: &[Param],
@@ -132,8 +134,9 @@ pub(crate) const fn check_tool_in(
     definitions: &[Definition],
     output: &Option<SchemaRef>,
     pairwise: bool,
+    by_name: &[(u64, usize)],
 ) -> Result<(), Violation> {
-    let cx = Cx { tool, defs: definitions, pairwise, by_name: &[] };
+    let cx = Cx { tool, defs: definitions, pairwise, by_name };
     let defs = cx.defs;
     let mut i = 0;
     while pairwise && i < defs.len() {
@@ -202,10 +205,10 @@ struct Cx<'a> {
     /// Whether names and enum values are checked for duplicates pairwise (see
     /// [`check_tool_in`]).
     pairwise: bool,
-    /// The positions of `defs` in name order (a stable sort, so equal names keep their order),
-    /// or empty, when [`Cx::find_def`] scans `defs` instead. `const` code cannot sort, so only
-    /// the run-time check of a value builds it (see `fits.rs`).
-    by_name: &'a [usize],
+    /// The hash of each definition's name with its position in `defs`, sorted by hash
+    /// ([`name_order`]), or empty, when [`Cx::find_def`] scans `defs` instead. `const` code
+    /// cannot sort, so only run-time checks pass one.
+    by_name: &'a [(u64, usize)],
 }
 
 /// The run-time half of [`check_tool`] for a tool that passed `check_tool_in(.., false)` (so it
@@ -614,38 +617,43 @@ impl<'a> Cx<'a> {
         None
     }
 
-    /// [`Cx::find_def`] by binary search over `by_name`: the first position whose name is not
-    /// below `name`, which is the first definition of that name since the sort kept their order.
+    /// [`Cx::find_def`] by binary search over `by_name` for the first entry of `name`'s hash,
+    /// then along the entries of that hash: the first of them named `name` is the first
+    /// definition of that name, since the sort kept their order.
     const fn find_def_sorted(&self, name: &str) -> Option<&'a Schema> {
         let (order, defs) = (self.by_name, self.defs);
+        let hash = name_hash(name);
         let (mut lo, mut hi) = (0, order.len());
         while lo < hi {
             let mid = lo + (hi - lo) / 2;
-            if str_below(text_str(&defs[order[mid]].name), name) {
+            if order[mid].0 < hash {
                 lo = mid + 1;
             } else {
                 hi = mid;
             }
         }
-        if lo < order.len() && str_eq(text_str(&defs[order[lo]].name), name) {
-            Some(&defs[order[lo]].schema)
-        } else {
-            None
+        while lo < order.len() && order[lo].0 == hash {
+            let def = &defs[order[lo].1];
+            if str_eq(text_str(&def.name), name) {
+                return Some(&def.schema);
+            }
+            lo += 1;
         }
+        None
     }
 }
 
-/// Whether `a` sorts before `b` byte by byte, the order of `str::cmp` (usable in `const`).
-const fn str_below(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
+/// A 64-bit FNV-1a hash of a definition name, the key of [`name_order`] (usable in `const`).
+const fn name_hash(name: &str) -> u64 {
+    let bytes = name.as_bytes();
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     let mut i = 0;
-    while i < a.len() && i < b.len() {
-        if a[i] != b[i] {
-            return a[i] < b[i];
-        }
+    while i < bytes.len() {
+        h ^= bytes[i] as u64;
+        h = h.wrapping_mul(0x0100_0000_01b3);
         i += 1;
     }
-    a.len() < b.len()
+    h
 }
 
 // `Cow` derefs to a slice only through a non-const trait, hence the explicit match.

@@ -157,6 +157,117 @@ fn twenty_thousand_definitions_behind_one_ofs_and_a_chain_that_fails_import() {
     }
 }
 
+/// An import's `oneOf` of `variants`, and the messages of its notes on `oneOf`.
+fn one_of(variants: Vec<Value>) -> (tooldef::Combine, Vec<String>) {
+    let imported = tooldef::import_input(&json!({"type": "object",
+        "properties": {"x": {"oneOf": variants}}}))
+    .unwrap();
+    let tooldef::SchemaKind::AnyOf(a) = &imported.value.params[0].schema.kind else {
+        panic!("not a oneOf: {:?}", imported.value.params[0].schema)
+    };
+    let notes = imported.notes.iter().filter(|n| n.keyword == "oneOf");
+    (a.combine, notes.map(|n| n.message.clone()).collect())
+}
+
+const OVERLAP: &str = "has variants that may overlap (a value matching two is invalid); it is kept as `oneOf` for providers that take it, and renderers that write `anyOf` report the loss";
+
+#[test]
+fn a_one_of_of_twenty_thousand_variants_is_told_apart_in_one_pass() {
+    // Variants that differ by kind, by enum values or by a discriminating property are told
+    // apart with a hash set; comparing the 200 million pairs took minutes.
+    let n = 20_000;
+    let tagged = |tag: usize| {
+        json!({"type": "object", "required": ["kind", "n"], "properties": {
+            "n": {"type": "integer"}, "kind": {"const": format!("k{tag}")}}})
+    };
+    let mut variants: Vec<Value> = (0..n).map(tagged).collect();
+    variants.push(json!({"type": "string"}));
+    variants.push(json!({"type": "array"}));
+    assert_eq!(one_of(variants.clone()), (tooldef::Combine::OneOfDisjoint, vec![]));
+    // Two of the tags equal: the pairs are compared (another property could still tell them
+    // apart), within the import's budget of steps. An early pair is found to overlap...
+    let mut early = variants.clone();
+    early.push(tagged(7));
+    assert_eq!(one_of(early), (tooldef::Combine::OneOf, vec![OVERLAP.to_owned()]));
+    // ...and a late one is not reached: the `oneOf` is taken as one that may overlap. (The
+    // description keeps it from being the same schema listed twice, which is found at once.)
+    let mut late = tagged(n - 1);
+    late["description"] = json!("the last tag again");
+    variants.push(late);
+    let (combine, notes) = one_of(variants);
+    assert_eq!(combine, tooldef::Combine::OneOf);
+    assert_eq!(
+        notes,
+        [
+            "could not be shown to have disjoint variants within the import's 2097152 steps; it is kept as `oneOf` for providers that take it, and renderers that write `anyOf` report the loss"
+        ]
+    );
+
+    let scalars = |repeat: bool| {
+        let mut vs: Vec<Value> = (0..n).map(|i| json!({"enum": [format!("a{i}"), i]})).collect();
+        vs.push(json!({"enum": [if repeat { "a5" } else { "b" }]}));
+        vs
+    };
+    // Mixed enums have no single kind: pairs again, out of steps.
+    assert_eq!(one_of(scalars(false)).0, tooldef::Combine::OneOf);
+    let strings = |repeat: bool| {
+        let mut vs: Vec<Value> =
+            (0..n).map(|i| json!({"enum": [format!("a{i}"), format!("b{i}")]})).collect();
+        vs.push(json!({"enum": [if repeat { "a5" } else { "c" }]}));
+        vs
+    };
+    assert_eq!(one_of(strings(false)), (tooldef::Combine::OneOfDisjoint, vec![]));
+    assert_eq!(one_of(strings(true)), (tooldef::Combine::OneOf, vec![OVERLAP.to_owned()]));
+}
+
+#[test]
+fn listing_a_variant_twice_is_found_among_forty_thousand() {
+    let mut variants: Vec<Value> =
+        (0..40_000).map(|i| json!({"type": "object", "properties": {"v": {"const": i}}})).collect();
+    assert_eq!(one_of(variants.clone()).0, tooldef::Combine::OneOf, "no discriminator: pairs");
+    variants.push(json!({"properties": {"v": {"const": 17}}, "type": "object"}));
+    assert_eq!(one_of(variants), (tooldef::Combine::OneOf, vec![OVERLAP.to_owned()]));
+    // `const`s only: an enum, found in one pass to hold 40,000 different values.
+    let consts: Vec<Value> = (0..40_000).map(|i| json!({"const": i})).collect();
+    let imported = tooldef::import_input(&json!({"type": "object",
+        "properties": {"x": {"oneOf": consts}}}))
+    .unwrap();
+    let tooldef::SchemaKind::Enum(e) = &imported.value.params[0].schema.kind else { panic!() };
+    assert_eq!(e.values.len(), 40_000);
+}
+
+#[test]
+fn the_defaults_of_one_import_are_checked_within_one_budget() {
+    // 3,000 defaults, each checked against an `anyOf` of 2,000 references and matching only
+    // the last: six million steps, where the import takes two million. Those checked in time
+    // are kept; the others are reported and not applied, never kept unchecked.
+    let (k, n) = (2_000, 3_000);
+    let mut defs: serde_json::Map<String, Value> =
+        (0..k).map(|i| (format!("x{i}"), json!({"const": i}))).collect();
+    let refs: Vec<Value> = (0..k).map(|i| json!({"$ref": format!("#/$defs/x{i}")})).collect();
+    defs.insert("d".into(), json!({"anyOf": refs}));
+    let props: serde_json::Map<String, Value> = (0..n)
+        .map(|i| (format!("p{i:04}"), json!({"$ref": "#/$defs/d", "default": k - 1})))
+        .collect();
+    let imported = tooldef::import_input(&json!({"type": "object", "properties": props,
+        "$defs": defs}))
+    .unwrap();
+    let kept = imported.value.params.iter().filter(|p| p.schema.default.is_some()).count();
+    assert!(kept > 100 && kept < n, "{kept} of {n} defaults kept");
+    // The first ones, in document order.
+    assert!(imported.value.params[..kept].iter().all(|p| p.schema.default.is_some()));
+    let notes: Vec<&tooldef::ImportNote> =
+        imported.notes.iter().filter(|n| n.keyword == "default").collect();
+    assert_eq!(notes.len(), n - kept);
+    assert_eq!(notes[0].pointer, format!("/properties/p{kept:04}/default"));
+    for note in notes {
+        assert_eq!(
+            note.message,
+            "was not checked against its schema: the defaults and examples of this schema take more than the import's 2097152 steps to check; it was not applied"
+        );
+    }
+}
+
 #[test]
 fn a_definition_that_refers_to_the_root_survives_when_an_unused_one_is_dropped() {
     // The root's own copy (`Input`, the target of `$ref: "#"`) joins the definitions after the

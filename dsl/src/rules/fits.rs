@@ -4,9 +4,9 @@
 //! The walk is `const fn`, like the structural rules that call it for the defaults and examples
 //! of a `const` descriptor, and bounded twice: by [`MAX_DEPTH`] levels of value, and by
 //! [`MAX_VALUE_STEPS`] schema nodes in all, since `anyOf` variants that refer back to their own
-//! definition can branch at every level. Such a walk can follow a reference at most of those
-//! steps, so [`literal_fits`] looks references up by scanning only for the first few
-//! ([`SCANS_BEFORE_INDEX`]) and then starts again over the definitions sorted by name.
+//! definition can branch at every level. [`literal_fits`] takes a smaller limit too, so that
+//! import can bound the work of all its defaults and examples together, and looks references
+//! up through the definitions' [`name_order`], built once for all of them.
 
 use super::{Cx, MAX_DEPTH, Msg, Path, Rule, scalar_text, slice};
 use crate::literal::{Literal, Text};
@@ -22,47 +22,73 @@ const MAX_VALUE_STEPS: usize = 1 << 20;
 pub(super) struct Budget {
     steps: usize,
     refs: usize,
-    /// How many more references may be looked up by scanning the definitions; when none are
-    /// left the walk stops with `gave_up` (only [`literal_fits`] sets a limit).
-    scans_left: usize,
-    /// Whether the walk stopped for want of scans, so that its answer means nothing.
-    gave_up: bool,
+    /// The most steps this walk may take; below [`MAX_VALUE_STEPS`] only for [`literal_fits`].
+    limit: usize,
+    /// Whether the walk stopped at a `limit` below [`MAX_VALUE_STEPS`], so that its answer
+    /// says nothing of the value.
+    out_of_steps: bool,
 }
 
 impl Budget {
-    /// A budget without a scan limit, for the `const` structural pass.
+    /// A budget of [`MAX_VALUE_STEPS`], for the structural pass.
     pub(super) const fn new() -> Self {
-        Budget { steps: 0, refs: 0, scans_left: usize::MAX, gave_up: false }
+        Budget { steps: 0, refs: 0, limit: MAX_VALUE_STEPS, out_of_steps: false }
+    }
+
+    /// Whether the walk must stop: out of steps, or stopped short of its limit.
+    const fn spent(&self) -> bool {
+        self.steps > self.limit || self.out_of_steps
     }
 }
 
-/// How many references [`literal_fits`] looks up by scanning the definitions before it sorts
-/// them by name and starts again with binary search.
+/// The hash of each definition's name with its position in `defs`, sorted by hash (a stable
+/// sort, so of two definitions with one name the first comes first), for looking references up
+/// by binary search.
 ///
-/// A scan costs one comparison per definition and the sort about fifteen per definition (at
-/// 20,000), so a value that follows a few references never pays for the sort; one that follows
-/// many (an `anyOf` of references that branches at every level can follow a million) does not
-/// pay a scan for each. Measured on an import with 20,000 definitions (release build): one such
-/// default took 86 s to refuse by scanning, and under a second with the index.
-const SCANS_BEFORE_INDEX: usize = 32;
+/// Checking a value against a schema follows references; without this order each one scans
+/// the definitions, which over 20,000 definitions made importing their defaults quadratic.
+pub(crate) fn name_order(defs: &[Definition]) -> Vec<(u64, usize)> {
+    let mut order: Vec<(u64, usize)> =
+        defs.iter().enumerate().map(|(i, d)| (super::name_hash(text_str(&d.name)), i)).collect();
+    order.sort_by_key(|&(hash, _)| hash);
+    order
+}
 
-/// Why `l` is not a value `s` accepts (the rule of a default or an example), or `Ok`.
+/// Why [`literal_fits`] does not keep a literal.
+#[derive(Debug)]
+pub(crate) enum Unfit {
+    /// The schema rejects it; the text says why.
+    Rejected(String),
+    /// The check needed more steps than it was given, and stopped without an answer.
+    OutOfSteps,
+}
+
+/// Whether `l` is a value `s` accepts (the rule of a default or an example), looking
+/// definitions up through `order` ([`name_order`] of `defs`).
 ///
-/// Import uses it to leave out a default or an example that its own schema rejects.
-pub(crate) fn literal_fits(s: &Schema, l: &Literal, defs: &[Definition]) -> Result<(), String> {
-    let cx = Cx { tool: "", defs, pairwise: true, by_name: &[] };
-    let mut budget = Budget { scans_left: SCANS_BEFORE_INDEX, ..Budget::new() };
-    let mut fits = cx.value(s, l, &Path::ROOT, "", 0, &mut budget);
-    if budget.gave_up {
-        // The same walk again, looking definitions up by name: the same answer, sooner.
-        let mut by_name: Vec<usize> = (0..defs.len()).collect();
-        by_name.sort_by(|&a, &b| text_str(&defs[a].name).cmp(text_str(&defs[b].name)));
-        let cx = Cx { by_name: &by_name, ..cx };
-        fits = cx.value(s, l, &Path::ROOT, "", 0, &mut Budget::new());
+/// The walk takes at most `steps` schema nodes (and never more than [`MAX_VALUE_STEPS`]); the
+/// steps it takes are subtracted from `steps`. Import uses it to leave out a default or an
+/// example that its own schema rejects, under one budget for all of them.
+pub(crate) fn literal_fits(
+    s: &Schema,
+    l: &Literal,
+    defs: &[Definition],
+    order: &[(u64, usize)],
+    steps: &mut usize,
+) -> Result<(), Unfit> {
+    let cx = Cx { tool: "", defs, pairwise: true, by_name: order };
+    let limit = (*steps).min(MAX_VALUE_STEPS);
+    let mut budget = Budget { limit, ..Budget::new() };
+    let fits = cx.value(s, l, &Path::ROOT, "", 0, &mut budget);
+    *steps -= budget.steps.min(*steps);
+    if budget.out_of_steps {
+        return Err(Unfit::OutOfSteps);
     }
     fits.map_err(|mut m| {
         let v = m.done();
-        v.message().strip_prefix("tool ``: ").unwrap_or(v.message()).trim().to_owned()
+        Unfit::Rejected(
+            v.message().strip_prefix("tool ``: ").unwrap_or(v.message()).trim().to_owned(),
+        )
     })
 }
 
@@ -80,6 +106,10 @@ impl Cx<'_> {
         // `anyOf` variants that refer back to their own definition branch at every level:
         // without a bound the paths to try grow as 2^depth.
         b.steps += 1;
+        if b.steps > b.limit && b.limit < MAX_VALUE_STEPS {
+            b.out_of_steps = true;
+            return Err(self.start(Rule::TooDeep, path));
+        }
         if b.steps > MAX_VALUE_STEPS {
             let mut m = self.start(Rule::TooDeep, path);
             m.s(what).s("takes more than ").uint(MAX_VALUE_STEPS as u64);
@@ -199,9 +229,8 @@ impl Cx<'_> {
                 while i < variants.len() {
                     match self.value(&variants[i], l, path, what, depth + 1, b) {
                         Ok(()) => return Ok(()),
-                        // Out of steps: say so, not that no variant matched; out of scans:
-                        // stop, the walk starts again.
-                        Err(m) if b.steps > MAX_VALUE_STEPS || b.gave_up => return Err(m),
+                        // Out of steps: say so, not that no variant matched.
+                        Err(m) if b.spent() => return Err(m),
                         Err(_) => {}
                     }
                     i += 1;
@@ -217,15 +246,7 @@ impl Cx<'_> {
                 m.s(what).lit(l).s(" matches no definition without going round a loop");
                 Err(m)
             }
-            // Out of scans: `literal_fits` sorts the definitions and asks again.
-            (SchemaKind::Ref(_), _) if self.by_name.is_empty() && b.scans_left == 0 => {
-                b.gave_up = true;
-                Err(self.start(Rule::TooDeep, path))
-            }
             (SchemaKind::Ref(r), _) => {
-                if self.by_name.is_empty() {
-                    b.scans_left -= 1;
-                }
                 match self.find_def(text_str(&r.name)) {
                     Some(target) => {
                         b.refs += 1;
@@ -461,20 +482,36 @@ mod tests {
             .collect()
     }
 
+    /// [`literal_fits`] with all the steps it may take, and its refusal as text.
+    fn fits(
+        s: &Schema,
+        l: &Literal,
+        defs: &[Definition],
+        order: &[(u64, usize)],
+    ) -> Result<(), String> {
+        let mut steps = usize::MAX;
+        match literal_fits(s, l, defs, order, &mut steps) {
+            Ok(()) => Ok(()),
+            Err(Unfit::Rejected(why)) => Err(why),
+            Err(Unfit::OutOfSteps) => Err("out of steps".to_owned()),
+        }
+    }
+
     #[test]
     fn references_find_their_definition_by_scan_and_by_index() {
         let defs = definitions();
-        // Few items follow few references (scans only); many items more than the scans allow.
-        for n in [1, SCANS_BEFORE_INDEX + 8] {
-            for (i, name) in NAMES.iter().enumerate() {
-                let items = Schema::list_of(Schema::reference_to(*name));
-                assert_eq!(literal_fits(&items, &list(name, n), &defs), Ok(()), "{name} x{n}");
-                let other = NAMES[(i + 1) % NAMES.len()];
-                assert_eq!(
-                    literal_fits(&items, &list_ending(name, n, other), &defs),
-                    Err(format!("parameter `[]`: \"{other}\" is not one of \"{name}\"")),
-                    "{other} against {name} x{n}"
-                );
+        for order in [Vec::new(), name_order(&defs)] {
+            for n in [1, 40] {
+                for (i, name) in NAMES.iter().enumerate() {
+                    let items = Schema::list_of(Schema::reference_to(*name));
+                    assert_eq!(fits(&items, &list(name, n), &defs, &order), Ok(()), "{name} x{n}");
+                    let other = NAMES[(i + 1) % NAMES.len()];
+                    assert_eq!(
+                        fits(&items, &list_ending(name, n, other), &defs, &order),
+                        Err(format!("parameter `[]`: \"{other}\" is not one of \"{name}\"")),
+                        "{other} against {name} x{n}, order {order:?}"
+                    );
+                }
             }
         }
     }
@@ -487,25 +524,24 @@ mod tests {
             Definition::new("other", Schema::boolean()),
         ];
         let items = Schema::list_of(Schema::reference_to("twice"));
-        for n in [1, SCANS_BEFORE_INDEX + 8] {
-            let ints = Literal::List(Cow::Owned(vec![Literal::Int(1); n]));
-            assert_eq!(literal_fits(&items, &ints, &defs), Ok(()), "x{n}");
-            let mut last_text = vec![Literal::Int(1); n - 1];
-            last_text.push(Literal::Str(Cow::Borrowed("text")));
-            let last_text = Literal::List(Cow::Owned(last_text));
+        for order in [Vec::new(), name_order(&defs)] {
+            let ints = Literal::List(Cow::Owned(vec![Literal::Int(1); 3]));
+            assert_eq!(fits(&items, &ints, &defs, &order), Ok(()));
+            let last_text = Literal::List(Cow::Owned(vec![
+                Literal::Int(1),
+                Literal::Str(Cow::Borrowed("text")),
+            ]));
             assert_eq!(
-                literal_fits(&items, &last_text, &defs),
+                fits(&items, &last_text, &defs, &order),
                 Err("parameter `[]`: \"text\" is a string, but the parameter is an integer"
                     .to_owned()),
-                "x{n}"
+                "order {order:?}"
             );
         }
     }
 
-    #[test]
-    fn a_walk_that_runs_out_of_steps_says_so_after_the_index_takes_over() {
-        // Each level of `loop` branches in two and never ends: the walk follows references
-        // until the step limit, long after it ran out of scans and started again.
+    /// Definitions whose `loop` branches in two at each level and never ends.
+    fn endless() -> Vec<Definition> {
         static BOTH: [Schema; 2] = [Schema::reference("loop"), Schema::reference("loop")];
         // More definitions than levels, so that the depth limit, not the loop guard, ends each
         // path.
@@ -513,8 +549,14 @@ mod tests {
             .map(|i| Definition::named(format!("d{i}"), Schema::null()))
             .collect();
         defs.push(Definition::new("loop", Schema::any_of(&BOTH)));
+        defs
+    }
+
+    #[test]
+    fn a_walk_that_runs_out_of_steps_says_so() {
+        let defs = endless();
         let value = Literal::Str(Cow::Borrowed("x"));
-        let why = literal_fits(&Schema::reference("loop"), &value, &defs).unwrap_err();
+        let why = fits(&Schema::reference("loop"), &value, &defs, &name_order(&defs)).unwrap_err();
         assert_eq!(
             why,
             format!(
@@ -522,5 +564,21 @@ mod tests {
                  (definitions that refer to each other through `anyOf` alone?)"
             )
         );
+    }
+
+    #[test]
+    fn a_walk_given_fewer_steps_stops_without_an_answer_and_spends_them() {
+        let defs = endless();
+        let order = name_order(&defs);
+        let value = Literal::Str(Cow::Borrowed("x"));
+        let mut steps = 1_000;
+        let got = literal_fits(&Schema::reference("loop"), &value, &defs, &order, &mut steps);
+        assert!(matches!(got, Err(Unfit::OutOfSteps)), "{got:?}");
+        assert_eq!(steps, 0);
+        // What needs fewer steps than it is given is answered, and pays only for its own.
+        let mut steps = 1_000;
+        let got = literal_fits(&Schema::string(), &value, &defs, &order, &mut steps);
+        assert!(got.is_ok(), "{got:?}");
+        assert_eq!(steps, 999);
     }
 }

@@ -2,7 +2,9 @@
 //! `null` variant folded into `nullable`.
 
 use std::borrow::Cow;
-use std::collections::HashSet;
+use std::collections::hash_map::DefaultHasher;
+use std::collections::{HashMap, HashSet};
+use std::hash::{Hash, Hasher};
 
 use serde_json::Value;
 
@@ -34,6 +36,58 @@ fn const_member(m: &Value) -> bool {
     })
 }
 
+/// Whether two of `members` are equal JSON values (`==` on [`Value`]), in linear time: the
+/// members are bucketed by a hash that agrees with `==` and compared within a bucket only.
+fn listed_twice<'v>(members: impl Iterator<Item = &'v Value>) -> bool {
+    let mut buckets: HashMap<u64, Vec<&Value>> = HashMap::new();
+    for m in members {
+        let mut h = DefaultHasher::new();
+        hash_value(m, &mut h, 0);
+        let bucket = buckets.entry(h.finish()).or_default();
+        if bucket.contains(&m) {
+            return true;
+        }
+        bucket.push(m);
+    }
+    false
+}
+
+/// Feeds `v` to `h` so that values equal under `==` hash alike: object members in key order
+/// (`==` ignores member order), numbers by the value `==` compares. Below a few levels it stops
+/// descending: equal values still hash alike, and deep near-twins only share a bucket.
+fn hash_value(v: &Value, h: &mut DefaultHasher, depth: usize) {
+    std::mem::discriminant(v).hash(h);
+    if depth > 8 {
+        return;
+    }
+    match v {
+        Value::Null => {}
+        Value::Bool(b) => b.hash(h),
+        Value::Number(n) => match (n.as_u64(), n.as_i64(), n.as_f64()) {
+            (Some(u), _, _) => (0u8, u).hash(h),
+            (None, Some(i), _) => (1u8, i).hash(h),
+            // `-0.0 == 0.0`: one key for both.
+            (None, None, f) => (2u8, f.map(|f| (f + 0.0).to_bits())).hash(h),
+        },
+        Value::String(s) => s.hash(h),
+        Value::Array(items) => {
+            items.len().hash(h);
+            for item in items {
+                hash_value(item, h, depth + 1);
+            }
+        }
+        Value::Object(o) => {
+            o.len().hash(h);
+            let mut members: Vec<(&String, &Value)> = o.iter().collect();
+            members.sort_unstable_by_key(|(k, _)| *k);
+            for (k, v) in members {
+                k.hash(h);
+                hash_value(v, h, depth + 1);
+            }
+        }
+    }
+}
+
 impl Importer {
     pub(super) fn union(&mut self, view: &View<'_>, depth: usize) -> Result<Schema, ImportError> {
         let (any, one) = (view.get("anyOf"), view.get("oneOf"));
@@ -55,13 +109,16 @@ impl Importer {
         let rest: Vec<(usize, &Value)> =
             members.iter().enumerate().filter(|(_, m)| !null_member(m)).collect();
         // Siblings that constrain: only `type: string` (with null) beside an enum of consts.
-        let listed_twice = rest.iter().any(|(i, m)| rest.iter().any(|(j, n)| j > i && m == n));
+        let listed_twice = listed_twice(rest.iter().map(|(_, m)| *m));
         let consts = !rest.is_empty()
             && rest.iter().all(|(_, m)| const_member(m))
-            && !(keyword == "oneOf"
-                && rest
+            && !(keyword == "oneOf" && {
+                let mut seen = HashSet::new();
+                !rest
                     .iter()
-                    .any(|(i, m)| rest.iter().any(|(j, n)| j > i && m["const"] == n["const"])));
+                    .filter_map(|(_, m)| Scalar::from_json(&m["const"]))
+                    .all(|c| seen.insert(EqKey::of(c.as_ref())))
+            });
         let types = self.types(view)?;
         if let Some((k, c)) = view
             .kws
@@ -158,7 +215,6 @@ impl Importer {
         // two variants that may overlap; some overlaps are plain already.
         let mut combine = Combine::AnyOf;
         if keyword == "oneOf" {
-            self.one_of_seen = true;
             combine = Combine::OneOfDisjoint;
             let null_twice = has_null
                 && variants.iter().any(|v| v.nullable || matches!(v.kind, SchemaKind::Null));

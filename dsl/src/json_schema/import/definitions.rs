@@ -2,6 +2,7 @@
 //! cannot be read and nothing refers to, refusing a cycle with no base case, and merging the
 //! definitions of several documents.
 
+use std::cell::OnceCell;
 use std::collections::{HashMap, HashSet};
 
 use serde_json::{Map, Value};
@@ -40,6 +41,9 @@ pub fn merge_definitions(into: &mut Vec<Definition>, more: Vec<Definition>) -> R
 pub(super) struct ByName<'d> {
     list: &'d [Definition],
     at: HashMap<&'d str, usize>,
+    /// The list's [`crate::rules::name_order`], built the first time a default or an example
+    /// is checked.
+    sorted: OnceCell<Vec<(u64, usize)>>,
 }
 
 impl<'d> ByName<'d> {
@@ -49,7 +53,12 @@ impl<'d> ByName<'d> {
         for (i, d) in list.iter().enumerate() {
             at.entry(&*d.name).or_insert(i);
         }
-        ByName { list, at }
+        ByName { list, at, sorted: OnceCell::new() }
+    }
+
+    /// The list's [`crate::rules::name_order`], for [`crate::rules::literal_fits`].
+    pub(super) fn sorted(&self) -> &[(u64, usize)] {
+        self.sorted.get_or_init(|| crate::rules::name_order(self.list))
     }
 
     /// The position in the list of the definition named `name`.

@@ -90,8 +90,9 @@ struct Importer {
     defs_07: IndexSet<String>,
     root_name: String,
     root_used: bool,
-    /// Whether some `oneOf` was read (the final pass then checks which ones overlap).
-    one_of_seen: bool,
+    /// What is left of the steps the final pass may take to check defaults and examples
+    /// against their schemas and `oneOf` variants for overlap ([`settle::SETTLE_STEPS`]).
+    settle_steps: usize,
     /// Definitions that could not be read, with why: fatal only when something refers to them.
     failed_defs: Vec<(String, ImportError)>,
     /// The key order of the document's text, for properties, definitions and object literals.
@@ -302,7 +303,7 @@ impl Importer {
             defs_07: IndexSet::new(),
             root_name: String::new(),
             root_used: false,
-            one_of_seen: false,
+            settle_steps: settle::SETTLE_STEPS,
             failed_defs: Vec::new(),
             order: order.clone(),
         };

@@ -1,5 +1,6 @@
 //! The last pass, once every definition is read: marks each `oneOf` whose variants may overlap,
-//! and leaves out each default and example that its own schema rejects.
+//! and leaves out each default and example that its own schema rejects, all within one budget
+//! of steps per import ([`SETTLE_STEPS`]).
 
 use std::borrow::Cow;
 use std::fmt::Write as _;
@@ -7,11 +8,23 @@ use std::fmt::Write as _;
 use super::Importer;
 use super::combine::OVERLAPPING_ONE_OF;
 use super::definitions::ByName;
-use super::disjoint::disjoint;
+use super::disjoint::{Overlap, may_overlap};
 use crate::descriptor::{Definition, Param};
 use crate::descriptor_rules::MAX_DEPTH;
 use crate::json_schema::imported::child;
+use crate::literal::Literal;
+use crate::rules::{Unfit, literal_fits};
 use crate::schema::{Additional, Combine, Schema, SchemaKind};
+
+/// The most steps the final pass of one import spends checking its defaults and examples
+/// against their schemas and its `oneOf` variants for overlap, all together.
+///
+/// Each check is bounded on its own, but a schema can hold many: 15,000 defaults each
+/// checked against an `anyOf` of 8,000 references, or a `oneOf` of 40,000 variants compared
+/// pair by pair, took minutes. At some tens of nanoseconds a step this is a fraction of a
+/// second; what is left unchecked when it runs out is reported (a default or an example is
+/// not applied, a `oneOf` is taken as one whose variants may overlap).
+pub(super) const SETTLE_STEPS: usize = 1 << 21;
 
 impl Importer {
     /// The last pass over what was read, once the definitions are in: marks each `oneOf` whose
@@ -44,25 +57,32 @@ impl Importer {
                     self.settle(v, defs, ptr, depth + 1);
                 }
                 ptr.truncate(at);
-                let vs = &a.variants;
-                let overlap = || {
-                    (0..vs.len()).any(|i| vs[i + 1..].iter().any(|w| !disjoint(&vs[i], w, defs, 0)))
-                };
-                if a.combine == Combine::OneOfDisjoint && overlap() {
-                    a.combine = Combine::OneOf;
-                    self.note(&child(ptr, "oneOf"), "oneOf", OVERLAPPING_ONE_OF);
+                if a.combine == Combine::OneOfDisjoint {
+                    let message = match may_overlap(&a.variants, defs, &mut self.settle_steps) {
+                        Overlap::Disjoint => None,
+                        Overlap::May => Some(Cow::Borrowed(OVERLAPPING_ONE_OF)),
+                        Overlap::OutOfSteps => Some(Cow::Owned(format!(
+                            "could not be shown to have disjoint variants within the import's \
+                             {SETTLE_STEPS} steps; it {}",
+                            OVERLAPPING_ONE_OF.split_once("; it ").map_or("", |(_, rest)| rest)
+                        ))),
+                    };
+                    if let Some(message) = message {
+                        a.combine = Combine::OneOf;
+                        self.note(&child(ptr, "oneOf"), "oneOf", message);
+                    }
                 }
             }
             _ => {}
         }
         ptr.truncate(at);
         if let Some(d) = s.default.take() {
-            match crate::rules::literal_fits(s, &d, defs.list()) {
+            match self.fits(s, &d, defs) {
                 Ok(()) => s.default = Some(d),
                 Err(why) => self.note(
                     &child(ptr, "default"),
                     "default",
-                    format!("is not a value its own schema accepts ({why}); it was not applied"),
+                    format!("{why}; it was not applied"),
                 ),
             }
         }
@@ -70,16 +90,32 @@ impl Importer {
             let examples = std::mem::take(&mut s.examples).into_owned();
             let mut kept = Vec::with_capacity(examples.len());
             for (i, e) in examples.into_iter().enumerate() {
-                match crate::rules::literal_fits(s, &e, defs.list()) {
+                match self.fits(s, &e, defs) {
                     Ok(()) => kept.push(e),
                     Err(why) => self.note(
                         &format!("{ptr}/examples/{i}"),
                         "examples",
-                        format!("is not a value its own schema accepts ({why}) and was dropped"),
+                        format!("{why} and was dropped"),
                     ),
                 }
             }
             s.examples = Cow::Owned(kept);
+        }
+    }
+
+    /// Whether `l` is a value `s` accepts, from the import's budget of steps, or the start of
+    /// a note saying why it is not kept.
+    fn fits(&mut self, s: &Schema, l: &Literal, defs: &ByName<'_>) -> Result<(), String> {
+        let (list, order) = (defs.list(), defs.sorted());
+        match literal_fits(s, l, list, order, &mut self.settle_steps) {
+            Ok(()) => Ok(()),
+            Err(Unfit::Rejected(why)) => {
+                Err(format!("is not a value its own schema accepts ({why})"))
+            }
+            Err(Unfit::OutOfSteps) => Err(format!(
+                "was not checked against its schema: the defaults and examples of this schema \
+                 take more than the import's {SETTLE_STEPS} steps to check"
+            )),
         }
     }
 
