@@ -150,8 +150,61 @@ fn a_type_that_disagrees_keeps_the_values_of_that_type_with_a_note() {
     assert!(e.ends_with("no value is valid"), "{e}");
     let e = refusal(json!({"enum": [[1], 2]}));
     assert!(e.contains("is not a scalar"), "{e}");
-    let e = refusal(json!({"type": "integer", "enum": [1, 2], "minimum": 2}));
-    assert!(e.contains("number constraints beside `enum`"), "{e}");
+    let e = refusal(json!({"type": "integer", "enum": [1, 2], "maximum": 0}));
+    assert!(e.ends_with("no value is valid"), "{e}");
+}
+
+#[test]
+fn number_constraints_beside_an_enum_keep_the_values_that_meet_them() {
+    // JSON Schema asks a value to satisfy both: the constraints pick values out of the enum,
+    // and then say nothing more. Values of other types are not numbers to bound.
+    let schema = json!({"enum": [1, 2, 2.5, 7, "seven", 10], "minimum": 2,
+        "exclusiveMaximum": 10, "multipleOf": 0.5});
+    let i = import_schema(&schema).unwrap();
+    assert_eq!(values(&i.value.schema), [json!(2), json!(2.5), json!(7), json!("seven")]);
+    let notes: Vec<(&str, &str, &str)> = i
+        .notes
+        .iter()
+        .map(|n| (n.pointer.as_str(), n.keyword.as_str(), n.message.as_str()))
+        .collect();
+    assert_eq!(
+        notes,
+        [
+            (
+                "/enum/0",
+                "enum",
+                "the number 1 is excluded by the number constraints beside it (it must be at least 2) and was dropped"
+            ),
+            (
+                "/enum/5",
+                "enum",
+                "the number 10 is excluded by the number constraints beside it (it must be less than 10) and was dropped"
+            ),
+            (
+                "/exclusiveMaximum",
+                "exclusiveMaximum",
+                "was applied to the values of `enum`, which all meet it now; dropped"
+            ),
+            (
+                "/minimum",
+                "minimum",
+                "was applied to the values of `enum`, which all meet it now; dropped"
+            ),
+            (
+                "/multipleOf",
+                "multipleOf",
+                "was applied to the values of `enum`, which all meet it now; dropped"
+            ),
+        ]
+    );
+    // A const and a draft-04 exclusive bound.
+    let i = import_schema(&json!({"const": 3, "maximum": 3, "exclusiveMaximum": true}));
+    assert!(i.unwrap_err().to_string().ends_with("no value is valid"));
+    let i = import_schema(&json!({"const": 3, "maximum": 3})).unwrap();
+    assert_eq!(values(&i.value.schema), [json!(3)]);
+    // A constraint that is not a number is not JSON Schema.
+    let e = refusal(json!({"enum": [1], "minimum": "1"}));
+    assert!(e.contains("minimum"), "{e}");
 }
 
 #[test]

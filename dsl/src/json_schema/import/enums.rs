@@ -6,6 +6,7 @@ use std::collections::HashSet;
 use serde_json::Value;
 
 use super::Importer;
+use super::numbers::number_kws;
 use super::typed::{json_type, type_fits};
 use crate::json_schema::imported::{ImportError, describe, unsupported, wrong};
 use crate::json_schema::keywords::{Family, family_of};
@@ -37,6 +38,55 @@ impl EqKey {
 }
 
 impl Importer {
+    /// Applies the number constraints beside an enum to its numeric values, as JSON Schema
+    /// does (a value must satisfy both): a value they exclude is dropped with a note, and each
+    /// constraint, then met by every value left, is dropped with a note of its own.
+    fn bound_values(
+        &mut self,
+        view: &View<'_>,
+        keyword: &str,
+        kept: Vec<EnumValue>,
+        at: &[String],
+    ) -> Result<Vec<EnumValue>, ImportError> {
+        let bounds = number_kws(view, Value::as_f64)?;
+        let mut left = Vec::with_capacity(kept.len());
+        for (value, at) in kept.into_iter().zip(at) {
+            let n = match value.value {
+                Scalar::Int(i) => i as f64,
+                Scalar::Float(f) => f,
+                _ => {
+                    left.push(value);
+                    continue;
+                }
+            };
+            match crate::arg_checks::float_range(n, &bounds, "") {
+                Ok(()) => left.push(value),
+                Err(e) => {
+                    let why = e.message.split_once(';').map_or(e.message.as_str(), |(w, _)| w);
+                    let message = format!(
+                        "{} is excluded by the number constraints beside it (it {why}) and was dropped",
+                        describe(&value.value.as_ref().to_json())
+                    );
+                    self.note(at, keyword, message);
+                }
+            }
+        }
+        let applied: Vec<(String, String)> = view
+            .kws
+            .iter()
+            .filter(|(k, _)| matches!(family_of(k), Some(Family::Number)))
+            .map(|(k, kw)| (kw.ptr.clone(), k.to_string()))
+            .collect();
+        for (ptr, k) in applied {
+            self.note(
+                &ptr,
+                &k,
+                format!("was applied to the values of `{keyword}`, which all meet it now; dropped"),
+            );
+        }
+        Ok(left)
+    }
+
     pub(super) fn enumeration(&mut self, view: &View<'_>) -> Result<Schema, ImportError> {
         if let (Some(_), Some(c)) = (view.get("enum"), view.get("const")) {
             return Err(unsupported(&c.ptr, "const", "`const` beside `enum` cannot be expressed"));
@@ -65,6 +115,8 @@ impl Importer {
             ));
         }
         let mut kept: Vec<EnumValue> = Vec::new();
+        // The pointer of each kept value.
+        let mut kept_at: Vec<String> = Vec::new();
         let mut seen = HashSet::new();
         let mut nullable = false;
         for (v, p) in values {
@@ -116,19 +168,16 @@ impl Importer {
                 continue;
             }
             kept.push(EnumValue::scalar(scalar));
+            kept_at.push(p);
         }
         let numbers = kept.iter().any(|k| matches!(k.value, Scalar::Int(_) | Scalar::Float(_)));
-        if numbers
-            && let Some((k, c)) =
-                view.kws.iter().find(|(k, _)| matches!(family_of(k), Some(Family::Number)))
-        {
-            return Err(unsupported(
-                &c.ptr,
-                k,
-                format!("number constraints beside `{keyword}` cannot be expressed"),
-            ));
+        let bounded = view.kws.iter().any(|(k, _)| matches!(family_of(k), Some(Family::Number)));
+        if numbers && bounded {
+            kept = self.bound_values(view, keyword, kept, &kept_at)?;
         }
-        self.drop_foreign(view, None);
+        // Number constraints beside numbers were applied to them; beside other values they
+        // do not apply.
+        self.drop_foreign(view, (numbers && bounded).then_some(Family::Number));
         let mut s = if kept.is_empty() {
             if nullable {
                 nullable = false;
