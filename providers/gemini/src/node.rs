@@ -5,7 +5,9 @@
 //! that feature to the user (Cargo would turn it on for every crate of their build); the
 //! property order is what `propertyOrdering` tells the model, so objects here are `IndexMap`s.
 
+use std::collections::hash_map::DefaultHasher;
 use std::fmt;
+use std::hash::{Hash, Hasher};
 
 use indexmap::IndexMap;
 use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
@@ -35,6 +37,43 @@ impl Node {
             Node::Object(map) => map.get(key),
             _ => None,
         }
+    }
+
+    /// A hash that agrees with `==`: object members are fed in key order (`==` on an
+    /// `IndexMap` ignores order) and numbers by the value `==` compares. Below a few levels it
+    /// stops descending, so equal nodes still hash alike and deep near-twins share a hash.
+    pub(crate) fn eq_hash(&self) -> u64 {
+        fn feed(n: &Node, h: &mut DefaultHasher, depth: usize) {
+            std::mem::discriminant(n).hash(h);
+            if depth > 8 {
+                return;
+            }
+            match n {
+                Node::Scalar(Value::Number(x)) => match (x.as_u64(), x.as_i64(), x.as_f64()) {
+                    (Some(u), _, _) => (0u8, u).hash(h),
+                    (None, Some(i), _) => (1u8, i).hash(h),
+                    // `-0.0 == 0.0`: one key for both.
+                    (None, None, f) => (2u8, f.map(|f| (f + 0.0).to_bits())).hash(h),
+                },
+                Node::Scalar(v) => v.as_str().hash(h),
+                Node::Array(items) => {
+                    items.len().hash(h);
+                    items.iter().for_each(|i| feed(i, h, depth + 1));
+                }
+                Node::Object(map) => {
+                    map.len().hash(h);
+                    let mut members: Vec<(&String, &Node)> = map.iter().collect();
+                    members.sort_unstable_by_key(|(k, _)| *k);
+                    for (k, v) in members {
+                        k.hash(h);
+                        feed(v, h, depth + 1);
+                    }
+                }
+            }
+        }
+        let mut h = DefaultHasher::new();
+        feed(self, &mut h, 0);
+        h.finish()
     }
 
     /// The text of a string node.

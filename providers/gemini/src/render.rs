@@ -1,6 +1,8 @@
 //! The renderer: `FunctionDeclaration`s with `parametersJsonSchema` (JSON Schema subset) or with
 //! the OpenAPI-subset `parameters` (Live API and older models), and the `tools` wrapper.
 
+use std::collections::HashMap;
+
 use indexmap::IndexMap;
 use serde_json::Value;
 use tooldef::JsonPointer;
@@ -351,9 +353,16 @@ fn openapi_fixup(
         let had_null = nulls > 0;
         let listed = variants.len();
         let mut kept: Vec<Node> = Vec::new();
+        // The positions in `kept` of each hash, so that finding a repeat stays linear.
+        let mut by_hash: HashMap<u64, Vec<usize>> = HashMap::new();
         for v in variants {
             // Null variants become `nullable`; identical variants are one.
-            if !is_null_variant(&v) && !kept.contains(&v) {
+            if is_null_variant(&v) {
+                continue;
+            }
+            let same = by_hash.entry(v.eq_hash()).or_default();
+            if !same.iter().any(|&i| kept[i] == v) {
+                same.push(kept.len());
                 kept.push(v);
             }
         }
