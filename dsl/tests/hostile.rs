@@ -269,6 +269,44 @@ fn the_defaults_of_one_import_are_checked_within_one_budget() {
 }
 
 #[test]
+fn a_default_behind_more_references_than_can_be_followed_is_reported_unchecked() {
+    // 200 definitions, each a reference to the next with a default, ending in an integer: a
+    // default near the end is checked, the others cannot be followed to the end. They are not
+    // called wrong; they are reported unchecked and not applied.
+    let n = 200;
+    let defs: serde_json::Map<String, Value> = (0..n)
+        .map(|i| {
+            let s = if i + 1 < n {
+                json!({"$ref": format!("#/$defs/d{:03}", i + 1), "default": 1})
+            } else {
+                json!({"type": "integer"})
+            };
+            (format!("d{i:03}"), s)
+        })
+        .collect();
+    let imported = tooldef::import_input(&json!({"type": "object",
+        "properties": {"p": {"$ref": "#/$defs/d000"}}, "$defs": defs}))
+    .unwrap();
+    let kept: Vec<&str> = imported
+        .value
+        .definitions
+        .iter()
+        .filter(|d| d.schema.default.is_some())
+        .map(|d| &*d.name)
+        .collect();
+    assert_eq!(kept.first(), Some(&"d135"), "{kept:?}");
+    assert_eq!(kept.len(), 64, "the 64 levels schemas may nest");
+    let notes: Vec<&tooldef::ImportNote> =
+        imported.notes.iter().filter(|n| n.keyword == "default").collect();
+    assert_eq!(notes.len(), 135);
+    assert_eq!(notes[0].pointer, "/$defs/d000/default");
+    assert_eq!(
+        notes[0].message,
+        "was not checked against its schema (nests deeper than the schema can be followed); it was not applied"
+    );
+}
+
+#[test]
 fn a_definition_that_refers_to_the_root_survives_when_an_unused_one_is_dropped() {
     // The root's own copy (`Input`, the target of `$ref: "#"`) joins the definitions after the
     // ones that cannot be read are dropped: a reference to it is not one to a dropped definition.

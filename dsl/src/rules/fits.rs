@@ -59,6 +59,8 @@ pub(crate) fn name_order(defs: &[Definition]) -> Vec<(u64, usize)> {
 pub(crate) enum Unfit {
     /// The schema rejects it; the text says why.
     Rejected(String),
+    /// The check cannot be finished (too deep, or past [`MAX_VALUE_STEPS`]); the text says why.
+    Unchecked(String),
     /// The check needed more steps than it was given, and stopped without an answer.
     OutOfSteps,
 }
@@ -86,9 +88,8 @@ pub(crate) fn literal_fits(
     }
     fits.map_err(|mut m| {
         let v = m.done();
-        Unfit::Rejected(
-            v.message().strip_prefix("tool ``: ").unwrap_or(v.message()).trim().to_owned(),
-        )
+        let why = v.message().strip_prefix("tool ``: ").unwrap_or(v.message()).trim().to_owned();
+        if matches!(v.rule(), Rule::TooDeep) { Unfit::Unchecked(why) } else { Unfit::Rejected(why) }
     })
 }
 
@@ -492,7 +493,7 @@ mod tests {
         let mut steps = usize::MAX;
         match literal_fits(s, l, defs, order, &mut steps) {
             Ok(()) => Ok(()),
-            Err(Unfit::Rejected(why)) => Err(why),
+            Err(Unfit::Rejected(why) | Unfit::Unchecked(why)) => Err(why),
             Err(Unfit::OutOfSteps) => Err("out of steps".to_owned()),
         }
     }

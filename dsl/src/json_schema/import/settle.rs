@@ -112,6 +112,9 @@ impl Importer {
             Err(Unfit::Rejected(why)) => {
                 Err(format!("is not a value its own schema accepts ({why})"))
             }
+            Err(Unfit::Unchecked(why)) => {
+                Err(format!("was not checked against its schema ({why})"))
+            }
             Err(Unfit::OutOfSteps) => Err(format!(
                 "was not checked against its schema: the defaults and examples of this schema \
                  take more than the import's {SETTLE_STEPS} steps to check"
