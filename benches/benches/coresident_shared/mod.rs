@@ -12,7 +12,7 @@ use serde_json::Value;
 
 /// The generator of the corpus, for the sample calls (plain Rust over serde_json).
 #[allow(dead_code, unreachable_pub, unused_imports)]
-#[path = "../../src/corpus.rs"]
+#[path = "../../src/corpus/mod.rs"]
 pub(crate) mod corpus;
 
 /// The schemars form of the standard corpus (generated text: rustfmt must leave it as the
