@@ -380,6 +380,13 @@ pub fn required(pointer: &str) -> ArgError {
     ArgError::at(pointer, "is required")
 }
 
+/// The error for a key that the arguments' text gives twice in one object
+/// (`/city is given twice`): JSON leaves such text without one meaning, so it is refused
+/// rather than read as the last value.
+pub(crate) fn given_twice(pointer: JsonPointer) -> ArgError {
+    ArgError::new(pointer, "is given twice")
+}
+
 /// The error for a key a closed object does not accept. `tool` names the tool when the object
 /// is the tool's arguments; `known` are the keys that are accepted, in order
 /// (`/extra is not a parameter of get_weather; the parameters are city, unit, days`).

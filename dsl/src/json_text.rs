@@ -41,6 +41,26 @@ pub fn parse(bytes: &[u8]) -> Result<Value, serde_json::Error> {
     crate::json_schema::KeyOrder::parse(bytes).map(|(value, _)| value)
 }
 
+/// Why text given as a tool's arguments could not be read.
+#[derive(Debug)]
+pub(crate) enum ArgumentsText {
+    /// Not one JSON value: serde_json's error, with its line and column.
+    Malformed(serde_json::Error),
+    /// Well-formed JSON that gives the key at this pointer twice in one object: an argument
+    /// error at that key, like any other.
+    DuplicateKey(JsonPointer),
+}
+
+/// Parses arguments given as text as [`parse`] does, telling a duplicate key (the model's
+/// mistake at one argument) from text that is not JSON.
+pub(crate) fn parse_arguments(bytes: &[u8]) -> Result<Value, ArgumentsText> {
+    match crate::json_schema::KeyOrder::parse_noting_duplicate(bytes) {
+        Ok((value, _)) => Ok(value),
+        Err((_, Some(pointer))) => Err(ArgumentsText::DuplicateKey(pointer)),
+        Err((error, None)) => Err(ArgumentsText::Malformed(error)),
+    }
+}
+
 /// Whether `value` nests more than `max` arrays or objects (the outermost counts as one):
 /// `Some(pointer)` of the first container found past the limit, `None` when it fits. Runs in
 /// a loop, so any depth is safe.

@@ -330,6 +330,17 @@ fn decode_alone_gives_the_typed_arguments() {
     assert_eq!(errors.0[0].message, "must be a string; got 3");
 }
 
+#[test]
+fn a_key_given_twice_is_an_argument_error_on_the_typed_path() {
+    // The decoder refuses the second `city` as serde does; the error names the key like every
+    // other argument error, and the tool never sees either value.
+    let t = TypedTool::new(GetWeather);
+    let err = t.decode(&Arguments::Text(r#"{"city": "Rome", "city": "Oslo"}"#.into())).unwrap_err();
+    assert_eq!(err.model_text(), "invalid arguments for get_weather: /city is given twice");
+    let DispatchErrorKind::InvalidArguments { errors } = err.kind() else { panic!("{err:?}") };
+    assert_eq!(errors.0[0].pointer, "/city");
+}
+
 /// A hand-written tool whose descriptor says less than its type: serde's message is used.
 struct Loose;
 

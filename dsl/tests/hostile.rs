@@ -606,6 +606,43 @@ fn a_host_built_value_deeper_than_the_limit_is_refused_not_a_stack_overflow() {
     assert_eq!(out, ok);
 }
 
+#[test]
+fn an_overridden_tool_refuses_a_deep_value_and_a_repeated_key_as_the_tool_itself_does() {
+    use std::sync::Arc;
+    use tooldef::{Executor, Override, ToolCall, dispatch::block_on};
+
+    let d = ToolDescriptor::builder("t")
+        .param(Param::named("x", tooldef::Schema::any()))
+        .param(Param::string("user"))
+        .build()
+        .unwrap();
+    let pointer = "/x".repeat(MAX_DEPTH);
+    let too_deep = format!(
+        "invalid arguments for t: {pointer} are nested more than {MAX_DEPTH} levels deep here; flatten them"
+    );
+    // Hiding a parameter makes the override rewrite every call's arguments; a new description
+    // passes them on as they came. Neither copies a value past the limit.
+    let rewriting = Override::hide("user", "u").wrap(Arc::new(echo(d.clone()))).unwrap();
+    let passing = Override::description("Echo.").wrap(Arc::new(echo(d))).unwrap();
+    let mut call = ToolCall::new("c", "t", nested(100_000));
+    for exec in [&rewriting, &passing] {
+        let result = block_on(exec.execute(&call));
+        assert!(result.is_error);
+        assert_eq!(result.text(), too_deep);
+    }
+    let Arguments::Json(v) = std::mem::replace(&mut call.arguments, Arguments::Json(Value::Null))
+    else {
+        unreachable!()
+    };
+    dismantle(v);
+    let exec = rewriting;
+
+    let twice = ToolCall { arguments: Arguments::Text(r#"{"x": 1, "x": 2}"#.into()), ..call };
+    let result = block_on(exec.execute(&twice));
+    assert!(result.is_error);
+    assert_eq!(result.text(), "invalid arguments for t: /x is given twice");
+}
+
 // --- duplicate keys -----------------------------------------------------------------------
 
 #[test]
@@ -623,9 +660,14 @@ fn duplicate_keys_in_spec_files_are_refused_with_their_pointer() {
 fn duplicate_keys_in_arguments_are_refused_with_their_pointer() {
     let tool = spec_tool(&with_property(json!({"type": "object"})));
     let err = tool.prepare(&Arguments::Text(r#"{"x": {"k": 1, "k": 2}}"#.into())).unwrap_err();
+    assert_eq!(err.model_text(), "invalid arguments for t: /x/k is given twice");
+    // A key given twice at the top level, and text that is not JSON, which stays a syntax error.
+    let err = tool.prepare(&Arguments::Text(r#"{"x": {}, "x": 1}"#.into())).unwrap_err();
+    assert_eq!(err.model_text(), "invalid arguments for t: /x is given twice");
+    let err = tool.prepare(&Arguments::Text(r#"{"x": }"#.into())).unwrap_err();
     assert_eq!(
         err.model_text(),
-        "the arguments of t are not valid JSON: duplicate key: #/x/k is given twice at line 1 column 18"
+        "the arguments of t are not valid JSON: expected value at line 1 column 7"
     );
 }
 

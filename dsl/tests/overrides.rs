@@ -447,11 +447,19 @@ fn text_arguments_are_parsed_and_malformed_ones_are_error_results() {
     let bad = ToolCall { arguments: Arguments::Text("{\"fact\": ".into()), ..text.clone() };
     let r = run(&exec, &bad);
     assert!(r.is_error);
-    assert!(
-        r.text().starts_with("the arguments of `remember` are not valid JSON: "),
-        "{}",
-        r.text()
+    assert_eq!(
+        r.text(),
+        "the arguments of remember are not valid JSON: EOF while parsing a value at line 1 column 9"
     );
+
+    // A key given twice is refused at its pointer, never forwarded as its last value.
+    let twice = ToolCall {
+        arguments: Arguments::Text(r#"{"fact": "a", "fact": "b"}"#.into()),
+        ..text.clone()
+    };
+    let r = run(&exec, &twice);
+    assert!(r.is_error);
+    assert_eq!(r.text(), "invalid arguments for remember: /fact is given twice");
 
     let r = run(&exec, &call("remember", json!([1, 2])));
     assert!(r.is_error);

@@ -28,8 +28,8 @@ enum Handler {
 ///
 /// Before the closure runs, the arguments are checked against the descriptor (every problem is
 /// reported with its JSON pointer) and absent parameters receive their defaults. Arguments given
-/// as text are read with [`crate::json_text::parse`] (a key given twice is refused with its
-/// pointer); a value built by the host that nests deeper than [`crate::json_text::MAX_DEPTH`]
+/// as text are read with [`crate::json_text::parse`] (a key given twice is an argument error at
+/// its pointer, `/city is given twice`); a value built by the host that nests deeper than [`crate::json_text::MAX_DEPTH`]
 /// is refused before it is copied.
 ///
 /// ```
@@ -157,23 +157,35 @@ pub fn prepare_arguments(
     validator: &ArgValidator,
     arguments: &Arguments,
 ) -> Result<Value, DispatchError> {
-    let tool = || descriptor.name.to_string();
-    let mut value = match arguments {
-        Arguments::Json(v) => {
-            // A host-built value has no depth limit: measure it before cloning it.
-            if let Some(pointer) = crate::json_text::depth_exceeds(v, crate::json_text::MAX_DEPTH) {
-                return Err(too_deep(tool(), pointer));
-            }
-            v.clone()
-        }
-        Arguments::Text(t) if t.trim().is_empty() => Value::Object(serde_json::Map::new()),
-        Arguments::Text(t) => crate::json_text::parse(t.as_bytes()).map_err(|e| {
-            DispatchError::new(tool(), DispatchErrorKind::MalformedJson { message: e.to_string() })
-        })?,
-    };
+    let mut value = read_arguments(descriptor, arguments)?;
     validator.check_args(descriptor, &value).map_err(|errors| {
-        DispatchError::new(tool(), DispatchErrorKind::InvalidArguments { errors })
+        DispatchError::new(
+            descriptor.name.to_string(),
+            DispatchErrorKind::InvalidArguments { errors },
+        )
     })?;
     apply_defaults(descriptor, &mut value);
     Ok(value)
+}
+
+/// The arguments as a value, before any check against the parameters: text read with
+/// duplicate keys refused at their pointer, a host-built value measured before it is copied
+/// (one deeper than [`MAX_DEPTH`](crate::json_text::MAX_DEPTH) is refused), empty text read as
+/// `{}`. Every path that works on a JSON value reads arguments here.
+pub(crate) fn read_arguments(
+    descriptor: &ToolDescriptor,
+    arguments: &Arguments,
+) -> Result<Value, DispatchError> {
+    match arguments {
+        Arguments::Json(v) => {
+            // A host-built value has no depth limit: measure it before cloning it.
+            if let Some(pointer) = crate::json_text::depth_exceeds(v, crate::json_text::MAX_DEPTH) {
+                return Err(too_deep(descriptor.name.to_string(), pointer));
+            }
+            Ok(v.clone())
+        }
+        Arguments::Text(t) if t.trim().is_empty() => Ok(Value::Object(serde_json::Map::new())),
+        Arguments::Text(t) => crate::json_text::parse_arguments(t.as_bytes())
+            .map_err(|problem| super::typed::unreadable(descriptor, problem)),
+    }
 }

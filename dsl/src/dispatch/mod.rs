@@ -50,6 +50,7 @@ pub use arg_validator::{
 };
 pub use cancel::{CancelToken, Cancelled};
 pub use dynamic::{DynamicTool, prepare_arguments};
+pub(crate) use dynamic::{read_arguments, too_deep};
 pub(crate) use error::closest;
 pub use error::{DispatchError, DispatchErrorKind};
 pub use options::CallOptions;

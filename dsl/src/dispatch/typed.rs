@@ -10,6 +10,7 @@ use crate::descriptor::ToolDescriptor;
 use crate::dispatch::arg_validator::ArgValidator;
 use crate::dispatch::error::{DispatchError, DispatchErrorKind, without_position};
 use crate::dispatch::runtime::CatchUnwind;
+use crate::json_text::ArgumentsText;
 use crate::tool::{Arguments, BoxFuture, Executor, Tool, ToolCall, ToolResult};
 
 /// Runs a typed [`Tool`] from a [`ToolCall`]: decodes the arguments straight into `T::Args`,
@@ -183,14 +184,9 @@ fn rescue_plan<'v>(
 ) -> Result<Retry<'v>, Box<DispatchError>> {
     let value = match value {
         Some(value) => std::borrow::Cow::Borrowed(value),
-        None => match crate::json_text::parse(text.as_bytes()) {
+        None => match crate::json_text::parse_arguments(text.as_bytes()) {
             Ok(value) => std::borrow::Cow::Owned(value),
-            Err(syntax) => {
-                return Err(Box::new(DispatchError::new(
-                    descriptor.name.to_string(),
-                    DispatchErrorKind::MalformedJson { message: syntax.to_string() },
-                )));
-            }
+            Err(problem) => return Err(Box::new(unreadable(descriptor, problem))),
         },
     };
     match respelled(validator, descriptor, &value) {
@@ -375,6 +371,22 @@ fn rescue(
 #[inline(never)]
 fn invalid(descriptor: &ToolDescriptor, errors: ArgErrors) -> DispatchError {
     DispatchError::new(descriptor.name.to_string(), DispatchErrorKind::InvalidArguments { errors })
+}
+
+/// The error for arguments given as text that could not be read: text that is not JSON, or a
+/// key given twice (an argument error at that key, so the model reads it like the others).
+#[cold]
+#[inline(never)]
+pub(crate) fn unreadable(descriptor: &ToolDescriptor, problem: ArgumentsText) -> DispatchError {
+    match problem {
+        ArgumentsText::Malformed(syntax) => DispatchError::new(
+            descriptor.name.to_string(),
+            DispatchErrorKind::MalformedJson { message: syntax.to_string() },
+        ),
+        ArgumentsText::DuplicateKey(pointer) => {
+            invalid(descriptor, ArgErrors(vec![crate::arg_checks::given_twice(pointer)]))
+        }
+    }
 }
 
 /// `value` with every number that has a zero fractional part (`1.0`, `1e0`, `-0`) written as

@@ -13,13 +13,13 @@
 
 use std::borrow::Cow;
 use std::collections::HashMap;
-use std::fmt::{self, Write as _};
+use std::fmt;
 
 use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Number, Value};
 
-use super::imported::pointer_token;
 use crate::literal::{Literal, LiteralRangeError};
+use crate::pointer::JsonPointer;
 
 /// The key order of the objects of one JSON document, where it differs from sorted order.
 ///
@@ -51,12 +51,22 @@ impl KeyOrder {
     /// serde_json's error for text that is not one JSON value (with its line and column), or
     /// that nests deeper than serde_json's recursion limit.
     pub fn parse(text: &[u8]) -> Result<(Value, KeyOrder), serde_json::Error> {
+        KeyOrder::parse_noting_duplicate(text).map_err(|(error, _)| error)
+    }
+
+    /// As [`KeyOrder::parse`]; when the text gives a key twice, the error comes with that
+    /// key's pointer.
+    pub(crate) fn parse_noting_duplicate(
+        text: &[u8],
+    ) -> Result<(Value, KeyOrder), (serde_json::Error, Option<JsonPointer>)> {
         let mut order = KeyOrder::default();
-        let mut path = String::new();
+        let mut path = JsonPointer::root();
+        let mut duplicate = None;
         let mut de = serde_json::Deserializer::from_slice(text);
-        let value =
-            Recorder { objects: &mut order.objects, path: &mut path }.deserialize(&mut de)?;
-        de.end()?;
+        let recorder =
+            Recorder { objects: &mut order.objects, path: &mut path, duplicate: &mut duplicate };
+        let value = recorder.deserialize(&mut de).map_err(|e| (e, duplicate.take()))?;
+        de.end().map_err(|e| (e, None))?;
         Ok((value, order))
     }
 
@@ -128,17 +138,21 @@ impl KeyOrder {
         if self.objects.is_empty() {
             return Literal::from_json(value);
         }
-        let mut path = pointer.to_owned();
+        let mut path = JsonPointer::from_written(pointer);
         self.literal_at(&mut path, value)
     }
 
-    fn literal_at(&self, path: &mut String, value: &Value) -> Result<Literal, LiteralRangeError> {
+    fn literal_at(
+        &self,
+        path: &mut JsonPointer,
+        value: &Value,
+    ) -> Result<Literal, LiteralRangeError> {
         let len = path.len();
         Ok(match value {
             Value::Array(items) => {
                 let mut out = Vec::with_capacity(items.len());
                 for (i, item) in items.iter().enumerate() {
-                    let _ = write!(path, "/{i}");
+                    path.push_index(i);
                     out.push(self.literal_at(path, item)?);
                     path.truncate(len);
                 }
@@ -146,9 +160,8 @@ impl KeyOrder {
             }
             Value::Object(map) => {
                 let mut out = Vec::with_capacity(map.len());
-                for (k, v) in self.entries(path, map) {
-                    path.push('/');
-                    path.push_str(&pointer_token(k));
+                for (k, v) in self.entries(path.as_str(), map) {
+                    path.push(k);
                     out.push((Cow::Owned(k.clone()), self.literal_at(path, v)?));
                     path.truncate(len);
                 }
@@ -163,12 +176,14 @@ impl KeyOrder {
 struct Recorder<'a> {
     objects: &'a mut HashMap<String, Vec<String>>,
     /// The JSON pointer of the value being read.
-    path: &'a mut String,
+    path: &'a mut JsonPointer,
+    /// Set to the key's pointer when a key is given twice.
+    duplicate: &'a mut Option<JsonPointer>,
 }
 
 impl Recorder<'_> {
     fn child(&mut self) -> Recorder<'_> {
-        Recorder { objects: self.objects, path: self.path }
+        Recorder { objects: self.objects, path: self.path, duplicate: self.duplicate }
     }
 }
 
@@ -227,7 +242,7 @@ impl<'de> Visitor<'de> for Recorder<'_> {
         let len = self.path.len();
         let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0));
         loop {
-            let _ = write!(self.path, "/{}", items.len());
+            self.path.push_index(items.len());
             let item = seq.next_element_seed(self.child())?;
             self.path.truncate(len);
             match item {
@@ -243,10 +258,10 @@ impl<'de> Visitor<'de> for Recorder<'_> {
         let mut map = Map::new();
         let mut keys: Vec<String> = Vec::new();
         while let Some(key) = access.next_key::<String>()? {
-            self.path.push('/');
-            self.path.push_str(&pointer_token(&key));
+            self.path.push(&key);
             // A key given twice is refused with its pointer, as `json_text::parse` does.
             if map.contains_key(&key) {
+                *self.duplicate = Some(self.path.clone());
                 return Err(serde::de::Error::custom(format_args!(
                     "duplicate key: #{} is given twice",
                     self.path
@@ -258,7 +273,7 @@ impl<'de> Visitor<'de> for Recorder<'_> {
             keys.push(key);
         }
         if !keys.is_sorted() {
-            self.objects.insert(self.path.clone(), keys);
+            self.objects.insert(self.path.as_str().to_owned(), keys);
         }
         Ok(Value::Object(map))
     }

@@ -7,7 +7,8 @@ use std::sync::Arc;
 use serde_json::{Map, Value};
 
 use crate::descriptor::ToolDescriptor;
-use crate::dispatch::{ArgValidator, apply_defaults};
+use crate::dispatch::{ArgValidator, apply_defaults, read_arguments, too_deep};
+use crate::json_text::{MAX_DEPTH, depth_exceeds};
 use crate::schema::Additional;
 use crate::tool::{Arguments, BoxFuture, Executor, ToolCall, ToolError, ToolResult};
 
@@ -62,26 +63,33 @@ impl OverriddenExecutor {
     /// error result for the model.
     fn prepare(&self, call: &ToolCall) -> Result<Prepared, String> {
         let calls = &self.patched.calls;
+        let descriptor = &self.patched.descriptor;
         let mut prepared = Prepared {
             forwarded: ToolCall {
                 id: call.id.clone(),
                 name: calls.registered.to_string(),
-                arguments: call.arguments.clone(),
+                arguments: Arguments::Json(Value::Null),
             },
             arguments: Map::new(),
             extra: Map::new(),
         };
         if !self.patched.rewrites_arguments() {
+            // Passed on as they came; a host-built value is measured before it is copied (a
+            // copy recurses once per level).
+            if let Arguments::Json(v) = &call.arguments
+                && let Some(pointer) = depth_exceeds(v, MAX_DEPTH)
+            {
+                return Err(too_deep(descriptor.name.to_string(), pointer).model_text());
+            }
+            prepared.forwarded.arguments = call.arguments.clone();
             return Ok(prepared);
         }
-        let descriptor = &self.patched.descriptor;
         let tool = &descriptor.name;
+        // Read as every dynamic tool reads them: a key given twice or a value nested past the
+        // limit is refused here, before anything is rewritten.
         let mut value = match &call.arguments {
             Arguments::Json(Value::Null) => Value::Object(Map::new()),
-            Arguments::Json(v) => v.clone(),
-            Arguments::Text(t) if t.trim().is_empty() => Value::Object(Map::new()),
-            Arguments::Text(t) => serde_json::from_str(t)
-                .map_err(|e| format!("the arguments of `{tool}` are not valid JSON: {e}"))?,
+            arguments => read_arguments(descriptor, arguments).map_err(|e| e.model_text())?,
         };
         let not_object = |v: &Value| {
             format!("the arguments of `{tool}` must be a JSON object; got {}", json_type(v))

@@ -84,6 +84,9 @@ async fn a_key_given_twice_over_http_is_refused_with_its_pointer() {
     let call = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"safe","text":"rm -rf /"}}}"#;
     let answer = post(&url, Some(&session), call).await;
     assert!(answer.contains(r#""isError":true"#), "{answer}");
-    assert!(answer.contains("#/text is given twice"), "{answer}");
+    assert!(
+        answer.contains(r#""text":"invalid arguments for echo: /text is given twice""#),
+        "{answer}"
+    );
     assert!(!answer.contains("rm -rf"), "{answer}");
 }

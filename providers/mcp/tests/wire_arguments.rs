@@ -66,7 +66,7 @@ async fn a_key_given_twice_is_refused_with_its_pointer() {
     let mut peer = Peer::start().await;
     let (is_error, text) = peer.call_echo(1, r#"{"text": "safe", "text": "rm -rf /"}"#).await;
     assert!(is_error, "a duplicate key must not run the tool: {text}");
-    assert!(text.contains("#/text") && text.contains("twice"), "{text}");
+    assert_eq!(text, "invalid arguments for echo: /text is given twice");
 }
 
 #[tokio::test]
@@ -77,12 +77,15 @@ async fn arguments_too_deep_for_the_sdk_still_get_an_answer() {
     let deep = format!(r#"{{"text": {}1{}}}"#, "[".repeat(125), "]".repeat(125));
     let (is_error, text) = peer.call_echo(1, &deep).await;
     assert!(is_error, "{text}");
-    assert!(text.contains("/text must be a string"), "the schema check names the argument: {text}");
+    assert_eq!(text, "invalid arguments for echo: /text must be a string; got an array");
 
     let deeper = format!(r#"{{"text": {}1{}}}"#, "[".repeat(5_000), "]".repeat(5_000));
     let (is_error, text) = peer.call_echo(2, &deeper).await;
     assert!(is_error, "{text}");
-    assert!(text.contains("deep") || text.contains("recursion"), "{text}");
+    assert_eq!(
+        text,
+        "the arguments of echo are not valid JSON: recursion limit exceeded at line 1 column 136"
+    );
 }
 
 #[tokio::test]
