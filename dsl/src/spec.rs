@@ -31,6 +31,11 @@
 //! (non-empty, no empty program, no NUL byte, timeout 1 ms to 24 h, variable names of
 //! `[A-Za-z_][A-Za-z0-9_]*`) and run by the workspace loader, never by this module.
 //!
+//! A spec read here keeps each schema's JSON text beside the IR ([`SchemaSource`](crate::SchemaSource)), and
+//! [`spec_to_literal`] writes a schema that is unchanged since it was read back as it was read,
+//! not as the IR spells it: a spec file written from an imported tool holds the schema as the
+//! provider published it, and the MCP renderer gives it back exactly.
+//!
 //! Errors name the file (the `file` label the caller passes), then the line and column for
 //! malformed JSON (a key given twice in one object counts as malformed, and names its pointer),
 //! or the JSON pointer (`#/input_schema/properties/days/minimum`) for everything
@@ -498,6 +503,14 @@ fn spec_value(
     if !problems.0.is_empty() {
         return Err(SpecError { file: file.to_owned(), problems: problems.0 });
     }
+    // The schemas as written, for renderers that can give them back unchanged; an output
+    // schema that could not be read has none.
+    let input = obj.get("input_schema").map(|v| order.to_text("/input_schema", v));
+    let output = match (&d.output, obj.get("output_schema")) {
+        (Some(_), Some(v)) => Some(order.to_text("/output_schema", v)),
+        _ => None,
+    };
+    d.keep_source(input, output);
     Ok(Spec { descriptor: d, notes, command })
 }
 
@@ -690,7 +703,8 @@ fn parse_argv(items: &[Value], argv_ptr: &str, problems: &mut Problems) -> Vec<S
 }
 
 /// Writes a descriptor (and a command) as spec JSON; reading the result with
-/// [`spec_from_value`] gives the same descriptor back. The key order of the format is kept
+/// [`spec_from_value`] gives the same descriptor back. A schema the descriptor still holds as it
+/// was read ([`ToolDescriptor::source_input_schema`]) is written as it was read. The key order of the format is kept
 /// only when serde_json's `preserve_order` feature is on: write files from [`spec_to_literal`].
 pub fn spec_to_json(d: &ToolDescriptor, command: Option<&Command>) -> Value {
     spec_to_literal(d, command).to_json()
@@ -707,8 +721,14 @@ pub fn spec_to_literal(d: &ToolDescriptor, command: Option<&Command>) -> Literal
     if !d.description.is_empty() {
         m.insert("description", Literal::Str(d.description.clone()));
     }
-    m.insert("input_schema", export_input_literal(d));
-    if let Some(output) = export_output_literal(d) {
+    // A schema unchanged since import is written as it was read (see `SchemaSource`), so that
+    // reading the file back gives the same descriptor with the same source.
+    let kept = |text: Option<&str>| text.and_then(|t| serde_json::from_str::<Literal>(t).ok());
+    m.insert(
+        "input_schema",
+        kept(d.source_input_schema()).unwrap_or_else(|| export_input_literal(d)),
+    );
+    if let Some(output) = kept(d.source_output_schema()).or_else(|| export_output_literal(d)) {
         m.insert("output_schema", output);
     }
     if !d.annotations.is_empty() {

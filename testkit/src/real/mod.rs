@@ -548,7 +548,14 @@ pub fn run(tools: &[RealTool]) -> Run {
             for v in target.violations(&wire) {
                 out.failures.push(failure(tool, target, FailureKind::Spec, v));
             }
-            for drop in silent_drops(&exported, &wire, target.schema_pointer(), rendered.report()) {
+            // A renderer that wrote the schema as it was read (MCP, the schema unchanged since
+            // import) is held to that text instead of the IR's spelling of it.
+            let verbatim = (target == Target::Mcp)
+                .then(|| d.source_input_schema())
+                .flatten()
+                .and_then(|text| serde_json::from_str::<Value>(text).ok());
+            let reference = verbatim.as_ref().unwrap_or(&exported);
+            for drop in silent_drops(reference, &wire, target.schema_pointer(), rendered.report()) {
                 out.failures.push(failure(tool, target, FailureKind::SilentDrop, drop));
             }
             if let Some(problem) = policy_disagreement(renderer.as_ref(), d, &rendered) {
