@@ -39,7 +39,8 @@
 //! Errors name the file (the `file` label the caller passes), then the line and column for
 //! malformed JSON (a key given twice in one object counts as malformed, and names its pointer),
 //! or the JSON pointer (`#/input_schema/properties/days/minimum`) for everything
-//! else. One [`SpecError`] lists every problem of the file (each schema contributes its first),
+//! else. One [`SpecError`] lists every problem of the file (the input schema contributes the
+//! first problem of each of its properties, the output schema its first),
 //! and an unknown key close to an allowed one says which (`annotatons`: did you mean
 //! `annotations`?).
 
@@ -55,7 +56,7 @@ use crate::extensions::Extensions;
 use crate::json_schema::export::Obj;
 use crate::json_schema::{
     ImportError, ImportNote, KeyOrder, export_input_literal, export_output_literal,
-    import_input_ordered, import_schema_ordered, merge_definitions, pointer_token,
+    import_input_every, import_schema_ordered, merge_definitions, pointer_token,
 };
 use crate::literal::Literal;
 use crate::schema::SchemaRef;
@@ -120,7 +121,7 @@ pub struct SpecError {
     pub file: String,
     /// What is wrong, never empty. A file that cannot be read or is not well-formed JSON has one
     /// problem; otherwise every problem the spec has is listed, in the order of the format's
-    /// keys (a schema contributes its first problem).
+    /// keys (the input schema contributes the first problem of each of its properties).
     pub problems: Vec<SpecErrorKind>,
 }
 
@@ -433,14 +434,16 @@ fn spec_value(
     // references look dangling.
     let mut schemas_in = true;
     if let Some(input) = obj.get("input_schema") {
-        match import_input_ordered(input, &order.subtree("/input_schema")) {
+        match import_input_every(input, &order.subtree("/input_schema")) {
             Ok(imported) => {
                 notes.extend(imported.notes.into_iter().map(|n| n.prefixed("/input_schema")));
                 imported.value.apply_to(&mut d);
             }
-            Err(e) => {
+            Err(errors) => {
                 schemas_in = false;
-                problems.push(SpecErrorKind::Schema(e.prefixed("/input_schema")));
+                for e in errors {
+                    problems.push(SpecErrorKind::Schema(e.prefixed("/input_schema")));
+                }
             }
         }
     }
