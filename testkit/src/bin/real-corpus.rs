@@ -33,6 +33,10 @@ fn main() {
             println!("  {tool}: {miss}");
         }
     }
+    println!(
+        "schema text kept beside the IR: {} bytes over {} tools",
+        run.kept_source_bytes, run.imported
+    );
     println!("whole run (import + 12 renders, lenient and strict policy, checks): {elapsed:.2?}");
     println!();
     println!("| target | rendered | % of corpus | lossless | refused |");

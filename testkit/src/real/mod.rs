@@ -487,6 +487,9 @@ pub struct Run {
     /// The MCP tools that did not come back, each with the fields that differ (in
     /// [`mcp_round_trip_misses`]' words), in corpus order.
     pub mcp_round_trip_misses: Vec<(String, Vec<String>)>,
+    /// The bytes of schema text the imported descriptors keep beside their IR (input and
+    /// output schemas, compact JSON; see `tooldef::SchemaSource`).
+    pub kept_source_bytes: usize,
 }
 
 /// Takes every tool of `tools` through import, every target, the specs and the silent-drop
@@ -512,6 +515,9 @@ pub fn run(tools: &[RealTool]) -> Run {
             }
         };
         out.imported += 1;
+        let source = &imported.descriptor.source;
+        out.kept_source_bytes +=
+            source.input_text().map_or(0, str::len) + source.output_text().map_or(0, str::len);
         let exported = export_input(&imported.descriptor);
         if tool.form == Form::Mcp {
             out.mcp_round_trip.1 += 1;
