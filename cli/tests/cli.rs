@@ -418,6 +418,21 @@ fn import_then_render_for_mcp_keeps_dotted_names_and_the_fields_tooldef_does_not
     );
 }
 
+#[test]
+fn import_then_render_for_mcp_gives_back_each_schema_as_the_server_wrote_it() {
+    // Spellings the IR normalises (a whole-number enum under `number`, `null` first in a type
+    // array, `const`, draft-07 `definitions`, `$schema`) come back as written, in the order
+    // written: the spec file keeps each schema as it was read, and the renderer writes it.
+    let dir = TempDir::new("mcp-spellings");
+    let o = import("mcp", "import/mcp_spellings.json", &dir.0);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(fixture("import/mcp_spellings.json")).unwrap();
+    let (listed, order) = tooldef::KeyOrder::parse(text.as_bytes()).unwrap();
+    let o = tooldef(["render", "--provider", "mcp", &dir.0.display().to_string()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o), format!("[{}]\n", order.to_text("/tools/0", &listed["tools"][0])));
+}
+
 fn import(format: &str, file: &str, out: &Path) -> Output {
     tooldef([
         "import".to_owned(),

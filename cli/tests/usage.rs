@@ -221,6 +221,23 @@ error: {file}: #/command: unknown key `timout_ms`; did you mean `timeout_ms`?
     }
 }
 
+#[test]
+fn every_property_of_an_input_schema_reports_its_own_problem() {
+    // Three properties, three independent problems (the good `ok` between them and the
+    // `required` list naming the bad ones add none).
+    let file = fixture("three_bad_properties.json");
+    let expected = format!(
+        "error: {file}: #/input_schema/properties/city/type: `strng` is not a JSON Schema type; did you mean `string`?
+error: {file}: #/input_schema/properties/days/minimum: `minimum` must be a number; got the string \"one\"
+error: {file}: #/input_schema/properties/unit/enum: `enum` cannot be expressed by tooldef: no value is valid
+"
+    );
+    let o = tooldef(&["check", &file]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(o.stdout.is_empty());
+    assert_eq!(stderr(&o), expected);
+}
+
 // ------------------------------------------------------------------------------------------------
 // Import
 

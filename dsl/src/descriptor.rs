@@ -20,6 +20,7 @@ use crate::literal::Text;
 use crate::rules;
 use crate::schema::{Additional, ObjectSchema, Schema, SchemaKind, SchemaRef, put, text_str};
 pub use crate::schema::{Definition, Param};
+use crate::source::{SchemaParts, SchemaSource};
 
 /// A tool name: 1 to 128 characters of `a-zA-Z0-9_.-`, the widest rule a provider documents
 /// (MCP's), so that a descriptor can hold any tool some provider accepts.
@@ -399,7 +400,7 @@ impl Annotations {
 /// let back: ToolDescriptor = serde_json::from_str(&json).unwrap();
 /// assert_eq!(back, SEARCH);
 /// ```
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct ToolDescriptor {
     /// The tool's name.
     pub name: ToolName,
@@ -432,6 +433,41 @@ pub struct ToolDescriptor {
     /// the renderer of that provider.
     #[serde(default, skip_serializing_if = "Extensions::is_empty")]
     pub extensions: Extensions,
+    /// The JSON text the schemas were imported from, for renderers that can write it back
+    /// unchanged (see [`SchemaSource`]). Not serialized, and not part of equality.
+    #[serde(skip)]
+    pub source: SchemaSource,
+}
+
+// By hand, to leave `source` out: it is where the IR came from, not what it is, so an imported
+// descriptor equals the one built in Rust with the same IR. (Destructured, so that a new field
+// cannot be forgotten here.)
+impl PartialEq for ToolDescriptor {
+    fn eq(&self, other: &Self) -> bool {
+        let ToolDescriptor {
+            name,
+            title,
+            description,
+            params,
+            additional,
+            definitions,
+            output,
+            annotations,
+            input_kept,
+            extensions,
+            source: _,
+        } = self;
+        *name == other.name
+            && *title == other.title
+            && *description == other.description
+            && *params == other.params
+            && *additional == other.additional
+            && *definitions == other.definitions
+            && *output == other.output
+            && *annotations == other.annotations
+            && *input_kept == other.input_kept
+            && *extensions == other.extensions
+    }
 }
 
 impl ToolDescriptor {
@@ -458,6 +494,7 @@ impl ToolDescriptor {
             annotations: Annotations::NONE,
             input_kept: Vec::new(),
             extensions: Extensions::NONE,
+            source: SchemaSource::NONE,
         }
     }
 
@@ -587,6 +624,54 @@ impl ToolDescriptor {
     /// The name without its namespace (see [`ToolName::local_name`]).
     pub fn local_name(&self) -> &str {
         self.name.local_name()
+    }
+
+    /// The input schema's JSON text as it was imported, while the input side of the IR
+    /// (`params`, `additional`, `definitions`, `input_kept`) is still what that text was
+    /// imported as; `None` when nothing was kept or anything changed since.
+    ///
+    /// Writing it is writing the same schema as the IR, in the source's own spelling: what a
+    /// renderer whose provider takes full JSON Schema does to give back exactly what it read.
+    ///
+    /// ```
+    /// use tooldef::spec_from_value;
+    ///
+    /// let spec = serde_json::json!({
+    ///     "name": "pick",
+    ///     "input_schema": {"type": "object", "properties": {"n": {"type": "number", "enum": [1, 2]}}}
+    /// });
+    /// let mut d = spec_from_value("pick.json", &spec, None).unwrap().descriptor;
+    /// assert_eq!(
+    ///     d.source_input_schema(),
+    ///     Some(r#"{"properties":{"n":{"enum":[1,2],"type":"number"}},"type":"object"}"#)
+    /// );
+    /// d.params.to_mut().clear();
+    /// assert_eq!(d.source_input_schema(), None);
+    /// ```
+    pub fn source_input_schema(&self) -> Option<&str> {
+        self.source.input_for(self.schema_parts())
+    }
+
+    /// The output schema's JSON text as it was imported, while `output` and `definitions` are
+    /// still what that text was imported as (see [`source_input_schema`](Self::source_input_schema)).
+    pub fn source_output_schema(&self) -> Option<&str> {
+        self.source.output_for(self.schema_parts())
+    }
+
+    /// Keeps `input` and `output` (compact JSON texts) as the source the schemas as they are now
+    /// were imported from.
+    pub(crate) fn keep_source(&mut self, input: Option<String>, output: Option<String>) {
+        self.source = SchemaSource::new(self.schema_parts(), input, output);
+    }
+
+    fn schema_parts(&self) -> SchemaParts<'_> {
+        SchemaParts {
+            params: &self.params,
+            additional: &self.additional,
+            definitions: &self.definitions,
+            input_kept: &self.input_kept,
+            output: &self.output,
+        }
     }
 
     /// The display name: `title`, then `annotations.title`, then `name` (MCP's precedence).

@@ -89,6 +89,7 @@ pub mod registry;
 pub mod render;
 mod rules;
 mod schema;
+mod source;
 pub mod spec;
 pub mod stream;
 #[doc(hidden)]
@@ -112,6 +113,7 @@ pub use schema::{
     IntegerSchema, Kept, ListSchema, NumberSchema, ObjectSchema, RefSchema, Scalar, ScalarRef,
     Schema, SchemaKind, SchemaRef, StringSchema,
 };
+pub use source::SchemaSource;
 pub use tool::{
     Arguments, BoxFuture, CallError, Content, Executor, Tool, ToolCall, ToolError, ToolResult,
 };

@@ -31,10 +31,16 @@
 //! (non-empty, no empty program, no NUL byte, timeout 1 ms to 24 h, variable names of
 //! `[A-Za-z_][A-Za-z0-9_]*`) and run by the workspace loader, never by this module.
 //!
+//! A spec read here keeps each schema's JSON text beside the IR ([`SchemaSource`](crate::SchemaSource)), and
+//! [`spec_to_literal`] writes a schema that is unchanged since it was read back as it was read,
+//! not as the IR spells it: a spec file written from an imported tool holds the schema as the
+//! provider published it, and the MCP renderer gives it back exactly.
+//!
 //! Errors name the file (the `file` label the caller passes), then the line and column for
 //! malformed JSON (a key given twice in one object counts as malformed, and names its pointer),
 //! or the JSON pointer (`#/input_schema/properties/days/minimum`) for everything
-//! else. One [`SpecError`] lists every problem of the file (each schema contributes its first),
+//! else. One [`SpecError`] lists every problem of the file (the input schema contributes the
+//! first problem of each of its properties, the output schema its first),
 //! and an unknown key close to an allowed one says which (`annotatons`: did you mean
 //! `annotations`?).
 
@@ -50,7 +56,7 @@ use crate::extensions::Extensions;
 use crate::json_schema::export::Obj;
 use crate::json_schema::{
     ImportError, ImportNote, KeyOrder, export_input_literal, export_output_literal,
-    import_input_ordered, import_schema_ordered, merge_definitions, pointer_token,
+    import_input_every, import_schema_ordered, merge_definitions, pointer_token,
 };
 use crate::literal::Literal;
 use crate::schema::SchemaRef;
@@ -115,7 +121,7 @@ pub struct SpecError {
     pub file: String,
     /// What is wrong, never empty. A file that cannot be read or is not well-formed JSON has one
     /// problem; otherwise every problem the spec has is listed, in the order of the format's
-    /// keys (a schema contributes its first problem).
+    /// keys (the input schema contributes the first problem of each of its properties).
     pub problems: Vec<SpecErrorKind>,
 }
 
@@ -428,14 +434,16 @@ fn spec_value(
     // references look dangling.
     let mut schemas_in = true;
     if let Some(input) = obj.get("input_schema") {
-        match import_input_ordered(input, &order.subtree("/input_schema")) {
+        match import_input_every(input, &order.subtree("/input_schema")) {
             Ok(imported) => {
                 notes.extend(imported.notes.into_iter().map(|n| n.prefixed("/input_schema")));
                 imported.value.apply_to(&mut d);
             }
-            Err(e) => {
+            Err(errors) => {
                 schemas_in = false;
-                problems.push(SpecErrorKind::Schema(e.prefixed("/input_schema")));
+                for e in errors {
+                    problems.push(SpecErrorKind::Schema(e.prefixed("/input_schema")));
+                }
             }
         }
     }
@@ -498,6 +506,14 @@ fn spec_value(
     if !problems.0.is_empty() {
         return Err(SpecError { file: file.to_owned(), problems: problems.0 });
     }
+    // The schemas as written, for renderers that can give them back unchanged; an output
+    // schema that could not be read has none.
+    let input = obj.get("input_schema").map(|v| order.to_text("/input_schema", v));
+    let output = match (&d.output, obj.get("output_schema")) {
+        (Some(_), Some(v)) => Some(order.to_text("/output_schema", v)),
+        _ => None,
+    };
+    d.keep_source(input, output);
     Ok(Spec { descriptor: d, notes, command })
 }
 
@@ -690,7 +706,8 @@ fn parse_argv(items: &[Value], argv_ptr: &str, problems: &mut Problems) -> Vec<S
 }
 
 /// Writes a descriptor (and a command) as spec JSON; reading the result with
-/// [`spec_from_value`] gives the same descriptor back. The key order of the format is kept
+/// [`spec_from_value`] gives the same descriptor back. A schema the descriptor still holds as it
+/// was read ([`ToolDescriptor::source_input_schema`]) is written as it was read. The key order of the format is kept
 /// only when serde_json's `preserve_order` feature is on: write files from [`spec_to_literal`].
 pub fn spec_to_json(d: &ToolDescriptor, command: Option<&Command>) -> Value {
     spec_to_literal(d, command).to_json()
@@ -707,8 +724,14 @@ pub fn spec_to_literal(d: &ToolDescriptor, command: Option<&Command>) -> Literal
     if !d.description.is_empty() {
         m.insert("description", Literal::Str(d.description.clone()));
     }
-    m.insert("input_schema", export_input_literal(d));
-    if let Some(output) = export_output_literal(d) {
+    // A schema unchanged since import is written as it was read (see `SchemaSource`), so that
+    // reading the file back gives the same descriptor with the same source.
+    let kept = |text: Option<&str>| text.and_then(|t| serde_json::from_str::<Literal>(t).ok());
+    m.insert(
+        "input_schema",
+        kept(d.source_input_schema()).unwrap_or_else(|| export_input_literal(d)),
+    );
+    if let Some(output) = kept(d.source_output_schema()).or_else(|| export_output_literal(d)) {
         m.insert("output_schema", output);
     }
     if !d.annotations.is_empty() {

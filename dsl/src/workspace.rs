@@ -593,8 +593,15 @@ impl Workspace {
             load::parse(&bytes, &path, &tool).map_err(SkipReason::Invalid)
         });
         let outcome = outcome.map(|spec| match previous(inner) {
-            // Touched but not changed: keep the live version, so nothing is re-registered.
-            Some(prev) if prev.spec == spec && prev.tool.path == path => prev,
+            // Touched but not changed: keep the live version, so nothing is re-registered. A
+            // schema respelled with the same IR is a change (the MCP renderer writes the text).
+            Some(prev)
+                if prev.spec == spec
+                    && prev.spec.descriptor.source == spec.descriptor.source
+                    && prev.tool.path == path =>
+            {
+                prev
+            }
             _ => Arc::new(self.make_loaded(spec, path)),
         });
         match &outcome {

@@ -284,6 +284,32 @@ fn reconcile_is_idempotent_and_a_noop_reads_nothing() {
 }
 
 #[test]
+fn a_schema_respelled_with_the_same_meaning_replaces_the_live_version() {
+    // `number` with whole-number values and `integer` are the same IR, but the new text is what
+    // a renderer that writes the schema as read (MCP) must send.
+    let dir = TempDir::new();
+    let reg = Reg::with_core(&[]);
+    let ws = Workspace::new(dir.path());
+    let spelled = |ty: &str| {
+        format!(
+            r#"{{"input_schema": {{"type": "object", "properties": {{"n": {{"type": "{ty}", "enum": [1, 2]}}}}}}}}"#
+        )
+    };
+    dir.write("pick.json", &spelled("number"));
+    ws.reconcile(&reg).unwrap();
+    let before = reg.get("pick").unwrap().descriptor().clone();
+    dir.write("pick.json", &spelled("integer"));
+    let again = ws.reconcile(&reg).unwrap();
+    assert_eq!(names(&again.registered), ["pick"]);
+    let after = reg.get("pick").unwrap().descriptor().clone();
+    assert_eq!(after, before);
+    assert_eq!(
+        after.source_input_schema(),
+        Some(r#"{"type":"object","properties":{"n":{"type":"integer","enum":[1,2]}}}"#)
+    );
+}
+
+#[test]
 fn after_changing_one_file_of_a_thousand_exactly_one_is_read() {
     let dir = TempDir::new();
     let reg = Reg::with_core(&[]);

@@ -104,6 +104,47 @@ fn every_refusal_is_listed_and_judged_and_every_listed_refusal_still_happens() {
 }
 
 #[test]
+fn every_mcp_tool_comes_back_from_import_and_render_as_its_server_listed_it() {
+    let run = corpus_run();
+    let misses: Vec<String> = run
+        .mcp_round_trip_misses
+        .iter()
+        .flat_map(|(tool, misses)| misses.iter().map(move |m| format!("{tool}: {m}")))
+        .collect();
+    assert_eq!(misses, Vec::<String>::new());
+    let mcp_tools = real::load().iter().filter(|t| t.form == real::Form::Mcp).count();
+    assert!(mcp_tools >= 500, "only {mcp_tools} MCP tools");
+    assert_eq!(run.mcp_round_trip, (mcp_tools, mcp_tools));
+}
+
+#[test]
+fn the_mcp_round_trip_names_each_field_that_differs() {
+    let given = serde_json::json!({
+        "name": "t",
+        "inputSchema": {"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object"},
+        "outputSchema": {"type": "object", "properties": {"n": {"type": "number", "enum": [1]}}},
+        "annotations": {"readOnlyHint": true},
+        "icons": [{"src": "https://example.com/i.png"}]
+    });
+    let rendered = serde_json::json!({
+        "name": "t",
+        "inputSchema": {"type": "object"},
+        "outputSchema": {"type": "object", "properties": {"n": {"type": "integer", "enum": [1]}}},
+        "annotations": {"readOnlyHint": true},
+        "title": "T"
+    });
+    assert_eq!(
+        real::mcp_round_trip_misses(&given, &rendered),
+        [
+            r#"`icons`: [{"src":"https://example.com/i.png"}] came back as absent"#,
+            r#"`outputSchema`: {"properties":{"n":{"enum":[1],"type":"number"}},"type":"object"} came back as {"properties":{"n":{"enum":[1],"type":"integer"}},"type":"object"}"#,
+            r#"`title`: absent came back as "T""#,
+        ]
+    );
+    assert_eq!(real::mcp_round_trip_misses(&given, &given), Vec::<String>::new());
+}
+
+#[test]
 fn every_target_renders_what_it_does_not_refuse() {
     let run = corpus_run();
     for target in Target::ALL {

@@ -47,10 +47,10 @@ pub use export::{
     definition_ref, export_input, export_input_literal, export_output, export_output_literal,
     export_schema, export_schema_literal,
 };
-pub(crate) use import::json_refs;
 pub use import::{
     import_input, import_input_ordered, import_schema, import_schema_ordered, merge_definitions,
 };
+pub(crate) use import::{import_input_every, json_refs};
 pub use imported::{
     ImportError, ImportErrorKind, ImportNote, Imported, ImportedSchema, InputSchema, pointer_token,
 };

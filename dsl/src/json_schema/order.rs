@@ -142,6 +142,63 @@ impl KeyOrder {
         self.literal_at(&mut path, value)
     }
 
+    /// Writes the value at `pointer` as compact JSON text, its objects in text order: the text
+    /// the value was read from, up to whitespace and the spelling of numbers.
+    ///
+    /// ```
+    /// use tooldef::json_schema::KeyOrder;
+    ///
+    /// let (value, order) = KeyOrder::parse(br#"{"s": {"b": 1, "a": [2.50, {"y": 0, "x": 1}]}}"#).unwrap();
+    /// assert_eq!(order.to_text("/s", &value["s"]), r#"{"b":1,"a":[2.5,{"y":0,"x":1}]}"#);
+    /// ```
+    pub fn to_text(&self, pointer: &str, value: &Value) -> String {
+        let mut out = Vec::new();
+        if self.objects.is_empty() {
+            // Every object is in the order its map iterates in.
+            let _ = serde_json::to_writer(&mut out, value);
+        } else {
+            self.text_at(&mut JsonPointer::from_written(pointer), value, &mut out);
+        }
+        // serde_json writes UTF-8 only.
+        String::from_utf8(out).unwrap_or_default()
+    }
+
+    fn text_at(&self, path: &mut JsonPointer, value: &Value, out: &mut Vec<u8>) {
+        let len = path.len();
+        match value {
+            Value::Array(items) => {
+                out.push(b'[');
+                for (i, item) in items.iter().enumerate() {
+                    if i > 0 {
+                        out.push(b',');
+                    }
+                    path.push_index(i);
+                    self.text_at(path, item, out);
+                    path.truncate(len);
+                }
+                out.push(b']');
+            }
+            Value::Object(map) => {
+                out.push(b'{');
+                for (i, (k, v)) in self.entries(path.as_str(), map).into_iter().enumerate() {
+                    if i > 0 {
+                        out.push(b',');
+                    }
+                    // Writing a string or a scalar into a `Vec` cannot fail.
+                    let _ = serde_json::to_writer(&mut *out, k);
+                    out.push(b':');
+                    path.push(k);
+                    self.text_at(path, v, out);
+                    path.truncate(len);
+                }
+                out.push(b'}');
+            }
+            scalar => {
+                let _ = serde_json::to_writer(&mut *out, scalar);
+            }
+        }
+    }
+
     fn literal_at(
         &self,
         path: &mut JsonPointer,

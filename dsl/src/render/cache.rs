@@ -372,7 +372,9 @@ impl RenderCache {
     ) -> Result<Rendered, RenderError> {
         let rkey = renderer.cache_key();
         let key = DescKey::Content(content_hash(tool), policy);
-        let same = |h: &Held| matches!(h, Held::Content(d) if **d == *tool);
+        // The source takes no part in `==`, but a renderer may write it.
+        let same =
+            |h: &Held| matches!(h, Held::Content(d) if **d == *tool && d.source == tool.source);
         if let Some(hit) = self.lookup(&rkey, key, same) {
             return Ok(hit);
         }

@@ -29,6 +29,19 @@ pub struct ImportedTools {
     pub notes: Vec<ImportNote>,
 }
 
+/// Every tool of a list imported on its own ([`import_each`]): those that imported, and each one
+/// that did not with its error.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ImportedEach {
+    /// The descriptors of the tools that imported, in list order.
+    pub tools: Vec<ToolDescriptor>,
+    /// Notes of the tools that imported, with pointers from the list (`/tools/0/inputSchema/...`).
+    pub notes: Vec<ImportNote>,
+    /// One error per tool that did not import, in list order; its pointer names the tool
+    /// (`/tools/3`) and its message every problem found in it.
+    pub failed: Vec<ImportError>,
+}
+
 /// Imports the tools of a `tools/list` result (`{"tools":[…]}`), a JSON-RPC response carrying
 /// one (`{"result":{"tools":[…]}}`), or a bare array of `Tool`s.
 ///
@@ -62,6 +75,79 @@ pub fn import_tools_text(text: &str) -> Result<ImportedTools, ImportError> {
 ///
 /// As [`import_tools`].
 pub fn import_tools_ordered(list: &Value, order: &KeyOrder) -> Result<ImportedTools, ImportError> {
+    let (tools, base) = tool_list(list)?;
+    let mut out = ImportedTools { tools: Vec::with_capacity(tools.len()), notes: Vec::new() };
+    for (i, tool) in tools.iter().enumerate() {
+        let (descriptor, notes) = import_one(tool, &format!("{base}/{i}"), order)?;
+        out.notes.extend(notes);
+        out.tools.push(descriptor);
+    }
+    Ok(out)
+}
+
+/// As [`import_tools`], but one bad tool does not stop the others: every tool is imported on its
+/// own, and each that cannot be is in [`ImportedEach::failed`] with its error.
+///
+/// ```
+/// use serde_json::json;
+///
+/// let list = json!({"tools": [
+///     {"name": "ok", "inputSchema": {"type": "object"}},
+///     {"name": "bad name", "inputSchema": {"type": "object"}},
+///     {"name": "also_ok", "inputSchema": {"type": "object"}}
+/// ]});
+/// let each = tooldef_mcp::import_each(&list).unwrap();
+/// let names: Vec<&str> = each.tools.iter().map(|t| t.name.as_str()).collect();
+/// assert_eq!(names, ["ok", "also_ok"]);
+/// assert_eq!(each.failed.len(), 1);
+/// assert_eq!(each.failed[0].pointer, "/tools/1");
+/// ```
+///
+/// # Errors
+///
+/// Only a list that is not one: no array of tools where [`import_tools`] looks for it.
+pub fn import_each(list: &Value) -> Result<ImportedEach, ImportError> {
+    import_each_ordered(list, &KeyOrder::default())
+}
+
+/// As [`import_each`], from the list's JSON text (parameters keep the order the server wrote
+/// them in).
+///
+/// # Errors
+///
+/// Text that is not JSON (at pointer `""`), or as [`import_each`].
+pub fn import_each_text(text: &str) -> Result<ImportedEach, ImportError> {
+    let (list, order) = KeyOrder::parse(text.as_bytes())
+        .map_err(|e| ImportError { pointer: String::new(), message: e.to_string() })?;
+    import_each_ordered(&list, &order)
+}
+
+/// As [`import_each`], with the key order `order` recorded from the list's text.
+///
+/// # Errors
+///
+/// As [`import_each`].
+pub fn import_each_ordered(list: &Value, order: &KeyOrder) -> Result<ImportedEach, ImportError> {
+    let (tools, base) = tool_list(list)?;
+    let mut out = ImportedEach {
+        tools: Vec::with_capacity(tools.len()),
+        notes: Vec::new(),
+        failed: Vec::new(),
+    };
+    for (i, tool) in tools.iter().enumerate() {
+        match import_one(tool, &format!("{base}/{i}"), order) {
+            Ok((descriptor, notes)) => {
+                out.notes.extend(notes);
+                out.tools.push(descriptor);
+            }
+            Err(e) => out.failed.push(e),
+        }
+    }
+    Ok(out)
+}
+
+/// The array of tools in `list`, and its pointer.
+fn tool_list(list: &Value) -> Result<(&Vec<Value>, &'static str), ImportError> {
     let (tools, base) = if let Some(t) = list.pointer("/result/tools") {
         (t, "/result/tools")
     } else if let Some(t) = list.get("tools") {
@@ -69,54 +155,61 @@ pub fn import_tools_ordered(list: &Value, order: &KeyOrder) -> Result<ImportedTo
     } else {
         (list, "")
     };
-    let Some(tools) = tools.as_array() else {
-        return Err(ImportError {
+    match tools.as_array() {
+        Some(tools) => Ok((tools, base)),
+        None => Err(ImportError {
             pointer: base.to_owned(),
             message: "expected an array of tools".to_owned(),
+        }),
+    }
+}
+
+/// One tool of a list, at pointer `at`: its descriptor and notes.
+fn import_one(
+    tool: &Value,
+    at: &str,
+    order: &KeyOrder,
+) -> Result<(ToolDescriptor, Vec<ImportNote>), ImportError> {
+    let Some(map) = tool.as_object() else {
+        return Err(ImportError {
+            pointer: at.to_owned(),
+            message: "a tool must be an object".into(),
         });
     };
-    let mut out = ImportedTools { tools: Vec::with_capacity(tools.len()), notes: Vec::new() };
-    for (i, tool) in tools.iter().enumerate() {
-        let at = format!("{base}/{i}");
-        let Some(map) = tool.as_object() else {
-            return Err(ImportError { pointer: at, message: "a tool must be an object".into() });
+    let mut spec = Map::new();
+    let mut extra = Map::new();
+    for (key, value) in map {
+        let spec_key = match key.as_str() {
+            "name" | "title" | "description" | "annotations" => key.as_str(),
+            "inputSchema" => "input_schema",
+            "outputSchema" => "output_schema",
+            _ => {
+                extra.insert(key.clone(), value.clone());
+                continue;
+            }
         };
-        let mut spec = Map::new();
-        let mut extra = Map::new();
-        for (key, value) in map {
-            let spec_key = match key.as_str() {
-                "name" | "title" | "description" | "annotations" => key.as_str(),
-                "inputSchema" => "input_schema",
-                "outputSchema" => "output_schema",
-                _ => {
-                    extra.insert(key.clone(), value.clone());
-                    continue;
-                }
-            };
-            spec.insert(spec_key.to_owned(), value.clone());
-        }
-        if !extra.is_empty() {
-            let mut ext = Map::new();
-            ext.insert(EXTENSION_NAMESPACE.to_owned(), Value::Object(extra));
-            spec.insert("extensions".to_owned(), Value::Object(ext));
-        }
-        let label = map.get("name").and_then(Value::as_str).unwrap_or("?");
-        let mut spec_order = order.subtree(&format!("{at}/inputSchema")).rebased("/input_schema");
-        spec_order.extend(order.subtree(&format!("{at}/outputSchema")).rebased("/output_schema"));
-        let file = format!("MCP tool `{label}`");
-        let parsed = spec_from_value_ordered(&file, &Value::Object(spec), &spec_order, None)
-            .map_err(|e| ImportError { pointer: at.clone(), message: e.to_string() })?;
-        out.notes.extend(parsed.notes.into_iter().map(|n| {
-            // The spec reader names `input_schema`; point at the MCP spelling instead.
-            let mut n = n.prefixed(&at);
-            n.pointer = n.pointer.replacen("/input_schema", "/inputSchema", 1).replacen(
-                "/output_schema",
-                "/outputSchema",
-                1,
-            );
-            n
-        }));
-        out.tools.push(parsed.descriptor);
+        spec.insert(spec_key.to_owned(), value.clone());
     }
-    Ok(out)
+    if !extra.is_empty() {
+        let mut ext = Map::new();
+        ext.insert(EXTENSION_NAMESPACE.to_owned(), Value::Object(extra));
+        spec.insert("extensions".to_owned(), Value::Object(ext));
+    }
+    let label = map.get("name").and_then(Value::as_str).unwrap_or("?");
+    let mut spec_order = order.subtree(&format!("{at}/inputSchema")).rebased("/input_schema");
+    spec_order.extend(order.subtree(&format!("{at}/outputSchema")).rebased("/output_schema"));
+    let file = format!("MCP tool `{label}`");
+    let parsed = spec_from_value_ordered(&file, &Value::Object(spec), &spec_order, None)
+        .map_err(|e| ImportError { pointer: at.to_owned(), message: e.to_string() })?;
+    let notes = parsed.notes.into_iter().map(|n| {
+        // The spec reader names `input_schema`; point at the MCP spelling instead.
+        let mut n = n.prefixed(at);
+        n.pointer = n.pointer.replacen("/input_schema", "/inputSchema", 1).replacen(
+            "/output_schema",
+            "/outputSchema",
+            1,
+        );
+        n
+    });
+    Ok((parsed.descriptor, notes.collect()))
 }

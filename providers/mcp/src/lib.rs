@@ -44,7 +44,8 @@ pub mod server;
 
 pub use calls::{call_tool_result, tool_call};
 pub use import::{
-    ImportError, ImportedTools, import_tools, import_tools_ordered, import_tools_text,
+    ImportError, ImportedEach, ImportedTools, import_each, import_each_ordered, import_each_text,
+    import_tools, import_tools_ordered, import_tools_text,
 };
 pub use render::{
     CacheScope, EXTENSION_NAMESPACE, ListOptions, McpRenderer, McpVersion, list_tools_result,

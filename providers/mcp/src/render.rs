@@ -62,8 +62,12 @@ const MODELLED: &[&str] =
 ///
 /// The schemas are JSON Schema 2020-12 with nothing lowered (`$defs`, recursion, bounds,
 /// formats, patterns, defaults, open and typed objects all kept); a zero-argument tool gets
-/// `{"type":"object","additionalProperties":false}`. Before 2026-07-28 an `outputSchema` must
-/// be an object schema: another output schema is left out and reported.
+/// `{"type":"object","additionalProperties":false}`. A schema the descriptor still holds as it
+/// was imported ([`ToolDescriptor::source_input_schema`], `source_output_schema`) is written as
+/// it was read, so an MCP tool imported and rendered again comes back as the server listed it;
+/// once anything changed the IR (an override, an edit), the schema is written from the IR.
+/// Before 2026-07-28 an `outputSchema` must be an object schema: another output schema is left
+/// out and reported.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct McpRenderer {
     version: McpVersion,
@@ -121,13 +125,19 @@ impl Renderer for McpRenderer {
             out.string(&tool.description);
         }
         out.key("inputSchema");
-        write_input_schema(
-            &mut out,
-            tool,
-            &opts,
-            &mut ctx,
-            &JsonPointer::from_segments(["inputSchema"]),
-        )?;
+        // A schema unchanged since import is written as it was read: the same schema as the
+        // IR's, in the server's own spelling, so nothing is changed or reported.
+        if let Some(text) = tool.source_input_schema() {
+            out.raw(text);
+        } else {
+            write_input_schema(
+                &mut out,
+                tool,
+                &opts,
+                &mut ctx,
+                &JsonPointer::from_segments(["inputSchema"]),
+            )?;
+        }
         if let Some(output) = &tool.output {
             let object_root = matches!(output.kind, SchemaKind::Object(_)) && !output.nullable;
             if self.version.object_output_only() && !object_root {
@@ -143,13 +153,17 @@ impl Renderer for McpRenderer {
                 )?;
             } else {
                 out.key("outputSchema");
-                write_output_schema(
-                    &mut out,
-                    tool,
-                    &opts,
-                    &mut ctx,
-                    &JsonPointer::from_segments(["outputSchema"]),
-                )?;
+                if let Some(text) = tool.source_output_schema() {
+                    out.raw(text);
+                } else {
+                    write_output_schema(
+                        &mut out,
+                        tool,
+                        &opts,
+                        &mut ctx,
+                        &JsonPointer::from_segments(["outputSchema"]),
+                    )?;
+                }
             }
         }
         let a = &tool.annotations;

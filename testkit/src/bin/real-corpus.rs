@@ -25,8 +25,17 @@ fn main() {
     }
     println!("imported: {} of {}", run.imported, run.tools);
     println!(
-        "MCP round trip (inputSchema JSON-equal apart from $schema): {} of {}",
+        "MCP round trip (the whole Tool JSON-equal, schemas apart from $schema): {} of {}",
         run.mcp_round_trip.0, run.mcp_round_trip.1
+    );
+    for (tool, misses) in &run.mcp_round_trip_misses {
+        for miss in misses {
+            println!("  {tool}: {miss}");
+        }
+    }
+    println!(
+        "schema text kept beside the IR: {} bytes over {} tools",
+        run.kept_source_bytes, run.imported
     );
     println!("whole run (import + 12 renders, lenient and strict policy, checks): {elapsed:.2?}");
     println!();

@@ -481,9 +481,15 @@ pub struct Run {
     pub refusals: Vec<Refusal>,
     /// Every failure.
     pub failures: Vec<Failure>,
-    /// Per MCP tool imported: whether `render --provider mcp` gives back its `inputSchema`
-    /// (JSON-equal, apart from `$schema`): (round-tripped, MCP tools imported).
+    /// Per MCP tool imported: whether `render --provider mcp` gives back the whole `Tool`
+    /// (see [`mcp_round_trip_misses`]): (round-tripped, MCP tools imported).
     pub mcp_round_trip: (usize, usize),
+    /// The MCP tools that did not come back, each with the fields that differ (in
+    /// [`mcp_round_trip_misses`]' words), in corpus order.
+    pub mcp_round_trip_misses: Vec<(String, Vec<String>)>,
+    /// The bytes of schema text the imported descriptors keep beside their IR (input and
+    /// output schemas, compact JSON; see `tooldef::SchemaSource`).
+    pub kept_source_bytes: usize,
 }
 
 /// Takes every tool of `tools` through import, every target, the specs and the silent-drop
@@ -509,6 +515,9 @@ pub fn run(tools: &[RealTool]) -> Run {
             }
         };
         out.imported += 1;
+        let source = &imported.descriptor.source;
+        out.kept_source_bytes +=
+            source.input_text().map_or(0, str::len) + source.output_text().map_or(0, str::len);
         let exported = export_input(&imported.descriptor);
         if tool.form == Form::Mcp {
             out.mcp_round_trip.1 += 1;
@@ -548,16 +557,27 @@ pub fn run(tools: &[RealTool]) -> Run {
             for v in target.violations(&wire) {
                 out.failures.push(failure(tool, target, FailureKind::Spec, v));
             }
-            for drop in silent_drops(&exported, &wire, target.schema_pointer(), rendered.report()) {
+            // A renderer that wrote the schema as it was read (MCP, the schema unchanged since
+            // import) is held to that text instead of the IR's spelling of it.
+            let verbatim = (target == Target::Mcp)
+                .then(|| d.source_input_schema())
+                .flatten()
+                .and_then(|text| serde_json::from_str::<Value>(text).ok());
+            let reference = verbatim.as_ref().unwrap_or(&exported);
+            for drop in silent_drops(reference, &wire, target.schema_pointer(), rendered.report()) {
                 out.failures.push(failure(tool, target, FailureKind::SilentDrop, drop));
             }
             if let Some(problem) = policy_disagreement(renderer.as_ref(), d, &rendered) {
                 out.failures.push(failure(tool, target, FailureKind::LossPolicy, problem));
             }
             if target == Target::Mcp && tool.form == Form::Mcp {
-                let given = without_schema_keyword(tool.raw.get("inputSchema"));
-                let back = without_schema_keyword(wire.get("inputSchema"));
-                out.mcp_round_trip.0 += usize::from(given == back);
+                let misses = mcp_round_trip_misses(&tool.raw, &wire);
+                if misses.is_empty() {
+                    out.mcp_round_trip.0 += 1;
+                } else {
+                    out.mcp_round_trip_misses
+                        .push((format!("{} `{}`", tool.id(), tool.name), misses));
+                }
             }
         }
     }
@@ -568,12 +588,33 @@ fn failure(tool: &RealTool, target: Target, kind: FailureKind, detail: String) -
     Failure { tool: format!("{} `{}`", tool.id(), tool.name), target, kind, detail }
 }
 
-fn without_schema_keyword(v: Option<&Value>) -> Option<Value> {
-    let mut v = v.cloned()?;
-    if let Some(m) = v.as_object_mut() {
-        m.remove("$schema");
+/// Where `rendered` (an MCP `Tool` rendered from the import of `given`) differs from `given`:
+/// every field of the `Tool` is compared as JSON (`inputSchema`, `outputSchema`, `title`,
+/// `annotations`, `_meta`, `icons`, `execution` and any other), the schemas apart from their
+/// `$schema`. One line per field that differs, naming it; empty when the tool came back.
+pub fn mcp_round_trip_misses(given: &Value, rendered: &Value) -> Vec<String> {
+    let (Some(given), Some(rendered)) = (given.as_object(), rendered.as_object()) else {
+        return vec![format!("not both objects: {given} / {rendered}")];
+    };
+    let mut keys: Vec<&String> = given.keys().collect();
+    keys.extend(rendered.keys().filter(|k| !given.contains_key(*k)));
+    let mut out = Vec::new();
+    for key in keys {
+        let schema = matches!(key.as_str(), "inputSchema" | "outputSchema");
+        let side = |tool: &Map<String, Value>| {
+            let mut v = tool.get(key).cloned();
+            if schema && let Some(Value::Object(m)) = &mut v {
+                m.remove("$schema");
+            }
+            v
+        };
+        let (a, b) = (side(given), side(rendered));
+        if a != b {
+            let show = |v: Option<Value>| v.map_or_else(|| "absent".to_owned(), |v| v.to_string());
+            out.push(format!("`{key}`: {} came back as {}", show(a), show(b)));
+        }
     }
-    Some(v)
+    out
 }
 
 /// Under the `Refuse` policy a lossless rendering is the same bytes and a lossy one a `Lossy`

@@ -96,6 +96,9 @@ struct Importer {
     settle_steps: usize,
     /// Definitions that could not be read, with why: fatal only when something refers to them.
     failed_defs: Vec<(String, ImportError)>,
+    /// Problems of the root object's properties, each property read past the one before it
+    /// failed (see [`Importer::object`]); any one fails the import.
+    errors: Vec<ImportError>,
     /// The key order of the document's text, for properties, definitions and object literals.
     order: KeyOrder,
 }
@@ -144,6 +147,39 @@ pub fn import_input(schema: &Value) -> Result<Imported<InputSchema>, ImportError
 pub fn import_input_ordered(
     schema: &Value,
     order: &KeyOrder,
+) -> Result<Imported<InputSchema>, ImportError> {
+    import_input_every(schema, order).map_err(first)
+}
+
+/// As [`import_input_ordered`], with every problem of the root object's properties (each
+/// property is read however the ones before it failed), then the problem that stopped the
+/// import, if another did, in document order; never an empty list.
+pub(crate) fn import_input_every(
+    schema: &Value,
+    order: &KeyOrder,
+) -> Result<Imported<InputSchema>, Vec<ImportError>> {
+    let mut errors = Vec::new();
+    match read_input(schema, order, &mut errors) {
+        Ok(imported) if errors.is_empty() => Ok(imported),
+        Ok(_) => Err(errors),
+        Err(e) => {
+            errors.push(e);
+            Err(errors)
+        }
+    }
+}
+
+/// The first of the errors [`import_input_every`] returns.
+fn first(errors: Vec<ImportError>) -> ImportError {
+    errors.into_iter().next().expect("a failed import has at least one error")
+}
+
+/// The input import; the problems of properties read past are moved into `errors` (the result
+/// is then only what was left, for the caller to discard).
+fn read_input(
+    schema: &Value,
+    order: &KeyOrder,
+    errors: &mut Vec<ImportError>,
 ) -> Result<Imported<InputSchema>, ImportError> {
     let Value::Object(root) = schema else {
         return Err(ImportError {
@@ -225,6 +261,18 @@ pub fn import_input_ordered(
     let (mut params, mut additional) = im.object(&view, 0)?;
     let kept = im.kept(&view);
     let mut definitions = im.definitions(root)?;
+    if !im.errors.is_empty() {
+        // Some properties could not be read: the import fails. A definition that one of the
+        // others needs and that cannot be read is a problem of its own; what follows would
+        // only check what is left of the object.
+        *errors = std::mem::take(&mut im.errors);
+        let roots: Vec<&Schema> = params.iter().map(|p| &p.schema).collect();
+        if let Err(e) = im.drop_failed(&roots, &kept, &mut definitions) {
+            errors.push(e);
+        }
+        let value = InputSchema { params, additional, definitions, kept };
+        return Ok(Imported { value, notes: im.notes });
+    }
     let snapshot = definitions.clone();
     let by_name = ByName::new(&snapshot);
     im.settle_object(&mut params, &mut additional, &by_name, &mut view.ptr.clone(), 0);
@@ -279,6 +327,9 @@ pub fn import_schema_ordered(
     };
     let mut im = Importer::new(root, "Root", order)?;
     let mut schema = im.schema(schema, "", 0)?;
+    if !im.errors.is_empty() {
+        return Err(im.errors.swap_remove(0));
+    }
     let mut definitions = im.definitions(root)?;
     let snapshot = definitions.clone();
     let by_name = ByName::new(&snapshot);
@@ -306,6 +357,7 @@ impl Importer {
             root_used: false,
             settle_steps: settle::SETTLE_STEPS,
             failed_defs: Vec::new(),
+            errors: Vec::new(),
             order: order.clone(),
         };
         for table in ["$defs", "definitions"] {

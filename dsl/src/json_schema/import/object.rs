@@ -13,19 +13,34 @@ use crate::json_schema::view::View;
 use crate::schema::{Additional, Schema};
 
 impl Importer {
+    /// The properties of an object schema and what it accepts beyond them.
+    ///
+    /// At the root (`depth` 0) a property that cannot be read is kept in `self.errors` and the
+    /// next one read, so that one import reports the problem of every property; the caller
+    /// fails the import when any was kept. Deeper, the first problem stops the import.
     pub(super) fn object(
         &mut self,
         view: &View<'_>,
         depth: usize,
     ) -> Result<(Vec<Param>, Additional), ImportError> {
         let mut params = Vec::new();
+        let mut failed: HashSet<&str> = HashSet::new();
         let required: HashSet<&str> = view.required.iter().flatten().map(|(r, _)| *r).collect();
         for (name, schema, ptr, _) in view.props.iter().flatten() {
-            let schema = self.schema(schema, ptr, depth + 1)?;
+            let schema = match self.schema(schema, ptr, depth + 1) {
+                Ok(schema) => schema,
+                Err(e) if depth == 0 => {
+                    self.errors.push(e);
+                    failed.insert(*name);
+                    continue;
+                }
+                Err(e) => return Err(e),
+            };
             let required = required.contains(name);
             params.push(Param::named(name.to_string(), schema).with_required(required));
         }
-        let described: HashSet<String> = params.iter().map(|p| p.name.to_string()).collect();
+        let mut described: HashSet<String> = params.iter().map(|p| p.name.to_string()).collect();
+        described.extend(failed.iter().map(|name| (*name).to_owned()));
         let additional = self.additional(view, depth)?;
         // A required key that `properties` does not describe takes what other keys take.
         for (name, ptr) in view.required.iter().flatten() {
