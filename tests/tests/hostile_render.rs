@@ -76,3 +76,33 @@ fn modest_inlining_still_renders() {
     let x = &value["function"]["parameters"]["properties"]["x"];
     assert_eq!(x["properties"]["p9"]["properties"]["p0"]["properties"]["p5"]["type"], "string");
 }
+
+#[test]
+fn each_inlined_reference_is_reported_once_not_once_per_copy() {
+    // Three levels inline into 1,110 references; the descriptor holds 31 (`x` and ten in each
+    // of `d1` to `d3`), and the report names each of those once, at its first copy.
+    let tool = fan_out(3);
+    let ollama = tooldef_ollama::OllamaRenderer::new();
+    let rendered = ollama.render(&tool, LossPolicy::Allow).unwrap();
+    let inlined: Vec<(String, &str)> = rendered
+        .report()
+        .iter()
+        .filter(|c| c.kind == tooldef::ChangeKind::Inlined)
+        .map(|c| (c.pointer.to_string(), c.detail.as_str()))
+        .collect();
+    assert_eq!(inlined.len(), 31, "{inlined:#?}");
+    let x = "/function/parameters/properties/x";
+    assert_eq!(inlined[0], (x.to_owned(), "reference to `d3` replaced by its definition"));
+    let in_d3 = "reference to `d2` in definition `d3` replaced by its definition, here and in each \
+                 copy of `d3`";
+    assert_eq!(inlined[1], (format!("{x}/properties/p0"), in_d3));
+    let in_d2 = "reference to `d1` in definition `d2` replaced by its definition, here and in each \
+                 copy of `d2`";
+    assert_eq!(inlined[2], (format!("{x}/properties/p0/properties/p0"), in_d2));
+    let in_d1 = "reference to `d0` in definition `d1` replaced by its definition, here and in each \
+                 copy of `d1`";
+    assert_eq!(inlined[3], (format!("{x}/properties/p0/properties/p0/properties/p0"), in_d1));
+    for (detail, count) in [(in_d3, 10), (in_d2, 10), (in_d1, 10)] {
+        assert_eq!(inlined.iter().filter(|(_, d)| *d == detail).count(), count, "{detail}");
+    }
+}

@@ -15,6 +15,7 @@
 //! | `defs.rs` | which definitions a root needs, which are recursive, and writing `$defs` |
 //! | `cycles.rs` | which definitions lie on a cycle (strongly connected components, no recursion) |
 
+use std::collections::HashSet;
 use std::fmt;
 
 use super::json_writer::JsonWriter;
@@ -23,7 +24,7 @@ use super::report::{Change, RenderError, RenderRule};
 use super::schema_options::{Keyword, RefStyle, SchemaOptions, SchemaStats};
 use crate::descriptor::{Param, ToolDescriptor};
 use crate::pointer::JsonPointer;
-use crate::schema::{Additional, NumberSchema, Schema, SchemaKind};
+use crate::schema::{Additional, NumberSchema, RefSchema, Schema, SchemaKind};
 
 mod annotations;
 mod cycles;
@@ -89,6 +90,9 @@ struct SchemaWriter<'a> {
     depth: usize,
     /// Definitions being inlined, innermost last (recursion guard).
     inlining: Vec<&'a str>,
+    /// The references inside definitions already reported as inlined, by address: each is
+    /// reported once, however many copies of its definition are written.
+    inlined_refs: HashSet<*const RefSchema>,
     /// The definitions by name, with their recursion marks (set by `prepare_defs`).
     defs: DefIndex<'a>,
     /// Schema nodes written from inlined definitions so far, and how many may be (see
@@ -126,6 +130,7 @@ impl<'a> SchemaWriter<'a> {
             stats: SchemaStats::default(),
             depth: 0,
             inlining: Vec::new(),
+            inlined_refs: HashSet::new(),
             defs: DefIndex::default(),
             inlined: 0,
             inline_budget: ir_nodes(tool)
