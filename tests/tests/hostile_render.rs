@@ -8,6 +8,12 @@ use tooldef::{LossPolicy, Renderer, ToolDescriptor, parse_spec};
 /// `d0` is a string; `dN` is an object of ten properties, each a reference to `d(N-1)`. Inlined,
 /// `levels` definitions write 10^levels nodes; the spec is a few kilobytes.
 fn fan_out(levels: usize) -> ToolDescriptor {
+    fan_out_padded(levels, 0)
+}
+
+/// [`fan_out`] beside `padding` string parameters, which raise the descriptor's size and with it
+/// the inlining budget.
+fn fan_out_padded(levels: usize, padding: usize) -> ToolDescriptor {
     let mut defs = serde_json::Map::new();
     defs.insert("d0".into(), json!({"type": "string"}));
     for level in 1..=levels {
@@ -16,13 +22,14 @@ fn fan_out(levels: usize) -> ToolDescriptor {
             .collect();
         defs.insert(format!("d{level}"), json!({"type": "object", "properties": props}));
     }
+    let mut props = serde_json::Map::new();
+    props.insert("x".into(), json!({"$ref": format!("#/$defs/d{levels}")}));
+    for i in 0..padding {
+        props.insert(format!("q{i}"), json!({"type": "string"}));
+    }
     let spec = json!({
         "name": "fan",
-        "input_schema": {
-            "type": "object",
-            "properties": {"x": {"$ref": format!("#/$defs/d{levels}")}},
-            "$defs": defs,
-        }
+        "input_schema": {"type": "object", "properties": props, "$defs": defs}
     });
     parse_spec("fan.json", &spec.to_string(), None).unwrap().descriptor
 }
@@ -105,4 +112,23 @@ fn each_inlined_reference_is_reported_once_not_once_per_copy() {
     for (detail, count) in [(in_d3, 10), (in_d2, 10), (in_d1, 10)] {
         assert_eq!(inlined.iter().filter(|(_, d)| *d == detail).count(), count, "{detail}");
     }
+}
+
+#[test]
+fn inlining_stops_at_a_ceiling_however_large_the_descriptor() {
+    // 3,357 nodes would allow 231,232 inlined by size alone, enough for the 222,221 of five
+    // levels; the ceiling stops them at 65,536, before tens of megabytes are written.
+    let tool = fan_out_padded(5, 3_300);
+    let ollama = tooldef_ollama::OllamaRenderer::new();
+    let e = ollama.render(&tool, LossPolicy::Allow).unwrap_err();
+    assert_eq!(e.rule, tooldef::RenderRule::Limit);
+    assert!(
+        e.message.ends_with(
+            "inlining definition `/$defs/d5` would write more than 65536 schema nodes for a \
+             descriptor of 3357: its references fan out (each level refers to the one below \
+             several times)"
+        ),
+        "{}",
+        e.message
+    );
 }

@@ -114,6 +114,12 @@ const INLINE_FACTOR: usize = 64;
 /// Inlined nodes always allowed, whatever the descriptor's size.
 const INLINE_FLOOR: usize = 16 * 1024;
 
+/// Inlined nodes never allowed past, whatever the descriptor's size. A spec of a megabyte holds
+/// some 40,000 nodes, and [`INLINE_FACTOR`] alone would let it inline into millions (tens of
+/// megabytes of output, and hundreds more where a renderer rewrites a parsed copy); no
+/// provider takes a tool schema of even this many nodes.
+const INLINE_CEILING: usize = 64 * 1024;
+
 impl<'a> SchemaWriter<'a> {
     fn new(
         tool: &'a ToolDescriptor,
@@ -135,7 +141,8 @@ impl<'a> SchemaWriter<'a> {
             inlined: 0,
             inline_budget: ir_nodes(tool)
                 .saturating_mul(INLINE_FACTOR)
-                .saturating_add(INLINE_FLOOR),
+                .saturating_add(INLINE_FLOOR)
+                .min(INLINE_CEILING),
             tuple_items: false,
         }
     }
