@@ -8,6 +8,12 @@ use tooldef::{LossPolicy, Renderer, ToolDescriptor, parse_spec};
 /// `d0` is a string; `dN` is an object of ten properties, each a reference to `d(N-1)`. Inlined,
 /// `levels` definitions write 10^levels nodes; the spec is a few kilobytes.
 fn fan_out(levels: usize) -> ToolDescriptor {
+    fan_out_padded(levels, 0)
+}
+
+/// [`fan_out`] beside `padding` string parameters, which raise the descriptor's size and with it
+/// the inlining budget.
+fn fan_out_padded(levels: usize, padding: usize) -> ToolDescriptor {
     let mut defs = serde_json::Map::new();
     defs.insert("d0".into(), json!({"type": "string"}));
     for level in 1..=levels {
@@ -16,13 +22,14 @@ fn fan_out(levels: usize) -> ToolDescriptor {
             .collect();
         defs.insert(format!("d{level}"), json!({"type": "object", "properties": props}));
     }
+    let mut props = serde_json::Map::new();
+    props.insert("x".into(), json!({"$ref": format!("#/$defs/d{levels}")}));
+    for i in 0..padding {
+        props.insert(format!("q{i}"), json!({"type": "string"}));
+    }
     let spec = json!({
         "name": "fan",
-        "input_schema": {
-            "type": "object",
-            "properties": {"x": {"$ref": format!("#/$defs/d{levels}")}},
-            "$defs": defs,
-        }
+        "input_schema": {"type": "object", "properties": props, "$defs": defs}
     });
     parse_spec("fan.json", &spec.to_string(), None).unwrap().descriptor
 }
@@ -75,4 +82,53 @@ fn modest_inlining_still_renders() {
     let value = rendered.to_value();
     let x = &value["function"]["parameters"]["properties"]["x"];
     assert_eq!(x["properties"]["p9"]["properties"]["p0"]["properties"]["p5"]["type"], "string");
+}
+
+#[test]
+fn each_inlined_reference_is_reported_once_not_once_per_copy() {
+    // Three levels inline into 1,110 references; the descriptor holds 31 (`x` and ten in each
+    // of `d1` to `d3`), and the report names each of those once, at its first copy.
+    let tool = fan_out(3);
+    let ollama = tooldef_ollama::OllamaRenderer::new();
+    let rendered = ollama.render(&tool, LossPolicy::Allow).unwrap();
+    let inlined: Vec<(String, &str)> = rendered
+        .report()
+        .iter()
+        .filter(|c| c.kind == tooldef::ChangeKind::Inlined)
+        .map(|c| (c.pointer.to_string(), c.detail.as_str()))
+        .collect();
+    assert_eq!(inlined.len(), 31, "{inlined:#?}");
+    let x = "/function/parameters/properties/x";
+    assert_eq!(inlined[0], (x.to_owned(), "reference to `d3` replaced by its definition"));
+    let in_d3 = "reference to `d2` in definition `d3` replaced by its definition, here and in each \
+                 copy of `d3`";
+    assert_eq!(inlined[1], (format!("{x}/properties/p0"), in_d3));
+    let in_d2 = "reference to `d1` in definition `d2` replaced by its definition, here and in each \
+                 copy of `d2`";
+    assert_eq!(inlined[2], (format!("{x}/properties/p0/properties/p0"), in_d2));
+    let in_d1 = "reference to `d0` in definition `d1` replaced by its definition, here and in each \
+                 copy of `d1`";
+    assert_eq!(inlined[3], (format!("{x}/properties/p0/properties/p0/properties/p0"), in_d1));
+    for (detail, count) in [(in_d3, 10), (in_d2, 10), (in_d1, 10)] {
+        assert_eq!(inlined.iter().filter(|(_, d)| *d == detail).count(), count, "{detail}");
+    }
+}
+
+#[test]
+fn inlining_stops_at_a_ceiling_however_large_the_descriptor() {
+    // 3,357 nodes would allow 231,232 inlined by size alone, enough for the 222,221 of five
+    // levels; the ceiling stops them at 65,536, before tens of megabytes are written.
+    let tool = fan_out_padded(5, 3_300);
+    let ollama = tooldef_ollama::OllamaRenderer::new();
+    let e = ollama.render(&tool, LossPolicy::Allow).unwrap_err();
+    assert_eq!(e.rule, tooldef::RenderRule::Limit);
+    assert!(
+        e.message.ends_with(
+            "inlining definition `/$defs/d5` would write more than 65536 schema nodes for a \
+             descriptor of 3357: its references fan out (each level refers to the one below \
+             several times)"
+        ),
+        "{}",
+        e.message
+    );
 }

@@ -15,6 +15,7 @@
 //! | `defs.rs` | which definitions a root needs, which are recursive, and writing `$defs` |
 //! | `cycles.rs` | which definitions lie on a cycle (strongly connected components, no recursion) |
 
+use std::collections::HashSet;
 use std::fmt;
 
 use super::json_writer::JsonWriter;
@@ -23,7 +24,7 @@ use super::report::{Change, RenderError, RenderRule};
 use super::schema_options::{Keyword, RefStyle, SchemaOptions, SchemaStats};
 use crate::descriptor::{Param, ToolDescriptor};
 use crate::pointer::JsonPointer;
-use crate::schema::{Additional, NumberSchema, Schema, SchemaKind};
+use crate::schema::{Additional, NumberSchema, RefSchema, Schema, SchemaKind};
 
 mod annotations;
 mod cycles;
@@ -89,6 +90,9 @@ struct SchemaWriter<'a> {
     depth: usize,
     /// Definitions being inlined, innermost last (recursion guard).
     inlining: Vec<&'a str>,
+    /// The references inside definitions already reported as inlined, by address: each is
+    /// reported once, however many copies of its definition are written.
+    inlined_refs: HashSet<*const RefSchema>,
     /// The definitions by name, with their recursion marks (set by `prepare_defs`).
     defs: DefIndex<'a>,
     /// Schema nodes written from inlined definitions so far, and how many may be (see
@@ -110,6 +114,12 @@ const INLINE_FACTOR: usize = 64;
 /// Inlined nodes always allowed, whatever the descriptor's size.
 const INLINE_FLOOR: usize = 16 * 1024;
 
+/// Inlined nodes never allowed past, whatever the descriptor's size. A spec of a megabyte holds
+/// some 40,000 nodes, and [`INLINE_FACTOR`] alone would let it inline into millions (tens of
+/// megabytes of output, and hundreds more where a renderer rewrites a parsed copy); no
+/// provider takes a tool schema of even this many nodes.
+const INLINE_CEILING: usize = 64 * 1024;
+
 impl<'a> SchemaWriter<'a> {
     fn new(
         tool: &'a ToolDescriptor,
@@ -126,11 +136,13 @@ impl<'a> SchemaWriter<'a> {
             stats: SchemaStats::default(),
             depth: 0,
             inlining: Vec::new(),
+            inlined_refs: HashSet::new(),
             defs: DefIndex::default(),
             inlined: 0,
             inline_budget: ir_nodes(tool)
                 .saturating_mul(INLINE_FACTOR)
-                .saturating_add(INLINE_FLOOR),
+                .saturating_add(INLINE_FLOOR)
+                .min(INLINE_CEILING),
             tuple_items: false,
         }
     }

@@ -97,7 +97,7 @@ impl<'a> SchemaWriter<'a> {
         }
         ann.nullable |= force_null;
         if let SchemaKind::Ref(r) = kind {
-            return self.reference(out, &r.name, ann);
+            return self.reference(out, r, ann);
         }
         // Plan the description notes before writing anything.
         let mut notes = String::new();

@@ -7,15 +7,16 @@ use super::annotations::Ann;
 use crate::render::json_writer::JsonWriter;
 use crate::render::report::{Change, ChangeKind, RenderError, RenderRule};
 use crate::render::schema_options::{NullStyle, RefStyle};
-use crate::schema::SchemaKind;
+use crate::schema::{RefSchema, SchemaKind};
 
 impl<'a> SchemaWriter<'a> {
     pub(super) fn reference(
         &mut self,
         out: &mut JsonWriter,
-        name: &'a str,
+        reference: &'a RefSchema,
         ann: Ann<'a>,
     ) -> Result<(), RenderError> {
+        let name: &'a str = &reference.name;
         let tool = self.tool;
         let Some(index) = self.defs.position(name) else {
             return Err(self.err(
@@ -33,10 +34,21 @@ impl<'a> SchemaWriter<'a> {
                     ),
                 ));
             }
-            self.record(
-                Change::lossless(ChangeKind::Inlined, "$ref")
-                    .detail(format!("reference to `{name}` replaced by its definition")),
-            )?;
+            // One entry per reference the descriptor holds: a reference inside a definition is
+            // written again in every copy of that definition, and one entry per copy would grow
+            // with the expansion (a million for a fan of references inside the budget). The
+            // first copy is named; the others are the same reference.
+            let first = self.inlining.last().copied();
+            if first.is_none() || self.inlined_refs.insert(std::ptr::from_ref(reference)) {
+                let detail = match first {
+                    None => format!("reference to `{name}` replaced by its definition"),
+                    Some(within) => format!(
+                        "reference to `{name}` in definition `{within}` replaced by its \
+                         definition, here and in each copy of `{within}`"
+                    ),
+                };
+                self.record(Change::lossless(ChangeKind::Inlined, "$ref").detail(detail))?;
+            }
             let merged = Ann {
                 nullable: ann.nullable || def.nullable,
                 title: ann.title.or(def.title.as_deref()),
