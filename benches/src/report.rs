@@ -35,7 +35,7 @@ pub fn comparisons(providers: &[&str]) -> Vec<Comparison> {
     for p in providers {
         let g = format!("render_{p}");
         let faster =
-            if *p == "openai_chat" { Target::FasterBy(10.0) } else { Target::ReferenceFaster };
+            if *p == "openai_chat" { Target::FasterBy(20.0) } else { Target::ReferenceFaster };
         out.push(Comparison {
             what: format!("render 100 tools, {p}, cold"),
             tooldef: format!("{g}/tooldef_cold"),

@@ -5,6 +5,7 @@ use std::fmt::Write as _;
 
 use serde_json::Value;
 
+use crate::descriptor::ToolDescriptor;
 use crate::literal::Literal;
 
 /// Writes compact JSON text straight into a `String`, with commas placed for you.
@@ -22,6 +23,21 @@ impl JsonWriter {
     /// An empty writer.
     pub fn new() -> Self {
         JsonWriter { buf: String::with_capacity(1024), comma: false }
+    }
+
+    /// An empty writer with room for about the JSON text `tool` renders to (its names,
+    /// descriptions and enum values, and a typical number of bytes per schema node), so that
+    /// writing a tool seldom grows the buffer.
+    pub fn for_tool(tool: &ToolDescriptor) -> Self {
+        JsonWriter {
+            buf: String::with_capacity(super::schema_writer::size_hint(tool)),
+            comma: false,
+        }
+    }
+
+    /// Room for at least `additional` more bytes of text.
+    pub fn reserve(&mut self, additional: usize) {
+        self.buf.reserve(additional);
     }
 
     /// The text written so far.
@@ -71,6 +87,19 @@ impl JsonWriter {
         self.sep();
         escape_into(&mut self.buf, key);
         self.buf.push(':');
+        self.comma = false;
+    }
+
+    /// A key given as `,"key":` (see [`key!`]): written in one copy, without the comma
+    /// when none is due.
+    #[inline(always)]
+    pub(crate) fn raw_key(&mut self, comma_key: &'static str) {
+        // Each branch copies a length known where a literal key is inlined.
+        if self.comma {
+            self.buf.push_str(comma_key);
+        } else {
+            self.buf.push_str(comma_key.get(1..).unwrap_or(comma_key));
+        }
         self.comma = false;
     }
 
@@ -170,6 +199,15 @@ impl JsonWriter {
     }
 }
 
+/// `key!(out, "type")` writes the object key `type`: a key known when compiling, which needs
+/// no escaping, written with its quotes, colon and any comma in one copy.
+macro_rules! key {
+    ($out:expr, $key:literal) => {
+        $out.raw_key(concat!(",\"", $key, "\":"))
+    };
+}
+pub(crate) use key;
+
 /// Appends the decimal digits of `n` (no `fmt` machinery: integers are common in schemas).
 fn push_digits(buf: &mut String, mut n: u64) {
     let mut digits = [0u8; 20];
@@ -197,14 +235,24 @@ pub(super) fn push_float(buf: &mut String, f: f64) {
 }
 
 /// Appends `s` as a JSON string literal (quotes included), escaped as `serde_json` does.
+#[inline]
 pub fn escape_into(buf: &mut String, s: &str) {
-    buf.reserve(s.len() + 2);
-    buf.push('"');
-    if !needs_escape(s.as_bytes()) {
-        buf.push_str(s);
-        buf.push('"');
+    if needs_escape(s.as_bytes()) {
+        escape_each_into(buf, s);
         return;
     }
+    buf.reserve(s.len() + 2);
+    buf.push('"');
+    buf.push_str(s);
+    buf.push('"');
+}
+
+/// [`escape_into`] for text with a byte to escape: byte by byte, out of line so that the
+/// common path stays small.
+#[inline(never)]
+fn escape_each_into(buf: &mut String, s: &str) {
+    buf.reserve(s.len() + 2);
+    buf.push('"');
     let mut start = 0;
     for (i, &b) in s.as_bytes().iter().enumerate() {
         let esc: &str = match b {
@@ -237,19 +285,44 @@ pub fn escape_into(buf: &mut String, s: &str) {
 /// and every keyword, needs no escape).
 #[inline]
 fn needs_escape(bytes: &[u8]) -> bool {
+    let len = bytes.len();
+    if len < 8 {
+        // Two overlapping four-byte reads cover four to seven bytes; shorter text is
+        // padded with a byte that needs no escape.
+        let word = if len >= 4 {
+            let head = u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]);
+            let tail = u32::from_le_bytes([
+                bytes[len - 4],
+                bytes[len - 3],
+                bytes[len - 2],
+                bytes[len - 1],
+            ]);
+            u64::from(head) | (u64::from(tail) << 32)
+        } else {
+            let mut word = [b'a'; 8];
+            for (w, &b) in word.iter_mut().zip(bytes) {
+                *w = b;
+            }
+            u64::from_le_bytes(word)
+        };
+        return word_needs_escape(word);
+    }
     let mut chunks = bytes.chunks_exact(8);
     for chunk in &mut chunks {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(chunk);
-        if word_needs_escape(u64::from_le_bytes(word)) {
+        if word_needs_escape(word_at(chunk)) {
             return true;
         }
     }
-    // The tail, padded with a byte that needs no escape.
-    let rest = chunks.remainder();
-    let mut word = [b'a'; 8];
-    word[..rest.len()].copy_from_slice(rest);
-    word_needs_escape(u64::from_le_bytes(word))
+    // The tail: the last eight bytes, overlapping bytes already checked (no copy).
+    !chunks.remainder().is_empty() && word_needs_escape(word_at(&bytes[bytes.len() - 8..]))
+}
+
+/// The first eight bytes of `bytes` (at least eight) as a little-endian word.
+#[inline]
+fn word_at(bytes: &[u8]) -> u64 {
+    let mut word = [0u8; 8];
+    word.copy_from_slice(&bytes[..8]);
+    u64::from_le_bytes(word)
 }
 
 /// Whether any of the eight bytes of `w` is a control character, `"` or `\\`.
@@ -314,6 +387,22 @@ mod tests {
             escape_into(&mut buf, &s);
             proptest::prop_assert_eq!(buf, serde_json::to_string(&s).unwrap());
         }
+    }
+
+    #[test]
+    fn static_keys_are_written_as_keys() {
+        let mut w = JsonWriter::new();
+        w.begin_object();
+        key!(w, "type");
+        w.string("object");
+        key!(w, "required");
+        w.begin_array();
+        w.end_array();
+        w.key("a\"b");
+        w.raw_key(crate::render::Keyword::Minimum.json_key());
+        w.int(1);
+        w.end_object();
+        assert_eq!(w.finish(), r#"{"type":"object","required":[],"a\"b":"minimum":1}"#);
     }
 
     #[test]

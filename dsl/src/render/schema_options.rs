@@ -64,6 +64,33 @@ impl Keyword {
         }
     }
 
+    /// The keyword as an object key for [`JsonWriter::raw_key`](super::JsonWriter):
+    /// `,"minimum":`.
+    pub(crate) const fn json_key(self) -> &'static str {
+        macro_rules! key {
+            ($k:literal) => {
+                concat!(",\"", $k, "\":")
+            };
+        }
+        match self {
+            Keyword::Title => key!("title"),
+            Keyword::Default => key!("default"),
+            Keyword::Examples => key!("examples"),
+            Keyword::Format => key!("format"),
+            Keyword::Pattern => key!("pattern"),
+            Keyword::MinLength => key!("minLength"),
+            Keyword::MaxLength => key!("maxLength"),
+            Keyword::Minimum => key!("minimum"),
+            Keyword::Maximum => key!("maximum"),
+            Keyword::ExclusiveMinimum => key!("exclusiveMinimum"),
+            Keyword::ExclusiveMaximum => key!("exclusiveMaximum"),
+            Keyword::MultipleOf => key!("multipleOf"),
+            Keyword::MinItems => key!("minItems"),
+            Keyword::MaxItems => key!("maxItems"),
+            Keyword::UniqueItems => key!("uniqueItems"),
+        }
+    }
+
     /// How the keyword reads in a description note (`Minimum: 1.`).
     pub(super) const fn label(self) -> &'static str {
         match self {

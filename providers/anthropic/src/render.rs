@@ -87,7 +87,7 @@ impl AnthropicRenderer {
     ) -> Result<(Rendered, SchemaStats), RenderError> {
         let mut ctx = RenderCtx::new(tool, policy);
         ctx.check_name(&rules::TOOL_NAME)?;
-        let mut out = JsonWriter::new();
+        let mut out = JsonWriter::for_tool(tool);
         out.begin_object();
         out.key("name");
         out.string(tool.name.as_str());

@@ -82,7 +82,7 @@ impl Renderer for BedrockRenderer {
     fn render(&self, tool: &ToolDescriptor, policy: LossPolicy) -> Result<Rendered, RenderError> {
         let mut ctx = RenderCtx::new(tool, policy);
         ctx.check_name(&rules::TOOL_NAME)?;
-        let mut out = JsonWriter::new();
+        let mut out = JsonWriter::for_tool(tool);
         out.begin_object();
         out.key("toolSpec");
         out.begin_object();

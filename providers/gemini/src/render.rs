@@ -219,7 +219,7 @@ impl Renderer for GeminiRenderer {
         let mut ctx = RenderCtx::new(tool, policy);
         ctx.check_name(&FUNCTION_NAME)?;
         let (params_key, response_key) = self.schema_keys();
-        let mut out = JsonWriter::new();
+        let mut out = JsonWriter::for_tool(tool);
         out.begin_object();
         out.key("name");
         out.string(tool.name.as_str());

@@ -112,7 +112,7 @@ impl Renderer for McpRenderer {
         let mut ctx = RenderCtx::new(tool, policy);
         ctx.check_name(&TOOL_NAME)?;
         let opts = self.schema_options();
-        let mut out = JsonWriter::new();
+        let mut out = JsonWriter::for_tool(tool);
         out.begin_object();
         out.key("name");
         out.string(tool.name.as_str());

@@ -50,7 +50,7 @@ impl Renderer for OllamaRenderer {
 
     fn render(&self, tool: &ToolDescriptor, policy: LossPolicy) -> Result<Rendered, RenderError> {
         let mut ctx = RenderCtx::new(tool, policy);
-        let mut out = JsonWriter::new();
+        let mut out = JsonWriter::for_tool(tool);
         out.begin_object();
         out.key("type");
         out.string("function");

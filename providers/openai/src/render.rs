@@ -79,6 +79,10 @@ pub struct OpenAiRenderer {
     profile: Profile,
     strict: bool,
     key: String,
+    /// Where the function object is in the output (`/function` in Chat, the root in
+    /// Responses), and its parameters: built once, not per tool.
+    base: JsonPointer,
+    parameters: JsonPointer,
 }
 
 impl Default for OpenAiRenderer {
@@ -94,7 +98,12 @@ impl OpenAiRenderer {
             Api::Responses => "responses",
         };
         let key = format!("{}-{api_name}{}", profile.slug(), if strict { "-strict" } else { "" });
-        OpenAiRenderer { api, profile, strict, key }
+        let base = match api {
+            Api::Chat => JsonPointer::from_segments(["function"]),
+            Api::Responses => JsonPointer::root(),
+        };
+        let parameters = base.child("parameters");
+        OpenAiRenderer { api, profile, strict, key, base, parameters }
     }
 
     /// OpenAI Chat Completions, non-strict.
@@ -191,18 +200,15 @@ impl OpenAiRenderer {
             ));
         }
         let opts = self.schema_options();
-        let mut out = JsonWriter::new();
+        let mut out = JsonWriter::for_tool(tool);
         out.begin_object();
         out.key("type");
         out.string("function");
-        let base = match self.api {
-            Api::Chat => {
-                out.key("function");
-                out.begin_object();
-                JsonPointer::from_segments(["function"])
-            }
-            Api::Responses => JsonPointer::root(),
-        };
+        if self.api == Api::Chat {
+            out.key("function");
+            out.begin_object();
+        }
+        let base = &self.base;
         out.key("name");
         out.string(tool.name.as_str());
         if !tool.description.is_empty() || self.profile == Profile::Cohere {
@@ -210,10 +216,10 @@ impl OpenAiRenderer {
             out.string(&tool.description);
         }
         out.key("parameters");
-        let pointer = base.child("parameters");
-        let stats = write_input_schema(&mut out, tool, &opts, &mut ctx, &pointer)?;
+        let pointer = &self.parameters;
+        let stats = write_input_schema(&mut out, tool, &opts, &mut ctx, pointer)?;
         if self.strict {
-            self.check_limits(&ctx, &pointer, &stats)?;
+            self.check_limits(&ctx, pointer, &stats)?;
         }
         match self.api {
             Api::Chat => {
@@ -227,7 +233,7 @@ impl OpenAiRenderer {
                 out.bool(self.strict);
             }
         }
-        self.omissions(tool, &mut ctx, &mut out, &base)?;
+        self.omissions(tool, &mut ctx, &mut out, base)?;
         if self.api == Api::Chat {
             out.end_object();
         }

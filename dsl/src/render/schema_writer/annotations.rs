@@ -4,7 +4,7 @@
 
 use super::SchemaWriter;
 use crate::literal::Literal;
-use crate::render::json_writer::JsonWriter;
+use crate::render::json_writer::{JsonWriter, key};
 use crate::render::schema_options::{Keyword, Keywords};
 use crate::schema::{Kept, Schema};
 
@@ -51,7 +51,7 @@ impl<'a> SchemaWriter<'a> {
         notes: &str,
     ) {
         if let Some(t) = ann.title.filter(|_| kept.contains(Keyword::Title)) {
-            out.key("title");
+            key!(out, "title");
             out.string(t);
         }
         write_description(out, ann.description, notes);
@@ -66,11 +66,11 @@ impl<'a> SchemaWriter<'a> {
             }
         }
         if let Some(d) = ann.default.filter(|_| kept.contains(Keyword::Default)) {
-            out.key("default");
+            key!(out, "default");
             out.literal(d);
         }
         if !ann.examples.is_empty() && kept.contains(Keyword::Examples) {
-            out.key("examples");
+            key!(out, "examples");
             out.begin_array();
             ann.examples.iter().for_each(|e| out.literal(e));
             out.end_array();
@@ -82,7 +82,7 @@ pub(super) fn write_description(out: &mut JsonWriter, description: Option<&str>,
     match (description, notes.is_empty()) {
         (None, true) => {}
         (Some(d), true) => {
-            out.key("description");
+            key!(out, "description");
             out.string(d);
         }
         (d, false) => {
@@ -95,7 +95,7 @@ pub(super) fn write_description(out: &mut JsonWriter, description: Option<&str>,
                 text.push(' ');
             }
             text.push_str(notes);
-            out.key("description");
+            key!(out, "description");
             out.string(&text);
         }
     }

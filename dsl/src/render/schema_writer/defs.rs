@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 
 use super::cycles::on_a_cycle;
-use super::{NESTING_GUARD, SchemaWriter};
+use super::{NESTING_GUARD, SchemaWriter, char_count};
 use crate::descriptor::ToolDescriptor;
 use crate::json_schema::json_refs;
 use crate::render::json_writer::JsonWriter;
@@ -100,16 +100,18 @@ impl<'a> SchemaWriter<'a> {
         if defs.is_empty() {
             return Ok(());
         }
-        let saved_ptr = self.pointer.len();
-        let saved_param = std::mem::take(&mut self.param);
-        self.push_ptr(key);
+        let saved = self.path.mark();
+        self.path.key(key);
+        // Definitions are named from `$defs`, whatever the path of the root.
+        self.path.reset_param();
         out.key(key);
         out.begin_object();
         let tool = self.tool;
         let mut result = Ok(());
         for &i in defs {
             let d = &tool.definitions[i];
-            let p = self.push_ptr(&d.name);
+            let p = self.path.mark();
+            self.path.key(&d.name);
             if self.defs.is_recursive(i) && !self.opts.recursion {
                 result = Err(self.err(
                     RenderRule::Recursion,
@@ -120,21 +122,19 @@ impl<'a> SchemaWriter<'a> {
                 ));
                 break;
             }
-            self.param.clear();
-            self.param.push_str("$defs.");
-            self.param.push_str(&d.name);
+            self.path.name("$defs");
+            self.path.name(&d.name);
             self.stats.definitions += 1;
-            self.stats.name_chars += d.name.chars().count();
+            self.stats.name_chars += char_count(&d.name);
             out.key(&d.name);
             if let Err(e) = self.schema(out, &d.schema) {
                 result = Err(e);
                 break;
             }
-            self.pointer.truncate(p);
+            self.path.restore(p);
         }
         out.end_object();
-        self.pointer.truncate(saved_ptr);
-        self.param = saved_param;
+        self.path.restore(saved);
         result
     }
 }

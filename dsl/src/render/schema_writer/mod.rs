@@ -18,19 +18,20 @@
 use std::collections::HashSet;
 use std::fmt;
 
-use super::json_writer::JsonWriter;
+use super::json_writer::{JsonWriter, key};
 use super::renderer::RenderCtx;
 use super::report::{Change, RenderError, RenderRule};
 use super::schema_options::{Keyword, RefStyle, SchemaOptions, SchemaStats};
 use crate::descriptor::{Param, ToolDescriptor};
 use crate::pointer::JsonPointer;
-use crate::schema::{Additional, NumberSchema, RefSchema, Schema, SchemaKind};
+use crate::schema::{Additional, NumberSchema, RefSchema, ScalarRef, Schema, SchemaKind};
 
 mod annotations;
 mod cycles;
 mod defs;
 mod node;
 mod object;
+mod path;
 mod plan;
 mod reference;
 #[cfg(test)]
@@ -38,6 +39,7 @@ mod tests;
 
 use annotations::Ann;
 use defs::DefIndex;
+use path::Path;
 pub use plan::has_lookaround;
 pub use reference::ref_target;
 
@@ -74,7 +76,7 @@ pub fn write_output_schema(
 ) -> Result<Option<SchemaStats>, RenderError> {
     let Some(output) = &tool.output else { return Ok(None) };
     let mut w = SchemaWriter::new(tool, opts, ctx, pointer);
-    w.param.push_str("$output");
+    w.path.name("$output");
     w.root_schema(out, output)?;
     Ok(Some(w.stats))
 }
@@ -84,8 +86,8 @@ struct SchemaWriter<'a> {
     tool: &'a ToolDescriptor,
     opts: &'a SchemaOptions,
     ctx: &'a mut RenderCtx,
-    pointer: JsonPointer,
-    param: String,
+    /// The output pointer and the parameter path of the node being written.
+    path: Path<'a>,
     stats: SchemaStats,
     depth: usize,
     /// Definitions being inlined, innermost last (recursion guard).
@@ -98,7 +100,8 @@ struct SchemaWriter<'a> {
     /// Schema nodes written from inlined definitions so far, and how many may be (see
     /// [`INLINE_FACTOR`]).
     inlined: usize,
-    inline_budget: usize,
+    /// Found when a definition is first inlined (it walks the descriptor).
+    inline_budget: Option<usize>,
     /// Set by `plan` when the node's kept keywords stand for its array items (a tuple).
     tuple_items: bool,
 }
@@ -125,50 +128,31 @@ impl<'a> SchemaWriter<'a> {
         tool: &'a ToolDescriptor,
         opts: &'a SchemaOptions,
         ctx: &'a mut RenderCtx,
-        pointer: &JsonPointer,
+        pointer: &'a JsonPointer,
     ) -> Self {
         SchemaWriter {
             tool,
             opts,
             ctx,
-            pointer: pointer.clone(),
-            param: String::new(),
+            path: Path::new(pointer),
             stats: SchemaStats::default(),
             depth: 0,
             inlining: Vec::new(),
             inlined_refs: HashSet::new(),
             defs: DefIndex::default(),
             inlined: 0,
-            inline_budget: ir_nodes(tool)
-                .saturating_mul(INLINE_FACTOR)
-                .saturating_add(INLINE_FLOOR)
-                .min(INLINE_CEILING),
+            inline_budget: None,
             tuple_items: false,
         }
     }
 
     fn err(&self, rule: RenderRule, detail: impl fmt::Display) -> RenderError {
-        self.ctx.error(&self.pointer, self.param.as_str(), rule, detail)
+        self.ctx.error(self.path.pointer(), self.path.param(), rule, detail)
     }
 
     /// Records `change` at the node being written.
     fn record(&mut self, change: Change) -> Result<(), RenderError> {
-        self.ctx.record(change.at(&self.pointer).param(self.param.as_str()))
-    }
-
-    fn push_ptr(&mut self, seg: &str) -> usize {
-        let len = self.pointer.len();
-        self.pointer.push(seg);
-        len
-    }
-
-    fn push_param(&mut self, seg: &str, dot: bool) -> usize {
-        let len = self.param.len();
-        if dot && !self.param.is_empty() {
-            self.param.push('.');
-        }
-        self.param.push_str(seg);
-        len
+        self.ctx.record(change.at(self.path.pointer()).param(self.path.param()))
     }
 
     fn root_object(
@@ -178,15 +162,19 @@ impl<'a> SchemaWriter<'a> {
         additional: &'a Additional,
         ann: Option<Ann<'a>>,
     ) -> Result<(), RenderError> {
-        let roots: Vec<&Schema> = params
-            .iter()
-            .map(|p| &p.schema)
-            .chain(match additional {
-                Additional::Typed(s) => Some(s.get()),
-                _ => None,
-            })
-            .collect();
-        let defs = self.prepare_defs(&roots);
+        let defs = if self.tool.definitions.is_empty() {
+            Vec::new()
+        } else {
+            let roots: Vec<&Schema> = params
+                .iter()
+                .map(|p| &p.schema)
+                .chain(match additional {
+                    Additional::Typed(s) => Some(s.get()),
+                    _ => None,
+                })
+                .collect();
+            self.prepare_defs(&roots)
+        };
         let ann = ann.unwrap_or(Ann {
             nullable: false,
             title: None,
@@ -210,7 +198,7 @@ impl<'a> SchemaWriter<'a> {
         }
         // A non-object root with definitions: wrap so that `$defs` has a place.
         out.begin_object();
-        out.key("allOf");
+        key!(out, "allOf");
         out.begin_array();
         self.schema(out, schema)?;
         out.end_array();
@@ -220,8 +208,6 @@ impl<'a> SchemaWriter<'a> {
     }
 }
 
-/// The number of schema nodes of a descriptor (parameters, definitions and output, each
-/// definition counted once), counted without recursion.
 /// A number schema's bounds with the keyword each is written as, in the order they are written
 /// (one table for planning which a provider keeps and for writing them).
 fn number_keywords<T: Copy>(n: &NumberSchema<T>) -> [(Keyword, Option<T>); 5] {
@@ -234,8 +220,49 @@ fn number_keywords<T: Copy>(n: &NumberSchema<T>) -> [(Keyword, Option<T>); 5] {
     ]
 }
 
+/// The number of schema nodes of a descriptor (parameters, definitions and output, each
+/// definition counted once), counted without recursion.
 fn ir_nodes(tool: &ToolDescriptor) -> usize {
-    let mut stack: Vec<&Schema> = tool.params.iter().map(|p| &p.schema).collect();
+    ir_size(tool).nodes
+}
+
+/// The number of characters of `s` (a name or enum value: nearly always ASCII, whose
+/// length is its byte count).
+fn char_count(s: &str) -> usize {
+    if s.is_ascii() { s.len() } else { s.chars().count() }
+}
+
+/// How many schema nodes inlining may write for `tool` (see [`INLINE_FACTOR`]).
+fn inline_budget(tool: &ToolDescriptor) -> usize {
+    ir_nodes(tool).saturating_mul(INLINE_FACTOR).saturating_add(INLINE_FLOOR).min(INLINE_CEILING)
+}
+
+/// About how many bytes of JSON `tool` renders to: its names, descriptions and enum values,
+/// and [`BYTES_PER_NODE`] per schema node, plus the tool's own name and description.
+pub(crate) fn size_hint(tool: &ToolDescriptor) -> usize {
+    let size = ir_size(tool);
+    size.text
+        .saturating_add(size.nodes.saturating_mul(BYTES_PER_NODE))
+        .saturating_add(tool.name.as_str().len() + tool.description.len() + ENVELOPE_BYTES)
+}
+
+/// Bytes of a provider's envelope around the schema (`{"type":"function","function":{...}}`).
+const ENVELOPE_BYTES: usize = 96;
+
+/// Bytes of keywords and punctuation a typical schema node writes besides its names and
+/// descriptions, for reserving room in the output.
+const BYTES_PER_NODE: usize = 64;
+
+/// The size of a descriptor's schemas: nodes, and bytes of their names and descriptions.
+struct IrSize {
+    nodes: usize,
+    text: usize,
+}
+
+fn ir_size(tool: &ToolDescriptor) -> IrSize {
+    let mut stack: Vec<&Schema> = Vec::with_capacity(tool.params.len() + 8);
+    stack.extend(tool.params.iter().map(|p| &p.schema));
+    let mut text: usize = tool.params.iter().map(|p| p.name.len()).sum();
     stack.extend(tool.definitions.iter().map(|d| &d.schema));
     if let Additional::Typed(s) = &tool.additional {
         stack.push(s);
@@ -243,20 +270,33 @@ fn ir_nodes(tool: &ToolDescriptor) -> usize {
     if let Some(o) = &tool.output {
         stack.push(o);
     }
-    let mut n = 0;
+    let mut nodes = 0;
     while let Some(s) = stack.pop() {
-        n += 1;
+        nodes += 1;
+        text = text.saturating_add(s.description.as_deref().map_or(0, str::len));
         match &s.kind {
             SchemaKind::List(l) => stack.push(&l.items),
             SchemaKind::Object(o) => {
                 stack.extend(o.properties.iter().map(|p| &p.schema));
+                text = text.saturating_add(o.properties.iter().map(|p| p.name.len()).sum());
                 if let Additional::Typed(t) = &o.additional {
                     stack.push(t);
                 }
             }
             SchemaKind::AnyOf(a) => stack.extend(a.variants.iter()),
+            SchemaKind::Enum(e) => {
+                // Each value, and its description (written into the node's description
+                // where the dialect has no place for it).
+                for (v, d) in e.values.iter_described() {
+                    let value = match v {
+                        ScalarRef::Str(v) => v.len(),
+                        _ => 8,
+                    };
+                    text = text.saturating_add(value + d.map_or(0, str::len) + 4);
+                }
+            }
             _ => {}
         }
     }
-    n
+    IrSize { nodes, text }
 }

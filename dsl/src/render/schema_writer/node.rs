@@ -2,12 +2,10 @@
 //! keywords and children (string bounds, numbers, `enum`, `items`, `anyOf`). Objects are in
 //! `object.rs`, references in `reference.rs`, which keywords are kept in `plan.rs`.
 
-use std::fmt::Write as _;
-
 use super::annotations::{Ann, write_description};
 use super::number_keywords;
-use super::{NESTING_GUARD, SchemaWriter, ir_nodes};
-use crate::render::json_writer::JsonWriter;
+use super::{NESTING_GUARD, SchemaWriter, char_count, inline_budget, ir_nodes};
+use crate::render::json_writer::{JsonWriter, key};
 use crate::render::report::{RenderError, RenderRule};
 use crate::render::schema_options::{Keyword, Keywords, NullStyle};
 use crate::schema::{EnumValues, NumberSchema, ScalarRef, Schema, SchemaKind};
@@ -81,7 +79,9 @@ impl<'a> SchemaWriter<'a> {
         // Name the outermost definition being inlined: the expansion starts there.
         if let Some(name) = self.inlining.first().copied() {
             self.inlined += 1;
-            if self.inlined > self.inline_budget {
+            let tool = self.tool;
+            let budget = *self.inline_budget.get_or_insert_with(|| inline_budget(tool));
+            if self.inlined > budget {
                 return Err(self.err(
                     RenderRule::Limit,
                     format_args!(
@@ -89,7 +89,7 @@ impl<'a> SchemaWriter<'a> {
                          for a descriptor of {}: its references fan out (each level refers to \
                          the one below several times)",
                         crate::json_schema::pointer_token(name),
-                        self.inline_budget,
+                        budget,
                         ir_nodes(self.tool)
                     ),
                 ));
@@ -117,17 +117,17 @@ impl<'a> SchemaWriter<'a> {
         out.begin_object();
         if wrapper {
             self.stats.unions += 1;
-            out.key("anyOf");
+            key!(out, "anyOf");
             out.begin_array();
             out.begin_object();
             if let Some(t) = self.kind_type(kind) {
-                out.key("type");
+                key!(out, "type");
                 out.string(self.type_name(t));
             }
             self.body(out, kind, kept, false, false)?;
             out.end_object();
             out.begin_object();
-            out.key("type");
+            key!(out, "type");
             out.string(self.type_name("null"));
             out.end_object();
             out.end_array();
@@ -137,7 +137,7 @@ impl<'a> SchemaWriter<'a> {
                 self.stats.unions += 1;
             }
             if let Some(t) = ann.title.filter(|_| kept.contains(Keyword::Title)) {
-                out.key("title");
+                key!(out, "title");
                 out.string(t);
             }
             self.body_with_description(out, kind, kept, null_in_type, null_variant, &ann, &notes)?;
@@ -164,7 +164,7 @@ impl<'a> SchemaWriter<'a> {
             && self.opts.null_style == NullStyle::TypeArray
         {
             // A mixed enum under a dialect with type arrays: every type of its values.
-            out.key("type");
+            key!(out, "type");
             out.begin_array();
             for t in e.values.json_types() {
                 out.string(self.type_name(t));
@@ -174,7 +174,7 @@ impl<'a> SchemaWriter<'a> {
             }
             out.end_array();
         } else if let Some(t) = type_name {
-            out.key("type");
+            key!(out, "type");
             if null_in_type {
                 out.begin_array();
                 out.string(self.type_name(t));
@@ -188,7 +188,7 @@ impl<'a> SchemaWriter<'a> {
             && ann.nullable
             && !matches!(kind, SchemaKind::Null)
         {
-            out.key("nullable");
+            key!(out, "nullable");
             out.bool(true);
         }
         write_description(out, ann.description, notes);
@@ -212,25 +212,25 @@ impl<'a> SchemaWriter<'a> {
                 if kept.contains(Keyword::Format)
                     && let Some(f) = &s.format
                 {
-                    out.key("format");
+                    key!(out, "format");
                     out.string(f);
                 }
                 if kept.contains(Keyword::Pattern)
                     && let Some(p) = &s.pattern
                 {
-                    out.key("pattern");
+                    key!(out, "pattern");
                     out.string(p);
                 }
                 if kept.contains(Keyword::MinLength)
                     && let Some(v) = s.min_length
                 {
-                    out.key("minLength");
+                    key!(out, "minLength");
                     out.uint(v);
                 }
                 if kept.contains(Keyword::MaxLength)
                     && let Some(v) = s.max_length
                 {
-                    out.key("maxLength");
+                    key!(out, "maxLength");
                     out.uint(v);
                 }
             }
@@ -241,12 +241,12 @@ impl<'a> SchemaWriter<'a> {
             SchemaKind::Enum(e) => {
                 self.stats.enum_values += e.values.len();
                 let mut chars = 0;
-                out.key("enum");
+                key!(out, "enum");
                 out.begin_array();
                 for v in e.values.iter() {
                     match v {
                         ScalarRef::Str(v) => {
-                            chars += v.chars().count();
+                            chars += char_count(v);
                             out.string(v);
                         }
                         other => {
@@ -270,27 +270,27 @@ impl<'a> SchemaWriter<'a> {
             }
             SchemaKind::List(l) => {
                 if !tuple_items {
-                    let p = self.push_ptr("items");
-                    let q = self.push_param("[]", false);
-                    out.key("items");
+                    let p = self.path.mark();
+                    self.path.key("items");
+                    self.path.suffix("[]");
+                    key!(out, "items");
                     self.schema(out, &l.items)?;
-                    self.pointer.truncate(p);
-                    self.param.truncate(q);
+                    self.path.restore(p);
                 }
                 if kept.contains(Keyword::MinItems)
                     && let Some(v) = l.min_items
                 {
-                    out.key("minItems");
+                    key!(out, "minItems");
                     out.uint(self.opts.max_min_items.map_or(v, |m| v.min(m)));
                 }
                 if kept.contains(Keyword::MaxItems)
                     && let Some(v) = l.max_items
                 {
-                    out.key("maxItems");
+                    key!(out, "maxItems");
                     out.uint(v);
                 }
                 if kept.contains(Keyword::UniqueItems) && l.unique {
-                    out.key("uniqueItems");
+                    key!(out, "uniqueItems");
                     out.bool(true);
                 }
             }
@@ -301,27 +301,26 @@ impl<'a> SchemaWriter<'a> {
                 self.stats.unions += 1;
                 let keyword =
                     if a.combine.is_one_of() && self.opts.verbatim { "oneOf" } else { "anyOf" };
-                let p = self.push_ptr(keyword);
+                let p = self.path.mark();
+                self.path.key(keyword);
                 out.key(keyword);
                 out.begin_array();
                 for (i, v) in a.variants.iter().enumerate() {
-                    let p2 = self.pointer.len();
-                    self.pointer.push_index(i);
-                    let q = self.param.len();
-                    let _ = write!(self.param, "|{i}");
+                    let p2 = self.path.mark();
+                    self.path.index(i);
+                    self.path.variant(i);
                     self.schema(out, v)?;
-                    self.pointer.truncate(p2);
-                    self.param.truncate(q);
+                    self.path.restore(p2);
                 }
                 let has_null = a.variants.iter().any(|v| matches!(v.kind, SchemaKind::Null));
                 if null_variant && !has_null {
                     out.begin_object();
-                    out.key("type");
+                    key!(out, "type");
                     out.string(self.type_name("null"));
                     out.end_object();
                 }
                 out.end_array();
-                self.pointer.truncate(p);
+                self.path.restore(p);
             }
             SchemaKind::Ref(_) => {}
         }
@@ -333,6 +332,7 @@ fn kind_type(kind: &SchemaKind) -> Option<&'static str> {
     match kind {
         SchemaKind::String(_) => Some("string"),
         // Under one `type` only when the values share one (see `SchemaWriter::kind_type`).
+        SchemaKind::Enum(e) if e.values.all_strings() => Some("string"),
         SchemaKind::Enum(e) => match e.values.json_types().as_slice() {
             [t] => Some(t),
             _ => None,
@@ -357,7 +357,7 @@ fn write_number<T: Copy>(
         if let Some(v) = v
             && kept.contains(k)
         {
-            out.key(k.as_str());
+            out.raw_key(k.json_key());
             write(out, v);
         }
     }

@@ -2,10 +2,10 @@
 //! `properties`, `required` and `additionalProperties` (closed, open, typed or unstated, and how
 //! each dialect writes or reports it).
 
-use super::SchemaWriter;
 use super::annotations::{Ann, write_description};
+use super::{SchemaWriter, char_count};
 use crate::descriptor::Param;
-use crate::render::json_writer::JsonWriter;
+use crate::render::json_writer::{JsonWriter, key};
 use crate::render::report::{Change, ChangeKind, RenderError, RenderRule};
 use crate::render::schema_options::{Keyword, RefStyle};
 use crate::schema::{Additional, SchemaKind};
@@ -30,10 +30,10 @@ impl<'a> SchemaWriter<'a> {
         }
         out.begin_object();
         if let Some(t) = ann.title.filter(|_| kept.contains(Keyword::Title)) {
-            out.key("title");
+            key!(out, "title");
             out.string(t);
         }
-        out.key("type");
+        key!(out, "type");
         out.string(self.type_name("object"));
         write_description(out, ann.description, &notes);
         self.object_body(out, params, additional)?;
@@ -57,24 +57,26 @@ impl<'a> SchemaWriter<'a> {
         self.depth += 1;
         self.stats.max_depth = self.stats.max_depth.max(self.depth);
         if !params.is_empty() || self.opts.empty_properties {
-            let p = self.push_ptr("properties");
-            out.key("properties");
+            let p = self.path.mark();
+            self.path.key("properties");
+            key!(out, "properties");
             out.begin_object();
             for prm in params {
-                let p2 = self.push_ptr(&prm.name);
-                let q = self.push_param(&prm.name, true);
+                let p2 = self.path.mark();
+                self.path.key(&prm.name);
+                self.path.name(&prm.name);
                 if let Some(rule) = &self.opts.property_names
                     && let Err(why) = rule.check(&prm.name)
                 {
                     return Err(self.ctx.error(
-                        &self.pointer,
-                        &self.param,
+                        self.path.pointer(),
+                        self.path.param(),
                         RenderRule::Name,
                         format_args!("property name `{}` is not accepted: {why}", prm.name),
                     ));
                 }
                 self.stats.properties += 1;
-                self.stats.name_chars += prm.name.chars().count();
+                self.stats.name_chars += char_count(&prm.name);
                 let mut force_null = false;
                 if !prm.required {
                     if self.opts.all_required {
@@ -93,15 +95,14 @@ impl<'a> SchemaWriter<'a> {
                 }
                 out.key(&prm.name);
                 self.node(out, &prm.schema.kind, Ann::of(&prm.schema), force_null)?;
-                self.pointer.truncate(p2);
-                self.param.truncate(q);
+                self.path.restore(p2);
             }
             out.end_object();
-            self.pointer.truncate(p);
+            self.path.restore(p);
         }
         let required = params.iter().filter(|p| p.required || self.opts.all_required);
         if params.iter().any(|p| p.required || self.opts.all_required) || self.opts.empty_required {
-            out.key("required");
+            key!(out, "required");
             out.begin_array();
             required.for_each(|p| out.string(&p.name));
             out.end_array();
@@ -116,9 +117,10 @@ impl<'a> SchemaWriter<'a> {
         out: &mut JsonWriter,
         additional: &'a Additional,
     ) -> Result<(), RenderError> {
-        let p = self.push_ptr("additionalProperties");
+        let p = self.path.mark();
+        self.path.key("additionalProperties");
         let result = self.additional_inner(out, additional);
-        self.pointer.truncate(p);
+        self.path.restore(p);
         result
     }
 
@@ -141,12 +143,12 @@ impl<'a> SchemaWriter<'a> {
         }
         match additional {
             Additional::Closed => {
-                out.key("additionalProperties");
+                key!(out, "additionalProperties");
                 out.bool(false);
             }
             Additional::Unstated if self.opts.close_objects => {
                 self.record(Change::lossless(ChangeKind::Closed, "additionalProperties").detail("object that does not state additionalProperties closed: the provider requires additionalProperties: false"))?;
-                out.key("additionalProperties");
+                key!(out, "additionalProperties");
                 out.bool(false);
             }
             Additional::Unstated => {}
@@ -154,23 +156,24 @@ impl<'a> SchemaWriter<'a> {
                 self.record(Change::lossy(ChangeKind::Closed, "additionalProperties").detail(
                     "open object closed: the provider requires additionalProperties: false",
                 ))?;
-                out.key("additionalProperties");
+                key!(out, "additionalProperties");
                 out.bool(false);
             }
             Additional::Open => {
-                out.key("additionalProperties");
+                key!(out, "additionalProperties");
                 out.bool(true);
             }
             Additional::Typed(_) if self.opts.close_objects => {
                 self.record(Change::lossy(ChangeKind::Closed, "additionalProperties").detail("map closed to an empty object: the provider requires additionalProperties: false"))?;
-                out.key("additionalProperties");
+                key!(out, "additionalProperties");
                 out.bool(false);
             }
             Additional::Typed(s) => {
-                let q = self.push_param("*", true);
-                out.key("additionalProperties");
+                let q = self.path.mark();
+                self.path.name("*");
+                key!(out, "additionalProperties");
                 self.schema(out, s)?;
-                self.param.truncate(q);
+                self.path.restore(q);
             }
         }
         Ok(())

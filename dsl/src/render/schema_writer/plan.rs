@@ -86,8 +86,7 @@ impl<'a> SchemaWriter<'a> {
             SchemaKind::Integer(n) => self.plan_number(n, |v| v.to_string(), &mut kept, notes)?,
             SchemaKind::Float(n) => self.plan_number(n, float_text, &mut kept, notes)?,
             SchemaKind::Enum(e) if self.enum_lowered(&e.values) => {
-                let text = enum_note(&e.values);
-                push_note(notes, &text);
+                push_enum_note(notes, &e.values);
                 self.record(Change::lossy(ChangeKind::MovedToDescription, "enum").detail(
                     "values written into the description: the provider takes enums of strings only",
                 ))?;
@@ -99,7 +98,7 @@ impl<'a> SchemaWriter<'a> {
                     "`type` left out: the values have several types and the provider takes no type arrays; `enum` alone says what is valid",
                 ))?;
                 if e.values.iter_described().any(|(_, d)| d.is_some()) {
-                    push_note(notes, &enum_note(&e.values));
+                    push_enum_note(notes, &e.values);
                     self.record(
                         Change::lossless(ChangeKind::MovedToDescription, "enum")
                             .detail("descriptions of enum values written into the description"),
@@ -107,8 +106,7 @@ impl<'a> SchemaWriter<'a> {
                 }
             }
             SchemaKind::Enum(e) if e.values.iter_described().any(|(_, d)| d.is_some()) => {
-                let text = enum_note(&e.values);
-                push_note(notes, &text);
+                push_enum_note(notes, &e.values);
                 self.record(
                     Change::lossless(ChangeKind::MovedToDescription, "enum")
                         .detail("descriptions of enum values written into the description"),
@@ -233,8 +231,21 @@ fn join_literals(items: &[Literal]) -> String {
     s
 }
 
-fn enum_note(values: &EnumValues) -> String {
-    let mut s = String::from("Values: ");
+/// Appends the note listing an enum's values and their descriptions (`Values: a = A; b.`).
+fn push_enum_note(s: &mut String, values: &EnumValues) {
+    // One allocation for the whole note.
+    let room: usize = values
+        .iter_described()
+        .map(|(v, d)| match v {
+            ScalarRef::Str(v) => v.len(),
+            _ => 24,
+        } + d.map_or(0, str::len) + 5)
+        .sum();
+    s.reserve(room + 11);
+    if !s.is_empty() {
+        s.push(' ');
+    }
+    s.push_str("Values: ");
     for (i, (v, d)) in values.iter_described().enumerate() {
         if i > 0 {
             s.push_str("; ");
@@ -251,7 +262,6 @@ fn enum_note(values: &EnumValues) -> String {
         }
     }
     s.push('.');
-    s
 }
 
 /// Whether a regular expression uses lookaround or backreferences, which some strict dialects

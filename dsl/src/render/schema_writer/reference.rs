@@ -4,7 +4,7 @@
 
 use super::SchemaWriter;
 use super::annotations::Ann;
-use crate::render::json_writer::JsonWriter;
+use crate::render::json_writer::{JsonWriter, key};
 use crate::render::report::{Change, ChangeKind, RenderError, RenderRule};
 use crate::render::schema_options::{NullStyle, RefStyle};
 use crate::schema::{RefSchema, SchemaKind};
@@ -92,21 +92,21 @@ impl<'a> SchemaWriter<'a> {
             } else {
                 self.stats.unions += 1;
             }
-            out.key("anyOf");
+            key!(out, "anyOf");
             out.begin_array();
             write_ref(out, target, name);
             if nullable {
                 out.begin_object();
-                out.key("type");
+                key!(out, "type");
                 out.string(self.type_name("null"));
                 out.end_object();
             }
             out.end_array();
         } else {
-            out.key("$ref");
+            key!(out, "$ref");
             out.string(&ref_target(target, name));
             if nullable {
-                out.key("nullable");
+                key!(out, "nullable");
                 out.bool(true);
             }
         }
@@ -120,7 +120,7 @@ const REF_KIND: SchemaKind = SchemaKind::Null;
 
 fn write_ref(out: &mut JsonWriter, target: &str, name: &str) {
     out.begin_object();
-    out.key("$ref");
+    key!(out, "$ref");
     out.string(&ref_target(target, name));
     out.end_object();
 }

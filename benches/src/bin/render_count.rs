@@ -1,0 +1,58 @@
+//! Renders the 100-tool corpus for OpenAI Chat, cold, a given number of times: a fixed amount
+//! of work to count instructions on (`valgrind --tool=callgrind`), which, unlike time, repeats
+//! exactly on a busy machine.
+//!
+//! `cargo build --release -p tooldef-benches --bin render_count`, then
+//! `valgrind --tool=callgrind target/release/render_count [standard|wide] [N] [value]` (default
+//! `standard 100`); `callgrind_annotate` reads the profile. With `value`, it writes a prebuilt
+//! `serde_json::Value` of the same JSON `N` times instead (the per-byte baseline); run it with
+//! `N` and with 0 and subtract, since parsing the value is counted too.
+
+// A measuring binary: printing its result is its job.
+#![allow(clippy::print_stdout, clippy::print_stderr)]
+
+use std::hint::black_box;
+
+use tooldef::render::json_array;
+use tooldef::{LossPolicy, Renderer, ToolDescriptor};
+use tooldef_benches::generated::{tooldef_const, wide_tooldef_macro};
+use tooldef_benches::macro_descriptors;
+use tooldef_openai::OpenAiRenderer;
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let corpus = args.next().unwrap_or_else(|| "standard".to_owned());
+    let times: usize = args.next().and_then(|n| n.parse().ok()).unwrap_or(100);
+    let descriptors: Vec<&'static ToolDescriptor> = match corpus.as_str() {
+        "standard" => tooldef_const::DESCRIPTORS.to_vec(),
+        "wide" => macro_descriptors(wide_tooldef_macro::visit_tools),
+        other => {
+            eprintln!("unknown corpus {other:?}: standard or wide");
+            std::process::exit(2);
+        }
+    };
+    let renderer = OpenAiRenderer::chat();
+    if args.next().as_deref() == Some("value") {
+        let rendered: Vec<_> = descriptors
+            .iter()
+            .map(|d| renderer.render(d, LossPolicy::Allow).expect("the corpus renders"))
+            .collect();
+        let value: serde_json::Value =
+            serde_json::from_str(&json_array(&rendered)).expect("tooldef writes JSON");
+        let mut bytes = 0;
+        for _ in 0..times {
+            bytes = black_box(serde_json::to_string(black_box(&value)).expect("serializes")).len();
+        }
+        println!("{corpus}: {times} writes of the prebuilt value, {bytes} bytes each");
+        return;
+    }
+    let mut bytes = 0;
+    for _ in 0..times {
+        let rendered: Vec<_> = black_box(&descriptors)
+            .iter()
+            .map(|d| renderer.render(d, LossPolicy::Allow).expect("the corpus renders"))
+            .collect();
+        bytes = black_box(json_array(&rendered)).len();
+    }
+    println!("{corpus}: {times} renders of {} tools, {bytes} bytes each", descriptors.len());
+}
