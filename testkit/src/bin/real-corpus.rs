@@ -6,9 +6,10 @@
 #![allow(clippy::print_stdout)]
 
 use std::collections::BTreeMap;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
-use tooldef_testkit::real::{self, Refusals, Target};
+use tooldef::render::LossPolicy;
+use tooldef_testkit::real::{self, RealTool, Refusals, Target};
 
 fn main() {
     let tools = real::load();
@@ -38,6 +39,7 @@ fn main() {
         run.kept_source_bytes, run.imported
     );
     println!("whole run (import + 12 renders, lenient and strict policy, checks): {elapsed:.2?}");
+    timings(&tools);
     println!();
     println!("| target | rendered | % of corpus | lossless | refused |");
     println!("| --- | ---: | ---: | ---: | ---: |");
@@ -81,7 +83,38 @@ fn main() {
     }
 }
 
-fn files(tools: &[real::RealTool]) -> usize {
+/// Passes per timing; the fastest is reported.
+const PASSES: usize = 5;
+
+/// Times the import of the whole corpus, then each target's render of every imported tool on
+/// its own (the lenient policy), without the checks of the run above.
+fn timings(tools: &[RealTool]) {
+    let (took, imported) = fastest(|| tools.iter().filter_map(|t| real::import(t).ok()).count());
+    println!("import of the corpus: {imported} tools in {took:.2?} (fastest of {PASSES} passes)");
+    let descriptors: Vec<_> =
+        tools.iter().filter_map(|t| real::import(t).ok()).map(|i| i.descriptor).collect();
+    for target in Target::ALL {
+        let renderer = target.renderer();
+        let (took, rendered) = fastest(|| {
+            descriptors.iter().filter(|d| renderer.render(d, LossPolicy::Allow).is_ok()).count()
+        });
+        println!("  render {target}: {rendered} tools in {took:.2?}");
+    }
+}
+
+/// The fastest of [`PASSES`] runs of `pass`, with what it returned.
+fn fastest(mut pass: impl FnMut() -> usize) -> (Duration, usize) {
+    let mut best = Duration::MAX;
+    let mut out = 0;
+    for _ in 0..PASSES {
+        let started = Instant::now();
+        out = pass();
+        best = best.min(started.elapsed());
+    }
+    (best, out)
+}
+
+fn files(tools: &[RealTool]) -> usize {
     let mut files: Vec<&str> = tools.iter().map(|t| t.file.as_str()).collect();
     files.dedup();
     files.len()
