@@ -191,6 +191,20 @@ pub struct ToolSpec {
     pub enums: Vec<EnumSpec>,
 }
 
+impl ToolSpec {
+    /// A tool with no parameters yet, its `CamelCase` name derived from `name`.
+    fn named(name: String, description: String) -> Self {
+        ToolSpec {
+            camel: camel(&name),
+            name,
+            description,
+            params: Vec::new(),
+            structs: Vec::new(),
+            enums: Vec::new(),
+        }
+    }
+}
+
 /// The whole corpus.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Corpus {

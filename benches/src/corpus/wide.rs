@@ -149,16 +149,8 @@ fn wide_int(rng: &mut Rng) -> (Ty, Option<(i64, i64)>) {
 }
 
 fn gen_wide_tool(rng: &mut Rng, name: String, description: String) -> ToolSpec {
-    let camel_name = camel(&name);
     let n = rng.between(4, 8) as usize;
-    let mut tool = ToolSpec {
-        name,
-        camel: camel_name,
-        description,
-        params: Vec::new(),
-        structs: Vec::new(),
-        enums: Vec::new(),
-    };
+    let mut tool = ToolSpec::named(name, description);
     let mut attempts = 0;
     while tool.params.len() < n && attempts < 100 {
         attempts += 1;

@@ -64,9 +64,14 @@ pub fn import_tools(list: &Value) -> Result<ImportedTools, ImportError> {
 ///
 /// Text that is not JSON (at pointer `""`), or as [`import_tools`].
 pub fn import_tools_text(text: &str) -> Result<ImportedTools, ImportError> {
-    let (list, order) = KeyOrder::parse(text.as_bytes())
-        .map_err(|e| ImportError { pointer: String::new(), message: e.to_string() })?;
+    let (list, order) = parse_list(text)?;
     import_tools_ordered(&list, &order)
+}
+
+/// Parses a list's text, recording its key order; text that is not JSON is an error at `""`.
+fn parse_list(text: &str) -> Result<(Value, KeyOrder), ImportError> {
+    KeyOrder::parse(text.as_bytes())
+        .map_err(|e| ImportError { pointer: String::new(), message: e.to_string() })
 }
 
 /// As [`import_tools`], with the key order `order` recorded from the list's text.
@@ -117,8 +122,7 @@ pub fn import_each(list: &Value) -> Result<ImportedEach, ImportError> {
 ///
 /// Text that is not JSON (at pointer `""`), or as [`import_each`].
 pub fn import_each_text(text: &str) -> Result<ImportedEach, ImportError> {
-    let (list, order) = KeyOrder::parse(text.as_bytes())
-        .map_err(|e| ImportError { pointer: String::new(), message: e.to_string() })?;
+    let (list, order) = parse_list(text)?;
     import_each_ordered(&list, &order)
 }
 
