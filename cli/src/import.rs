@@ -6,7 +6,7 @@
 
 use serde_json::{Map, Value};
 use tooldef::json_schema::ImportNote;
-use tooldef::{KeyOrder, Spec, SpecError, SpecErrorKind, spec_from_value_ordered};
+use tooldef::{JsonPointer, KeyOrder, Spec, SpecError, SpecErrorKind, spec_from_value_ordered};
 
 use crate::providers::ImportFormat;
 
@@ -603,19 +603,17 @@ fn ordered(props: &Map<String, Value>, order: Option<&Value>) -> Map<String, Val
     out
 }
 
-/// `pointer` (relative to the spec) as a pointer into the input.
-fn relocate(pointer: &str, map: &[(&'static str, String)]) -> String {
-    let best = map
-        .iter()
-        .filter(|(prefix, _)| {
-            pointer == *prefix
-                || (pointer.starts_with(prefix) && pointer[prefix.len()..].starts_with('/'))
+/// `pointer` (relative to the spec) as a pointer into the input: the longest spec prefix of
+/// `map` it lies under, replaced by where that part came from.
+fn relocate(pointer: &JsonPointer, map: &[(&'static str, String)]) -> JsonPointer {
+    map.iter()
+        .filter_map(|(prefix, source)| {
+            let from = JsonPointer::parse(prefix).ok()?;
+            let moved = pointer.rebased(&from, &JsonPointer::parse(source).ok()?)?;
+            Some((from.len(), moved))
         })
-        .max_by_key(|(prefix, _)| prefix.len());
-    match best {
-        Some((prefix, source)) => format!("{source}{}", &pointer[prefix.len()..]),
-        None => pointer.to_owned(),
-    }
+        .max_by_key(|(len, _)| *len)
+        .map_or_else(|| pointer.clone(), |(_, moved)| moved)
 }
 
 fn relocate_note(note: &ImportNote, map: &[(&'static str, String)]) -> ImportNote {
@@ -678,13 +676,11 @@ mod tests {
             ("", "/tools/2/function".to_owned()),
             ("/input_schema", "/tools/2/function/parameters".to_owned()),
         ];
-        assert_eq!(
-            relocate("/input_schema/properties/x", &map),
-            "/tools/2/function/parameters/properties/x"
-        );
-        assert_eq!(relocate("/input_schema", &map), "/tools/2/function/parameters");
-        assert_eq!(relocate("/input_schemata", &map), "/tools/2/function/input_schemata");
-        assert_eq!(relocate("", &map), "/tools/2/function");
+        let at = |text: &str| relocate(&text.parse().unwrap(), &map);
+        assert_eq!(at("/input_schema/properties/x"), "/tools/2/function/parameters/properties/x");
+        assert_eq!(at("/input_schema"), "/tools/2/function/parameters");
+        assert_eq!(at("/input_schemata"), "/tools/2/function/input_schemata");
+        assert_eq!(at(""), "/tools/2/function");
     }
 
     #[test]

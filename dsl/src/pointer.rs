@@ -233,6 +233,52 @@ impl JsonPointer {
     pub fn segments(&self) -> Segments<'_> {
         Segments { rest: self.0.strip_prefix('/') }
     }
+
+    /// Whether this pointer is `prefix` or lies under it, by whole segments (`/ab` is not
+    /// under `/a`).
+    pub fn starts_with(&self, prefix: &JsonPointer) -> bool {
+        self.0
+            .strip_prefix(prefix.as_str())
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+    }
+
+    /// `prefix` followed by this pointer: the same place, seen from a document that holds this
+    /// one's document at `prefix`.
+    ///
+    /// ```
+    /// use tooldef::JsonPointer;
+    ///
+    /// let at = JsonPointer::from_segments(["properties", "a"]);
+    /// assert_eq!(at.under(&JsonPointer::from_segments(["input_schema"])), "/input_schema/properties/a");
+    /// ```
+    #[must_use]
+    pub fn under(mut self, prefix: &JsonPointer) -> JsonPointer {
+        self.0.insert_str(0, prefix.as_str());
+        self
+    }
+
+    /// This pointer with its leading `from` replaced by `to`, when it
+    /// [`starts_with`](Self::starts_with) `from`; `None` otherwise.
+    ///
+    /// ```
+    /// use tooldef::JsonPointer;
+    ///
+    /// let p: JsonPointer = "/input_schema/properties/a".parse().unwrap();
+    /// let from: JsonPointer = "/input_schema".parse().unwrap();
+    /// let to: JsonPointer = "/inputSchema".parse().unwrap();
+    /// assert_eq!(p.rebased(&from, &to).unwrap(), "/inputSchema/properties/a");
+    /// assert_eq!(to.rebased(&from, &to), None);
+    /// ```
+    pub fn rebased(&self, from: &JsonPointer, to: &JsonPointer) -> Option<JsonPointer> {
+        if !self.starts_with(from) {
+            return None;
+        }
+        let rest = &self.0[from.len()..];
+        let mut out = String::with_capacity(to.len() + rest.len());
+        out.push_str(to.as_str());
+        out.push_str(rest);
+        Some(JsonPointer(out))
+    }
 }
 
 /// The unescaped segments of a [`JsonPointer`] ([`JsonPointer::segments`]).

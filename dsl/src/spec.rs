@@ -59,6 +59,7 @@ use crate::json_schema::{
     import_input_every, import_schema_ordered, merge_definitions, pointer_token,
 };
 use crate::literal::Literal;
+use crate::pointer::JsonPointer;
 use crate::schema::SchemaRef;
 
 /// The largest spec file [`load_spec_file`] reads (1 MiB): the one limit of every spec reader
@@ -148,7 +149,7 @@ pub enum SpecErrorKind {
     /// A key that the format does not have.
     UnknownKey {
         /// JSON pointer of the object holding it.
-        pointer: String,
+        pointer: JsonPointer,
         /// The key.
         key: String,
         /// The keys allowed there.
@@ -159,7 +160,7 @@ pub enum SpecErrorKind {
     /// A field has the wrong JSON type or value.
     WrongType {
         /// JSON pointer of the field.
-        pointer: String,
+        pointer: JsonPointer,
         /// What was expected.
         expected: &'static str,
         /// What was found.
@@ -170,7 +171,7 @@ pub enum SpecErrorKind {
     /// The name breaks the tool-name rule.
     Name {
         /// JSON pointer of the name (empty when it came from the override or the file stem).
-        pointer: String,
+        pointer: JsonPointer,
         /// The rule it breaks.
         error: NameError,
     },
@@ -179,7 +180,7 @@ pub enum SpecErrorKind {
     /// The output schema defines a name that the input schema defines differently.
     DefinitionConflict {
         /// JSON pointer of the output schema's definition.
-        pointer: String,
+        pointer: JsonPointer,
         /// The definition's name.
         name: String,
     },
@@ -189,7 +190,7 @@ pub enum SpecErrorKind {
 
 impl SpecErrorKind {
     /// The JSON pointer of the problem in the spec, when it has one.
-    pub fn pointer(&self) -> Option<&str> {
+    pub fn pointer(&self) -> Option<&JsonPointer> {
         match self {
             SpecErrorKind::UnknownKey { pointer, .. }
             | SpecErrorKind::WrongType { pointer, .. }
@@ -285,7 +286,9 @@ fn describe(v: &Value) -> String {
     }
 }
 
-fn wrong(pointer: String, expected: &'static str, found: &Value) -> SpecErrorKind {
+/// A field of the wrong type; `pointer` is pointer text this reader wrote.
+fn wrong(pointer: &str, expected: &'static str, found: &Value) -> SpecErrorKind {
+    let pointer = JsonPointer::from_written(pointer);
     SpecErrorKind::WrongType { pointer, expected, found: describe(found) }
 }
 
@@ -298,7 +301,7 @@ impl Problems {
         self.0.push(kind);
     }
 
-    fn wrong(&mut self, pointer: String, expected: &'static str, found: &Value) {
+    fn wrong(&mut self, pointer: &str, expected: &'static str, found: &Value) {
         self.push(wrong(pointer, expected, found));
     }
 
@@ -314,7 +317,7 @@ impl Problems {
         let keys = order.entries(pointer, obj).into_iter().map(|(k, _)| k);
         for key in keys.filter(|k| !allowed.contains(&k.as_str())) {
             self.push(SpecErrorKind::UnknownKey {
-                pointer: pointer.to_owned(),
+                pointer: JsonPointer::from_written(pointer),
                 key: key.clone(),
                 allowed,
                 suggestion: crate::suggest::closest(key, allowed.iter().copied()),
@@ -418,7 +421,7 @@ fn spec_value(
     fallback_name: Option<&str>,
 ) -> Result<Spec, SpecError> {
     let Value::Object(obj) = value else {
-        return Err(err(file, wrong(String::new(), "an object", value)));
+        return Err(err(file, wrong("", "an object", value)));
     };
     let mut problems = Problems::default();
     problems.unknown_keys("", obj, SPEC_KEYS, order);
@@ -436,13 +439,15 @@ fn spec_value(
     if let Some(input) = obj.get("input_schema") {
         match import_input_every(input, &order.subtree("/input_schema")) {
             Ok(imported) => {
-                notes.extend(imported.notes.into_iter().map(|n| n.prefixed("/input_schema")));
+                let at = JsonPointer::from_segments(["input_schema"]);
+                notes.extend(imported.notes.into_iter().map(|n| n.prefixed(&at)));
                 imported.value.apply_to(&mut d);
             }
             Err(errors) => {
                 schemas_in = false;
                 for e in errors {
-                    problems.push(SpecErrorKind::Schema(e.prefixed("/input_schema")));
+                    let at = JsonPointer::from_segments(["input_schema"]);
+                    problems.push(SpecErrorKind::Schema(e.prefixed(&at)));
                 }
             }
         }
@@ -450,7 +455,8 @@ fn spec_value(
     if let Some(output) = obj.get("output_schema") {
         match import_schema_ordered(output, &order.subtree("/output_schema")) {
             Ok(imported) => {
-                notes.extend(imported.notes.into_iter().map(|n| n.prefixed("/output_schema")));
+                let at = JsonPointer::from_segments(["output_schema"]);
+                notes.extend(imported.notes.into_iter().map(|n| n.prefixed(&at)));
                 let mut definitions = d.definitions.to_vec();
                 match merge_definitions(&mut definitions, imported.value.definitions) {
                     Ok(()) => {
@@ -463,14 +469,14 @@ fn spec_value(
                             Some(_) => "$defs",
                             None => "definitions",
                         };
-                        let pointer = format!("/output_schema/{table}/{}", pointer_token(&name));
+                        let pointer = JsonPointer::from_segments(["output_schema", table, &name]);
                         problems.push(SpecErrorKind::DefinitionConflict { pointer, name });
                     }
                 }
             }
             // The output schema never blocks the input side: what cannot be read is left out.
             Err(e) => {
-                let e = e.prefixed("/output_schema");
+                let e = e.prefixed(&JsonPointer::from_segments(["output_schema"]));
                 notes.push(ImportNote::new(
                     e.pointer.clone(),
                     "output_schema",
@@ -485,11 +491,9 @@ fn spec_value(
     if let Some(extensions) = obj.get("extensions") {
         match Extensions::from_value(extensions) {
             Ok(ext) => d.extensions = ext,
-            Err(ns) if ns.is_empty() => {
-                problems.wrong("/extensions".into(), "an object", extensions)
-            }
+            Err(ns) if ns.is_empty() => problems.wrong("/extensions", "an object", extensions),
             Err(ns) => problems.wrong(
-                format!("/extensions/{}", pointer_token(&ns)),
+                &format!("/extensions/{}", pointer_token(&ns)),
                 "an object of fields",
                 &extensions[&ns],
             ),
@@ -534,7 +538,8 @@ fn spec_name(
             ToolName::parse_wide(name.to_owned())
         };
         name.map_err(|error| {
-            problems.push(SpecErrorKind::Name { pointer: pointer.to_owned(), error });
+            problems
+                .push(SpecErrorKind::Name { pointer: JsonPointer::from_written(pointer), error });
         })
         .ok()
     };
@@ -544,7 +549,7 @@ fn spec_name(
                 && inner.as_str() != Some(name.as_str())
             {
                 notes.push(ImportNote {
-                    pointer: "/name".into(),
+                    pointer: JsonPointer::from_segments(["name"]),
                     keyword: "name".into(),
                     message: format!("is ignored; the tool is named `{name}` by its location"),
                 });
@@ -553,7 +558,7 @@ fn spec_name(
         }
         (None, Some(Value::String(s))) => parsed(s, "/name", problems),
         (None, Some(other)) => {
-            problems.wrong("/name".into(), "a string", other);
+            problems.wrong("/name", "a string", other);
             None
         }
         (None, None) => match fallback_name {
@@ -570,7 +575,7 @@ fn opt_string(obj: &Map<String, Value>, key: &str, problems: &mut Problems) -> O
     match obj.get(key)? {
         Value::String(s) => Some(s.clone()),
         other => {
-            problems.wrong(format!("/{key}"), "a string", other);
+            problems.wrong(&format!("/{key}"), "a string", other);
             None
         }
     }
@@ -579,7 +584,7 @@ fn opt_string(obj: &Map<String, Value>, key: &str, problems: &mut Problems) -> O
 fn parse_annotations(value: &Value, problems: &mut Problems) -> Annotations {
     let mut a = Annotations::NONE;
     let Value::Object(obj) = value else {
-        problems.wrong("/annotations".into(), "an object", value);
+        problems.wrong("/annotations", "an object", value);
         return a;
     };
     problems.unknown_keys("/annotations", obj, ANNOTATION_KEYS, &KeyOrder::default());
@@ -589,7 +594,7 @@ fn parse_annotations(value: &Value, problems: &mut Problems) -> Annotations {
             "title" => {
                 match v {
                     Value::String(s) => a.title = Some(Cow::Owned(s.clone())),
-                    other => problems.wrong(pointer, "a string", other),
+                    other => problems.wrong(&pointer, "a string", other),
                 }
                 continue;
             }
@@ -601,7 +606,7 @@ fn parse_annotations(value: &Value, problems: &mut Problems) -> Annotations {
         };
         match v.as_bool() {
             Some(b) => *slot = Some(b),
-            None => problems.wrong(pointer, "a boolean", v),
+            None => problems.wrong(&pointer, "a boolean", v),
         }
     }
     a
@@ -618,28 +623,24 @@ fn parse_command(value: &Value, problems: &mut Problems) -> Option<Command> {
         Value::Object(obj) => {
             problems.unknown_keys("/command", obj, COMMAND_KEYS, &KeyOrder::default());
             let Some(argv) = obj.get("argv") else {
-                problems.wrong("/command".into(), "an object with `argv`", value);
+                problems.wrong("/command", "an object with `argv`", value);
                 return None;
             };
             (argv, "/command/argv".to_owned(), obj.get("timeout_ms"), obj.get("env"))
         }
         other => {
-            problems.wrong(
-                "/command".into(),
-                "an array of strings or an object with `argv`",
-                other,
-            );
+            problems.wrong("/command", "an array of strings or an object with `argv`", other);
             return None;
         }
     };
     let argv = match argv_value {
         Value::Array(items) if items.is_empty() => {
-            problems.wrong(argv_ptr, "a non-empty array (the program first)", argv_value);
+            problems.wrong(&argv_ptr, "a non-empty array (the program first)", argv_value);
             Vec::new()
         }
         Value::Array(items) => parse_argv(items, &argv_ptr, problems),
         other => {
-            problems.wrong(argv_ptr, "an array of strings", other);
+            problems.wrong(&argv_ptr, "an array of strings", other);
             Vec::new()
         }
     };
@@ -647,7 +648,7 @@ fn parse_command(value: &Value, problems: &mut Problems) -> Option<Command> {
         Some(ms) if (1..=MAX_TIMEOUT_MS).contains(&ms) => Some(ms),
         _ => {
             problems.wrong(
-                "/command/timeout_ms".into(),
+                "/command/timeout_ms",
                 "a whole number of milliseconds from 1 to 86400000",
                 v,
             );
@@ -661,7 +662,7 @@ fn parse_command(value: &Value, problems: &mut Problems) -> Option<Command> {
 /// The names of `command.env`: each `[A-Za-z_][A-Za-z0-9_]*`, each once.
 fn parse_env(value: &Value, problems: &mut Problems) -> Vec<String> {
     let Value::Array(items) = value else {
-        problems.wrong("/command/env".into(), "an array of environment variable names", value);
+        problems.wrong("/command/env", "an array of environment variable names", value);
         return Vec::new();
     };
     let mut names: Vec<String> = Vec::with_capacity(items.len());
@@ -673,15 +674,15 @@ fn parse_env(value: &Value, problems: &mut Problems) -> Vec<String> {
         };
         match item {
             Value::String(s) if !valid(s) => problems.wrong(
-                pointer,
+                &pointer,
                 "an environment variable name (letters, digits and `_`, not starting with a digit)",
                 item,
             ),
             Value::String(s) if names.contains(s) => {
-                problems.wrong(pointer, "a name not already listed", item);
+                problems.wrong(&pointer, "a name not already listed", item);
             }
             Value::String(s) => names.push(s.clone()),
-            other => problems.wrong(pointer, "a string", other),
+            other => problems.wrong(&pointer, "a string", other),
         }
     }
     names
@@ -693,13 +694,13 @@ fn parse_argv(items: &[Value], argv_ptr: &str, problems: &mut Problems) -> Vec<S
         let pointer = format!("{argv_ptr}/{i}");
         match item {
             Value::String(s) if i == 0 && s.is_empty() => {
-                problems.wrong(pointer, "a program name", item);
+                problems.wrong(&pointer, "a program name", item);
             }
             Value::String(s) if s.contains('\0') => {
-                problems.wrong(pointer, "a string without NUL bytes", item);
+                problems.wrong(&pointer, "a string without NUL bytes", item);
             }
             Value::String(s) => argv.push(s.clone()),
-            other => problems.wrong(pointer, "a string", other),
+            other => problems.wrong(&pointer, "a string", other),
         }
     }
     argv

@@ -518,7 +518,11 @@ fn a_default_that_matches_only_round_a_loop_is_refused_without_trying_every_path
         "d": {"anyOf": [{"$ref": "#/$defs/d"}, {"$ref": "#/$defs/d", "default": {"r": 1}},
                         {"$ref": "#/$defs/o"}]}}}}"##;
     let spec = parse_spec("t.json", text, None).unwrap();
-    assert!(spec.notes.iter().all(|n| !n.pointer.ends_with("/default")), "{:?}", spec.notes);
+    assert!(
+        spec.notes.iter().all(|n| !n.pointer.as_str().ends_with("/default")),
+        "{:?}",
+        spec.notes
+    );
 }
 
 // --- the descriptor's serde round trip is exact -------------------------------------------

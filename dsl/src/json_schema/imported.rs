@@ -10,6 +10,7 @@ use serde_json::Value;
 use super::keywords::TYPE_NAMES;
 use crate::descriptor::{Definition, Param, ToolDescriptor};
 use crate::descriptor_rules::MAX_DEPTH;
+use crate::pointer::JsonPointer;
 use crate::schema::{Additional, Kept, Schema};
 
 /// The result of an import: the IR value and the notes about what was dropped or inferred.
@@ -62,7 +63,7 @@ pub struct ImportedSchema {
 #[non_exhaustive]
 pub struct ImportNote {
     /// JSON pointer of the keyword (`/properties/city/deprecated`).
-    pub pointer: String,
+    pub pointer: JsonPointer,
     /// The keyword.
     pub keyword: String,
     /// What happened to it.
@@ -78,16 +79,18 @@ impl fmt::Display for ImportNote {
 impl ImportNote {
     /// A note about `keyword` at `pointer`.
     pub fn new(
-        pointer: impl Into<String>,
+        pointer: JsonPointer,
         keyword: impl Into<String>,
         message: impl Into<String>,
     ) -> Self {
-        ImportNote { pointer: pointer.into(), keyword: keyword.into(), message: message.into() }
+        ImportNote { pointer, keyword: keyword.into(), message: message.into() }
     }
 
-    /// The same note with `prefix` (a JSON pointer) put before its pointer.
-    pub fn prefixed(mut self, prefix: &str) -> Self {
-        self.pointer.insert_str(0, prefix);
+    /// The same note with its pointer seen from a document that holds the imported schema at
+    /// `prefix` (see [`JsonPointer::under`]).
+    #[must_use]
+    pub fn prefixed(mut self, prefix: &JsonPointer) -> Self {
+        self.pointer = self.pointer.under(prefix);
         self
     }
 }
@@ -98,15 +101,22 @@ impl ImportNote {
 #[non_exhaustive]
 pub struct ImportError {
     /// JSON pointer of the offending keyword or schema (empty for the document root).
-    pub pointer: String,
+    pub pointer: JsonPointer,
     /// What is wrong.
     pub kind: ImportErrorKind,
 }
 
 impl ImportError {
-    /// The same error with `prefix` (a JSON pointer) put before its pointer.
-    pub fn prefixed(mut self, prefix: &str) -> Self {
-        self.pointer.insert_str(0, prefix);
+    /// An error at `pointer`, pointer text the importer wrote itself.
+    pub(crate) fn at(pointer: &str, kind: ImportErrorKind) -> Self {
+        ImportError { pointer: JsonPointer::from_written(pointer), kind }
+    }
+
+    /// The same error with its pointer seen from a document that holds the imported schema at
+    /// `prefix` (see [`JsonPointer::under`]).
+    #[must_use]
+    pub fn prefixed(mut self, prefix: &JsonPointer) -> Self {
+        self.pointer = self.pointer.under(prefix);
         self
     }
 }
@@ -170,21 +180,21 @@ pub(super) fn wrong(
     expected: &'static str,
     found: &Value,
 ) -> ImportError {
-    ImportError {
-        pointer: pointer.to_owned(),
-        kind: ImportErrorKind::WrongType {
+    ImportError::at(
+        pointer,
+        ImportErrorKind::WrongType {
             keyword: keyword.to_owned(),
             expected,
             found: describe(found),
         },
-    }
+    )
 }
 
 pub(super) fn unsupported(pointer: &str, keyword: &str, reason: impl Into<String>) -> ImportError {
-    ImportError {
-        pointer: pointer.to_owned(),
-        kind: ImportErrorKind::Unsupported { keyword: keyword.to_owned(), reason: reason.into() },
-    }
+    ImportError::at(
+        pointer,
+        ImportErrorKind::Unsupported { keyword: keyword.to_owned(), reason: reason.into() },
+    )
 }
 
 /// A short description of a JSON value for messages.

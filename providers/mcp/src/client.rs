@@ -47,11 +47,11 @@ use rmcp::{RoleClient, ServiceExt};
 use tooldef::dispatch::{ArgValidator, DispatchError, DispatchErrorKind};
 use tooldef::json_schema::ImportNote;
 use tooldef::{
-    Arguments, Batch, BoxFuture, Executor, Origin, Registered, RegistryError, ToolCall,
-    ToolDescriptor, ToolName, ToolRegistry, ToolResult,
+    Arguments, Batch, BoxFuture, Executor, JsonPointer, Origin, Registered, RegistryError,
+    ToolCall, ToolDescriptor, ToolName, ToolRegistry, ToolResult,
 };
 
-use crate::import::ImportError;
+use crate::import::{ImportError, index};
 use crate::sdk::{descriptor_from_tool, params_from_call, result_from_call_result};
 
 /// Deadlines and limits of an [`McpClient`].
@@ -297,9 +297,13 @@ impl McpClient {
         for (i, tool) in listed.iter().enumerate() {
             match descriptor_from_tool(tool) {
                 Ok(mut imported) => {
-                    let prefix = format!("/tools/{i}");
+                    // Imported as a list of one: `/tools/0` is `/tools/{i}` of the server's list.
+                    let tools = JsonPointer::from_segments(["tools"]);
+                    let (alone, listed) = (index(&tools, 0), index(&tools, i));
                     out.notes.extend(imported.notes.into_iter().map(|mut n| {
-                        n.pointer = n.pointer.replacen("/tools/0", &prefix, 1);
+                        if let Some(p) = n.pointer.rebased(&alone, &listed) {
+                            n.pointer = p;
+                        }
                         n
                     }));
                     let Some(descriptor) = imported.tools.pop() else { continue };

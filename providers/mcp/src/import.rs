@@ -3,10 +3,10 @@
 //! `tooldef import` uses).
 
 use serde_json::{Map, Value};
-use tooldef::ToolDescriptor;
 use tooldef::json_schema::ImportNote;
 use tooldef::json_schema::KeyOrder;
 use tooldef::spec::spec_from_value_ordered;
+use tooldef::{JsonPointer, ToolDescriptor};
 
 use crate::render::EXTENSION_NAMESPACE;
 
@@ -15,7 +15,7 @@ use crate::render::EXTENSION_NAMESPACE;
 #[error("{pointer}: {message}")]
 pub struct ImportError {
     /// JSON pointer of the tool (or part) at fault, within the value given.
-    pub pointer: String,
+    pub pointer: JsonPointer,
     /// What is wrong, naming the tool and the JSON pointer inside its schema.
     pub message: String,
 }
@@ -71,7 +71,7 @@ pub fn import_tools_text(text: &str) -> Result<ImportedTools, ImportError> {
 /// Parses a list's text, recording its key order; text that is not JSON is an error at `""`.
 fn parse_list(text: &str) -> Result<(Value, KeyOrder), ImportError> {
     KeyOrder::parse(text.as_bytes())
-        .map_err(|e| ImportError { pointer: String::new(), message: e.to_string() })
+        .map_err(|e| ImportError { pointer: JsonPointer::root(), message: e.to_string() })
 }
 
 /// As [`import_tools`], with the key order `order` recorded from the list's text.
@@ -83,7 +83,7 @@ pub fn import_tools_ordered(list: &Value, order: &KeyOrder) -> Result<ImportedTo
     let (tools, base) = tool_list(list)?;
     let mut out = ImportedTools { tools: Vec::with_capacity(tools.len()), notes: Vec::new() };
     for (i, tool) in tools.iter().enumerate() {
-        let (descriptor, notes) = import_one(tool, &format!("{base}/{i}"), order)?;
+        let (descriptor, notes) = import_one(tool, &index(&base, i), order)?;
         out.notes.extend(notes);
         out.tools.push(descriptor);
     }
@@ -139,7 +139,7 @@ pub fn import_each_ordered(list: &Value, order: &KeyOrder) -> Result<ImportedEac
         failed: Vec::new(),
     };
     for (i, tool) in tools.iter().enumerate() {
-        match import_one(tool, &format!("{base}/{i}"), order) {
+        match import_one(tool, &index(&base, i), order) {
             Ok((descriptor, notes)) => {
                 out.notes.extend(notes);
                 out.tools.push(descriptor);
@@ -151,32 +151,39 @@ pub fn import_each_ordered(list: &Value, order: &KeyOrder) -> Result<ImportedEac
 }
 
 /// The array of tools in `list`, and its pointer.
-fn tool_list(list: &Value) -> Result<(&Vec<Value>, &'static str), ImportError> {
-    let (tools, base) = if let Some(t) = list.pointer("/result/tools") {
-        (t, "/result/tools")
+fn tool_list(list: &Value) -> Result<(&Vec<Value>, JsonPointer), ImportError> {
+    let (tools, base): (_, &[&str]) = if let Some(t) = list.pointer("/result/tools") {
+        (t, &["result", "tools"])
     } else if let Some(t) = list.get("tools") {
-        (t, "/tools")
+        (t, &["tools"])
     } else {
-        (list, "")
+        (list, &[])
     };
+    let base = JsonPointer::from_segments(base);
     match tools.as_array() {
         Some(tools) => Ok((tools, base)),
-        None => Err(ImportError {
-            pointer: base.to_owned(),
-            message: "expected an array of tools".to_owned(),
-        }),
+        None => {
+            Err(ImportError { pointer: base, message: "expected an array of tools".to_owned() })
+        }
     }
+}
+
+/// The pointer of item `i` of the array at `base`.
+pub(crate) fn index(base: &JsonPointer, i: usize) -> JsonPointer {
+    let mut at = base.clone();
+    at.push_index(i);
+    at
 }
 
 /// One tool of a list, at pointer `at`: its descriptor and notes.
 fn import_one(
     tool: &Value,
-    at: &str,
+    at: &JsonPointer,
     order: &KeyOrder,
 ) -> Result<(ToolDescriptor, Vec<ImportNote>), ImportError> {
     let Some(map) = tool.as_object() else {
         return Err(ImportError {
-            pointer: at.to_owned(),
+            pointer: at.clone(),
             message: "a tool must be an object".into(),
         });
     };
@@ -200,20 +207,19 @@ fn import_one(
         spec.insert("extensions".to_owned(), Value::Object(ext));
     }
     let label = map.get("name").and_then(Value::as_str).unwrap_or("?");
-    let mut spec_order = order.subtree(&format!("{at}/inputSchema")).rebased("/input_schema");
-    spec_order.extend(order.subtree(&format!("{at}/outputSchema")).rebased("/output_schema"));
+    let mut spec_order = order.subtree(at.child("inputSchema").as_str()).rebased("/input_schema");
+    spec_order.extend(order.subtree(at.child("outputSchema").as_str()).rebased("/output_schema"));
     let file = format!("MCP tool `{label}`");
     let parsed = spec_from_value_ordered(&file, &Value::Object(spec), &spec_order, None)
-        .map_err(|e| ImportError { pointer: at.to_owned(), message: e.to_string() })?;
-    let notes = parsed.notes.into_iter().map(|n| {
-        // The spec reader names `input_schema`; point at the MCP spelling instead.
-        let mut n = n.prefixed(at);
-        n.pointer = n.pointer.replacen("/input_schema", "/inputSchema", 1).replacen(
-            "/output_schema",
-            "/outputSchema",
-            1,
-        );
-        n
+        .map_err(|e| ImportError { pointer: at.clone(), message: e.to_string() })?;
+    // The spec reader names `input_schema`; point at the MCP spelling instead.
+    let spellings = [("input_schema", "inputSchema"), ("output_schema", "outputSchema")]
+        .map(|(spec, mcp)| (JsonPointer::from_segments([spec]), JsonPointer::from_segments([mcp])));
+    let notes = parsed.notes.into_iter().map(|mut n| {
+        if let Some(p) = spellings.iter().find_map(|(spec, mcp)| n.pointer.rebased(spec, mcp)) {
+            n.pointer = p;
+        }
+        n.prefixed(at)
     });
     Ok((parsed.descriptor, notes.collect()))
 }

@@ -24,7 +24,7 @@
 use rmcp::model::{CallToolRequestParams, CallToolResult, ContentBlock, JsonObject, Tool};
 use serde_json::{Map, Value};
 use tooldef::render::{LossPolicy, RenderError, Renderer};
-use tooldef::{Arguments, CallError, Content, ToolCall, ToolDescriptor, ToolResult};
+use tooldef::{Arguments, CallError, Content, JsonPointer, ToolCall, ToolDescriptor, ToolResult};
 
 use crate::import::{ImportError, ImportedTools, import_tools};
 use crate::render::{McpRenderer, McpVersion};
@@ -108,7 +108,7 @@ pub fn descriptor_from_tool(tool: &Tool) -> Result<ImportedTools, ImportError> {
 /// As [`import_tools`], with pointers `/tools/N/...`.
 pub fn descriptors_from_tools(tools: &[Tool]) -> Result<ImportedTools, ImportError> {
     let tools = serde_json::to_value(tools).map_err(|e| ImportError {
-        pointer: "/tools".into(),
+        pointer: JsonPointer::from_segments(["tools"]),
         message: format!("rmcp tools do not serialize: {e}"),
     })?;
     import_tools(&Value::Object(Map::from_iter([("tools".to_owned(), tools)])))

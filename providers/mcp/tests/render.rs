@@ -164,7 +164,11 @@ fn import_errors_and_notes_name_the_place() {
     assert_eq!(imported.tools[0].name, "ok");
     // `icons` is kept for the MCP renderer, so nothing is said about it.
     assert_eq!(imported.tools[0].extensions.get("mcp", "icons"), Some(&json!([])));
-    assert!(imported.notes.iter().all(|n| !n.pointer.ends_with("/icons")), "{:?}", imported.notes);
+    assert!(
+        imported.notes.iter().all(|n| !n.pointer.as_str().ends_with("/icons")),
+        "{:?}",
+        imported.notes
+    );
     let bad = json!([{"name": "x", "inputSchema": {"type": "object", "properties": {"a": {"type": "strin"}}}}]);
     let e = import_tools(&bad).unwrap_err();
     assert_eq!(e.pointer, "/0");

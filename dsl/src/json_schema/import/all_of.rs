@@ -38,10 +38,7 @@ impl Importer {
                             return Err(wrong(&kptr, key, "an array of schemas", value));
                         };
                         if parts.len() > MAX_ALL_OF_PARTS {
-                            return Err(ImportError {
-                                pointer: kptr,
-                                kind: ImportErrorKind::TooDeep,
-                            });
+                            return Err(ImportError::at(&kptr, ImportErrorKind::TooDeep));
                         }
                         for (j, member) in members.iter().enumerate() {
                             let mptr = format!("{kptr}/{j}");

@@ -40,7 +40,7 @@ fn literal(order: &KeyOrder, v: &Value, ptr: &str, keyword: &str) -> Result<Lite
     let mut stack = vec![(v, 0usize)];
     while let Some((x, d)) = stack.pop() {
         if d > 2 * MAX_DEPTH {
-            return Err(ImportError { pointer: ptr.to_owned(), kind: ImportErrorKind::TooDeep });
+            return Err(ImportError::at(ptr, ImportErrorKind::TooDeep));
         }
         match x {
             Value::Array(a) => stack.extend(a.iter().map(|y| (y, d + 1))),

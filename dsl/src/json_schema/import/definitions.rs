@@ -168,9 +168,8 @@ impl Importer {
             return Err(e.clone());
         }
         for (name, e) in failed {
-            let ptr = e.pointer.clone();
             self.note(
-                &ptr,
+                e.pointer.as_str(),
                 "$defs",
                 format!("definition `{name}` is not referred to and could not be read ({}); it was dropped", e.kind),
             );

@@ -78,6 +78,7 @@ use crate::json_schema::imported::{
 use crate::json_schema::keywords::{Family, is_constraint};
 use crate::json_schema::order::KeyOrder;
 use crate::json_schema::view::View;
+use crate::pointer::JsonPointer;
 use crate::schema::{Additional, ObjectSchema, Schema, SchemaKind};
 use annotations::{merge_annotations, whole};
 use definitions::ByName;
@@ -182,10 +183,10 @@ fn read_input(
     errors: &mut Vec<ImportError>,
 ) -> Result<Imported<InputSchema>, ImportError> {
     let Value::Object(root) = schema else {
-        return Err(ImportError {
-            pointer: String::new(),
-            kind: ImportErrorKind::NotAnObject { reason: format!("got {}", describe(schema)) },
-        });
+        return Err(ImportError::at(
+            "",
+            ImportErrorKind::NotAnObject { reason: format!("got {}", describe(schema)) },
+        ));
     };
     let mut im = Importer::new(root, "Input", order)?;
     let mut view = im.view(root, "")?;
@@ -201,15 +202,14 @@ fn read_input(
         if name == im.root_name {
             return Err(unsupported(&r.ptr, "$ref", "the root refers to itself"));
         }
-        let (def_ptr, def) = find_def(root, &target, &name).ok_or_else(|| ImportError {
-            pointer: r.ptr.clone(),
-            kind: ImportErrorKind::DanglingRef { target: target.clone() },
+        let (def_ptr, def) = find_def(root, &target, &name).ok_or_else(|| {
+            ImportError::at(&r.ptr, ImportErrorKind::DanglingRef { target: target.clone() })
         })?;
         let Value::Object(def) = def else {
-            return Err(ImportError {
-                pointer: def_ptr,
-                kind: ImportErrorKind::NotAnObject { reason: format!("got {}", describe(def)) },
-            });
+            return Err(ImportError::at(
+                &def_ptr,
+                ImportErrorKind::NotAnObject { reason: format!("got {}", describe(def)) },
+            ));
         };
         im.note(&r.ptr, "$ref", "at the root was followed; its definition is the input object");
         view = im.view(def, &def_ptr)?;
@@ -220,31 +220,27 @@ fn read_input(
         Some(t) => t.iter().any(|t| t == "object"),
     };
     if !is_object {
-        return Err(ImportError {
-            pointer: child(&view.ptr, "type"),
-            kind: ImportErrorKind::NotAnObject {
-                reason: "its `type` does not allow `object`".into(),
-            },
-        });
+        return Err(ImportError::at(
+            &child(&view.ptr, "type"),
+            ImportErrorKind::NotAnObject { reason: "its `type` does not allow `object`".into() },
+        ));
     }
     if let Some(t) = &types
         && t.len() > 1
     {
-        return Err(ImportError {
-            pointer: child(&view.ptr, "type"),
-            kind: ImportErrorKind::NotAnObject {
-                reason: "its `type` allows more than `object`".into(),
-            },
-        });
+        return Err(ImportError::at(
+            &child(&view.ptr, "type"),
+            ImportErrorKind::NotAnObject { reason: "its `type` allows more than `object`".into() },
+        ));
     }
     for k in ["anyOf", "oneOf", "enum", "const"] {
         if let Some(kw) = view.get(k) {
-            return Err(ImportError {
-                pointer: kw.ptr.clone(),
-                kind: ImportErrorKind::NotAnObject {
+            return Err(ImportError::at(
+                &kw.ptr,
+                ImportErrorKind::NotAnObject {
                     reason: format!("`{k}` at the root is not a single object"),
                 },
-            });
+            ));
         }
     }
     if types.is_none() {
@@ -393,7 +389,7 @@ impl Importer {
 
     fn note(&mut self, pointer: &str, keyword: &str, message: impl Into<String>) {
         self.notes.push(ImportNote {
-            pointer: pointer.to_owned(),
+            pointer: JsonPointer::from_written(pointer),
             keyword: keyword.to_owned(),
             message: message.into(),
         });
@@ -401,7 +397,7 @@ impl Importer {
     /// Reads a schema at `ptr`.
     fn schema(&mut self, value: &Value, ptr: &str, depth: usize) -> Result<Schema, ImportError> {
         if depth > MAX_DEPTH {
-            return Err(ImportError { pointer: ptr.to_owned(), kind: ImportErrorKind::TooDeep });
+            return Err(ImportError::at(ptr, ImportErrorKind::TooDeep));
         }
         let map = match value {
             Value::Object(m) => m,

@@ -125,10 +125,8 @@ impl Importer {
             .strip_prefix('/')
             .map(|p| p.split('/').map(|t| crate::pointer::unescape(t).into_owned()).collect())
             .unwrap_or_default();
-        let dangling = || ImportError {
-            pointer: ptr.to_owned(),
-            kind: ImportErrorKind::DanglingRef { target: target.to_owned() },
-        };
+        let dangling =
+            || ImportError::at(ptr, ImportErrorKind::DanglingRef { target: target.to_owned() });
         match tokens.as_slice() {
             [table, name] if table == "$defs" => {
                 if self.defs_2020.contains(name) {

@@ -42,7 +42,7 @@ pub(super) fn type_set(v: &Value, ptr: &str) -> Result<Vec<String>, ImportError>
                 let suggestion = crate::suggest::closest(t, TYPE_NAMES.iter().copied());
                 let pointer = if v.is_array() { format!("{ptr}/{i}") } else { ptr.to_owned() };
                 let kind = ImportErrorKind::UnknownType { name: t.to_owned(), suggestion };
-                return Err(ImportError { pointer, kind });
+                return Err(ImportError::at(&pointer, kind));
             }
             None => return Err(wrong(ptr, "type", expected, n)),
         }
