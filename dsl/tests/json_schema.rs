@@ -592,11 +592,46 @@ fn fractional_bounds_on_an_integer_admit_the_same_integers() {
         (Some(1), Some(9), Some(-1), Some(10), None)
     );
     let notes: Vec<String> = imported.notes.iter().map(ToString::to_string).collect();
-    assert_eq!(notes.len(), 5, "{notes:?}");
-    assert!(notes[0].contains("0.1 on an integer is read as 1"), "{notes:?}");
-    assert!(notes[4].contains("every integer is a multiple of it"), "{notes:?}");
+    assert_eq!(
+        notes,
+        [
+            "#/minimum: `minimum` 0.1 on an integer is read as 1",
+            "#/maximum: `maximum` 9.5 on an integer is read as 9",
+            "#/exclusiveMinimum: `exclusiveMinimum` -0.5 on an integer is read as -1",
+            "#/exclusiveMaximum: `exclusiveMaximum` 9.25 on an integer is read as 10",
+            "#/multipleOf: `multipleOf` 0.5: every integer is a multiple of it; dropped",
+        ]
+    );
 
     let (pointer, message) = fails(json!({"type": "integer", "multipleOf": 0.3}));
     assert_eq!(pointer, "/multipleOf");
     assert!(message.contains("whole number"), "{message}");
+}
+
+/// Fractional bounds with no integer between them are refused at the bound, as written: the
+/// rounded range (`minimum 1 is above maximum 0`) named neither the pointer nor the numbers the
+/// author wrote. Bounds that leave integers, or an empty range written in whole numbers, are
+/// not this check's business.
+#[test]
+fn fractional_bounds_that_leave_no_integer_are_refused_where_written() {
+    let (pointer, message) = fails(json!({"type": "integer", "minimum": 0.5, "maximum": 0.7}));
+    assert_eq!(pointer, "/minimum");
+    assert_eq!(
+        message,
+        "#/minimum: `minimum` cannot be expressed by tooldef: 0.5 with `maximum` 0.7 leaves no \
+         integer to accept (read as 1 and 0)"
+    );
+    let (pointer, message) =
+        fails(json!({"type": "integer", "exclusiveMinimum": 3, "maximum": 2.9}));
+    assert_eq!(pointer, "/exclusiveMinimum");
+    assert_eq!(
+        message,
+        "#/exclusiveMinimum: `exclusiveMinimum` cannot be expressed by tooldef: 3 with `maximum` \
+         2.9 leaves no integer to accept (read as 3 and 2)"
+    );
+    // One integer between: kept.
+    let imported =
+        import_schema(&json!({"type": "integer", "minimum": 0.5, "maximum": 1.5})).unwrap();
+    let SchemaKind::Integer(n) = &imported.value.schema.kind else { panic!() };
+    assert_eq!((n.minimum, n.maximum), (Some(1), Some(1)));
 }

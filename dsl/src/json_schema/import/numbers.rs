@@ -84,9 +84,14 @@ impl Importer {
                 })
             })
         })?;
+        // The fractional bounds read, by keyword: a range they leave empty is named below.
+        let mut fractions: Vec<(&'static str, f64)> = Vec::new();
         // `upper`: the bound is a maximum (every integer below a huge one satisfies it).
         // `round`: the integer that admits the same integers as a fractional bound.
-        let mut keep = |key: &str, bound: Option<IntBound>, upper: bool, round: fn(f64) -> f64| {
+        let mut keep = |key: &'static str,
+                        bound: Option<IntBound>,
+                        upper: bool,
+                        round: fn(f64) -> f64| {
             let Some(bound) = bound else { return Ok(None) };
             let kw = view.get(key).expect("a bound that was read");
             let ptr = kw.ptr.clone();
@@ -96,6 +101,7 @@ impl Importer {
                     // |f| < 2^52 for any double with a fractional part: the cast is exact.
                     let b = round(f) as i64;
                     self.note(&ptr, key, format!("{f} on an integer is read as {b}"));
+                    fractions.push((key, f));
                     Ok(Some(b))
                 }
                 IntBound::Beyond if (kw.value.as_f64().unwrap_or(0.0) > 0.0) == upper => {
@@ -119,6 +125,14 @@ impl Importer {
         let exclusive_minimum =
             keep("exclusiveMinimum", wide.exclusive_minimum, false, f64::floor)?;
         let exclusive_maximum = keep("exclusiveMaximum", wide.exclusive_maximum, true, f64::ceil)?;
+        if let Some(e) = no_integer_between(
+            view,
+            &fractions,
+            [("minimum", minimum), ("exclusiveMinimum", exclusive_minimum)],
+            [("maximum", maximum), ("exclusiveMaximum", exclusive_maximum)],
+        ) {
+            return Err(e);
+        }
         let multiple_of = match wide.multiple_of {
             None => None,
             Some(IntBound::Int(m)) => Some(m),
@@ -148,4 +162,43 @@ impl Importer {
         };
         Ok(NumberSchema { minimum, maximum, exclusive_minimum, exclusive_maximum, multiple_of })
     }
+}
+
+/// The error for fractional bounds that, read as integer bounds, leave the lower one above the
+/// upper one (`minimum: 0.5, maximum: 0.7`: no integer lies between): named at the lower
+/// bound's pointer with both bounds as written, where the descriptor's own check would only
+/// see the rounded ones. `None` when the range is not empty or no bound in the way was
+/// fractional (those ranges are the descriptor check's to refuse, as they always were).
+fn no_integer_between(
+    view: &View<'_>,
+    fractions: &[(&'static str, f64)],
+    lower: [(&'static str, Option<i64>); 2],
+    upper: [(&'static str, Option<i64>); 2],
+) -> Option<ImportError> {
+    // The tighter bound of each side, as the descriptor check reads them.
+    let (lo_key, lo) = lower
+        .into_iter()
+        .filter_map(|(k, b)| Some((k, b?)))
+        .reduce(|a, b| if b.1 > a.1 { b } else { a })?;
+    let (hi_key, hi) = upper
+        .into_iter()
+        .filter_map(|(k, b)| Some((k, b?)))
+        .reduce(|a, b| if b.1 < a.1 { b } else { a })?;
+    if lo <= hi || !fractions.iter().any(|(k, _)| *k == lo_key || *k == hi_key) {
+        return None;
+    }
+    let written = |key: &str| match fractions.iter().find(|(k, _)| *k == key) {
+        Some((_, f)) => f.to_string(),
+        None => view.get(key).map_or_else(String::new, |kw| kw.value.to_string()),
+    };
+    let kw = view.get(lo_key)?;
+    Some(unsupported(
+        &kw.ptr,
+        lo_key,
+        format!(
+            "{} with `{hi_key}` {} leaves no integer to accept (read as {lo} and {hi})",
+            written(lo_key),
+            written(hi_key)
+        ),
+    ))
 }
