@@ -43,6 +43,9 @@ pub struct ArgValidator {
 
 impl ArgValidator {
     /// A validator with an empty pattern cache.
+    // Out of line: the map's hasher seeding would otherwise be copied into every typed tool's
+    // constructor.
+    #[inline(never)]
     pub fn new() -> Self {
         ArgValidator::default()
     }

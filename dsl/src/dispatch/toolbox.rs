@@ -64,8 +64,15 @@ impl Toolbox {
 
     /// Adds a typed tool (through [`TypedTool`]), replacing any tool of the same name.
     pub fn add<T: Tool>(&mut self, tool: T) -> &mut Self {
-        self.insert(TypedTool::shared(tool));
+        self.insert_shared(TypedTool::shared(tool));
         self
+    }
+
+    /// [`insert`](Toolbox::insert) kept out of line, so that each tool's [`add`](Toolbox::add)
+    /// holds only the wrapping of its tool, not a copy of the map's insertion.
+    #[inline(never)]
+    fn insert_shared(&mut self, executor: Arc<dyn Executor>) {
+        self.insert(executor);
     }
 
     /// Adds any executor; returns the one it replaces, if a tool of that name was present.

@@ -70,10 +70,7 @@ impl<T: Tool> TypedTool<T> {
     /// [`InvalidArguments`](DispatchErrorKind::InvalidArguments) for arguments that do not fit
     /// the parameters.
     pub fn decode(&self, arguments: &Arguments) -> Result<T::Args, DispatchError> {
-        let object = match arguments {
-            Arguments::Text(text) => text_object(&self.validator, T::descriptor(), text)?,
-            Arguments::Json(value) => value_object(&self.validator, T::descriptor(), value)?,
-        };
+        let object = arguments_object(&self.validator, T::descriptor(), arguments)?;
         self.decode_object(object.text(), object.value)
     }
 
@@ -202,12 +199,14 @@ trait Start: Send + Sync {
     /// The tool's name, for error results.
     fn name(&self) -> &str;
 
-    /// Decodes and checks the arguments, then starts the tool: its future, whose output is
-    /// already turned into JSON.
-    fn start<'a>(&'a self, arguments: &'a Arguments) -> Result<Running<'a>, DispatchError>;
-
-    /// Decodes and checks the arguments without starting the tool.
-    fn check(&self, arguments: &Arguments) -> Result<(), DispatchError>;
+    /// Decodes and checks the arguments, then, when `run` is true, starts the tool: its
+    /// future, whose output is already turned into JSON (`None` when `run` is false). One
+    /// method for both uses, so that each tool holds one copy of the decoding call, not two.
+    fn start<'a>(
+        &'a self,
+        arguments: &'a Arguments,
+        run: bool,
+    ) -> Result<Option<Running<'a>>, DispatchError>;
 }
 
 /// A started tool, its output turned into JSON.
@@ -218,13 +217,13 @@ impl<T: Tool> Start for TypedTool<T> {
         T::descriptor().name.as_str()
     }
 
-    fn start<'a>(&'a self, arguments: &'a Arguments) -> Result<Running<'a>, DispatchError> {
+    fn start<'a>(
+        &'a self,
+        arguments: &'a Arguments,
+        run: bool,
+    ) -> Result<Option<Running<'a>>, DispatchError> {
         let args = self.decode(arguments)?;
-        Ok(encoded(T::descriptor(), self.tool.call(args)))
-    }
-
-    fn check(&self, arguments: &Arguments) -> Result<(), DispatchError> {
-        self.decode(arguments).map(drop)
+        Ok(run.then(|| encoded(T::descriptor(), self.tool.call(args))))
     }
 }
 
@@ -254,8 +253,11 @@ fn encoded<'a, O: serde::Serialize + Send + 'a>(
 /// guards, on the first poll.
 fn execute_started<'a>(tool: &'a dyn Start, call: &'a ToolCall) -> BoxFuture<'a, ToolResult> {
     Box::pin(async move {
-        let running = match crate::dispatch::runtime::catch_unwind(|| tool.start(&call.arguments)) {
-            Ok(Ok(running)) => running,
+        let started = crate::dispatch::runtime::catch_unwind(|| tool.start(&call.arguments, true));
+        let running = match started {
+            Ok(Ok(Some(running))) => running,
+            // `start` returns a future whenever `run` is true.
+            Ok(Ok(None)) => return not_started(call, tool.name()),
             Ok(Err(err)) => return err.to_result(call),
             Err(panic) => return panicked(call, tool.name(), panic),
         };
@@ -270,8 +272,8 @@ fn execute_started<'a>(tool: &'a dyn Start, call: &'a ToolCall) -> BoxFuture<'a,
 /// [`Executor::check_arguments`] of every typed tool.
 fn check_started(tool: &dyn Start, arguments: &Arguments) -> Result<(), DispatchError> {
     // A `Deserialize` written by hand may panic: the guard that `execute` has.
-    match crate::dispatch::runtime::catch_unwind(|| tool.check(arguments)) {
-        Ok(result) => result,
+    match crate::dispatch::runtime::catch_unwind(|| tool.start(arguments, false)) {
+        Ok(result) => result.map(drop),
         Err(message) => {
             let tool = tool.name().to_owned();
             tracing::error!(tool = %tool, panic = %message, "argument decoding panicked");
@@ -307,6 +309,20 @@ struct Object<'a> {
 impl Object<'_> {
     fn text(&self) -> &str {
         &self.text
+    }
+}
+
+/// Arguments ready for the decoder, as text or parsed: out of line and not generic, so that
+/// each tool's `decode` holds only its decoder and its checks.
+#[inline(never)]
+fn arguments_object<'a>(
+    validator: &ArgValidator,
+    descriptor: &ToolDescriptor,
+    arguments: &'a Arguments,
+) -> Result<Object<'a>, DispatchError> {
+    match arguments {
+        Arguments::Text(text) => text_object(validator, descriptor, text),
+        Arguments::Json(value) => value_object(validator, descriptor, value),
     }
 }
 
@@ -454,6 +470,15 @@ fn explain_value(
             )
         }
     }
+}
+
+/// The error result for a tool that did not start although asked to (cannot happen with the
+/// typed tools of this module, whose `start` returns a future whenever `run` is true).
+#[cold]
+#[inline(never)]
+fn not_started(call: &ToolCall, tool: &str) -> ToolResult {
+    let message = "the tool did not start".to_owned();
+    DispatchError::new(tool.to_owned(), DispatchErrorKind::Failed { message }).to_result(call)
 }
 
 /// The error result for a tool that panicked; the panic message goes to `tracing`, not to

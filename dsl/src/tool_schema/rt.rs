@@ -19,12 +19,16 @@ use crate::schema::{
 /// A tool as `#[tool]` declares it: its checked name, its other keys packed into one string
 /// (see `packed`), and the schema function and optionality of each parameter type.
 /// [`ToolSpec::describe`] turns it into a descriptor.
+///
+/// The descriptor is built on first use into a box: a `static` holding the `OnceLock` is
+/// written out whole in the binary's data, so an inline descriptor would cost its full size
+/// (about 230 bytes) per tool in the file, where the box costs one pointer.
 #[derive(Debug)]
 pub struct ToolSpec {
     name: ToolName,
     text: &'static str,
     types: &'static [(SchemaFn, bool)],
-    built: std::sync::OnceLock<ToolDescriptor>,
+    built: std::sync::OnceLock<Box<ToolDescriptor>>,
 }
 
 impl ParamSpec {
@@ -121,7 +125,7 @@ impl ToolSpec {
 
     /// The descriptor, built on first use (what `Tool::descriptor` returns).
     pub fn descriptor(&'static self, output: Option<SchemaFn>) -> &'static ToolDescriptor {
-        self.built.get_or_init(|| self.describe(output))
+        self.built.get_or_init(|| Box::new(self.describe(output)))
     }
 
     /// Builds the descriptor (generated code calls this once, in a `OnceLock`); `output` is
