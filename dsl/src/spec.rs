@@ -436,27 +436,26 @@ fn spec_value(
     // The descriptor is validated only when both schemas are in: a missing one would make its
     // references look dangling.
     let mut schemas_in = true;
+    let input_at = JsonPointer::from_segments(["input_schema"]);
+    let output_at = JsonPointer::from_segments(["output_schema"]);
     if let Some(input) = obj.get("input_schema") {
-        match import_input_every(input, &order.subtree("/input_schema")) {
+        match import_input_every(input, &order.subtree(input_at.as_str())) {
             Ok(imported) => {
-                let at = JsonPointer::from_segments(["input_schema"]);
-                notes.extend(imported.notes.into_iter().map(|n| n.prefixed(&at)));
+                notes.extend(imported.notes.into_iter().map(|n| n.prefixed(&input_at)));
                 imported.value.apply_to(&mut d);
             }
             Err(errors) => {
                 schemas_in = false;
                 for e in errors {
-                    let at = JsonPointer::from_segments(["input_schema"]);
-                    problems.push(SpecErrorKind::Schema(e.prefixed(&at)));
+                    problems.push(SpecErrorKind::Schema(e.prefixed(&input_at)));
                 }
             }
         }
     }
     if let Some(output) = obj.get("output_schema") {
-        match import_schema_ordered(output, &order.subtree("/output_schema")) {
+        match import_schema_ordered(output, &order.subtree(output_at.as_str())) {
             Ok(imported) => {
-                let at = JsonPointer::from_segments(["output_schema"]);
-                notes.extend(imported.notes.into_iter().map(|n| n.prefixed(&at)));
+                notes.extend(imported.notes.into_iter().map(|n| n.prefixed(&output_at)));
                 let mut definitions = d.definitions.to_vec();
                 match merge_definitions(&mut definitions, imported.value.definitions) {
                     Ok(()) => {
@@ -476,7 +475,7 @@ fn spec_value(
             }
             // The output schema never blocks the input side: what cannot be read is left out.
             Err(e) => {
-                let e = e.prefixed(&JsonPointer::from_segments(["output_schema"]));
+                let e = e.prefixed(&output_at);
                 notes.push(ImportNote::new(
                     e.pointer.clone(),
                     "output_schema",

@@ -205,6 +205,16 @@ impl ToolSpec {
     }
 }
 
+/// Asserts that `corpus` holds [`TOOLS`] tools, each name once (both corpora promise it).
+#[cfg(test)]
+fn assert_named_once(corpus: &Corpus) {
+    assert_eq!(corpus.tools.len(), TOOLS);
+    let mut names: Vec<_> = corpus.tools.iter().map(|t| t.name.as_str()).collect();
+    names.sort_unstable();
+    names.dedup();
+    assert_eq!(names.len(), TOOLS, "tool names are unique");
+}
+
 /// The whole corpus.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Corpus {

@@ -213,11 +213,7 @@ mod tests {
     #[test]
     fn the_corpus_has_the_promised_shape() {
         let corpus = Corpus::standard();
-        assert_eq!(corpus.tools.len(), TOOLS);
-        let mut names: Vec<_> = corpus.tools.iter().map(|t| t.name.as_str()).collect();
-        names.sort_unstable();
-        names.dedup();
-        assert_eq!(names.len(), TOOLS, "tool names are unique");
+        super::super::assert_named_once(&corpus);
         for t in &corpus.tools {
             assert!((3..=8).contains(&t.params.len()), "{} has {} params", t.name, t.params.len());
         }

@@ -272,11 +272,7 @@ mod tests {
     #[test]
     fn the_wide_corpus_has_the_promised_shape() {
         let corpus = Corpus::wide();
-        assert_eq!(corpus.tools.len(), TOOLS);
-        let mut names: Vec<_> = corpus.tools.iter().map(|t| t.name.as_str()).collect();
-        names.sort_unstable();
-        names.dedup();
-        assert_eq!(names.len(), TOOLS, "tool names are unique");
+        super::super::assert_named_once(&corpus);
         let params = || corpus.tools.iter().flat_map(|t| &t.params);
         let fields = || corpus.tools.iter().flat_map(|t| &t.structs).flat_map(|s| &s.fields);
         let count = |ty: Ty| params().filter(|p| *p.ty.inner() == ty).count();
