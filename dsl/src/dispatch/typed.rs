@@ -41,9 +41,10 @@ impl<T: Tool> TypedTool<T> {
         TypedTool { tool, validator: ArgValidator::new() }
     }
 
-    /// Wraps `tool` as a shared, type-erased executor.
+    /// Wraps `tool` as a shared, type-erased executor (what a [`Toolbox`](crate::Toolbox)
+    /// holds; it runs calls exactly as a `TypedTool` does, with less code per tool).
     pub fn shared(tool: T) -> Arc<dyn Executor> {
-        Arc::new(TypedTool::new(tool))
+        ErasedTool::shared(tool)
     }
 
     /// The wrapped tool.
@@ -70,8 +71,7 @@ impl<T: Tool> TypedTool<T> {
     /// [`InvalidArguments`](DispatchErrorKind::InvalidArguments) for arguments that do not fit
     /// the parameters.
     pub fn decode(&self, arguments: &Arguments) -> Result<T::Args, DispatchError> {
-        let object = arguments_object(&self.validator, T::descriptor(), arguments)?;
-        self.decode_object(object.text(), object.value)
+        decode::<T>(&self.validator, arguments)
     }
 
     /// [`decode`](TypedTool::decode) of arguments as borrowed JSON text (OpenAI's
@@ -82,7 +82,7 @@ impl<T: Tool> TypedTool<T> {
     /// As [`decode`](TypedTool::decode).
     pub fn decode_text(&self, text: &str) -> Result<T::Args, DispatchError> {
         let object = text_object(&self.validator, T::descriptor(), text)?;
-        self.decode_object(object.text(), None)
+        decode_object::<T>(&self.validator, object.text(), None)
     }
 
     /// [`decode`](TypedTool::decode) of arguments already parsed.
@@ -96,29 +96,43 @@ impl<T: Tool> TypedTool<T> {
     /// As [`decode`](TypedTool::decode).
     pub fn decode_value(&self, value: &Value) -> Result<T::Args, DispatchError> {
         let object = value_object(&self.validator, T::descriptor(), value)?;
-        self.decode_object(object.text(), Some(value))
+        decode_object::<T>(&self.validator, object.text(), Some(value))
     }
+}
 
-    /// The one place `T::Args` is decoded and checked: the text of an object, and the value it
-    /// was written from, if any. Arguments that do not decode are decoded once more with whole
-    /// numbers spelled as integers when the schema accepts it, else the error says what is
-    /// wrong (one call site of the decoder for both attempts).
-    fn decode_object(&self, text: &str, value: Option<&Value>) -> Result<T::Args, DispatchError> {
-        let mut rescue: Option<Rescue<'_>> = None;
-        let args = loop {
-            let attempt = rescue.as_ref().map_or(text, |r| r.retry.text.as_str());
-            match serde_json::from_str::<T::Args>(attempt) {
-                Ok(args) => break args,
-                Err(e) => {
-                    let again =
-                        next_rescue(rescue, &self.validator, T::descriptor(), text, value, e);
-                    rescue = Some(again.map_err(|e| *e)?);
-                }
+/// [`TypedTool::decode`], for any holder of a validator (inlined into its one caller per tool:
+/// [`Start::start`] or [`TypedTool::decode`]).
+#[inline]
+fn decode<T: Tool>(
+    validator: &ArgValidator,
+    arguments: &Arguments,
+) -> Result<T::Args, DispatchError> {
+    let object = arguments_object(validator, T::descriptor(), arguments)?;
+    decode_object::<T>(validator, object.text(), object.value)
+}
+
+/// The one place `T::Args` is decoded and checked: the text of an object, and the value it was
+/// written from, if any. Arguments that do not decode are decoded once more with whole numbers
+/// spelled as integers when the schema accepts it, else the error says what is wrong (one call
+/// site of the decoder for both attempts).
+fn decode_object<T: Tool>(
+    validator: &ArgValidator,
+    text: &str,
+    value: Option<&Value>,
+) -> Result<T::Args, DispatchError> {
+    let mut rescue: Option<Rescue<'_>> = None;
+    let args = loop {
+        let attempt = rescue.as_ref().map_or(text, |r| r.retry.text.as_str());
+        match serde_json::from_str::<T::Args>(attempt) {
+            Ok(args) => break args,
+            Err(e) => {
+                let again = next_rescue(rescue, validator, T::descriptor(), text, value, e);
+                rescue = Some(again.map_err(|e| *e)?);
             }
-        };
-        T::check(&args).map_err(|errors| invalid(T::descriptor(), errors))?;
-        Ok(args)
-    }
+        }
+    };
+    T::check(&args).map_err(|errors| invalid(T::descriptor(), errors))?;
+    Ok(args)
 }
 
 /// A decoding that failed once: the first error, and what to try next.
@@ -194,17 +208,16 @@ fn rescue_plan<'v>(
 
 /// The per-tool half of running a call, object-safe so that the other half (the panic guards,
 /// the future that drives the tool, the mapping to a [`ToolResult`]) is compiled once for every
-/// tool rather than once per tool.
+/// tool rather than once per tool. Implemented by every [`Tool`] itself, so that a tool in a
+/// [`Toolbox`](crate::Toolbox) costs one small vtable (this one) and no other per-tool method.
 trait Start: Send + Sync {
-    /// The tool's name, for error results.
-    fn name(&self) -> &str;
-
     /// Decodes and checks the arguments, then, when `run` is true, starts the tool: its
     /// future, whose output is already turned into JSON (`None` when `run` is false). One
     /// method for both uses, so that each tool holds one copy of the decoding call, not two.
     fn start<'a>(
         &'a self,
-        arguments: &'a Arguments,
+        validator: &ArgValidator,
+        arguments: &Arguments,
         run: bool,
     ) -> Result<Option<Running<'a>>, DispatchError>;
 }
@@ -212,18 +225,15 @@ trait Start: Send + Sync {
 /// A started tool, its output turned into JSON.
 type Running<'a> = BoxFuture<'a, Result<Value, DispatchError>>;
 
-impl<T: Tool> Start for TypedTool<T> {
-    fn name(&self) -> &str {
-        T::descriptor().name.as_str()
-    }
-
+impl<T: Tool> Start for T {
     fn start<'a>(
         &'a self,
-        arguments: &'a Arguments,
+        validator: &ArgValidator,
+        arguments: &Arguments,
         run: bool,
     ) -> Result<Option<Running<'a>>, DispatchError> {
-        let args = self.decode(arguments)?;
-        Ok(run.then(|| encoded(T::descriptor(), self.tool.call(args))))
+        let args = decode::<T>(validator, arguments)?;
+        Ok(run.then(|| encoded(T::descriptor(), self.call(args))))
     }
 }
 
@@ -249,33 +259,81 @@ fn encoded<'a, O: serde::Serialize + Send + 'a>(
     })
 }
 
+/// A typed tool as the dispatcher sees it: the tool behind its [`Start`] vtable, with its
+/// descriptor and validator beside it. [`Executor`] is implemented once, for this type, rather
+/// than once per tool; [`TypedTool::shared`] and the [`Toolbox`](crate::Toolbox) make these.
+struct ErasedTool {
+    descriptor: &'static ToolDescriptor,
+    validator: ArgValidator,
+    tool: Box<dyn Start>,
+}
+
+impl ErasedTool {
+    /// The executor of `tool`: kept small and out of line from the per-tool code, which holds
+    /// only the boxing of the tool (no allocation for a tool without state).
+    fn shared<T: Tool>(tool: T) -> Arc<dyn Executor> {
+        ErasedTool::erase(T::descriptor(), Box::new(tool))
+    }
+
+    #[inline(never)]
+    fn erase(descriptor: &'static ToolDescriptor, tool: Box<dyn Start>) -> Arc<dyn Executor> {
+        Arc::new(ErasedTool { descriptor, validator: ArgValidator::new(), tool })
+    }
+}
+
+impl Executor for ErasedTool {
+    fn descriptor(&self) -> &ToolDescriptor {
+        self.descriptor
+    }
+
+    fn execute<'a>(&'a self, call: &'a ToolCall) -> BoxFuture<'a, ToolResult> {
+        execute_started(&*self.tool, &self.validator, self.descriptor, call)
+    }
+
+    fn check_arguments(&self, arguments: &Arguments) -> Result<(), DispatchError> {
+        check_started(&*self.tool, &self.validator, self.descriptor, arguments)
+    }
+}
+
 /// [`Executor::execute`] of every typed tool: decoding and the tool itself run under the panic
 /// guards, on the first poll.
-fn execute_started<'a>(tool: &'a dyn Start, call: &'a ToolCall) -> BoxFuture<'a, ToolResult> {
+fn execute_started<'a>(
+    tool: &'a dyn Start,
+    validator: &'a ArgValidator,
+    descriptor: &'a ToolDescriptor,
+    call: &'a ToolCall,
+) -> BoxFuture<'a, ToolResult> {
     Box::pin(async move {
-        let started = crate::dispatch::runtime::catch_unwind(|| tool.start(&call.arguments, true));
+        let name = descriptor.name.as_str();
+        let started =
+            crate::dispatch::runtime::catch_unwind(|| tool.start(validator, &call.arguments, true));
         let running = match started {
             Ok(Ok(Some(running))) => running,
             // `start` returns a future whenever `run` is true.
-            Ok(Ok(None)) => return not_started(call, tool.name()),
+            Ok(Ok(None)) => return not_started(call, name),
             Ok(Err(err)) => return err.to_result(call),
-            Err(panic) => return panicked(call, tool.name(), panic),
+            Err(panic) => return panicked(call, name, panic),
         };
         match CatchUnwind::new(running).await {
             Ok(Ok(value)) => ToolResult::success(call, value),
             Ok(Err(err)) => err.to_result(call),
-            Err(panic) => panicked(call, tool.name(), panic),
+            Err(panic) => panicked(call, name, panic),
         }
     })
 }
 
 /// [`Executor::check_arguments`] of every typed tool.
-fn check_started(tool: &dyn Start, arguments: &Arguments) -> Result<(), DispatchError> {
+fn check_started(
+    tool: &dyn Start,
+    validator: &ArgValidator,
+    descriptor: &ToolDescriptor,
+    arguments: &Arguments,
+) -> Result<(), DispatchError> {
     // A `Deserialize` written by hand may panic: the guard that `execute` has.
-    match crate::dispatch::runtime::catch_unwind(|| tool.start(arguments, false)) {
+    match crate::dispatch::runtime::catch_unwind(|| tool.start(validator, arguments, false)) {
         Ok(result) => result.map(drop),
         Err(message) => {
-            let tool = tool.name().to_owned();
+            let tool = descriptor.name.to_string();
             tracing::error!(tool = %tool, panic = %message, "argument decoding panicked");
             Err(DispatchError::new(tool, DispatchErrorKind::Panicked { message }))
         }
@@ -288,11 +346,11 @@ impl<T: Tool> Executor for TypedTool<T> {
     }
 
     fn execute<'a>(&'a self, call: &'a ToolCall) -> BoxFuture<'a, ToolResult> {
-        execute_started(self, call)
+        execute_started(&self.tool, &self.validator, T::descriptor(), call)
     }
 
     fn check_arguments(&self, arguments: &Arguments) -> Result<(), DispatchError> {
-        check_started(self, arguments)
+        check_started(&self.tool, &self.validator, T::descriptor(), arguments)
     }
 }
 
