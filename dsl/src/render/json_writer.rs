@@ -90,17 +90,27 @@ impl JsonWriter {
         self.comma = false;
     }
 
-    /// A key given as `,"key":` (see [`key!`]): written in one copy, without the comma
-    /// when none is due.
+    /// A key known when the program is built (see [`json_key!`](crate::json_key)): written
+    /// with its quotes and colon in one copy, without the escape check [`key`](JsonWriter::key)
+    /// makes, and without the comma when none is due.
     #[inline(always)]
-    pub(crate) fn raw_key(&mut self, comma_key: &'static str) {
+    pub fn static_key(&mut self, key: StaticKey) {
         // Each branch copies a length known where a literal key is inlined.
         if self.comma {
-            self.buf.push_str(comma_key);
+            self.buf.push_str(key.0);
         } else {
-            self.buf.push_str(comma_key.get(1..).unwrap_or(comma_key));
+            self.buf.push_str(key.0.get(1..).unwrap_or(key.0));
         }
         self.comma = false;
+    }
+
+    /// A string value that needs no escaping, given with its quotes (`"string"`), written in
+    /// one copy: the type names schemas are made of.
+    #[inline]
+    pub(crate) fn quoted_string(&mut self, quoted: &'static str) {
+        self.sep();
+        self.buf.push_str(quoted);
+        self.comma = true;
     }
 
     /// A string value.
@@ -199,11 +209,75 @@ impl JsonWriter {
     }
 }
 
-/// `key!(out, "type")` writes the object key `type`: a key known when compiling, which needs
-/// no escaping, written with its quotes, colon and any comma in one copy.
+/// An object key known when the program is built, kept as `,"key":` (the comma written only
+/// when one is due), checked when it is made to need no escaping; [`JsonWriter::static_key`]
+/// writes it in one copy. Make one with [`json_key!`](crate::json_key).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StaticKey(&'static str);
+
+impl StaticKey {
+    /// The key written as `,"key":`, whose key has no character JSON escapes.
+    ///
+    /// # Panics
+    ///
+    /// When `comma_key` is not of that form; in the `const` that [`json_key!`](crate::json_key)
+    /// makes, that is a compile error rather than a panic.
+    pub const fn new(comma_key: &'static str) -> StaticKey {
+        let b = comma_key.as_bytes();
+        let n = b.len();
+        assert!(
+            n >= 4 && b[0] == b',' && b[1] == b'"' && b[n - 2] == b'"' && b[n - 1] == b':',
+            "a static key is written `,\"key\":`"
+        );
+        let mut i = 2;
+        while i < n - 2 {
+            assert!(
+                b[i] >= 0x20 && b[i] != b'"' && b[i] != b'\\',
+                "a static key must need no escaping"
+            );
+            i += 1;
+        }
+        StaticKey(comma_key)
+    }
+
+    /// The key itself, without quotes.
+    pub fn as_str(&self) -> &'static str {
+        self.0.get(2..self.0.len() - 2).unwrap_or_default()
+    }
+}
+
+/// A [`StaticKey`] from a string literal, made and checked at compile time:
+/// `out.static_key(json_key!("parameters"))` writes the key `parameters` as
+/// [`JsonWriter::key`] would, in one copy. A key with a character JSON escapes does not compile.
+///
+/// ```
+/// use tooldef::json_key;
+/// use tooldef::render::JsonWriter;
+///
+/// let mut out = JsonWriter::new();
+/// out.begin_object();
+/// out.static_key(json_key!("type"));
+/// out.string("function");
+/// out.static_key(json_key!("name"));
+/// out.string("get_weather");
+/// out.end_object();
+/// assert_eq!(out.as_str(), r#"{"type":"function","name":"get_weather"}"#);
+/// ```
+///
+/// ```compile_fail
+/// let key = tooldef::json_key!("say \"hi\"");
+/// ```
+#[macro_export]
+macro_rules! json_key {
+    ($key:literal) => {
+        const { $crate::render::StaticKey::new(concat!(",\"", $key, "\":")) }
+    };
+}
+
+/// `key!(out, "type")` writes the object key `type` (see [`json_key!`](crate::json_key)).
 macro_rules! key {
     ($out:expr, $key:literal) => {
-        $out.raw_key(concat!(",\"", $key, "\":"))
+        $out.static_key(crate::json_key!($key))
     };
 }
 pub(crate) use key;
@@ -411,10 +485,12 @@ mod tests {
         w.begin_array();
         w.end_array();
         w.key("a\"b");
-        w.raw_key(crate::render::Keyword::Minimum.json_key());
+        w.static_key(crate::render::Keyword::Minimum.json_key());
         w.int(1);
         w.end_object();
         assert_eq!(w.finish(), r#"{"type":"object","required":[],"a\"b":"minimum":1}"#);
+        assert_eq!(crate::json_key!("minLength").as_str(), "minLength");
+        assert_eq!(crate::render::Keyword::Minimum.json_key().as_str(), "minimum");
     }
 
     #[test]

@@ -98,7 +98,7 @@ mod schema_options;
 mod schema_writer;
 
 pub use cache::{RenderCache, content_hash};
-pub use json_writer::{JsonWriter, escape_into, literal_text};
+pub use json_writer::{JsonWriter, StaticKey, escape_into, literal_text};
 pub use name_map::{MappedSet, NameMap, NameRules, render_mapped};
 pub use names::NameRule;
 pub use renderer::{RenderCtx, Rendered, RenderedSet, Renderer, json_array, tools_json};

@@ -64,14 +64,9 @@ impl Keyword {
         }
     }
 
-    /// The keyword as an object key for [`JsonWriter::raw_key`](super::JsonWriter):
-    /// `,"minimum":`.
-    pub(crate) const fn json_key(self) -> &'static str {
-        macro_rules! key {
-            ($k:literal) => {
-                concat!(",\"", $k, "\":")
-            };
-        }
+    /// The keyword as an object key for [`JsonWriter::static_key`](super::JsonWriter).
+    pub(crate) const fn json_key(self) -> super::StaticKey {
+        use crate::json_key as key;
         match self {
             Keyword::Title => key!("title"),
             Keyword::Default => key!("default"),

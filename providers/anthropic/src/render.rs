@@ -5,6 +5,7 @@ use std::borrow::Cow;
 
 use tooldef::JsonPointer;
 use tooldef::ToolDescriptor;
+use tooldef::json_key;
 use tooldef::render::{
     Change, ChangeKind, JsonWriter, Keyword, Keywords, LossPolicy, NameRules, NullStyle, RenderCtx,
     RenderError, RenderRule, Rendered, Renderer, SchemaOptions, SchemaStats, write_input_schema,
@@ -89,13 +90,13 @@ impl AnthropicRenderer {
         ctx.check_name(&rules::TOOL_NAME)?;
         let mut out = JsonWriter::for_tool(tool);
         out.begin_object();
-        out.key("name");
+        out.static_key(json_key!("name"));
         out.string(tool.name.as_str());
         if !tool.description.is_empty() {
-            out.key("description");
+            out.static_key(json_key!("description"));
             out.string(&tool.description);
         }
-        out.key("input_schema");
+        out.static_key(json_key!("input_schema"));
         let stats = write_input_schema(
             &mut out,
             tool,
@@ -104,7 +105,7 @@ impl AnthropicRenderer {
             &JsonPointer::from_segments(["input_schema"]),
         )?;
         if self.strict {
-            out.key("strict");
+            out.static_key(json_key!("strict"));
             out.bool(true);
         }
         out.end_object();

@@ -2,6 +2,7 @@
 
 use tooldef::JsonPointer;
 use tooldef::ToolDescriptor;
+use tooldef::json_key;
 use tooldef::render::{
     Change, ChangeKind, JsonWriter, Keyword, Keywords, LossPolicy, NameRules, NullStyle, RenderCtx,
     RenderError, RenderRule, Rendered, Renderer, SchemaOptions, write_input_schema,
@@ -84,17 +85,17 @@ impl Renderer for BedrockRenderer {
         ctx.check_name(&rules::TOOL_NAME)?;
         let mut out = JsonWriter::for_tool(tool);
         out.begin_object();
-        out.key("toolSpec");
+        out.static_key(json_key!("toolSpec"));
         out.begin_object();
-        out.key("name");
+        out.static_key(json_key!("name"));
         out.string(tool.name.as_str());
         if !tool.description.is_empty() {
-            out.key("description");
+            out.static_key(json_key!("description"));
             out.string(&tool.description);
         }
-        out.key("inputSchema");
+        out.static_key(json_key!("inputSchema"));
         out.begin_object();
-        out.key("json");
+        out.static_key(json_key!("json"));
         write_input_schema(
             &mut out,
             tool,
@@ -104,7 +105,7 @@ impl Renderer for BedrockRenderer {
         )?;
         out.end_object();
         if self.strict {
-            out.key("strict");
+            out.static_key(json_key!("strict"));
             out.bool(true);
         }
         out.end_object();

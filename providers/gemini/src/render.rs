@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use indexmap::IndexMap;
 use serde_json::Value;
 use tooldef::JsonPointer;
+use tooldef::json_key;
 use tooldef::render::{
     Change, ChangeKind, JsonWriter, Keyword, Keywords, LossPolicy, NameRules, NullStyle, RefStyle,
     RenderCtx, RenderError, RenderRule, Rendered, Renderer, SchemaOptions, Unsupported,
@@ -221,9 +222,9 @@ impl Renderer for GeminiRenderer {
         let (params_key, response_key) = self.schema_keys();
         let mut out = JsonWriter::for_tool(tool);
         out.begin_object();
-        out.key("name");
+        out.static_key(json_key!("name"));
         out.string(tool.name.as_str());
-        out.key("description");
+        out.static_key(json_key!("description"));
         let mut title_used = false;
         if !tool.description.trim().is_empty() {
             out.string(&tool.description);

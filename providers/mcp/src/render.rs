@@ -2,6 +2,7 @@
 //! set.
 
 use tooldef::JsonPointer;
+use tooldef::json_key;
 use tooldef::render::{
     Change, ChangeKind, JsonWriter, LossPolicy, NameRules, RenderCtx, RenderError, Rendered,
     Renderer, SchemaOptions, write_input_schema, write_output_schema,
@@ -114,17 +115,17 @@ impl Renderer for McpRenderer {
         let opts = self.schema_options();
         let mut out = JsonWriter::for_tool(tool);
         out.begin_object();
-        out.key("name");
+        out.static_key(json_key!("name"));
         out.string(tool.name.as_str());
         if let Some(title) = &tool.title {
-            out.key("title");
+            out.static_key(json_key!("title"));
             out.string(title);
         }
         if !tool.description.is_empty() {
-            out.key("description");
+            out.static_key(json_key!("description"));
             out.string(&tool.description);
         }
-        out.key("inputSchema");
+        out.static_key(json_key!("inputSchema"));
         // A schema unchanged since import is written as it was read: the same schema as the
         // IR's, in the server's own spelling, so nothing is changed or reported.
         if let Some(text) = tool.source_input_schema() {
@@ -152,7 +153,7 @@ impl Renderer for McpRenderer {
                         )),
                 )?;
             } else {
-                out.key("outputSchema");
+                out.static_key(json_key!("outputSchema"));
                 if let Some(text) = tool.source_output_schema() {
                     out.raw(text);
                 } else {
@@ -168,10 +169,10 @@ impl Renderer for McpRenderer {
         }
         let a = &tool.annotations;
         if !a.is_empty() {
-            out.key("annotations");
+            out.static_key(json_key!("annotations"));
             out.begin_object();
             if let Some(t) = &a.title {
-                out.key("title");
+                out.static_key(json_key!("title"));
                 out.string(t);
             }
             let hints = [
@@ -233,25 +234,25 @@ pub fn list_tools_result<'a>(
 ) -> String {
     let mut out = JsonWriter::new();
     out.begin_object();
-    out.key("tools");
+    out.static_key(json_key!("tools"));
     out.begin_array();
     for t in tools {
         out.raw(t.json());
     }
     out.end_array();
     if let Some(cursor) = &options.next_cursor {
-        out.key("nextCursor");
+        out.static_key(json_key!("nextCursor"));
         out.string(cursor);
     }
     if version.has_result_type() {
-        out.key("resultType");
+        out.static_key(json_key!("resultType"));
         out.string("complete");
-        out.key("cacheScope");
+        out.static_key(json_key!("cacheScope"));
         out.string(match options.cache_scope {
             CacheScope::Private => "private",
             CacheScope::Public => "public",
         });
-        out.key("ttlMs");
+        out.static_key(json_key!("ttlMs"));
         out.uint(options.ttl_ms);
     }
     out.end_object();

@@ -4,6 +4,7 @@
 use serde_json::Value;
 use tooldef::JsonPointer;
 use tooldef::ToolDescriptor;
+use tooldef::json_key;
 use tooldef::render::{
     Change, ChangeKind, JsonWriter, Keywords, LossPolicy, RefStyle, RenderCtx, RenderError,
     Rendered, Renderer, SchemaOptions, write_input_schema,
@@ -52,17 +53,17 @@ impl Renderer for OllamaRenderer {
         let mut ctx = RenderCtx::new(tool, policy);
         let mut out = JsonWriter::for_tool(tool);
         out.begin_object();
-        out.key("type");
+        out.static_key(json_key!("type"));
         out.string("function");
-        out.key("function");
+        out.static_key(json_key!("function"));
         out.begin_object();
-        out.key("name");
+        out.static_key(json_key!("name"));
         out.string(tool.name.as_str());
         if !tool.description.is_empty() {
-            out.key("description");
+            out.static_key(json_key!("description"));
             out.string(&tool.description);
         }
-        out.key("parameters");
+        out.static_key(json_key!("parameters"));
         write_input_schema(
             &mut out,
             tool,

@@ -4,6 +4,7 @@
 use std::borrow::Cow;
 
 use tooldef::JsonPointer;
+use tooldef::json_key;
 use tooldef::render::{
     Change, ChangeKind, JsonWriter, Keyword, Keywords, LossPolicy, NameRules, NullStyle, RenderCtx,
     RenderError, RenderRule, Rendered, Renderer, SchemaOptions, SchemaStats, write_input_schema,
@@ -202,20 +203,20 @@ impl OpenAiRenderer {
         let opts = self.schema_options();
         let mut out = JsonWriter::for_tool(tool);
         out.begin_object();
-        out.key("type");
+        out.static_key(json_key!("type"));
         out.string("function");
         if self.api == Api::Chat {
-            out.key("function");
+            out.static_key(json_key!("function"));
             out.begin_object();
         }
         let base = &self.base;
-        out.key("name");
+        out.static_key(json_key!("name"));
         out.string(tool.name.as_str());
         if !tool.description.is_empty() || self.profile == Profile::Cohere {
-            out.key("description");
+            out.static_key(json_key!("description"));
             out.string(&tool.description);
         }
-        out.key("parameters");
+        out.static_key(json_key!("parameters"));
         let pointer = &self.parameters;
         let stats = write_input_schema(&mut out, tool, &opts, &mut ctx, pointer)?;
         if self.strict {
@@ -224,12 +225,12 @@ impl OpenAiRenderer {
         match self.api {
             Api::Chat => {
                 if self.strict && self.profile != Profile::Cohere {
-                    out.key("strict");
+                    out.static_key(json_key!("strict"));
                     out.bool(true);
                 }
             }
             Api::Responses => {
-                out.key("strict");
+                out.static_key(json_key!("strict"));
                 out.bool(self.strict);
             }
         }
@@ -266,7 +267,7 @@ impl OpenAiRenderer {
         ctx.omit_extensions(tool, base, None)?;
         if tool.output.is_some() {
             if self.api == Api::Responses {
-                out.key("output_schema");
+                out.static_key(json_key!("output_schema"));
                 let opts = SchemaOptions::JSON_SCHEMA;
                 write_output_schema(
                     out,

@@ -41,20 +41,21 @@ impl<'a> SchemaWriter<'a> {
             || (self.opts.null_style == NullStyle::OpenApi && values.json_types().len() > 1)
     }
 
-    pub(super) fn type_name(&self, name: &'static str) -> &'static str {
-        if !self.opts.upper_case_types {
-            return name;
-        }
-        match name {
-            "string" => "STRING",
-            "integer" => "INTEGER",
-            "number" => "NUMBER",
-            "boolean" => "BOOLEAN",
-            "null" => "NULL",
-            "array" => "ARRAY",
-            "object" => "OBJECT",
-            other => other,
-        }
+    /// Writes the JSON type `name` as a string value, upper-cased where the dialect wants it
+    /// (Gemini's OpenAPI form). The names are known, so each is written with its quotes in
+    /// one copy rather than checked for escapes.
+    pub(super) fn type_value(&self, out: &mut JsonWriter, name: &'static str) {
+        let (lower, upper) = match name {
+            "string" => ("\"string\"", "\"STRING\""),
+            "integer" => ("\"integer\"", "\"INTEGER\""),
+            "number" => ("\"number\"", "\"NUMBER\""),
+            "boolean" => ("\"boolean\"", "\"BOOLEAN\""),
+            "null" => ("\"null\"", "\"NULL\""),
+            "array" => ("\"array\"", "\"ARRAY\""),
+            "object" => ("\"object\"", "\"OBJECT\""),
+            other => return out.string(other),
+        };
+        out.quoted_string(if self.opts.upper_case_types { upper } else { lower });
     }
 
     pub(super) fn schema(
@@ -122,13 +123,13 @@ impl<'a> SchemaWriter<'a> {
             out.begin_object();
             if let Some(t) = self.kind_type(kind) {
                 key!(out, "type");
-                out.string(self.type_name(t));
+                self.type_value(out, t);
             }
             self.body(out, kind, kept, false, false)?;
             out.end_object();
             out.begin_object();
             key!(out, "type");
-            out.string(self.type_name("null"));
+            self.type_value(out, "null");
             out.end_object();
             out.end_array();
             self.annotations(out, &ann, kept, &notes);
@@ -167,21 +168,21 @@ impl<'a> SchemaWriter<'a> {
             key!(out, "type");
             out.begin_array();
             for t in e.values.json_types() {
-                out.string(self.type_name(t));
+                self.type_value(out, t);
             }
             if null_in_type {
-                out.string(self.type_name("null"));
+                self.type_value(out, "null");
             }
             out.end_array();
         } else if let Some(t) = type_name {
             key!(out, "type");
             if null_in_type {
                 out.begin_array();
-                out.string(self.type_name(t));
-                out.string(self.type_name("null"));
+                self.type_value(out, t);
+                self.type_value(out, "null");
                 out.end_array();
             } else {
-                out.string(self.type_name(t));
+                self.type_value(out, t);
             }
         }
         if self.opts.null_style == NullStyle::OpenApi
@@ -316,7 +317,7 @@ impl<'a> SchemaWriter<'a> {
                 if null_variant && !has_null {
                     out.begin_object();
                     key!(out, "type");
-                    out.string(self.type_name("null"));
+                    self.type_value(out, "null");
                     out.end_object();
                 }
                 out.end_array();
@@ -357,7 +358,7 @@ fn write_number<T: Copy>(
         if let Some(v) = v
             && kept.contains(k)
         {
-            out.raw_key(k.json_key());
+            out.static_key(k.json_key());
             write(out, v);
         }
     }

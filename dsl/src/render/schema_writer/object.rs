@@ -34,7 +34,7 @@ impl<'a> SchemaWriter<'a> {
             out.string(t);
         }
         key!(out, "type");
-        out.string(self.type_name("object"));
+        self.type_value(out, "object");
         write_description(out, ann.description, &notes);
         self.object_body(out, params, additional)?;
         self.trailing(out, &ann, kept);

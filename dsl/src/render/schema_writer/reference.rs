@@ -98,7 +98,7 @@ impl<'a> SchemaWriter<'a> {
             if nullable {
                 out.begin_object();
                 key!(out, "type");
-                out.string(self.type_name("null"));
+                self.type_value(out, "null");
                 out.end_object();
             }
             out.end_array();
