@@ -282,21 +282,10 @@ macro_rules! key {
 }
 pub(crate) use key;
 
-/// Appends the decimal digits of `n` (no `fmt` machinery: integers are common in schemas).
-fn push_digits(buf: &mut String, mut n: u64) {
-    let mut digits = [0u8; 20];
-    let mut at = digits.len();
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    for &d in &digits[at..] {
-        buf.push(char::from(d));
-    }
+/// Appends the decimal digits of `n` with serde_json's own integer writer (no `fmt`
+/// machinery: integers are common in schemas, and bounds of 64-bit parameters run to 19 digits).
+fn push_digits(buf: &mut String, n: u64) {
+    buf.push_str(itoa::Buffer::new().format(n));
 }
 
 pub(super) fn push_float(buf: &mut String, f: f64) {
@@ -495,12 +484,13 @@ mod tests {
 
     #[test]
     fn integers_are_written_as_serde_json_writes_them() {
-        for i in [0, 7, -7, 10, -10, 4096, i64::MAX, i64::MIN, i64::MIN + 1] {
+        for i in [0, 7, -7, 10, -10, 4096, -99_999, i64::MAX, i64::MIN, i64::MIN + 1] {
             let mut w = JsonWriter::default();
             w.int(i);
             assert_eq!(w.finish(), i.to_string());
         }
-        for u in [0, 9, 10, 99, 100, u64::MAX] {
+        for u in [0, 9, 10, 99, 100, 101, 999, 1000, 12_345, 1_000_000_007, u64::MAX, u64::MAX - 9]
+        {
             let mut w = JsonWriter::default();
             w.uint(u);
             assert_eq!(w.finish(), u.to_string());
