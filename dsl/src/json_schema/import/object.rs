@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use super::Importer;
 use crate::descriptor::Param;
-use crate::json_schema::imported::{ImportError, child, unsupported, wrong};
+use crate::json_schema::imported::{ImportError, ImportErrorKind, child, unsupported, wrong};
 use crate::json_schema::keywords::KEPT_ANNOTATIONS;
 use crate::json_schema::view::View;
 use crate::schema::{Additional, Schema};
@@ -17,7 +17,8 @@ impl Importer {
     ///
     /// At the root (`depth` 0) a property that cannot be read is kept in `self.errors` and the
     /// next one read, so that one import reports the problem of every property; the caller
-    /// fails the import when any was kept. Deeper, the first problem stops the import.
+    /// fails the import when any was kept. Deeper, the first problem stops the import, as does
+    /// crossing [`MAX_IMPORT_NODES`](crate::json_schema::MAX_IMPORT_NODES) anywhere.
     pub(super) fn object(
         &mut self,
         view: &View<'_>,
@@ -29,7 +30,7 @@ impl Importer {
         for (name, schema, ptr, _) in view.props.iter().flatten() {
             let schema = match self.schema(schema, ptr, depth + 1) {
                 Ok(schema) => schema,
-                Err(e) if depth == 0 => {
+                Err(e) if depth == 0 && e.kind != ImportErrorKind::TooManyNodes => {
                     self.errors.push(e);
                     failed.insert(*name);
                     continue;
@@ -85,6 +86,7 @@ impl Importer {
                 Value::Object(m) => {
                     let inner = self.view(m, &kw.ptr.clone())?;
                     if inner.has_validity() {
+                        self.count_nodes(1, &kw.ptr)?;
                         let inner_schema = self.schema_of_view(&inner, depth + 1)?;
                         Additional::Typed(inner_schema.into())
                     } else {
