@@ -778,3 +778,25 @@ fn a_bound_no_64_bit_integer_satisfies_is_refused() {
         "t.json: #/input_schema/properties/x/minimum: `minimum` cannot be expressed by tooldef: is beyond the 64-bit range of integer bounds, and no 64-bit integer satisfies it"
     );
 }
+
+#[test]
+fn exclusive_bounds_that_leave_no_integer_are_refused_in_a_spec() {
+    let got = spec_error(&with_property(json!({"type": "integer",
+        "exclusiveMinimum": 0, "exclusiveMaximum": 1})));
+    assert_eq!(
+        got,
+        "t.json: #/input_schema/properties/x/exclusiveMinimum: `exclusiveMinimum` cannot be expressed by tooldef: 0 with `exclusiveMaximum` 1 leaves no integer to accept"
+    );
+}
+
+#[test]
+fn exclusive_bounds_around_one_integer_accept_it_alone() {
+    let tool = spec_tool(&with_property(json!({"type": "integer",
+        "exclusiveMinimum": 0, "exclusiveMaximum": 2})));
+    assert!(tool.prepare(&Arguments::Text(r#"{"x": 1}"#.into())).is_ok());
+    let refused = |x: i64| {
+        tool.prepare(&Arguments::Text(format!(r#"{{"x": {x}}}"#))).unwrap_err().model_text()
+    };
+    assert_eq!(refused(0), "invalid arguments for t: /x must be greater than 0; got 0");
+    assert_eq!(refused(2), "invalid arguments for t: /x must be less than 2; got 2");
+}
