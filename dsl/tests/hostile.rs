@@ -414,6 +414,21 @@ fn the_copy_of_a_root_that_refers_to_itself_counts_toward_the_limit() {
     assert!(parse_spec("t.json", &spec.to_string(), None).is_ok());
 }
 
+#[test]
+fn each_required_key_properties_does_not_list_counts_a_copy_of_additional_properties() {
+    // Each such key becomes a property holding a copy of `additionalProperties`: here 1,000
+    // nodes (the schema and its variants), so 65 copies cross the limit, at the 65th key.
+    // Uncounted, 2,000 keys of a 21 KB spec built 4 million nodes (900 MB).
+    let spec = |keys: usize| {
+        let required: Vec<String> = (0..keys).map(|i| format!("k{i}")).collect();
+        json!({"name": "t", "input_schema": {"type": "object",
+            "additionalProperties": any_of_empty(999), "required": required}})
+    };
+    assert_eq!(spec_error(&spec(2_000)), format!("t.json: #/input_schema/required/64: {TOO_MANY}"));
+    let d = parse_spec("t.json", &spec(64).to_string(), None).unwrap().descriptor;
+    assert_eq!(d.params.len(), 64);
+}
+
 // --- patterns mean what ECMA-262 says, or are refused -------------------------------------
 
 #[test]

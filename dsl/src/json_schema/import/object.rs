@@ -42,7 +42,10 @@ impl Importer {
         }
         let mut described: HashSet<String> = params.iter().map(|p| p.name.to_string()).collect();
         described.extend(failed.iter().map(|name| (*name).to_owned()));
+        let before = self.nodes;
         let additional = self.additional(view, depth)?;
+        // Each such key below holds a copy of what other keys take: as many nodes again.
+        let copy_nodes = (self.nodes - before).max(1);
         // A required key that `properties` does not describe takes what other keys take.
         for (name, ptr) in view.required.iter().flatten() {
             if described.contains(*name) {
@@ -58,8 +61,14 @@ impl Importer {
                         ),
                     ));
                 }
-                Additional::Typed(t) => t.get().clone(),
-                Additional::Open | Additional::Unstated => Schema::any(),
+                Additional::Typed(t) => {
+                    self.count_nodes(copy_nodes, ptr)?;
+                    t.get().clone()
+                }
+                Additional::Open | Additional::Unstated => {
+                    self.count_nodes(copy_nodes, ptr)?;
+                    Schema::any()
+                }
             };
             self.note(
                 ptr,
