@@ -15,9 +15,11 @@ use crate::schema::{Additional, Kept, Schema};
 
 /// The most schema nodes import builds for one tool (65,536): its input and output schemas and
 /// their definitions together, each schema object or boolean schema one node (an `anyOf` of
-/// three variants is four nodes), and the copy of a root that a `$ref` to `#` refers to counted
-/// again. Past it the import fails with [`ImportErrorKind::TooManyNodes`] at the pointer where
-/// the count crossed it, and a spec or an MCP tool is refused.
+/// three variants is four nodes), and the copies import makes counted again: that of a root
+/// that a `$ref` to `#` refers to, and that of `additionalProperties` for each required key
+/// `properties` does not list. Past it the import fails with
+/// [`ImportErrorKind::TooManyNodes`] at the pointer where the count crossed it, and a spec or
+/// an MCP tool is refused.
 ///
 /// An imported node takes some 200 bytes, so a spec of a megabyte made of tiny schemas
 /// (`{"anyOf": [{}, {}, ...]}`, 340,000 of them) would build some 75 MB; this bounds one tool
