@@ -697,6 +697,33 @@ fn fractional_exclusive_bounds_that_leave_no_integer_are_refused_with_what_they_
     );
 }
 
+/// A number's exclusive bound at the other bound leaves no number: refused the same way.
+#[test]
+fn number_bounds_that_leave_no_number_because_one_is_exclusive_are_refused_where_written() {
+    let (pointer, message) =
+        fails(json!({"type": "number", "exclusiveMinimum": 1.5, "exclusiveMaximum": 1.5}));
+    assert_eq!(pointer, "/exclusiveMinimum");
+    assert_eq!(
+        message,
+        "#/exclusiveMinimum: `exclusiveMinimum` cannot be expressed by tooldef: 1.5 with \
+         `exclusiveMaximum` 1.5 leaves no number to accept"
+    );
+    let (pointer, message) = fails(json!({"type": "number", "minimum": 2, "exclusiveMaximum": 1}));
+    assert_eq!(pointer, "/minimum");
+    assert_eq!(
+        message,
+        "#/minimum: `minimum` cannot be expressed by tooldef: 2 with `exclusiveMaximum` 1 leaves \
+         no number to accept"
+    );
+    // A number between, or one number both inclusive bounds admit: kept.
+    for v in [
+        json!({"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1e-9}),
+        json!({"type": "number", "minimum": 1, "maximum": 1, "exclusiveMinimum": 0.5}),
+    ] {
+        import_schema(&v).unwrap_or_else(|e| panic!("{v}: {e}"));
+    }
+}
+
 #[test]
 fn exclusive_bounds_with_one_integer_between_are_kept() {
     let imported =
