@@ -121,8 +121,8 @@ pub use tool::{
 // --- json_schema, spec ---
 pub use json_schema::{
     ImportError, ImportErrorKind, ImportNote, Imported, ImportedSchema, InputSchema, KeyOrder,
-    export_input, export_input_literal, export_output, export_output_literal, export_schema,
-    export_schema_literal, import_input, import_input_ordered, import_schema,
+    MAX_IMPORT_NODES, export_input, export_input_literal, export_output, export_output_literal,
+    export_schema, export_schema_literal, import_input, import_input_ordered, import_schema,
     import_schema_ordered,
 };
 pub use spec::{

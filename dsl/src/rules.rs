@@ -552,6 +552,45 @@ impl<'a> Cx<'a> {
             m.s("minimum ").int(lo).s(" is above maximum ").int(hi);
             return Err(m.done());
         }
+        // An exclusive bound admits the integers past it: `exclusiveMinimum 0` from 1 on.
+        let first = match (n.minimum, n.exclusive_minimum) {
+            (Some(a), Some(b)) => Some(max_i128(a as i128, b as i128 + 1)),
+            (Some(a), None) => Some(a as i128),
+            (None, Some(b)) => Some(b as i128 + 1),
+            (None, None) => None,
+        };
+        let last = match (n.maximum, n.exclusive_maximum) {
+            (Some(a), Some(b)) => Some(min_i128(a as i128, b as i128 - 1)),
+            (Some(a), None) => Some(a as i128),
+            (None, Some(b)) => Some(b as i128 - 1),
+            (None, None) => None,
+        };
+        if let (Some(first), Some(last)) = (first, last)
+            && first > last
+        {
+            let mut m = self.start(Rule::MinAboveMax, path);
+            m.s("the bounds ");
+            let bounds = [
+                ("minimum ", n.minimum),
+                ("exclusive minimum ", n.exclusive_minimum),
+                ("maximum ", n.maximum),
+                ("exclusive maximum ", n.exclusive_maximum),
+            ];
+            let mut i = 0;
+            let mut listed = false;
+            while i < bounds.len() {
+                if let Some(b) = bounds[i].1 {
+                    if listed {
+                        m.s(", ");
+                    }
+                    m.s(bounds[i].0).int(b);
+                    listed = true;
+                }
+                i += 1;
+            }
+            m.s(" leave no integer");
+            return Err(m.done());
+        }
         if let Some(step) = n.multiple_of
             && step <= 0
         {
@@ -591,6 +630,25 @@ impl<'a> Cx<'a> {
             let mut m = self.start(Rule::MinAboveMax, path);
             m.s("minimum ").float(lo).s(" is above maximum ").float(hi);
             return Err(m.done());
+        }
+        // Equal bounds admit their number only if both are inclusive.
+        if let (Some(lo), Some(hi)) = (lo, hi)
+            && lo == hi
+        {
+            let lo_exclusive = match n.exclusive_minimum {
+                Some(e) => e == lo,
+                None => false,
+            };
+            let hi_exclusive = match n.exclusive_maximum {
+                Some(e) => e == hi,
+                None => false,
+            };
+            if lo_exclusive || hi_exclusive {
+                let mut m = self.start(Rule::MinAboveMax, path);
+                m.s("the bounds meet at ").float(lo);
+                m.s(" and one of them is exclusive, which leaves no number");
+                return Err(m.done());
+            }
         }
         if let Some(step) = n.multiple_of
             && (step.is_nan() || step <= 0.0)
@@ -644,6 +702,14 @@ impl<'a> Cx<'a> {
 }
 
 /// A 64-bit FNV-1a hash of a definition name, the key of [`name_order`] (usable in `const`).
+const fn max_i128(a: i128, b: i128) -> i128 {
+    if a > b { a } else { b }
+}
+
+const fn min_i128(a: i128, b: i128) -> i128 {
+    if a < b { a } else { b }
+}
+
 const fn name_hash(name: &str) -> u64 {
     let bytes = name.as_bytes();
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;

@@ -40,7 +40,9 @@
 //! malformed JSON (a key given twice in one object counts as malformed, and names its pointer),
 //! or the JSON pointer (`#/input_schema/properties/days/minimum`) for everything
 //! else. One [`SpecError`] lists every problem of the file (the input schema contributes the
-//! first problem of each of its properties, the output schema its first),
+//! first problem of each of its properties, the output schema its first; an output schema that
+//! cannot be read is otherwise left out with a note, but a tool whose two schemas together
+//! hold more than [`MAX_IMPORT_NODES`] nodes is refused wherever the count crossed it),
 //! and an unknown key close to an allowed one says which (`annotatons`: did you mean
 //! `annotations`?).
 
@@ -55,8 +57,9 @@ use crate::descriptor_rules::DescriptorError;
 use crate::extensions::Extensions;
 use crate::json_schema::export::Obj;
 use crate::json_schema::{
-    ImportError, ImportNote, KeyOrder, export_input_literal, export_output_literal,
-    import_input_every, import_schema_ordered, merge_definitions, pointer_token,
+    ImportError, ImportErrorKind, ImportNote, KeyOrder, MAX_IMPORT_NODES, export_input_literal,
+    export_output_literal, import_input_every, import_schema_counted, merge_definitions,
+    pointer_token,
 };
 use crate::literal::Literal;
 use crate::pointer::JsonPointer;
@@ -438,8 +441,10 @@ fn spec_value(
     let mut schemas_in = true;
     let input_at = JsonPointer::from_segments(["input_schema"]);
     let output_at = JsonPointer::from_segments(["output_schema"]);
+    // Schema nodes built for the tool so far: its two schemas share one limit.
+    let mut nodes = 0;
     if let Some(input) = obj.get("input_schema") {
-        match import_input_every(input, &order.subtree(input_at.as_str())) {
+        match import_input_every(input, &order.subtree(input_at.as_str()), &mut nodes) {
             Ok(imported) => {
                 notes.extend(imported.notes.into_iter().map(|n| n.prefixed(&input_at)));
                 imported.value.apply_to(&mut d);
@@ -452,8 +457,11 @@ fn spec_value(
             }
         }
     }
-    if let Some(output) = obj.get("output_schema") {
-        match import_schema_ordered(output, &order.subtree(output_at.as_str())) {
+    // An input past the node limit has been refused: the output is not read.
+    if let Some(output) = obj.get("output_schema")
+        && nodes <= MAX_IMPORT_NODES
+    {
+        match import_schema_counted(output, &order.subtree(output_at.as_str()), &mut nodes) {
             Ok(imported) => {
                 notes.extend(imported.notes.into_iter().map(|n| n.prefixed(&output_at)));
                 let mut definitions = d.definitions.to_vec();
@@ -473,7 +481,13 @@ fn spec_value(
                     }
                 }
             }
-            // The output schema never blocks the input side: what cannot be read is left out.
+            // A tool past the node limit is refused, wherever the count crossed it.
+            Err(e) if e.kind == ImportErrorKind::TooManyNodes => {
+                schemas_in = false;
+                problems.push(SpecErrorKind::Schema(e.prefixed(&output_at)));
+            }
+            // Otherwise the output schema never blocks the input side: what cannot be read is
+            // left out.
             Err(e) => {
                 let e = e.prefixed(&output_at);
                 notes.push(ImportNote::new(

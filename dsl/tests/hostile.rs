@@ -76,11 +76,12 @@ fn twenty_thousand_definitions_each_referenced_once_import_and_dispatch() {
 }
 
 #[test]
-fn twenty_thousand_definitions_behind_one_ofs_and_a_chain_that_fails_import() {
+fn twelve_thousand_definitions_behind_one_ofs_and_a_chain_that_fails_import() {
     // Each `oneOf` is checked for overlap through the definitions its variants refer to, and a
     // chain of definitions referring to one that cannot be read is dropped link by link: both
-    // look definitions up by name, so this stays fast in a debug build.
-    let n: usize = 20_000;
+    // look definitions up by name, so this stays fast in a debug build. (Some 61,000 schema
+    // nodes, within the import's limit of 65,536.)
+    let n: usize = 12_000;
     let chain = 300;
     let props: serde_json::Map<String, Value> =
         (0..n).map(|i| (format!("p{i}"), json!({"$ref": format!("#/$defs/d{i}")}))).collect();
@@ -221,9 +222,10 @@ fn a_one_of_of_twenty_thousand_variants_is_told_apart_in_one_pass() {
 }
 
 #[test]
-fn listing_a_variant_twice_is_found_among_forty_thousand() {
+fn listing_a_variant_twice_is_found_among_twenty_thousand() {
+    // Three schema nodes a variant: some 60,000, within the import's limit of 65,536.
     let mut variants: Vec<Value> =
-        (0..40_000).map(|i| json!({"type": "object", "properties": {"v": {"const": i}}})).collect();
+        (0..20_000).map(|i| json!({"type": "object", "properties": {"v": {"const": i}}})).collect();
     assert_eq!(one_of(variants.clone()).0, tooldef::Combine::OneOf, "no discriminator: pairs");
     variants.push(json!({"properties": {"v": {"const": 17}}, "type": "object"}));
     assert_eq!(one_of(variants), (tooldef::Combine::OneOf, vec![OVERLAP.to_owned()]));
@@ -345,6 +347,86 @@ fn duplicates_in_large_lists_are_still_found() {
         d.unwrap_err().to_string(),
         "tool `t`: parameter `x`: enum value \"v7\" is listed twice"
     );
+}
+
+// --- a tool's schemas hold at most MAX_IMPORT_NODES nodes ---------------------------------
+
+/// `{"anyOf": [{}, {}, ...]}` of `n` variants: `n + 1` schema nodes of three bytes each.
+fn any_of_empty(n: usize) -> Value {
+    json!({"anyOf": vec![json!({}); n]})
+}
+
+const TOO_MANY: &str = "schemas hold more than 65536 nodes (the tool's input and output schemas and their definitions together)";
+
+#[test]
+fn a_tool_one_node_past_the_limit_is_refused_where_the_count_crossed_it() {
+    assert_eq!(tooldef::MAX_IMPORT_NODES, 65_536);
+    // The property and its variants: one node more than the limit. The last variant crosses it.
+    let over = with_property(any_of_empty(tooldef::MAX_IMPORT_NODES));
+    assert_eq!(
+        spec_error(&over),
+        format!("t.json: #/input_schema/properties/x/anyOf/65535: {TOO_MANY}")
+    );
+    // At the limit, the tool imports.
+    let at = with_property(any_of_empty(tooldef::MAX_IMPORT_NODES - 1));
+    let d = parse_spec("t.json", &at.to_string(), None).unwrap().descriptor;
+    let tooldef::SchemaKind::AnyOf(a) = &d.param("x").unwrap().schema.kind else { panic!() };
+    assert_eq!(a.variants.len(), tooldef::MAX_IMPORT_NODES - 1);
+}
+
+#[test]
+fn a_schema_imported_on_its_own_has_the_limit_to_itself() {
+    let e = tooldef::import_schema(&any_of_empty(tooldef::MAX_IMPORT_NODES)).unwrap_err();
+    assert_eq!(e.to_string(), format!("#/anyOf/65535: {TOO_MANY}"));
+    assert!(tooldef::import_schema(&any_of_empty(tooldef::MAX_IMPORT_NODES - 1)).is_ok());
+}
+
+#[test]
+fn the_input_and_output_schemas_share_one_limit() {
+    // 40,001 nodes in the input, then the output's root and variants: the variant at index
+    // 25,534 is node 65,537.
+    let mut spec = with_property(any_of_empty(40_000));
+    spec["output_schema"] = any_of_empty(30_000);
+    assert_eq!(spec_error(&spec), format!("t.json: #/output_schema/anyOf/25534: {TOO_MANY}"));
+    assert!(parse_spec("t.json", &with_property(any_of_empty(40_000)).to_string(), None).is_ok());
+}
+
+#[test]
+fn a_definition_nothing_refers_to_counts_toward_the_limit() {
+    // It is not dropped as one that cannot be read:
+    // the property is node 1, the definition 2, its variant at index 65,534 node 65,537.
+    let mut spec = with_property(json!({"type": "string"}));
+    spec["input_schema"]["$defs"] = json!({"big": any_of_empty(65_535)});
+    assert_eq!(
+        spec_error(&spec),
+        format!("t.json: #/input_schema/$defs/big/anyOf/65534: {TOO_MANY}")
+    );
+}
+
+#[test]
+fn the_copy_of_a_root_that_refers_to_itself_counts_toward_the_limit() {
+    // The copy that a `$ref` to `#` refers to is as many nodes again as the root.
+    let mut spec = with_property(any_of_empty(40_000));
+    spec["input_schema"]["properties"]["self"] = json!({"$ref": "#"});
+    assert_eq!(spec_error(&spec), format!("t.json: #/input_schema: {TOO_MANY}"));
+    let mut spec = with_property(any_of_empty(30_000));
+    spec["input_schema"]["properties"]["self"] = json!({"$ref": "#"});
+    assert!(parse_spec("t.json", &spec.to_string(), None).is_ok());
+}
+
+#[test]
+fn each_required_key_properties_does_not_list_counts_a_copy_of_additional_properties() {
+    // Each such key becomes a property holding a copy of `additionalProperties`: here 1,000
+    // nodes (the schema and its variants), so 65 copies cross the limit, at the 65th key.
+    // Uncounted, 2,000 keys of a 21 KB spec built 4 million nodes (900 MB).
+    let spec = |keys: usize| {
+        let required: Vec<String> = (0..keys).map(|i| format!("k{i}")).collect();
+        json!({"name": "t", "input_schema": {"type": "object",
+            "additionalProperties": any_of_empty(999), "required": required}})
+    };
+    assert_eq!(spec_error(&spec(2_000)), format!("t.json: #/input_schema/required/64: {TOO_MANY}"));
+    let d = parse_spec("t.json", &spec(64).to_string(), None).unwrap().descriptor;
+    assert_eq!(d.params.len(), 64);
 }
 
 // --- patterns mean what ECMA-262 says, or are refused -------------------------------------
@@ -710,4 +792,26 @@ fn a_bound_no_64_bit_integer_satisfies_is_refused() {
         got,
         "t.json: #/input_schema/properties/x/minimum: `minimum` cannot be expressed by tooldef: is beyond the 64-bit range of integer bounds, and no 64-bit integer satisfies it"
     );
+}
+
+#[test]
+fn exclusive_bounds_that_leave_no_integer_are_refused_in_a_spec() {
+    let got = spec_error(&with_property(json!({"type": "integer",
+        "exclusiveMinimum": 0, "exclusiveMaximum": 1})));
+    assert_eq!(
+        got,
+        "t.json: #/input_schema/properties/x/exclusiveMinimum: `exclusiveMinimum` cannot be expressed by tooldef: 0 with `exclusiveMaximum` 1 leaves no integer to accept"
+    );
+}
+
+#[test]
+fn exclusive_bounds_around_one_integer_accept_it_alone() {
+    let tool = spec_tool(&with_property(json!({"type": "integer",
+        "exclusiveMinimum": 0, "exclusiveMaximum": 2})));
+    assert!(tool.prepare(&Arguments::Text(r#"{"x": 1}"#.into())).is_ok());
+    let refused = |x: i64| {
+        tool.prepare(&Arguments::Text(format!(r#"{{"x": {x}}}"#))).unwrap_err().model_text()
+    };
+    assert_eq!(refused(0), "invalid arguments for t: /x must be greater than 0; got 0");
+    assert_eq!(refused(2), "invalid arguments for t: /x must be less than 2; got 2");
 }

@@ -212,6 +212,29 @@ fn min_above_max_is_rejected_for_every_bound() {
     assert_eq!(rule_of(vec![Param::list("l", &CITY).length(3, 2)]).0, Rule::MinAboveMax);
     let excl = Param::integer("e").exclusive_range(Some(4), Some(2));
     assert_eq!(rule_of(vec![excl]).0, Rule::MinAboveMax);
+    // Exclusive bounds admit the values past them: these leave none, though read as inclusive
+    // they would.
+    let (rule, _, msg) = rule_of(vec![Param::integer("e").exclusive_range(Some(0), Some(1))]);
+    assert_eq!(rule, Rule::MinAboveMax);
+    assert_eq!(
+        msg,
+        "tool `dyn_tool`: parameter `e`: the bounds exclusive minimum 0, exclusive maximum 1 leave no integer"
+    );
+    let (rule, _, msg) = rule_of(vec![Param::integer("e").min(1).exclusive_range(None, Some(1))]);
+    assert_eq!(rule, Rule::MinAboveMax);
+    assert_eq!(
+        msg,
+        "tool `dyn_tool`: parameter `e`: the bounds minimum 1, exclusive maximum 1 leave no integer"
+    );
+    let (rule, _, msg) = rule_of(vec![Param::float("f").exclusive_range(Some(1), Some(1))]);
+    assert_eq!(rule, Rule::MinAboveMax);
+    assert_eq!(
+        msg,
+        "tool `dyn_tool`: parameter `f`: the bounds meet at 1 and one of them is exclusive, which leaves no number"
+    );
+    assert!(build(vec![Param::integer("e").exclusive_range(Some(0), Some(2))]).is_ok());
+    assert!(build(vec![Param::float("f").exclusive_range(Some(0), Some(1))]).is_ok());
+    assert!(build(vec![Param::float("f").range(1, 1)]).is_ok());
     assert_eq!(rule_of(vec![Param::integer("m").multiple_of(0)]).0, Rule::BadMultipleOf);
 }
 

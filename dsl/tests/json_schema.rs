@@ -610,8 +610,8 @@ fn fractional_bounds_on_an_integer_admit_the_same_integers() {
 
 /// Fractional bounds with no integer between them are refused at the bound, as written: the
 /// rounded range (`minimum 1 is above maximum 0`) named neither the pointer nor the numbers the
-/// author wrote. Bounds that leave integers, or an empty range written in whole numbers, are
-/// not this check's business.
+/// author wrote. Bounds that leave integers, or an empty range written as whole inclusive
+/// bounds (`minimum: 2, maximum: 1`, the descriptor check's), are not this check's business.
 #[test]
 fn fractional_bounds_that_leave_no_integer_are_refused_where_written() {
     let (pointer, message) = fails(json!({"type": "integer", "minimum": 0.5, "maximum": 0.7}));
@@ -634,4 +634,105 @@ fn fractional_bounds_that_leave_no_integer_are_refused_where_written() {
         import_schema(&json!({"type": "integer", "minimum": 0.5, "maximum": 1.5})).unwrap();
     let SchemaKind::Integer(n) = &imported.value.schema.kind else { panic!() };
     assert_eq!((n.minimum, n.maximum), (Some(1), Some(1)));
+}
+
+/// Exclusive bounds admit the integers past them: two that leave none between (though numbers
+/// lie between) are refused at the lower bound, as written, like fractional ones.
+#[test]
+fn exclusive_bounds_that_leave_no_integer_are_refused_where_written() {
+    let (pointer, message) =
+        fails(json!({"type": "integer", "exclusiveMinimum": 0, "exclusiveMaximum": 1}));
+    assert_eq!(pointer, "/exclusiveMinimum");
+    assert_eq!(
+        message,
+        "#/exclusiveMinimum: `exclusiveMinimum` cannot be expressed by tooldef: 0 with \
+         `exclusiveMaximum` 1 leaves no integer to accept"
+    );
+}
+
+#[test]
+fn an_inclusive_minimum_at_an_exclusive_maximum_is_refused_where_written() {
+    let (pointer, message) = fails(json!({"type": "integer", "minimum": 1, "exclusiveMaximum": 1}));
+    assert_eq!(pointer, "/minimum");
+    assert_eq!(
+        message,
+        "#/minimum: `minimum` cannot be expressed by tooldef: 1 with `exclusiveMaximum` 1 leaves \
+         no integer to accept"
+    );
+}
+
+#[test]
+fn an_exclusive_minimum_at_an_inclusive_maximum_is_refused_where_written() {
+    let (pointer, message) = fails(json!({"type": "integer", "exclusiveMinimum": 1, "maximum": 1}));
+    assert_eq!(pointer, "/exclusiveMinimum");
+    assert_eq!(
+        message,
+        "#/exclusiveMinimum: `exclusiveMinimum` cannot be expressed by tooldef: 1 with `maximum` 1 \
+         leaves no integer to accept"
+    );
+}
+
+#[test]
+fn draft_04_exclusive_bounds_that_leave_no_integer_are_refused_with_their_numbers() {
+    // `exclusiveMinimum: true` makes `minimum` exclusive: the numbers are the plain keys'.
+    let (pointer, message) = fails(json!({"type": "integer", "minimum": 0, "maximum": 1,
+        "exclusiveMinimum": true, "exclusiveMaximum": true}));
+    assert_eq!(pointer, "/exclusiveMinimum");
+    assert_eq!(
+        message,
+        "#/exclusiveMinimum: `exclusiveMinimum` cannot be expressed by tooldef: 0 with \
+         `exclusiveMaximum` 1 leaves no integer to accept"
+    );
+}
+
+#[test]
+fn fractional_exclusive_bounds_that_leave_no_integer_are_refused_with_what_they_were_read_as() {
+    let (pointer, message) =
+        fails(json!({"type": "integer", "exclusiveMinimum": 0.2, "exclusiveMaximum": 0.9}));
+    assert_eq!(pointer, "/exclusiveMinimum");
+    assert_eq!(
+        message,
+        "#/exclusiveMinimum: `exclusiveMinimum` cannot be expressed by tooldef: 0.2 with \
+         `exclusiveMaximum` 0.9 leaves no integer to accept (read as 0 and 1)"
+    );
+}
+
+/// A number's exclusive bound at the other bound leaves no number: refused the same way.
+#[test]
+fn number_bounds_that_leave_no_number_because_one_is_exclusive_are_refused_where_written() {
+    let (pointer, message) =
+        fails(json!({"type": "number", "exclusiveMinimum": 1.5, "exclusiveMaximum": 1.5}));
+    assert_eq!(pointer, "/exclusiveMinimum");
+    assert_eq!(
+        message,
+        "#/exclusiveMinimum: `exclusiveMinimum` cannot be expressed by tooldef: 1.5 with \
+         `exclusiveMaximum` 1.5 leaves no number to accept"
+    );
+    let (pointer, message) = fails(json!({"type": "number", "minimum": 2, "exclusiveMaximum": 1}));
+    assert_eq!(pointer, "/minimum");
+    assert_eq!(
+        message,
+        "#/minimum: `minimum` cannot be expressed by tooldef: 2 with `exclusiveMaximum` 1 leaves \
+         no number to accept"
+    );
+    // A number between, or one number both inclusive bounds admit: kept.
+    for v in [
+        json!({"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1e-9}),
+        json!({"type": "number", "minimum": 1, "maximum": 1, "exclusiveMinimum": 0.5}),
+    ] {
+        import_schema(&v).unwrap_or_else(|e| panic!("{v}: {e}"));
+    }
+}
+
+#[test]
+fn exclusive_bounds_with_one_integer_between_are_kept() {
+    let imported =
+        import_schema(&json!({"type": "integer", "exclusiveMinimum": 0, "exclusiveMaximum": 2}))
+            .unwrap();
+    let SchemaKind::Integer(n) = &imported.value.schema.kind else { panic!() };
+    assert_eq!((n.exclusive_minimum, n.exclusive_maximum), (Some(0), Some(2)));
+    let imported =
+        import_schema(&json!({"type": "integer", "minimum": 1, "exclusiveMaximum": 2})).unwrap();
+    let SchemaKind::Integer(n) = &imported.value.schema.kind else { panic!() };
+    assert_eq!((n.minimum, n.exclusive_maximum), (Some(1), Some(2)));
 }

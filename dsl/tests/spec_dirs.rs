@@ -96,3 +96,30 @@ fn a_one_shot_load_and_the_workspace_agree_on_a_directory() {
         ]
     );
 }
+
+#[test]
+fn a_spec_past_the_node_limit_is_refused_and_the_others_of_its_directory_load() {
+    // `{}` a variant: three bytes a schema node, well within the size limit.
+    let variants = vec!["{}"; tooldef::MAX_IMPORT_NODES].join(",");
+    let big = format!(
+        r#"{{"input_schema": {{"type": "object", "properties": {{"x": {{"anyOf": [{variants}]}}}}}}}}"#
+    );
+    let dir = TempDir::new();
+    dir.write("after.json", "{}");
+    dir.write("before.json", "{}");
+    dir.write("big.json", &big);
+
+    let loaded = load_spec_dir(dir.path()).unwrap_err();
+    let names: Vec<&str> =
+        loaded.specs.loaded.iter().map(|l| l.spec.descriptor.name.as_str()).collect();
+    assert_eq!(names, ["after", "before"]);
+    let errors: Vec<String> = loaded.errors.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        errors,
+        [format!(
+            "{}: #/input_schema/properties/x/anyOf/65535: schemas hold more than 65536 nodes \
+             (the tool's input and output schemas and their definitions together)",
+            dir.path().join("big.json").display()
+        )]
+    );
+}

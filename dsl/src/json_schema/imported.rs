@@ -13,6 +13,21 @@ use crate::descriptor_rules::MAX_DEPTH;
 use crate::pointer::JsonPointer;
 use crate::schema::{Additional, Kept, Schema};
 
+/// The most schema nodes import builds for one tool (65,536): its input and output schemas and
+/// their definitions together, each schema object or boolean schema one node (an `anyOf` of
+/// three variants is four nodes), and the copies import makes counted again: that of a root
+/// that a `$ref` to `#` refers to, and that of `additionalProperties` for each required key
+/// `properties` does not list. Past it the import fails with
+/// [`ImportErrorKind::TooManyNodes`] at the pointer where the count crossed it, and a spec or
+/// an MCP tool is refused.
+///
+/// An imported node takes some 200 bytes, so a spec of a megabyte made of tiny schemas
+/// (`{"anyOf": [{}, {}, ...]}`, 340,000 of them) would build some 75 MB; this bounds one tool
+/// to about 15 MB. The largest tool of the real-world corpus holds 122 nodes, the largest
+/// schema a provider documents (OpenAI's 5,000 properties) about 5,000, and the renderers
+/// never write more than this many nodes from inlined definitions either.
+pub const MAX_IMPORT_NODES: usize = 64 * 1024;
+
 /// The result of an import: the IR value and the notes about what was dropped or inferred.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
@@ -172,6 +187,14 @@ pub enum ImportErrorKind {
     /// Schemas nest deeper than [`MAX_DEPTH`].
     #[error("schemas nest deeper than {} levels", MAX_DEPTH)]
     TooDeep,
+    /// The tool's schemas hold more than [`MAX_IMPORT_NODES`] schema nodes; the pointer is
+    /// where the count crossed it.
+    #[error(
+        "schemas hold more than {} nodes (the tool's input and output schemas and their \
+         definitions together)",
+        MAX_IMPORT_NODES
+    )]
+    TooManyNodes,
 }
 
 pub(super) fn wrong(

@@ -50,8 +50,9 @@ pub use export::{
 pub use import::{
     import_input, import_input_ordered, import_schema, import_schema_ordered, merge_definitions,
 };
-pub(crate) use import::{import_input_every, json_refs};
+pub(crate) use import::{import_input_every, import_schema_counted, json_refs};
 pub use imported::{
-    ImportError, ImportErrorKind, ImportNote, Imported, ImportedSchema, InputSchema, pointer_token,
+    ImportError, ImportErrorKind, ImportNote, Imported, ImportedSchema, InputSchema,
+    MAX_IMPORT_NODES, pointer_token,
 };
 pub use order::KeyOrder;

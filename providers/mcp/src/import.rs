@@ -51,8 +51,8 @@ pub struct ImportedEach {
 ///
 /// # Errors
 ///
-/// The first tool that cannot be imported: a name outside MCP's `^[a-zA-Z0-9_.-]{1,128}$`, or a
-/// schema the IR cannot express.
+/// The first tool that cannot be imported: a name outside MCP's `^[a-zA-Z0-9_.-]{1,128}$`, a
+/// schema the IR cannot express, or schemas of more than [`tooldef::MAX_IMPORT_NODES`] nodes.
 pub fn import_tools(list: &Value) -> Result<ImportedTools, ImportError> {
     import_tools_ordered(list, &KeyOrder::default())
 }

@@ -36,3 +36,25 @@ fn every_good_tool_is_kept_and_every_bad_one_named_with_each_of_its_problems() {
     // A list that is not one is still an error.
     assert_eq!(import_each(&json!({"tools": {}})).unwrap_err().pointer, "/tools");
 }
+
+#[test]
+fn a_tool_past_the_node_limit_is_named_and_the_others_are_kept() {
+    // The property and its variants: one schema node more than the limit.
+    let variants = vec![json!({}); tooldef::MAX_IMPORT_NODES];
+    let list = json!({"tools": [
+        {"name": "first", "inputSchema": {"type": "object"}},
+        {"name": "big", "inputSchema": {"type": "object", "properties": {"x": {"anyOf": variants}}}},
+        {"name": "last", "inputSchema": {"type": "object"}}
+    ]});
+    let each = import_each(&list).unwrap();
+    let names: Vec<&str> = each.tools.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(names, ["first", "last"]);
+    let failed: Vec<String> = each.failed.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        failed,
+        [
+            "/tools/1: MCP tool `big`: #/input_schema/properties/x/anyOf/65535: schemas hold more than 65536 nodes (the tool's input and output schemas and their definitions together)"
+        ]
+    );
+    assert_eq!(import_tools(&list).unwrap_err(), each.failed[0]);
+}

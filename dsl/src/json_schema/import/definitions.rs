@@ -11,7 +11,7 @@ use super::Importer;
 use super::refs::{json_refs, refs_of};
 use crate::descriptor::Definition;
 use crate::json_schema::finite::first_without_base_case;
-use crate::json_schema::imported::{ImportError, child, unsupported};
+use crate::json_schema::imported::{ImportError, ImportErrorKind, child, unsupported};
 use crate::schema::{Kept, Schema};
 
 /// Adds `more` to `into`, skipping definitions already there with the same schema.
@@ -94,6 +94,8 @@ impl Importer {
                 let ptr = child(&at, name);
                 match self.schema(value, &ptr, 1) {
                     Ok(schema) => out.push(Definition::named(name.clone(), schema)),
+                    // The node limit stops the import, whether or not the definition is used.
+                    Err(e) if e.kind == ImportErrorKind::TooManyNodes => return Err(e),
                     Err(e) => self.failed_defs.push((name.clone(), e)),
                 }
             }

@@ -22,7 +22,9 @@
 //! keyword of the wrong type, an unknown type name, a dangling or non-local `$ref`), one that no
 //! value satisfies, and what the IR cannot hold at all (an `allOf` that cannot be merged
 //! exactly, an enum value that is an array or an object, constraints beside `$ref` or
-//! `anyOf`); nothing is lost silently. Enums and `const`s of strings, integers, numbers and
+//! `anyOf`), and a tool of more than [`MAX_IMPORT_NODES`] schema nodes (at the pointer where
+//! the count crossed it; the spec reader counts a tool's input and output schemas together);
+//! nothing is lost silently. Enums and `const`s of strings, integers, numbers and
 //! booleans are read as they are (`1.0` under `type: integer` as `1`); values a `type` beside
 //! them excludes are dropped with a note, and only an enum with no value left is refused. A schema without
 //! `type` whose constraints all belong to one type (e.g. only `properties`) is read as that type,
@@ -72,8 +74,8 @@ use serde_json::{Map, Value};
 use crate::descriptor::Definition;
 use crate::descriptor_rules::MAX_DEPTH;
 use crate::json_schema::imported::{
-    ImportError, ImportErrorKind, ImportNote, Imported, ImportedSchema, InputSchema, child,
-    describe, unsupported, wrong,
+    ImportError, ImportErrorKind, ImportNote, Imported, ImportedSchema, InputSchema,
+    MAX_IMPORT_NODES, child, describe, unsupported, wrong,
 };
 use crate::json_schema::keywords::{Family, is_constraint};
 use crate::json_schema::order::KeyOrder;
@@ -102,6 +104,9 @@ struct Importer {
     errors: Vec<ImportError>,
     /// The key order of the document's text, for properties, definitions and object literals.
     order: KeyOrder,
+    /// Schema nodes built so far for the tool, this import's and those of the tool's other
+    /// schema read before it (at most [`MAX_IMPORT_NODES`]).
+    nodes: usize,
 }
 
 /// Reads an input object schema (the `inputSchema` / `parameters` of a tool).
@@ -133,8 +138,8 @@ struct Importer {
 /// # Errors
 ///
 /// An [`ImportError`] naming the JSON pointer of the first problem: a root that is not an object
-/// schema, a keyword of the wrong type, a keyword the IR cannot express, a dangling `$ref`, or
-/// nesting deeper than [`MAX_DEPTH`].
+/// schema, a keyword of the wrong type, a keyword the IR cannot express, a dangling `$ref`,
+/// nesting deeper than [`MAX_DEPTH`], or more than [`MAX_IMPORT_NODES`] schema nodes.
 pub fn import_input(schema: &Value) -> Result<Imported<InputSchema>, ImportError> {
     import_input_ordered(schema, &KeyOrder::default())
 }
@@ -149,18 +154,21 @@ pub fn import_input_ordered(
     schema: &Value,
     order: &KeyOrder,
 ) -> Result<Imported<InputSchema>, ImportError> {
-    import_input_every(schema, order).map_err(first)
+    import_input_every(schema, order, &mut 0).map_err(first)
 }
 
 /// As [`import_input_ordered`], with every problem of the root object's properties (each
 /// property is read however the ones before it failed), then the problem that stopped the
-/// import, if another did, in document order; never an empty list.
+/// import, if another did, in document order; never an empty list. `nodes` is the number of
+/// schema nodes the tool's other schemas took already, and becomes the tool's total (see
+/// [`MAX_IMPORT_NODES`]).
 pub(crate) fn import_input_every(
     schema: &Value,
     order: &KeyOrder,
+    nodes: &mut usize,
 ) -> Result<Imported<InputSchema>, Vec<ImportError>> {
     let mut errors = Vec::new();
-    match read_input(schema, order, &mut errors) {
+    match read_input(schema, order, nodes, &mut errors) {
         Ok(imported) if errors.is_empty() => Ok(imported),
         Ok(_) => Err(errors),
         Err(e) => {
@@ -180,6 +188,7 @@ fn first(errors: Vec<ImportError>) -> ImportError {
 fn read_input(
     schema: &Value,
     order: &KeyOrder,
+    nodes: &mut usize,
     errors: &mut Vec<ImportError>,
 ) -> Result<Imported<InputSchema>, ImportError> {
     let Value::Object(root) = schema else {
@@ -189,6 +198,18 @@ fn read_input(
         ));
     };
     let mut im = Importer::new(root, "Input", order)?;
+    im.nodes = *nodes;
+    let result = read_input_with(&mut im, root, errors);
+    *nodes = im.nodes;
+    result
+}
+
+/// [`read_input`] past the importer's creation.
+fn read_input_with(
+    im: &mut Importer,
+    root: &Map<String, Value>,
+    errors: &mut Vec<ImportError>,
+) -> Result<Imported<InputSchema>, ImportError> {
     let mut view = im.view(root, "")?;
     // A root that only refers to a definition: read the definition as the root object.
     if let Some(r) = view.get("$ref") {
@@ -254,7 +275,9 @@ fn read_input(
     }
     im.check_keywords(&view)?;
     im.drop_foreign(&view, Some(Family::Object));
+    let before = im.nodes;
     let (mut params, mut additional) = im.object(&view, 0)?;
+    let root_nodes = im.nodes - before + 1;
     let kept = im.kept(&view);
     let mut definitions = im.definitions(root)?;
     if !im.errors.is_empty() {
@@ -267,7 +290,7 @@ fn read_input(
             errors.push(e);
         }
         let value = InputSchema { params, additional, definitions, kept };
-        return Ok(Imported { value, notes: im.notes });
+        return Ok(Imported { value, notes: std::mem::take(&mut im.notes) });
     }
     let snapshot = definitions.clone();
     let by_name = ByName::new(&snapshot);
@@ -279,6 +302,8 @@ fn read_input(
     }
     im.drop_failed(&roots, &kept, &mut definitions)?;
     if im.root_used {
+        // The copy is built as much as the root's properties were.
+        im.count_nodes(root_nodes, &view.ptr)?;
         let mut copy = Schema::of(SchemaKind::Object(ObjectSchema {
             properties: Cow::Owned(params.clone()),
             additional: additional.clone(),
@@ -291,7 +316,8 @@ fn read_input(
         roots.push(t);
     }
     im.check_base_cases(&definitions, &roots)?;
-    Ok(Imported { value: InputSchema { params, additional, definitions, kept }, notes: im.notes })
+    let value = InputSchema { params, additional, definitions, kept };
+    Ok(Imported { value, notes: std::mem::take(&mut im.notes) })
 }
 
 /// Reads one schema and the definitions of its document.
@@ -312,6 +338,16 @@ pub fn import_schema_ordered(
     schema: &Value,
     order: &KeyOrder,
 ) -> Result<Imported<ImportedSchema>, ImportError> {
+    import_schema_counted(schema, order, &mut 0)
+}
+
+/// As [`import_schema_ordered`]; `nodes` is the number of schema nodes the tool's other schemas
+/// took already, and becomes the tool's total (see [`MAX_IMPORT_NODES`]).
+pub(crate) fn import_schema_counted(
+    schema: &Value,
+    order: &KeyOrder,
+    nodes: &mut usize,
+) -> Result<Imported<ImportedSchema>, ImportError> {
     let root = match schema {
         Value::Object(root) => root,
         other => {
@@ -322,7 +358,21 @@ pub fn import_schema_ordered(
         }
     };
     let mut im = Importer::new(root, "Root", order)?;
+    im.nodes = *nodes;
+    let result = read_schema(&mut im, root, schema);
+    *nodes = im.nodes;
+    result
+}
+
+/// [`import_schema_counted`] past the importer's creation.
+fn read_schema(
+    im: &mut Importer,
+    root: &Map<String, Value>,
+    schema: &Value,
+) -> Result<Imported<ImportedSchema>, ImportError> {
+    let before = im.nodes;
     let mut schema = im.schema(schema, "", 0)?;
+    let root_nodes = im.nodes - before;
     if !im.errors.is_empty() {
         return Err(im.errors.swap_remove(0));
     }
@@ -333,10 +383,13 @@ pub fn import_schema_ordered(
     im.settle_definitions(&mut definitions, &by_name);
     im.drop_failed(&[&schema], &[], &mut definitions)?;
     if im.root_used {
+        // The copy is built as much as the root was.
+        im.count_nodes(root_nodes, "")?;
         definitions.push(Definition::named(im.root_name.clone(), schema.clone()));
     }
     im.check_base_cases(&definitions, &[&schema])?;
-    Ok(Imported { value: ImportedSchema { schema, definitions }, notes: im.notes })
+    let notes = std::mem::take(&mut im.notes);
+    Ok(Imported { value: ImportedSchema { schema, definitions }, notes })
 }
 
 impl Importer {
@@ -355,6 +408,7 @@ impl Importer {
             failed_defs: Vec::new(),
             errors: Vec::new(),
             order: order.clone(),
+            nodes: 0,
         };
         for table in ["$defs", "definitions"] {
             match root.get(table) {
@@ -394,11 +448,23 @@ impl Importer {
             message: message.into(),
         });
     }
+
+    /// Counts `n` more schema nodes built for the tool, the first of them at `ptr`; past
+    /// [`MAX_IMPORT_NODES`], the error that stops the import.
+    fn count_nodes(&mut self, n: usize, ptr: &str) -> Result<(), ImportError> {
+        self.nodes = self.nodes.saturating_add(n);
+        if self.nodes > MAX_IMPORT_NODES {
+            return Err(ImportError::at(ptr, ImportErrorKind::TooManyNodes));
+        }
+        Ok(())
+    }
+
     /// Reads a schema at `ptr`.
     fn schema(&mut self, value: &Value, ptr: &str, depth: usize) -> Result<Schema, ImportError> {
         if depth > MAX_DEPTH {
             return Err(ImportError::at(ptr, ImportErrorKind::TooDeep));
         }
+        self.count_nodes(1, ptr)?;
         let map = match value {
             Value::Object(m) => m,
             Value::Bool(true) => return Ok(Schema::any()),

@@ -164,41 +164,100 @@ impl Importer {
     }
 }
 
-/// The error for fractional bounds that, read as integer bounds, leave the lower one above the
-/// upper one (`minimum: 0.5, maximum: 0.7`: no integer lies between): named at the lower
-/// bound's pointer with both bounds as written, where the descriptor's own check would only
-/// see the rounded ones. `None` when the range is not empty or no bound in the way was
-/// fractional (those ranges are the descriptor check's to refuse, as they always were).
+/// The error for bounds that leave no integer between them (`minimum: 0.5, maximum: 0.7`;
+/// `exclusiveMinimum: 0, exclusiveMaximum: 1`; `minimum: 1, exclusiveMaximum: 1`): named at
+/// the pointer of the lower bound that decides, with both bounds as written, and with the
+/// integer bounds they were read as when one of them was fractional. An exclusive bound
+/// admits the integers past it (`exclusiveMinimum: 0` from 1 on), where the descriptor's own
+/// check compares it as if it were inclusive and would accept the range. `None` when the range
+/// holds an integer, or when two whole-number inclusive bounds decide (`minimum: 2, maximum:
+/// 1` is the descriptor check's to refuse, as it always was).
 fn no_integer_between(
     view: &View<'_>,
     fractions: &[(&'static str, f64)],
     lower: [(&'static str, Option<i64>); 2],
     upper: [(&'static str, Option<i64>); 2],
 ) -> Option<ImportError> {
-    // The tighter bound of each side, as the descriptor check reads them.
-    let (lo_key, lo) = lower
+    // The tighter bound of each side by the first (last) integer it admits; on a tie, the
+    // first listed.
+    let (lo_key, lo, first) = lower
         .into_iter()
-        .filter_map(|(k, b)| Some((k, b?)))
-        .reduce(|a, b| if b.1 > a.1 { b } else { a })?;
-    let (hi_key, hi) = upper
+        .filter_map(|(k, b)| Some((k, b?, i128::from(b?) + i128::from(exclusive(k)))))
+        .reduce(|a, b| if b.2 > a.2 { b } else { a })?;
+    let (hi_key, hi, last) = upper
         .into_iter()
-        .filter_map(|(k, b)| Some((k, b?)))
-        .reduce(|a, b| if b.1 < a.1 { b } else { a })?;
-    if lo <= hi || !fractions.iter().any(|(k, _)| *k == lo_key || *k == hi_key) {
+        .filter_map(|(k, b)| Some((k, b?, i128::from(b?) - i128::from(exclusive(k)))))
+        .reduce(|a, b| if b.2 < a.2 { b } else { a })?;
+    let fractional = fractions.iter().any(|(k, _)| *k == lo_key || *k == hi_key);
+    if first <= last || !(fractional || exclusive(lo_key) || exclusive(hi_key)) {
         return None;
     }
     let written = |key: &str| match fractions.iter().find(|(k, _)| *k == key) {
         Some((_, f)) => f.to_string(),
-        None => view.get(key).map_or_else(String::new, |kw| kw.value.to_string()),
+        None => written_bound(view, key),
     };
+    let read_as = if fractional { format!(" (read as {lo} and {hi})") } else { String::new() };
     let kw = view.get(lo_key)?;
     Some(unsupported(
         &kw.ptr,
         lo_key,
         format!(
-            "{} with `{hi_key}` {} leaves no integer to accept (read as {lo} and {hi})",
+            "{} with `{hi_key}` {} leaves no integer to accept{read_as}",
             written(lo_key),
             written(hi_key)
+        ),
+    ))
+}
+
+/// Whether `key` is an exclusive bound.
+fn exclusive(key: &str) -> bool {
+    key.starts_with("exclusive")
+}
+
+/// The number of the bound `key` as written.
+fn written_bound(view: &View<'_>, key: &str) -> String {
+    match view.get(key) {
+        // Draft-04: `exclusiveMinimum: true` makes `minimum` exclusive; its number is there.
+        Some(kw) if kw.value.is_boolean() => {
+            let plain = if key == "exclusiveMinimum" { "minimum" } else { "maximum" };
+            view.get(plain).map_or_else(String::new, |kw| kw.value.to_string())
+        }
+        Some(kw) => kw.value.to_string(),
+        None => String::new(),
+    }
+}
+
+/// The bounds of a number schema. Bounds that leave no number between them because one of
+/// them is exclusive (`exclusiveMinimum: 1, exclusiveMaximum: 1`; `minimum: 1,
+/// exclusiveMaximum: 1`) are refused at the pointer of the lower bound that decides, with both
+/// numbers as written: the descriptor's own check compares exclusive bounds as if they were
+/// inclusive and would accept them. Two inclusive bounds the wrong way round are that check's
+/// to refuse, as they always were.
+pub(super) fn float_kws(view: &View<'_>) -> Result<NumberSchema<f64>, ImportError> {
+    let n = number_kws(view, Value::as_f64)?;
+    // The tighter bound of each side; of two equal ones, the exclusive one.
+    let tighter = |a: (&'static str, f64), b: (&'static str, f64), above: bool| {
+        let past = if above { b.1 > a.1 } else { b.1 < a.1 };
+        if past || (b.1 == a.1 && exclusive(b.0)) { b } else { a }
+    };
+    let lower = [("minimum", n.minimum), ("exclusiveMinimum", n.exclusive_minimum)];
+    let upper = [("maximum", n.maximum), ("exclusiveMaximum", n.exclusive_maximum)];
+    let lo =
+        lower.into_iter().filter_map(|(k, b)| Some((k, b?))).reduce(|a, b| tighter(a, b, true));
+    let hi =
+        upper.into_iter().filter_map(|(k, b)| Some((k, b?))).reduce(|a, b| tighter(a, b, false));
+    let (Some((lo_key, lo)), Some((hi_key, hi))) = (lo, hi) else { return Ok(n) };
+    if lo < hi || !(exclusive(lo_key) || exclusive(hi_key)) {
+        return Ok(n);
+    }
+    let kw = view.get(lo_key).expect("a bound that was read");
+    Err(unsupported(
+        &kw.ptr,
+        lo_key,
+        format!(
+            "{} with `{hi_key}` {} leaves no number to accept",
+            written_bound(view, lo_key),
+            written_bound(view, hi_key)
         ),
     ))
 }

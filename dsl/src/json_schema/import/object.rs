@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use super::Importer;
 use crate::descriptor::Param;
-use crate::json_schema::imported::{ImportError, child, unsupported, wrong};
+use crate::json_schema::imported::{ImportError, ImportErrorKind, child, unsupported, wrong};
 use crate::json_schema::keywords::KEPT_ANNOTATIONS;
 use crate::json_schema::view::View;
 use crate::schema::{Additional, Schema};
@@ -17,7 +17,8 @@ impl Importer {
     ///
     /// At the root (`depth` 0) a property that cannot be read is kept in `self.errors` and the
     /// next one read, so that one import reports the problem of every property; the caller
-    /// fails the import when any was kept. Deeper, the first problem stops the import.
+    /// fails the import when any was kept. Deeper, the first problem stops the import, as does
+    /// crossing [`MAX_IMPORT_NODES`](crate::json_schema::MAX_IMPORT_NODES) anywhere.
     pub(super) fn object(
         &mut self,
         view: &View<'_>,
@@ -29,7 +30,7 @@ impl Importer {
         for (name, schema, ptr, _) in view.props.iter().flatten() {
             let schema = match self.schema(schema, ptr, depth + 1) {
                 Ok(schema) => schema,
-                Err(e) if depth == 0 => {
+                Err(e) if depth == 0 && e.kind != ImportErrorKind::TooManyNodes => {
                     self.errors.push(e);
                     failed.insert(*name);
                     continue;
@@ -41,7 +42,10 @@ impl Importer {
         }
         let mut described: HashSet<String> = params.iter().map(|p| p.name.to_string()).collect();
         described.extend(failed.iter().map(|name| (*name).to_owned()));
+        let before = self.nodes;
         let additional = self.additional(view, depth)?;
+        // Each such key below holds a copy of what other keys take: as many nodes again.
+        let copy_nodes = (self.nodes - before).max(1);
         // A required key that `properties` does not describe takes what other keys take.
         for (name, ptr) in view.required.iter().flatten() {
             if described.contains(*name) {
@@ -57,8 +61,14 @@ impl Importer {
                         ),
                     ));
                 }
-                Additional::Typed(t) => t.get().clone(),
-                Additional::Open | Additional::Unstated => Schema::any(),
+                Additional::Typed(t) => {
+                    self.count_nodes(copy_nodes, ptr)?;
+                    t.get().clone()
+                }
+                Additional::Open | Additional::Unstated => {
+                    self.count_nodes(copy_nodes, ptr)?;
+                    Schema::any()
+                }
             };
             self.note(
                 ptr,
@@ -85,6 +95,7 @@ impl Importer {
                 Value::Object(m) => {
                     let inner = self.view(m, &kw.ptr.clone())?;
                     if inner.has_validity() {
+                        self.count_nodes(1, &kw.ptr)?;
                         let inner_schema = self.schema_of_view(&inner, depth + 1)?;
                         Additional::Typed(inner_schema.into())
                     } else {

@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use super::Importer;
 use super::kept::tuple_items;
-use super::numbers::number_kws;
+use super::numbers::float_kws;
 use crate::json_schema::imported::{ImportError, ImportErrorKind, child, unsupported, wrong};
 use crate::json_schema::keywords::{Family, TYPE_NAMES, family_of};
 use crate::json_schema::view::View;
@@ -204,7 +204,7 @@ impl Importer {
                 max_length: count_kw(view, "maxLength")?,
             })),
             "integer" => Schema::of(SchemaKind::Integer(self.int_kws(view)?)),
-            "number" => Schema::of(SchemaKind::Float(number_kws(view, |v| v.as_f64())?)),
+            "number" => Schema::of(SchemaKind::Float(float_kws(view)?)),
             "boolean" => Schema::boolean(),
             "any" => Schema::any(),
             "array" => {
