@@ -17,7 +17,7 @@ use tooldef_benches::generated::tooldef_const::DESCRIPTORS;
 use tooldef_benches::generated::{rmcp_router, wide_tooldef_macro};
 use tooldef_benches::macro_descriptors;
 use tooldef_benches::providers::{Envelope, providers};
-use tooldef_benches::schemars_corpus::{SchemarsTool, schemars_tools, wide_schemars_tools};
+use tooldef_benches::schemars_corpus::{schemars_json, schemars_tools, wide_schemars_tools};
 use tooldef_openai::OpenAiRenderer;
 
 fn tooldef_cold(renderer: &dyn Renderer, descriptors: &[&'static ToolDescriptor]) -> String {
@@ -53,17 +53,6 @@ fn tooldef_cached_tools(cache: &RenderCache, renderer: &dyn Renderer) -> String 
         .map(|d| cache.get_static(renderer, d, LossPolicy::Allow).expect("renders"))
         .collect();
     json_array(&rendered)
-}
-
-fn schemars_json(tools: &[SchemarsTool], envelope: Envelope) -> String {
-    let wire: Vec<Value> = tools
-        .iter()
-        .map(|t| {
-            let schema = serde_json::to_value((t.schema)()).expect("schema serializes");
-            envelope.wrap(t.name, t.description, schema)
-        })
-        .collect();
-    serde_json::to_string(&wire).expect("serializes")
 }
 
 fn render(c: &mut Criterion) {

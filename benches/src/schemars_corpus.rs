@@ -52,6 +52,20 @@ impl ArgsVisitor for Collect {
 }
 
 /// Every tool of the schemars form, in corpus order.
+/// What a schemars user sends: `schema_for!` per tool, wrapped in the provider's envelope,
+/// the list written with `serde_json::to_string` (the baseline of the cold render).
+pub fn schemars_json(tools: &[SchemarsTool], envelope: crate::providers::Envelope) -> String {
+    let wire: Vec<Value> = tools
+        .iter()
+        .map(|t| {
+            let schema = serde_json::to_value((t.schema)()).expect("schema serializes");
+            envelope.wrap(t.name, t.description, schema)
+        })
+        .collect();
+    serde_json::to_string(&wire).expect("serializes")
+}
+
+/// The standard corpus's tools in their schemars form.
 pub fn schemars_tools() -> Vec<SchemarsTool> {
     let mut c = Collect(Vec::new());
     visit_args(&mut c);
@@ -59,6 +73,7 @@ pub fn schemars_tools() -> Vec<SchemarsTool> {
 }
 
 /// Every tool of the wide corpus's schemars form, in corpus order.
+/// The wide corpus's tools in their schemars form.
 pub fn wide_schemars_tools() -> Vec<SchemarsTool> {
     let mut c = Collect(Vec::new());
     crate::generated::wide_schemars_args::visit_args(&mut c);

@@ -3,10 +3,13 @@
 //! exactly on a busy machine.
 //!
 //! `cargo build --release -p tooldef-benches --bin render_count`, then
-//! `valgrind --tool=callgrind target/release/render_count [standard|wide] [N] [value]` (default
-//! `standard 100`); `callgrind_annotate` reads the profile. With `value`, it writes a prebuilt
-//! `serde_json::Value` of the same JSON `N` times instead (the per-byte baseline); run it with
-//! `N` and with 0 and subtract, since parsing the value is counted too.
+//! `valgrind --tool=callgrind target/release/render_count [standard|wide] [N] [value|schemars]`
+//! (default `standard 100`); `callgrind_annotate` reads the profile. With `value`, it writes a
+//! prebuilt `serde_json::Value` of the same JSON `N` times instead (the per-byte baseline); with
+//! `schemars` (built with `--features bench`), it does what the cold render's baseline does,
+//! `schema_for!` per tool in the Chat envelope and `serde_json::to_string` of the list. Run
+//! each with `N` and with 0 and subtract, since the setup is counted too: the differences
+//! divided by `N` are instructions per render, a ratio of them is noise-free.
 
 // A measuring binary: printing its result is its job.
 #![allow(clippy::print_stdout, clippy::print_stderr)]
@@ -32,7 +35,25 @@ fn main() {
         }
     };
     let renderer = OpenAiRenderer::chat();
-    if args.next().as_deref() == Some("value") {
+    let mode = args.next();
+    #[cfg(feature = "bench")]
+    if mode.as_deref() == Some("schemars") {
+        use tooldef_benches::providers::Envelope;
+        use tooldef_benches::schemars_corpus::{
+            schemars_json, schemars_tools, wide_schemars_tools,
+        };
+        let tools = if corpus == "wide" { wide_schemars_tools() } else { schemars_tools() };
+        let mut bytes = 0;
+        for _ in 0..times {
+            bytes = black_box(schemars_json(black_box(&tools), Envelope::OpenAiChat)).len();
+        }
+        println!(
+            "{corpus}: {times} schema_for! renders of {} tools, {bytes} bytes each",
+            tools.len()
+        );
+        return;
+    }
+    if mode.as_deref() == Some("value") {
         let rendered: Vec<_> = descriptors
             .iter()
             .map(|d| renderer.render(d, LossPolicy::Allow).expect("the corpus renders"))
