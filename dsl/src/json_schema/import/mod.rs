@@ -197,11 +197,7 @@ fn read_input(
             ImportErrorKind::NotAnObject { reason: format!("got {}", describe(schema)) },
         ));
     };
-    let mut im = Importer::new(root, "Input", order)?;
-    im.nodes = *nodes;
-    let result = read_input_with(&mut im, root, errors);
-    *nodes = im.nodes;
-    result
+    Importer::new(root, "Input", order)?.counted(nodes, |im| read_input_with(im, root, errors))
 }
 
 /// [`read_input`] past the importer's creation.
@@ -357,11 +353,7 @@ pub(crate) fn import_schema_counted(
             return Err(wrong("", "schema", "an object", other));
         }
     };
-    let mut im = Importer::new(root, "Root", order)?;
-    im.nodes = *nodes;
-    let result = read_schema(&mut im, root, schema);
-    *nodes = im.nodes;
-    result
+    Importer::new(root, "Root", order)?.counted(nodes, |im| read_schema(im, root, schema))
 }
 
 /// [`import_schema_counted`] past the importer's creation.
@@ -393,6 +385,15 @@ fn read_schema(
 }
 
 impl Importer {
+    /// Runs `read` with the node count of the tool's schemas read before (`nodes`), and leaves
+    /// the tool's new total there (see [`MAX_IMPORT_NODES`]).
+    fn counted<T>(mut self, nodes: &mut usize, read: impl FnOnce(&mut Importer) -> T) -> T {
+        self.nodes = *nodes;
+        let result = read(&mut self);
+        *nodes = self.nodes;
+        result
+    }
+
     fn new(
         root: &Map<String, Value>,
         root_name: &str,
