@@ -701,15 +701,17 @@ impl<'a> Cx<'a> {
     }
 }
 
-/// A 64-bit FNV-1a hash of a definition name, the key of [`name_order`] (usable in `const`).
+/// The larger of `a` and `b` (`Ord::max` is not usable in `const`).
 const fn max_i128(a: i128, b: i128) -> i128 {
     if a > b { a } else { b }
 }
 
+/// The smaller of `a` and `b` (`Ord::min` is not usable in `const`).
 const fn min_i128(a: i128, b: i128) -> i128 {
     if a < b { a } else { b }
 }
 
+/// A 64-bit FNV-1a hash of a definition name, the key of [`name_order`] (usable in `const`).
 const fn name_hash(name: &str) -> u64 {
     let bytes = name.as_bytes();
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;

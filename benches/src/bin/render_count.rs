@@ -3,8 +3,8 @@
 //! exactly on a busy machine.
 //!
 //! `cargo build --release -p tooldef-benches --bin render_count`, then
-//! `valgrind --tool=callgrind target/release/render_count [standard|wide] [N] [value|schemars]`
-//! (default `standard 100`); `callgrind_annotate` reads the profile. With `value`, it writes a
+//! `valgrind --tool=callgrind target/release/render_count [standard|wide] [N] [MODE]` (default
+//! `standard 100 tooldef`); `callgrind_annotate` reads the profile. With `value`, it writes a
 //! prebuilt `serde_json::Value` of the same JSON `N` times instead (the per-byte baseline); with
 //! `schemars` (built with `--features bench`), it does what the cold render's baseline does,
 //! `schema_for!` per tool in the Chat envelope and `serde_json::to_string` of the list. Run
@@ -36,6 +36,15 @@ fn main() {
     };
     let renderer = OpenAiRenderer::chat();
     let mode = args.next();
+    let known: &[&str] = if cfg!(feature = "bench") {
+        &["tooldef", "value", "schemars"]
+    } else {
+        &["tooldef", "value"]
+    };
+    if let Some(other) = mode.as_deref().filter(|m| !known.contains(m)) {
+        eprintln!("unknown mode {other:?}: one of {known:?} (schemars needs --features bench)");
+        std::process::exit(2);
+    }
     #[cfg(feature = "bench")]
     if mode.as_deref() == Some("schemars") {
         use tooldef_benches::providers::Envelope;
