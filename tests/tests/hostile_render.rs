@@ -95,7 +95,7 @@ fn each_inlined_reference_is_reported_once_not_once_per_copy() {
         .report()
         .iter()
         .filter(|c| c.kind == tooldef::ChangeKind::Inlined)
-        .map(|c| (c.pointer.to_string(), c.detail.as_str()))
+        .map(|c| (c.pointer.to_string(), c.detail.as_ref()))
         .collect();
     assert_eq!(inlined.len(), 31, "{inlined:#?}");
     let x = "/function/parameters/properties/x";

@@ -59,8 +59,8 @@ pub struct Change {
     pub kind: ChangeKind,
     /// The JSON Schema keyword or wire field concerned (`default`, `minimum`, `annotations`).
     pub keyword: Cow<'static, str>,
-    /// What was done, in words.
-    pub detail: String,
+    /// What was done, in words (most details are fixed text, kept without a copy).
+    pub detail: Cow<'static, str>,
     /// Whether meaning was lost (the provider now accepts or conveys something else).
     pub lossy: bool,
 }
@@ -77,7 +77,7 @@ impl Change {
             param: String::new(),
             kind,
             keyword: keyword.into(),
-            detail: String::new(),
+            detail: Cow::Borrowed(""),
             lossy: false,
         }
     }
@@ -104,7 +104,7 @@ impl Change {
 
     /// What was done, in words.
     #[must_use]
-    pub fn detail(mut self, detail: impl Into<String>) -> Self {
+    pub fn detail(mut self, detail: impl Into<Cow<'static, str>>) -> Self {
         self.detail = detail.into();
         self
     }

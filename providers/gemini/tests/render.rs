@@ -355,6 +355,6 @@ fn identical_union_variants_are_found_among_twelve_thousand() {
     let keys: Vec<&Value> = written.iter().map(|v| &v["properties"]["k"]["enum"][0]).collect();
     let expected: Vec<Value> = (0..12_000).map(|i| json!(format!("v{i}"))).collect();
     assert!(keys.iter().zip(&expected).all(|(a, b)| *a == b), "variants kept in order, once each");
-    let details: Vec<String> = r.report().iter().map(|c| c.detail.clone()).collect();
+    let details: Vec<String> = r.report().iter().map(|c| c.detail.to_string()).collect();
     assert_eq!(details, ["identical variants of the union written once"]);
 }
