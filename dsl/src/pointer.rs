@@ -166,8 +166,13 @@ impl JsonPointer {
 
     /// Appends an array index.
     pub fn push_index(&mut self, index: usize) {
-        // Writing to a `String` cannot fail.
-        let _ = write!(self.0, "/{index}");
+        self.0.push('/');
+        self.0.push_str(itoa::Buffer::new().format(index));
+    }
+
+    /// Appends the segments of `other` (a pointer followed by a pointer is a pointer).
+    pub(crate) fn push_pointer(&mut self, other: &JsonPointer) {
+        self.0.push_str(&other.0);
     }
 
     /// This pointer with one more segment.

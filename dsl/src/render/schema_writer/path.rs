@@ -3,8 +3,6 @@
 //! the place (most nodes record nothing, and escaping every segment of every node was a tenth
 //! of a cold render).
 
-use std::fmt::Write as _;
-
 use crate::pointer::JsonPointer;
 
 /// One segment of the output pointer or of the parameter path (one stack holds both).
@@ -80,9 +78,15 @@ impl<'a> Path<'a> {
         self.segs.push(Seg::Reset);
     }
 
-    /// The pointer as text.
+    /// The pointer as text, in one allocation (a key that needs escaping may add a few bytes).
     pub(super) fn pointer(&self) -> JsonPointer {
-        let mut p = self.base.clone();
+        let room = self.segs.iter().fold(self.base.len(), |n, seg| match *seg {
+            Seg::Key(k) => n + 1 + k.len(),
+            Seg::Index(_) => n + 1 + INDEX_DIGITS,
+            _ => n,
+        });
+        let mut p = JsonPointer::with_capacity(room);
+        p.push_pointer(self.base);
         for seg in &self.segs {
             match *seg {
                 Seg::Key(k) => p.push(k),
@@ -93,10 +97,20 @@ impl<'a> Path<'a> {
         p
     }
 
-    /// The dotted parameter path as text.
+    /// The dotted parameter path as text, in one allocation.
     pub(super) fn param(&self) -> String {
-        let mut s = String::new();
-        for seg in &self.segs {
+        // From the last reset on: what precedes it is cleared.
+        let start =
+            self.segs.iter().rposition(|seg| matches!(seg, Seg::Reset)).map_or(0, |i| i + 1);
+        let segs = &self.segs[start..];
+        let room = segs.iter().fold(0, |n, seg| match *seg {
+            Seg::Name(name) => n + 1 + name.len(),
+            Seg::Suffix(t) => n + t.len(),
+            Seg::Variant(_) => n + 1 + INDEX_DIGITS,
+            _ => n,
+        });
+        let mut s = String::with_capacity(room);
+        for seg in segs {
             match *seg {
                 Seg::Name(n) => {
                     if !s.is_empty() {
@@ -106,12 +120,15 @@ impl<'a> Path<'a> {
                 }
                 Seg::Suffix(t) => s.push_str(t),
                 Seg::Variant(i) => {
-                    let _ = write!(s, "|{i}");
+                    s.push('|');
+                    s.push_str(itoa::Buffer::new().format(i));
                 }
-                Seg::Reset => s.clear(),
-                Seg::Key(_) | Seg::Index(_) => {}
+                Seg::Reset | Seg::Key(_) | Seg::Index(_) => {}
             }
         }
         s
     }
 }
+
+/// Room for the digits of an index (few indexes in a schema pass three digits).
+const INDEX_DIGITS: usize = 3;
