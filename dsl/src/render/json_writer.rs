@@ -1,6 +1,7 @@
 //! [`JsonWriter`]: the JSON text writer renderers write into, with serde_json's escaping and
 //! number formatting (tests compare the two byte for byte).
 
+use std::cell::Cell;
 use std::fmt::Write as _;
 
 use serde_json::Value;
@@ -17,22 +18,50 @@ use crate::literal::Literal;
 pub struct JsonWriter {
     buf: String,
     comma: bool,
+    /// `buf` is this thread's scratch buffer ([`JsonWriter::for_tool`]), given back on drop.
+    scratch: bool,
+}
+
+/// The largest scratch buffer a thread keeps between renderings: a buffer grown past this by
+/// one huge tool is freed rather than held for the thread's lifetime.
+const MAX_SCRATCH: usize = 256 * 1024;
+
+thread_local! {
+    /// The buffer that [`JsonWriter::for_tool`] writes into on this thread. Taken while a
+    /// writer holds it (a rendering within a rendering gets a fresh one), and given back empty.
+    static SCRATCH: Cell<String> = const { Cell::new(String::new()) };
+}
+
+impl Drop for JsonWriter {
+    fn drop(&mut self) {
+        if self.scratch && self.buf.capacity() <= MAX_SCRATCH {
+            let mut buf = std::mem::take(&mut self.buf);
+            buf.clear();
+            // On a thread being torn down the buffer is simply freed.
+            let _ = SCRATCH.try_with(|s| s.set(buf));
+        }
+    }
 }
 
 impl JsonWriter {
     /// An empty writer.
     pub fn new() -> Self {
-        JsonWriter { buf: String::with_capacity(1024), comma: false }
+        JsonWriter { buf: String::with_capacity(1024), comma: false, scratch: false }
     }
 
-    /// An empty writer with room for about the JSON text `tool` renders to (its names,
-    /// descriptions and enum values, and a typical number of bytes per schema node), so that
-    /// writing a tool seldom grows the buffer.
+    /// An empty writer for the wire object of `tool`, to be [`finish`](Self::finish)ed into
+    /// text of exactly its length.
+    ///
+    /// It writes into a buffer this thread keeps from one rendering to the next (up to 256 KiB),
+    /// so that rendering a set of tools neither sizes each one beforehand nor grows a buffer
+    /// for each; `finish` copies the text out, and the buffer is given back when the writer is
+    /// dropped, on an error too.
     pub fn for_tool(tool: &ToolDescriptor) -> Self {
-        JsonWriter {
-            buf: String::with_capacity(super::schema_writer::size_hint(tool)),
-            comma: false,
-        }
+        let mut buf = SCRATCH.try_with(Cell::take).unwrap_or_default();
+        buf.clear();
+        // Only a new buffer grows here: one that has written a tool before has this room.
+        buf.reserve(tool.name.as_str().len() + tool.description.len() + 1024);
+        JsonWriter { buf, comma: false, scratch: true }
     }
 
     /// Room for at least `additional` more bytes of text.
@@ -46,8 +75,13 @@ impl JsonWriter {
     }
 
     /// The finished text.
-    pub fn finish(self) -> String {
-        self.buf
+    pub fn finish(mut self) -> String {
+        if self.scratch {
+            // A copy at its exact length; the scratch buffer goes back on drop.
+            self.buf.as_str().to_owned()
+        } else {
+            std::mem::take(&mut self.buf)
+        }
     }
 
     fn sep(&mut self) {
@@ -415,9 +449,9 @@ fn word_needs_escape(w: u64) -> bool {
 
 /// The JSON text of a literal (for description notes such as `Default: "celsius".`).
 pub fn literal_text(l: &Literal) -> String {
-    let mut w = JsonWriter { buf: String::new(), comma: false };
+    let mut w = JsonWriter { buf: String::new(), comma: false, scratch: false };
     w.literal(l);
-    w.buf
+    w.finish()
 }
 
 #[cfg(test)]

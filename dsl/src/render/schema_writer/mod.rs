@@ -24,7 +24,7 @@ use super::report::{Change, RenderError, RenderRule};
 use super::schema_options::{Keyword, RefStyle, SchemaOptions, SchemaStats};
 use crate::descriptor::{Param, ToolDescriptor};
 use crate::pointer::JsonPointer;
-use crate::schema::{Additional, NumberSchema, RefSchema, ScalarRef, Schema, SchemaKind};
+use crate::schema::{Additional, NumberSchema, RefSchema, Schema, SchemaKind};
 
 mod annotations;
 mod cycles;
@@ -220,12 +220,6 @@ fn number_keywords<T: Copy>(n: &NumberSchema<T>) -> [(Keyword, Option<T>); 5] {
     ]
 }
 
-/// The number of schema nodes of a descriptor (parameters, definitions and output, each
-/// definition counted once), counted without recursion.
-fn ir_nodes(tool: &ToolDescriptor) -> usize {
-    ir_size(tool).nodes
-}
-
 /// The number of characters of `s` (a name or enum value: nearly always ASCII, whose
 /// length is its byte count).
 fn char_count(s: &str) -> usize {
@@ -237,32 +231,11 @@ fn inline_budget(tool: &ToolDescriptor) -> usize {
     ir_nodes(tool).saturating_mul(INLINE_FACTOR).saturating_add(INLINE_FLOOR).min(INLINE_CEILING)
 }
 
-/// About how many bytes of JSON `tool` renders to: its names, descriptions and enum values,
-/// and [`BYTES_PER_NODE`] per schema node, plus the tool's own name and description.
-pub(crate) fn size_hint(tool: &ToolDescriptor) -> usize {
-    let size = ir_size(tool);
-    size.text
-        .saturating_add(size.nodes.saturating_mul(BYTES_PER_NODE))
-        .saturating_add(tool.name.as_str().len() + tool.description.len() + ENVELOPE_BYTES)
-}
-
-/// Bytes of a provider's envelope around the schema (`{"type":"function","function":{...}}`).
-const ENVELOPE_BYTES: usize = 96;
-
-/// Bytes of keywords and punctuation a typical schema node writes besides its names and
-/// descriptions, for reserving room in the output.
-const BYTES_PER_NODE: usize = 64;
-
-/// The size of a descriptor's schemas: nodes, and bytes of their names and descriptions.
-struct IrSize {
-    nodes: usize,
-    text: usize,
-}
-
-fn ir_size(tool: &ToolDescriptor) -> IrSize {
+/// The number of schema nodes of a descriptor (parameters, definitions and output, each
+/// definition counted once), counted without recursion.
+fn ir_nodes(tool: &ToolDescriptor) -> usize {
     let mut stack: Vec<&Schema> = Vec::with_capacity(tool.params.len() + 8);
     stack.extend(tool.params.iter().map(|p| &p.schema));
-    let mut text: usize = tool.params.iter().map(|p| p.name.len()).sum();
     stack.extend(tool.definitions.iter().map(|d| &d.schema));
     if let Additional::Typed(s) = &tool.additional {
         stack.push(s);
@@ -273,30 +246,17 @@ fn ir_size(tool: &ToolDescriptor) -> IrSize {
     let mut nodes = 0;
     while let Some(s) = stack.pop() {
         nodes += 1;
-        text = text.saturating_add(s.description.as_deref().map_or(0, str::len));
         match &s.kind {
             SchemaKind::List(l) => stack.push(&l.items),
             SchemaKind::Object(o) => {
                 stack.extend(o.properties.iter().map(|p| &p.schema));
-                text = text.saturating_add(o.properties.iter().map(|p| p.name.len()).sum());
                 if let Additional::Typed(t) = &o.additional {
                     stack.push(t);
                 }
             }
             SchemaKind::AnyOf(a) => stack.extend(a.variants.iter()),
-            SchemaKind::Enum(e) => {
-                // Each value, and its description (written into the node's description
-                // where the dialect has no place for it).
-                for (v, d) in e.values.iter_described() {
-                    let value = match v {
-                        ScalarRef::Str(v) => v.len(),
-                        _ => 8,
-                    };
-                    text = text.saturating_add(value + d.map_or(0, str::len) + 4);
-                }
-            }
             _ => {}
         }
     }
-    IrSize { nodes, text }
+    nodes
 }
