@@ -78,6 +78,7 @@ impl EnumValues {
     }
 
     /// The number of values.
+    #[inline]
     pub const fn len(&self) -> usize {
         match &self.0 {
             EnumRepr::Plain(v) => v.len(),
@@ -96,6 +97,7 @@ impl EnumValues {
     /// # Panics
     ///
     /// When `index` is not below [`len`](Self::len).
+    #[inline(always)]
     pub const fn get(&self, index: usize) -> ScalarRef<'_> {
         match &self.0 {
             EnumRepr::Plain(v) => ScalarRef::Str(v[index]),
