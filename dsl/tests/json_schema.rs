@@ -326,9 +326,9 @@ fn wrong_keyword_types_are_errors() {
             "`minimum` must be a number; got the string \"3\"",
         ),
         (
-            json!({"type": "integer", "multipleOf": 0.3}),
+            json!({"type": "integer", "multipleOf": -0.5}),
             "/multipleOf",
-            "`multipleOf` must be a whole number for integers (or 1/n); got the number 0.3",
+            "`multipleOf` must be a positive whole number, or a fraction of whole numbers, on an integer; got the number -0.5",
         ),
         (
             json!({"type": "string", "maxLength": -1}),
@@ -603,9 +603,41 @@ fn fractional_bounds_on_an_integer_admit_the_same_integers() {
         ]
     );
 
-    let (pointer, message) = fails(json!({"type": "integer", "multipleOf": 0.3}));
+    let (pointer, message) = fails(json!({"type": "integer", "multipleOf": 5e-324}));
     assert_eq!(pointer, "/multipleOf");
-    assert!(message.contains("whole number"), "{message}");
+    assert!(message.contains("fraction of whole numbers"), "{message}");
+}
+
+/// A fractional step on an integer means the fraction its author wrote: an integer is a
+/// multiple of 0.3 (3/10) exactly when it is a multiple of 3, and of 1.5 (3/2) likewise. The
+/// import keeps that whole step, and the decoder then holds calls to it.
+#[test]
+fn a_fractional_step_on_an_integer_is_read_as_its_whole_step() {
+    for (step, whole) in [(0.3, 3), (1.5, 3), (0.25, 1), (2.4, 12)] {
+        let imported = import_schema(&json!({"type": "integer", "multipleOf": step}))
+            .unwrap_or_else(|e| panic!("{step}: {e}"));
+        let SchemaKind::Integer(n) = &imported.value.schema.kind else {
+            panic!("{:?}", imported.value.schema)
+        };
+        assert_eq!(n.multiple_of, (whole > 1).then_some(whole), "{step}");
+        assert_eq!(imported.notes.len(), 1, "{step}: {:?}", imported.notes);
+    }
+    let imported = import_schema(&json!({"type": "integer", "multipleOf": 0.3})).unwrap();
+    assert_eq!(
+        imported.notes[0].to_string(),
+        "#/multipleOf: `multipleOf` 0.3 on an integer is read as 3: an integer is a multiple of 3/10 exactly when it is a multiple of 3"
+    );
+
+    let mut tool = ToolDescriptor::new("take");
+    input(json!({"type": "object", "properties": {"n": {"type": "integer", "multipleOf": 0.3}},
+                 "required": ["n"]}))
+    .value
+    .apply_to(&mut tool);
+    let validator = tooldef::ArgValidator::new();
+    for (n, valid) in [(0, true), (3, true), (-9, true), (4, false), (10, false)] {
+        let args = json!({ "n": n });
+        assert_eq!(validator.check_args(&tool, &args).is_ok(), valid, "{args}");
+    }
 }
 
 /// Fractional bounds with no integer between them are refused at the bound, as written: the

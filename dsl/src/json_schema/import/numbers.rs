@@ -68,8 +68,9 @@ impl Importer {
     /// is dropped with a note; one that none satisfies cannot be held and is an error. A
     /// fractional bound is read as the integer bound that admits the same integers
     /// (`minimum: 0.1` as `minimum: 1`, `exclusiveMaximum: 9.5` as `exclusiveMaximum: 10`),
-    /// and a step of which every integer is a multiple (`multipleOf: 0.5`) is dropped, each
-    /// with a note.
+    /// a fractional step as the whole step that admits the same integers (`multipleOf: 0.3`,
+    /// which is 3/10, as `multipleOf: 3`), and a step of which every integer is a multiple
+    /// (`multipleOf: 0.5`) is dropped, each with a note.
     pub(super) fn int_kws(&mut self, view: &View<'_>) -> Result<NumberSchema<i64>, ImportError> {
         const EDGE: f64 = 9_223_372_036_854_775_807.0;
         let wide = number_kws(view, |v| {
@@ -136,24 +137,37 @@ impl Importer {
         let multiple_of = match wide.multiple_of {
             None => None,
             Some(IntBound::Int(m)) => Some(m),
-            Some(IntBound::Fraction(r)) if r > 0.0 && (1.0 / r).round() * r == 1.0 => {
+            Some(IntBound::Fraction(r)) => {
                 let kw = view.get("multipleOf").expect("a step that was read");
                 let ptr = kw.ptr.clone();
-                self.note(
-                    &ptr,
-                    "multipleOf",
-                    format!("{r}: every integer is a multiple of it; dropped"),
-                );
-                None
-            }
-            Some(IntBound::Fraction(_)) => {
-                let kw = view.get("multipleOf").expect("a step that was read");
-                return Err(wrong(
-                    &kw.ptr,
-                    "multipleOf",
-                    "a whole number for integers (or 1/n)",
-                    &kw.value,
-                ));
+                match integer_step(r) {
+                    Some(Step::Every) => {
+                        self.note(
+                            &ptr,
+                            "multipleOf",
+                            format!("{r}: every integer is a multiple of it; dropped"),
+                        );
+                        None
+                    }
+                    Some(Step::Of { step, denominator }) => {
+                        self.note(
+                            &ptr,
+                            "multipleOf",
+                            format!(
+                                "{r} on an integer is read as {step}: an integer is a multiple of {step}/{denominator} exactly when it is a multiple of {step}"
+                            ),
+                        );
+                        Some(step)
+                    }
+                    None => {
+                        return Err(wrong(
+                            &kw.ptr,
+                            "multipleOf",
+                            "a positive whole number, or a fraction of whole numbers, on an integer",
+                            &kw.value,
+                        ));
+                    }
+                }
             }
             Some(IntBound::Beyond) => {
                 let kw = view.get("multipleOf").expect("a step that was read");
@@ -260,4 +274,78 @@ pub(super) fn float_kws(view: &View<'_>) -> Result<NumberSchema<f64>, ImportErro
             written_bound(view, hi_key)
         ),
     ))
+}
+
+/// What a fractional `multipleOf` asks of an integer.
+#[derive(Debug, PartialEq)]
+enum Step {
+    /// Nothing: every integer is a multiple of `1/n`.
+    Every,
+    /// To be a multiple of `step`: the step is `step/denominator` in lowest terms, and an
+    /// integer `n` is a multiple of it exactly when `step` divides `n` (they share no factor).
+    Of { step: i64, denominator: f64 },
+}
+
+/// The fraction a positive fractional step stands for, read as the author wrote it: `0.3` is
+/// 3/10 (its binary double is a little off, which would make no integer a multiple of it).
+/// The simplest fraction that is `r` to the last bit of a double, found by continued fractions
+/// (at most 64 terms); `None` when `r` is not positive or that fraction's numerator is 2^63 or
+/// more.
+fn integer_step(r: f64) -> Option<Step> {
+    if !(r.is_finite() && r > 0.0) {
+        return None;
+    }
+    // Convergents p/q of the continued fraction of r, from 1/0 and 0/1. The numerator is
+    // exact; the denominator only has to be close.
+    let (mut p, mut q) = (1u128, 0.0f64);
+    let (mut p_before, mut q_before) = (0u128, 1.0f64);
+    let mut x = r;
+    for _ in 0..64 {
+        let a = x.floor();
+        // A whole double, exact below 2^128 and saturated above: a numerator that grows by
+        // such a term overflows, and one that is still 0 stays 1 whatever the term.
+        let p_next = (a as u128).checked_mul(p)?.checked_add(p_before)?;
+        let q_next = a.mul_add(q, q_before);
+        (p_before, q_before, p, q) = (p, q, p_next, q_next);
+        let step = i64::try_from(p).ok()?;
+        if ((p as f64) / q - r).abs() <= r * f64::EPSILON {
+            return Some(if step == 1 { Step::Every } else { Step::Of { step, denominator: q } });
+        }
+        let rest = x - a;
+        if rest.is_nan() || rest <= 0.0 {
+            // Whole (no closer fraction), or past what a double can invert.
+            return None;
+        }
+        x = 1.0 / rest;
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Step, integer_step};
+
+    #[test]
+    fn fractional_steps_read_as_the_fraction_written() {
+        let of = |step, denominator| Some(Step::Of { step, denominator });
+        assert_eq!(integer_step(0.3), of(3, 10.0));
+        assert_eq!(integer_step(1.5), of(3, 2.0));
+        assert_eq!(integer_step(2.25), of(9, 4.0));
+        assert_eq!(integer_step(0.07), of(7, 100.0));
+        assert_eq!(integer_step(12.345), of(2469, 200.0));
+        assert_eq!(integer_step(3e-15), of(3, 1e15));
+        assert_eq!(integer_step(0.5), Some(Step::Every));
+        assert_eq!(integer_step(0.001), Some(Step::Every));
+        assert_eq!(integer_step(1e-300), Some(Step::Every));
+        assert_eq!(integer_step(1.0 / 3.0), Some(Step::Every));
+        assert_eq!(integer_step(0.0), None);
+        assert_eq!(integer_step(-0.5), None);
+        assert_eq!(integer_step(f64::NAN), None);
+        // A step beyond the 64-bit range of the IR's bounds.
+        assert_eq!(integer_step(9.5e18), None);
+        // Too small to invert: 1/5e-324 is infinite.
+        assert_eq!(integer_step(5e-324), None);
+        assert_eq!(integer_step(13.0 / 42.0), of(13, 42.0));
+        assert_eq!(integer_step(std::f64::consts::PI), of(80_143_857, 25_510_582.0));
+    }
 }
