@@ -14,7 +14,7 @@ use crate::literal::Literal;
 /// No intermediate `serde_json::Value`: renderers write the wire object key by key. The caller
 /// keeps keys and values paired and objects balanced; the output is then valid JSON with
 /// strings escaped exactly as `serde_json` escapes them.
-#[derive(Debug, Default, Clone)]
+#[derive(Debug, Default)]
 pub struct JsonWriter {
     buf: String,
     comma: bool,
@@ -30,6 +30,13 @@ thread_local! {
     /// The buffer that [`JsonWriter::for_tool`] writes into on this thread. Taken while a
     /// writer holds it (a rendering within a rendering gets a fresh one), and given back empty.
     static SCRATCH: Cell<String> = const { Cell::new(String::new()) };
+}
+
+impl Clone for JsonWriter {
+    /// A writer with the same text so far, in a buffer of its own (not the thread's scratch).
+    fn clone(&self) -> Self {
+        JsonWriter { buf: self.buf.clone(), comma: self.comma, scratch: false }
+    }
 }
 
 impl Drop for JsonWriter {
@@ -457,6 +464,37 @@ pub fn literal_text(l: &Literal) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The scratch buffer never leaks text from one tool into the next: not from a writer
+    /// dropped half-way (a render that failed), not between two writers alive at once (a
+    /// rendering within a rendering), not after one huge tool.
+    #[test]
+    fn tool_writers_start_empty_and_finish_at_their_own_length() {
+        let tool = ToolDescriptor::new("t");
+        let mut failed = JsonWriter::for_tool(&tool);
+        failed.begin_object();
+        failed.string("left behind");
+        drop(failed);
+
+        let mut outer = JsonWriter::for_tool(&tool);
+        outer.begin_object();
+        let mut inner = JsonWriter::for_tool(&tool);
+        inner.string("inner");
+        let copy = outer.clone();
+        outer.end_object();
+        assert_eq!(inner.finish(), r#""inner""#);
+        let outer = outer.finish();
+        assert_eq!((outer.as_str(), outer.len(), outer.capacity()), ("{}", 2, 2));
+        assert_eq!(copy.as_str(), "{");
+
+        let mut huge = JsonWriter::for_tool(&tool);
+        huge.string(&"x".repeat(MAX_SCRATCH * 2));
+        assert_eq!(huge.finish().len(), MAX_SCRATCH * 2 + 2);
+        let mut next = JsonWriter::for_tool(&tool);
+        next.null();
+        assert_eq!(next.finish(), "null");
+        assert!(SCRATCH.with(Cell::take).capacity() <= MAX_SCRATCH);
+    }
 
     #[test]
     fn escaping_matches_serde_json() {
