@@ -64,8 +64,8 @@ impl JsonWriter {
     /// for each; `finish` copies the text out, and the buffer is given back when the writer is
     /// dropped, on an error too.
     pub fn for_tool(tool: &ToolDescriptor) -> Self {
+        // Given back empty (see `Drop`), or new.
         let mut buf = SCRATCH.try_with(Cell::take).unwrap_or_default();
-        buf.clear();
         // Only a new buffer grows here: one that has written a tool before has this room.
         buf.reserve(tool.name.as_str().len() + tool.description.len() + 1024);
         JsonWriter { buf, comma: false, scratch: true }
