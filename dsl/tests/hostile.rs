@@ -683,13 +683,71 @@ fn a_host_built_value_deeper_than_the_limit_is_refused_not_a_stack_overflow() {
     assert_eq!(
         message,
         format!(
-            "invalid arguments for t: {pointer} are nested more than {MAX_DEPTH} levels deep here; flatten them"
+            "invalid arguments for t: {pointer} is nested more than {MAX_DEPTH} levels deep, past the limit for arguments; flatten it"
         )
     );
     // Exactly at the limit is fine.
     let ok = nested(MAX_DEPTH);
     let out = tool.prepare(&Arguments::Json(ok.clone())).unwrap();
     assert_eq!(out, ok);
+}
+
+/// `t(x)`, its `x` any value, decoded by serde straight from the text.
+struct DeepTyped;
+
+#[derive(Debug, serde::Deserialize)]
+struct AnyX {
+    #[allow(dead_code)]
+    x: Value,
+}
+
+impl tooldef::Tool for DeepTyped {
+    const NAME: &'static str = "t";
+    type Args = AnyX;
+    type Output = ();
+
+    fn descriptor() -> &'static ToolDescriptor {
+        static D: std::sync::OnceLock<ToolDescriptor> = std::sync::OnceLock::new();
+        D.get_or_init(|| {
+            ToolDescriptor::builder("t")
+                .param(Param::named("x", tooldef::Schema::any()))
+                .build()
+                .unwrap()
+        })
+    }
+
+    fn call(&self, _: AnyX) -> tooldef::BoxFuture<'_, Result<(), tooldef::ToolError>> {
+        Box::pin(async { Ok(()) })
+    }
+}
+
+#[test]
+fn arguments_past_the_depth_limit_are_refused_alike_as_text_as_a_value_and_by_every_tool() {
+    let dynamic = echo(<DeepTyped as tooldef::Tool>::descriptor().clone());
+    let typed = tooldef::TypedTool::new(DeepTyped);
+    let pointer = "/x".repeat(MAX_DEPTH);
+    let want = format!(
+        "invalid arguments for t: {pointer} is nested more than {MAX_DEPTH} levels deep, past the limit for arguments; flatten it"
+    );
+    // One level past the limit (the arguments object is the first), as text and as a value.
+    let deep = nested(MAX_DEPTH + 1);
+    let text = serde_json::to_string(&deep).unwrap();
+    for args in [Arguments::Text(text), Arguments::Json(deep)] {
+        assert_eq!(dynamic.prepare(&args).unwrap_err().model_text(), want);
+        assert_eq!(typed.decode(&args).unwrap_err().model_text(), want);
+    }
+    // Exactly at the limit, every path takes it.
+    let ok = nested(MAX_DEPTH);
+    let text = serde_json::to_string(&ok).unwrap();
+    for args in [Arguments::Text(text), Arguments::Json(ok)] {
+        assert!(dynamic.prepare(&args).is_ok());
+        assert!(typed.decode(&args).is_ok());
+    }
+    // Far past it, text is refused at the same place, in bounded stack.
+    let text = "{\"x\": ".repeat(100_000) + "1" + &"}".repeat(100_000);
+    let args = Arguments::Text(text);
+    assert_eq!(dynamic.prepare(&args).unwrap_err().model_text(), want);
+    assert_eq!(typed.decode(&args).unwrap_err().model_text(), want);
 }
 
 #[test]
@@ -704,7 +762,7 @@ fn an_overridden_tool_refuses_a_deep_value_and_a_repeated_key_as_the_tool_itself
         .unwrap();
     let pointer = "/x".repeat(MAX_DEPTH);
     let too_deep = format!(
-        "invalid arguments for t: {pointer} are nested more than {MAX_DEPTH} levels deep here; flatten them"
+        "invalid arguments for t: {pointer} is nested more than {MAX_DEPTH} levels deep, past the limit for arguments; flatten it"
     );
     // Hiding a parameter makes the override rewrite every call's arguments; a new description
     // passes them on as they came. Neither copies a value past the limit.

@@ -268,6 +268,30 @@ pub(crate) fn key_text(raw: &str) -> Option<Cow<'_, str>> {
     }
 }
 
+/// The JSON pointer of the value at the end of `frames`, a key whose escapes do not read
+/// (the text is broken there anyway) taken as written.
+pub(crate) fn frames_pointer<'f>(
+    frames: impl Iterator<Item = &'f Frame>,
+    buf: &str,
+) -> JsonPointer {
+    let mut out = JsonPointer::root();
+    for f in frames {
+        match f {
+            Frame::Object { key: Some(k) } => {
+                let raw = &buf[k.clone()];
+                match key_text(raw) {
+                    Some(key) => out.push(&key),
+                    None => out.push(raw.get(1..raw.len().saturating_sub(1)).unwrap_or(raw)),
+                }
+            }
+            // Between a key and the next: no value is being read there.
+            Frame::Object { key: None } => {}
+            Frame::Array { index } => out.push_index(*index),
+        }
+    }
+    out
+}
+
 /// The JSON pointer of the value at the end of `frames`.
 fn pointer_of<'f>(frames: impl Iterator<Item = &'f Frame>, buf: &str) -> Option<JsonPointer> {
     let mut out = JsonPointer::root();

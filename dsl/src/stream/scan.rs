@@ -40,6 +40,9 @@ pub(crate) struct SyntaxError {
     pub(crate) at: usize,
     /// What was expected there.
     pub(crate) message: &'static str,
+    /// Whether the text is well formed so far and only nests deeper than [`MAX_NESTING`]: the
+    /// array or object opening at `at` is the value at the end of the scanner's frames.
+    pub(crate) too_deep: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -66,8 +69,9 @@ enum State {
     End,
 }
 
-/// Nested containers deeper than this are refused (bounded memory for hostile input).
-pub(crate) const MAX_NESTING: usize = 128;
+/// Nested containers deeper than this are refused (bounded memory for hostile input): the
+/// limit of every reader of arguments.
+pub(crate) const MAX_NESTING: usize = crate::json_text::MAX_DEPTH;
 
 /// The scanner's state over one argument text.
 #[derive(Clone, Debug)]
@@ -253,7 +257,10 @@ impl Scanner {
 
     fn open(&mut self, frame: Frame, at: usize) -> Result<(), SyntaxError> {
         if self.stack.len() >= MAX_NESTING {
-            return self.fail(at, "the arguments are nested too deeply");
+            let e =
+                SyntaxError { at, message: "the arguments are nested too deeply", too_deep: true };
+            self.error = Some(e.clone());
+            return Err(e);
         }
         self.stack.push((frame, at));
         Ok(())
@@ -273,7 +280,7 @@ impl Scanner {
     }
 
     fn fail<T>(&mut self, at: usize, message: &'static str) -> Result<T, SyntaxError> {
-        let e = SyntaxError { at, message };
+        let e = SyntaxError { at, message, too_deep: false };
         self.error = Some(e.clone());
         Err(e)
     }
@@ -352,7 +359,8 @@ mod tests {
             ("{\"a\": \"x\ny\"}", 8, "a control character inside a string"),
         ];
         for (text, at, message) in cases {
-            assert_eq!(completions(text, 1).unwrap_err(), SyntaxError { at, message }, "{text}");
+            let want = SyntaxError { at, message, too_deep: false };
+            assert_eq!(completions(text, 1).unwrap_err(), want, "{text}");
         }
     }
 
@@ -360,6 +368,11 @@ mod tests {
     fn deep_nesting_is_refused_not_followed() {
         let text = format!(r#"{{"a": {}"#, "[".repeat(MAX_NESTING + 5));
         let err = completions(&text, 64).unwrap_err();
-        assert_eq!(err.message, "the arguments are nested too deeply");
+        // The root object and `MAX_NESTING - 1` arrays fit; the next bracket is refused.
+        let at = 6 + MAX_NESTING - 1;
+        assert_eq!(
+            err,
+            SyntaxError { at, message: "the arguments are nested too deeply", too_deep: true }
+        );
     }
 }
