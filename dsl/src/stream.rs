@@ -9,9 +9,10 @@
 //! tools: a finished call goes to [`crate::Toolbox`] like any other.
 //!
 //! Beyond assembling, the assembler reports an argument that *already* breaks its tool's
-//! schema as soon as the offending value is complete in the stream (an enum value outside the
-//! set, a number out of range, a key the tool does not take, text that is not JSON), so a host
-//! can stop the generation early instead of paying for the rest of it:
+//! schema as soon as the offending part is complete in the stream (an enum value outside the
+//! set, a number out of range, text that is not JSON, nesting past the limit; a key the tool or
+//! the object does not take as soon as its closing quote arrives, before its value), so a
+//! host can stop the generation early instead of paying for the rest of it:
 //!
 //! ```
 //! use tooldef::stream::{CallAssembler, StreamEvent};

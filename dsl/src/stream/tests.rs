@@ -115,12 +115,34 @@ fn a_nested_scalar_is_reported_before_its_containers_close_and_only_once() {
 
 #[test]
 fn an_unknown_key_is_reported_with_the_parameters() {
+    // As soon as the key's closing quote arrives (byte 7), not once its value is in.
     let text = r#"{"town": "Paris"}"#;
     assert_eq!(feed(text), vec![(
-        16,
+        7,
         "invalid arguments for get_weather: /town is not a parameter of get_weather; the parameters are city, unit, days, hours"
             .to_owned()
     )]);
+}
+
+#[test]
+fn an_unknown_key_deeper_down_is_reported_at_its_closing_quote() {
+    // `{"hours": [{"minute"` is 20 bytes: the key is known to be wrong there, a whole value
+    // before the item completes. The item's own problem (`at` missing) follows when the list
+    // is complete, and the unknown key is not reported twice.
+    let text = r#"{"hours": [{"minute": [1, 2, 3]}], "city": "x"}"#;
+    assert_eq!(
+        feed(text),
+        vec![
+            (
+                20,
+                "invalid arguments for get_weather: /hours/0/minute is not a known property; the properties are at"
+                    .to_owned()
+            ),
+            (33, "invalid arguments for get_weather: /hours/0/at is required".to_owned()),
+        ]
+    );
+    // A key the object takes, at any depth, is not an error; nor is any key of an open object.
+    assert_eq!(feed(r#"{"hours": [{"at": 1}], "city": "x"}"#), vec![]);
 }
 
 #[test]
