@@ -415,6 +415,35 @@ fn the_copy_of_a_root_that_refers_to_itself_counts_toward_the_limit() {
 }
 
 #[test]
+fn places_refs_point_at_are_read_once_each_and_count_toward_the_limit() {
+    // A chain of 60 nested objects with 1,200 variants at the bottom, and a `$ref` to every
+    // link: each place is lifted and read once more, its nodes counted again, so the sum of
+    // what lies below each link (about 60 x 1,200 nodes) crosses the limit, in linear time.
+    let mut deep = any_of_empty(1_200);
+    for _ in 0..60 {
+        deep = json!({"type": "object", "properties": {"c": deep}});
+    }
+    let mut spec = with_property(deep);
+    let mut at = String::from("#/properties/x");
+    for i in 0..60 {
+        spec["input_schema"]["properties"][format!("r{i}")] = json!({"$ref": at.clone()});
+        at.push_str("/properties/c");
+    }
+    // The property and the references are 1,321 nodes; the places are lifted in the order
+    // their references are read (`r0`, `r1`, `r10`...), and the place 56 links down crosses at its 154th node.
+    let bottom = format!("#/input_schema/properties/x{}/anyOf/148", "/properties/c".repeat(60));
+    assert_eq!(spec_error(&spec), format!("t.json: {bottom}: {TOO_MANY}"));
+    // A thousand references to one place lift it once.
+    let mut spec = with_property(any_of_empty(700));
+    for i in 0..1_000 {
+        spec["input_schema"]["properties"][format!("r{i}")] = json!({"$ref": "#/properties/x"});
+    }
+    let d = parse_spec("t.json", &spec.to_string(), None).unwrap().descriptor;
+    assert_eq!(d.definitions.len(), 1);
+    assert_eq!(d.definitions[0].name, "Input_x");
+}
+
+#[test]
 fn each_required_key_properties_does_not_list_counts_a_copy_of_additional_properties() {
     // Each such key becomes a property holding a copy of `additionalProperties`: here 1,000
     // nodes (the schema and its variants), so 65 copies cross the limit, at the 65th key.
