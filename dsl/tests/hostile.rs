@@ -433,6 +433,20 @@ fn places_refs_point_at_are_read_once_each_and_count_toward_the_limit() {
     // their references are read (`r0`, `r1`, `r10`...), and the place 56 links down crosses at its 154th node.
     let bottom = format!("#/input_schema/properties/x{}/anyOf/148", "/properties/c".repeat(60));
     assert_eq!(spec_error(&spec), format!("t.json: {bottom}: {TOO_MANY}"));
+    // Twenty thousand places whose names read alike (one CJK character each, `_` in a name)
+    // are named in one pass, each taking the next free suffix.
+    let n = 20_000;
+    let mut props = serde_json::Map::new();
+    for i in 0..n {
+        let name = char::from_u32(0x4e00 + i).unwrap().to_string();
+        props.insert(format!("r{i}"), json!({"$ref": format!("#/properties/{name}")}));
+        props.insert(name, json!({"type": "string"}));
+    }
+    let spec = json!({"name": "t", "input_schema": {"type": "object", "properties": props}});
+    let d = parse_spec("t.json", &spec.to_string(), None).unwrap().descriptor;
+    assert_eq!(d.definitions.len(), n as usize);
+    assert_eq!(d.definitions[0].name, "Input__");
+    assert_eq!(d.definitions[n as usize - 1].name, format!("Input___{n}"));
     // A thousand references to one place lift it once.
     let mut spec = with_property(any_of_empty(700));
     for i in 0..1_000 {

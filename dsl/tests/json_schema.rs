@@ -886,6 +886,32 @@ fn refs_to_refs_into_any_of_and_through_escapes_resolve() {
 }
 
 #[test]
+fn lifted_definitions_are_named_alike_whatever_reads_alike_and_never_collide() {
+    // Three places whose pointers read alike once made a name, beside a definition of the
+    // document that already has that name, and the root's own copy.
+    let i = input(json!({
+        "type": "object",
+        "properties": {
+            "a.b": {"type": "string"}, "a b": {"type": "integer"}, "a_b": {"type": "boolean"},
+            "p": {"$ref": "#/properties/a.b"}, "q": {"$ref": "#/properties/a b"},
+            "r": {"$ref": "#/properties/a_b"}, "s": {"$ref": "#/properties/a.b"},
+            "t": {"$ref": "#"}
+        },
+        "$defs": {"Input_a_b": {"type": "null"}}
+    }));
+    let refs: Vec<String> = i.value.params[3..]
+        .iter()
+        .map(|p| match &p.schema.kind {
+            SchemaKind::Ref(r) => r.name.to_string(),
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(refs, ["Input_a_b_2", "Input_a_b_3", "Input_a_b_4", "Input_a_b_2", "Input"]);
+    let names: Vec<&str> = i.value.definitions.iter().map(|d| d.name.as_ref()).collect();
+    assert_eq!(names, ["Input_a_b", "Input_a_b_2", "Input_a_b_3", "Input_a_b_4", "Input"]);
+}
+
+#[test]
 fn a_ref_to_no_place_or_round_a_cycle_is_refused_naming_it() {
     let cases = [
         (

@@ -54,6 +54,9 @@ pub(super) struct Lifted {
 pub(super) struct LiftedPlaces {
     by_name: IndexMap<String, Lifted>,
     at: HashMap<String, String>,
+    /// For each name derived from a pointer, the last numeric suffix given: places whose
+    /// pointers read alike take the next one, without trying every number before it.
+    suffixes: HashMap<String, usize>,
 }
 
 impl LiftedPlaces {
@@ -255,7 +258,7 @@ impl Importer {
 
     /// A definition name for the place at `steps` that the document and the places lifted
     /// before do not use.
-    fn lifted_name(&self, steps: &[String]) -> String {
+    fn lifted_name(&mut self, steps: &[String]) -> String {
         const MAX_CHARS: usize = 48;
         let structural =
             |s: &&String| !matches!(s.as_str(), "properties" | "$defs" | "definitions");
@@ -281,12 +284,13 @@ impl Importer {
                 || self.defs_07.contains(name)
                 || self.lifted.by_name.contains_key(name)
         };
-        let mut name = base.clone();
-        let mut n = 1;
+        let mut n = self.lifted.suffixes.get(&base).copied().unwrap_or(1);
+        let mut name = if n == 1 { base.clone() } else { format!("{base}_{n}") };
         while taken(&name) {
             n += 1;
             name = format!("{base}_{n}");
         }
+        self.lifted.suffixes.insert(base, n);
         name
     }
 
