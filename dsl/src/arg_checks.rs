@@ -216,23 +216,25 @@ pub fn length(
         return Ok(());
     }
     let n = value.chars().count() as u64;
+    let got = || format!("got a string of {}", counted(n, "character", "characters"));
     if let Some(min) = min
         && n < min
     {
-        return Err(ArgError::at(
-            pointer,
-            format!("must be at least {min} characters long; got {n}"),
-        ));
+        let want = counted(min, "character", "characters");
+        return Err(ArgError::at(pointer, format!("must be at least {want} long; {}", got())));
     }
     if let Some(max) = max
         && n > max
     {
-        return Err(ArgError::at(
-            pointer,
-            format!("must be at most {max} characters long; got {n}"),
-        ));
+        let want = counted(max, "character", "characters");
+        return Err(ArgError::at(pointer, format!("must be at most {want} long; {}", got())));
     }
     Ok(())
+}
+
+/// `1 item`, `3 items`: a count with its noun in the number the count asks for.
+fn counted(n: u64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 /// Checks a list's item count.
@@ -247,15 +249,18 @@ pub fn items(
     pointer: &str,
 ) -> Result<(), ArgError> {
     let n = len as u64;
+    let got = || format!("got an array of {}", counted(n, "item", "items"));
     if let Some(min) = min
         && n < min
     {
-        return Err(ArgError::at(pointer, format!("must have at least {min} items; got {n}")));
+        let want = counted(min, "item", "items");
+        return Err(ArgError::at(pointer, format!("must have at least {want}; {}", got())));
     }
     if let Some(max) = max
         && n > max
     {
-        return Err(ArgError::at(pointer, format!("must have at most {max} items; got {n}")));
+        let want = counted(max, "item", "items");
+        return Err(ArgError::at(pointer, format!("must have at most {want}; {}", got())));
     }
     Ok(())
 }
@@ -345,15 +350,17 @@ pub fn wrong_type(expected: &str, got: &serde_json::Value, pointer: &str) -> Arg
 }
 
 /// The error for an object with too few or too many keys (`minProperties`, `maxProperties`):
-/// `/tags must have at least 1 key; got 0`.
+/// `/tags must have at least 1 key; got an object with 0 keys`.
 pub fn property_count(len: usize, min: Option<u64>, max: Option<u64>, pointer: &str) -> ArgError {
-    let plural = |n: u64| if n == 1 { "key" } else { "keys" };
+    let got = counted(len as u64, "key", "keys");
     match (min, max) {
         (Some(min), _) => {
-            ArgError::at(pointer, format!("must have at least {min} {}; got {len}", plural(min)))
+            let want = counted(min, "key", "keys");
+            ArgError::at(pointer, format!("must have at least {want}; got an object with {got}"))
         }
         (_, Some(max)) => {
-            ArgError::at(pointer, format!("must have at most {max} {}; got {len}", plural(max)))
+            let want = counted(max, "key", "keys");
+            ArgError::at(pointer, format!("must have at most {want}; got an object with {got}"))
         }
         (None, None) => ArgError::at(pointer, format!("has a wrong number of keys ({len})")),
     }
@@ -579,9 +586,57 @@ mod tests {
         let e = int_range(0_i64, Some(1), None, "/days").unwrap_err();
         assert_eq!(e.to_string(), "/days must be at least 1; got 0");
         let e = length("ab", Some(3), None, "/code").unwrap_err();
-        assert_eq!(e.to_string(), "/code must be at least 3 characters long; got 2");
+        assert_eq!(
+            e.to_string(),
+            "/code must be at least 3 characters long; got a string of 2 characters"
+        );
         let e = items(4, None, Some(3), "/tags").unwrap_err();
-        assert_eq!(e.to_string(), "/tags must have at most 3 items; got 4");
+        assert_eq!(e.to_string(), "/tags must have at most 3 items; got an array of 4 items");
+    }
+
+    #[test]
+    fn counts_agree_in_number_and_say_what_was_counted() {
+        let cases = [
+            (
+                length("", Some(1), None, "/query"),
+                "/query must be at least 1 character long; got a string of 0 characters",
+            ),
+            (
+                length("a", Some(2), None, "/q"),
+                "/q must be at least 2 characters long; got a string of 1 character",
+            ),
+            (
+                length("ab", None, Some(1), "/q"),
+                "/q must be at most 1 character long; got a string of 2 characters",
+            ),
+            (
+                items(0, Some(1), None, "/tags"),
+                "/tags must have at least 1 item; got an array of 0 items",
+            ),
+            (
+                items(1, Some(2), None, "/tags"),
+                "/tags must have at least 2 items; got an array of 1 item",
+            ),
+            (
+                items(2, None, Some(1), "/tags"),
+                "/tags must have at most 1 item; got an array of 2 items",
+            ),
+            (
+                Err(property_count(0, Some(1), None, "/m")),
+                "/m must have at least 1 key; got an object with 0 keys",
+            ),
+            (
+                Err(property_count(1, Some(2), None, "/m")),
+                "/m must have at least 2 keys; got an object with 1 key",
+            ),
+            (
+                Err(property_count(2, None, Some(1), "/m")),
+                "/m must have at most 1 key; got an object with 2 keys",
+            ),
+        ];
+        for (result, want) in cases {
+            assert_eq!(result.unwrap_err().to_string(), want);
+        }
     }
 
     #[test]

@@ -80,6 +80,9 @@ pub enum SkipReason {
         /// The file that wins.
         by: PathBuf,
     },
+    /// The file was listed but was gone by the time it was read: it is not there, as for the
+    /// live workspace.
+    Vanished,
 }
 
 /// A file of a directory that was skipped, and why.
@@ -105,6 +108,9 @@ impl fmt::Display for Skipped {
             SkipReason::NonUtf8Name => write!(f, "{path}: skipped: the file name is not UTF-8"),
             SkipReason::Shadowed { by } => {
                 write!(f, "{path}: skipped: {} defines the same tool", by.display())
+            }
+            SkipReason::Vanished => {
+                write!(f, "{path}: skipped: deleted while the directory was being read")
             }
         }
     }
@@ -265,23 +271,26 @@ impl Loading {
     }
 
     fn dir(&mut self, dir: &Path) {
-        let mut listing = match files::list_dir(dir, MAX_SPEC_BYTES) {
-            Ok(listing) => listing,
-            Err(error) => {
-                self.errors.push(ExportError::Io { path: dir.to_owned(), error });
-                return;
-            }
-        };
+        match files::list_dir(dir, MAX_SPEC_BYTES) {
+            Ok(listing) => self.listed(dir, listing),
+            Err(error) => self.errors.push(ExportError::Io { path: dir.to_owned(), error }),
+        }
+    }
+
+    /// Loads what a listing of `dir` found. A file listed but gone by the time it is looked at
+    /// or read (another process deleted it) is skipped as not there, never an error.
+    fn listed(&mut self, dir: &Path, mut listing: files::Listing) {
         self.specs.sources.push(dir.to_owned());
         listing.sort();
-        // A sentinel tears its stem down even when it cannot be read.
+        // A sentinel tears its stem down even when it cannot be read, unless it is gone.
         let removed: std::collections::BTreeSet<&str> = listing
             .entries
             .iter()
             .filter(|e| e.kind == FileKind::Removed)
             .map(files::Listed::name)
-            .chain(listing.refused.iter().filter_map(|r| match &r.tool {
-                Some((name, FileKind::Removed)) => Some(name.as_str()),
+            .chain(listing.refused.iter().filter_map(|r| match (&r.tool, &r.problem) {
+                (_, FileProblem::NotFound) => None,
+                (Some((name, FileKind::Removed)), _) => Some(name.as_str()),
                 _ => None,
             }))
             .collect();
@@ -293,6 +302,9 @@ impl Loading {
                 }
                 (None, _) => self.skip(r.path.clone(), SkipReason::NonUtf8Name),
                 (Some((_, FileKind::Removed)), _) => {}
+                (Some((_, FileKind::Spec)), FileProblem::NotFound) if gone(&r.path) => {
+                    self.skip(r.path.clone(), SkipReason::Vanished);
+                }
                 (Some((name, FileKind::Spec)), _) if removed.contains(name.as_str()) => {
                     self.skip(r.path.clone(), SkipReason::Removed);
                 }
@@ -337,6 +349,9 @@ impl Loading {
         let Ok(name) = ToolName::parse(entry.name().to_owned()) else { return };
         let bytes = match files::read_regular(&entry.open_path(dir), MAX_SPEC_BYTES) {
             Ok(bytes) => bytes,
+            Err(FileProblem::NotFound) if gone(&path) => {
+                return self.skip(path, SkipReason::Vanished);
+            }
             Err(problem) => {
                 self.errors.push(ExportError::File { path, problem });
                 return;
@@ -351,6 +366,12 @@ impl Loading {
             Err(e) => self.errors.push(ExportError::Spec(e)),
         }
     }
+}
+
+/// Whether the file listed at `path` is no longer there (a symlink that is still there but
+/// leads nowhere is a broken file, not a vanished one).
+fn gone(path: &Path) -> bool {
+    std::fs::symlink_metadata(path).is_err_and(|e| e.kind() == std::io::ErrorKind::NotFound)
 }
 
 /// Loads spec files and directories in order: a file is read with [`load_spec_file`] (its
@@ -383,7 +404,9 @@ pub fn load_specs<P: AsRef<Path>>(paths: &[P]) -> Result<Specs, SpecsError> {
 /// Loads the `*.json` specs of a directory (not its subdirectories) by the workspace rules of
 /// [`crate::files`]: the file stem is the tool name (a `name` inside is ignored), dot-files are
 /// ignored, a stem that is not a valid tool name is skipped with a warning, a stem that also has
-/// a `.removed` file is skipped, other files are ignored; the specs are sorted by name.
+/// a `.removed` file is skipped, other files are ignored; the specs are sorted by name. A file
+/// deleted between the listing and its read is not there: it is skipped with a warning
+/// ([`SkipReason::Vanished`]), as the workspace skips it.
 ///
 /// # Errors
 ///
@@ -625,6 +648,77 @@ pub fn export_to_out_dir(
 mod tests {
     use super::*;
     use crate::render::{JsonWriter, RenderCtx, RenderRule, Rendered};
+
+    fn spec(name: &str) -> String {
+        format!(r#"{{"name": "{name}", "input_schema": {{"type": "object"}}}}"#)
+    }
+
+    #[test]
+    fn a_spec_deleted_between_the_listing_and_its_read_is_skipped_not_an_error() {
+        let dir = temp_dir("vanished");
+        for name in ["a", "b", "c"] {
+            std::fs::write(dir.join(format!("{name}.json")), spec(name)).unwrap();
+        }
+        // The listing sees three specs; then another process deletes one, before it is read.
+        let listing = files::list_dir(&dir, MAX_SPEC_BYTES).unwrap();
+        std::fs::remove_file(dir.join("b.json")).unwrap();
+        let mut loading = Loading::default();
+        loading.listed(&dir, listing);
+        let specs = loading.finish().unwrap();
+        let names: Vec<&str> =
+            specs.loaded.iter().map(|l| l.spec.descriptor.name.as_str()).collect();
+        assert_eq!(names, ["a", "c"]);
+        let skipped: Vec<String> = specs.skipped.iter().map(ToString::to_string).collect();
+        let b = dir.join("b.json");
+        assert_eq!(
+            skipped,
+            [format!("{}: skipped: deleted while the directory was being read", b.display())]
+        );
+        assert_eq!(specs.sources, [dir.clone(), dir.join("a.json"), dir.join("c.json")]);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_spec_gone_before_its_stat_is_skipped_and_a_vanished_sentinel_removes_nothing() {
+        let dir = temp_dir("unstatted");
+        std::fs::write(dir.join("a.json"), spec("a")).unwrap();
+        // What the listing records when a file goes between `readdir` and its `stat`.
+        let name = |n: &str| ToolName::parse(n.to_owned()).unwrap();
+        let mut listing = files::list_dir(&dir, MAX_SPEC_BYTES).unwrap();
+        for (file, kind) in [("b.json", FileKind::Spec), ("a.removed", FileKind::Removed)] {
+            listing.refused.push(files::Refused {
+                path: dir.join(file),
+                tool: Some((name(&file[..1]), kind)),
+                problem: FileProblem::NotFound,
+            });
+        }
+        let mut loading = Loading::default();
+        loading.listed(&dir, listing);
+        let specs = loading.finish().unwrap();
+        assert_eq!(specs.loaded.len(), 1);
+        assert_eq!(specs.loaded[0].spec.descriptor.name, "a");
+        let skipped: Vec<String> = specs.skipped.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            skipped,
+            [format!(
+                "{}: skipped: deleted while the directory was being read",
+                dir.join("b.json").display()
+            )]
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_symlink_that_leads_nowhere_is_still_an_error() {
+        let dir = temp_dir("dangling");
+        std::os::unix::fs::symlink(dir.join("nowhere.json"), dir.join("a.json")).unwrap();
+        let err = load_spec_dir(&dir).unwrap_err();
+        let errors: Vec<String> = err.errors.iter().map(ToString::to_string).collect();
+        assert_eq!(errors, [format!("{}: no such file", dir.join("a.json").display())]);
+        assert!(err.specs.skipped.is_empty());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 
     /// `{"n": name}`; refuses tools named `refused`.
     struct Names;

@@ -349,6 +349,10 @@
 //! assert!(imported.notes.is_empty()); // nothing had to change
 //! ```
 //!
+//! - A `$ref` may point at any place of its schema, as published servers write them
+//!   (`{"$ref": "#/properties/contents/items"}`, recursion included): the place becomes a
+//!   definition of its own (`Input_contents_items`), with a note, and renders wherever
+//!   definitions do; a provider that takes no recursion says so for a recursive one.
 //! - Provider JSON (an MCP `tools/list` result, OpenAI, Anthropic or Gemini tools) is imported by
 //!   the provider crates (`tooldef_mcp::import_tools`, ...) and by `tooldef import`.
 //!

@@ -4,9 +4,10 @@
 //! `serde_json` keeps the last of two equal keys without a word (`{"a": 1, "a": 2}` is
 //! `{"a": 2}`), so a spec file or a tool call could say two things and be read as one.
 //! [`parse`] reads JSON text into a `serde_json::Value` exactly as `serde_json::from_slice`
-//! does (same recursion limit, same line and column in errors), except that a key given twice
-//! in one object is an error naming the key's JSON pointer. Spec files, arguments given as text
-//! and imported provider JSON are read with it.
+//! does (same line and column in errors), except that a key given twice in one object is an
+//! error naming the key's JSON pointer, and so is an array or object nested deeper than
+//! [`MAX_DEPTH`] (where serde_json says only `recursion limit exceeded` and where). Spec files,
+//! arguments given as text and imported provider JSON are read with it.
 //!
 //! A `serde_json::Value` built by a host program has no depth limit, and cloning, checking,
 //! serializing or dropping one recurses once per level: 100,000 levels overflow the stack.
@@ -18,10 +19,13 @@ use serde_json::Value;
 
 use crate::pointer::JsonPointer;
 
-/// The deepest argument value dispatch accepts: 128 nested arrays or objects, the recursion
-/// limit `serde_json` applies to text. A value built by a host that is deeper is refused with
-/// the pointer where it crosses the limit.
-pub const MAX_DEPTH: usize = 128;
+/// The deepest JSON tooldef reads and dispatch accepts: 127 nested arrays or objects, the
+/// outermost counted (the arguments object is the first level). That is as deep as
+/// `serde_json` reads text (its recursion limit stops at the 128th level), so a tool whose
+/// parameters serde decodes straight from the text takes exactly what every other tool takes.
+/// Text or a value built by a host that is deeper is refused with the pointer of the array or
+/// object that crosses the limit.
+pub const MAX_DEPTH: usize = 127;
 
 /// Parses JSON text, refusing a key that appears twice in one object.
 ///
@@ -33,8 +37,8 @@ pub const MAX_DEPTH: usize = 128;
 ///
 /// # Errors
 ///
-/// Malformed JSON, nesting beyond `serde_json`'s recursion limit, or a duplicate key, each
-/// with its line and column.
+/// Malformed JSON, nesting deeper than [`MAX_DEPTH`] or a duplicate key, each with its line
+/// and column (the last two with their pointer as well).
 pub fn parse(bytes: &[u8]) -> Result<Value, serde_json::Error> {
     // The ordered reader refuses duplicate keys with their pointer; the order itself is not
     // needed here.
@@ -49,14 +53,21 @@ pub(crate) enum ArgumentsText {
     /// Well-formed JSON that gives the key at this pointer twice in one object: an argument
     /// error at that key, like any other.
     DuplicateKey(JsonPointer),
+    /// Well-formed JSON with an array or object at this pointer nested deeper than
+    /// [`MAX_DEPTH`]: an argument error at that pointer.
+    TooDeep(JsonPointer),
 }
 
-/// Parses arguments given as text as [`parse`] does, telling a duplicate key (the model's
-/// mistake at one argument) from text that is not JSON.
+/// Parses arguments given as text as [`parse`] does, telling a duplicate key or nesting past
+/// the limit (the model's mistake at one argument) from text that is not JSON.
 pub(crate) fn parse_arguments(bytes: &[u8]) -> Result<Value, ArgumentsText> {
-    match crate::json_schema::KeyOrder::parse_noting_duplicate(bytes) {
+    use crate::json_schema::TextProblem;
+    match crate::json_schema::KeyOrder::parse_noting_problem(bytes) {
         Ok((value, _)) => Ok(value),
-        Err((_, Some(pointer))) => Err(ArgumentsText::DuplicateKey(pointer)),
+        Err((_, Some(TextProblem::DuplicateKey(pointer)))) => {
+            Err(ArgumentsText::DuplicateKey(pointer))
+        }
+        Err((_, Some(TextProblem::TooDeep(pointer)))) => Err(ArgumentsText::TooDeep(pointer)),
         Err((error, None)) => Err(ArgumentsText::Malformed(error)),
     }
 }
@@ -146,11 +157,28 @@ mod tests {
     }
 
     #[test]
-    fn syntax_errors_and_the_recursion_limit_are_serde_json_s() {
-        let deep = "[".repeat(200) + &"]".repeat(200);
-        let ours = parse(deep.as_bytes()).unwrap_err().to_string();
-        let theirs = serde_json::from_str::<Value>(&deep).unwrap_err().to_string();
-        assert_eq!(ours, theirs);
+    fn syntax_errors_are_serde_json_s_and_the_depth_limit_is_serde_json_s_with_a_pointer() {
+        // serde_json reads 127 levels and stops at the 128th; so does `parse`, naming it at the
+        // same place.
+        let at_limit = "[".repeat(MAX_DEPTH) + &"]".repeat(MAX_DEPTH);
+        assert!(serde_json::from_str::<Value>(&at_limit).is_ok());
+        assert!(parse(at_limit.as_bytes()).is_ok());
+        let deep = "[".repeat(MAX_DEPTH + 1) + &"]".repeat(MAX_DEPTH + 1);
+        assert_eq!(
+            serde_json::from_str::<Value>(&deep).unwrap_err().to_string(),
+            "recursion limit exceeded at line 1 column 128"
+        );
+        let pointer = "/0".repeat(MAX_DEPTH);
+        assert_eq!(
+            parse(deep.as_bytes()).unwrap_err().to_string(),
+            format!(
+                "too deep: #{pointer} is nested more than 127 levels deep at line 1 column 128"
+            )
+        );
+        let Err(ArgumentsText::TooDeep(at)) = parse_arguments(deep.as_bytes()) else {
+            panic!("not refused as too deep")
+        };
+        assert_eq!(at, pointer.as_str());
         assert_eq!(
             parse(b"{\"a\": 1} x").unwrap_err().to_string(),
             serde_json::from_str::<Value>("{\"a\": 1} x").unwrap_err().to_string()
@@ -176,11 +204,13 @@ mod tests {
         assert!(depth_exceeds(&v, MAX_DEPTH).is_some());
         dismantle(v);
         assert_eq!(depth_exceeds(&nested(MAX_DEPTH), MAX_DEPTH), None);
-        // Levels alternate; with an odd count the outermost is an array.
+        // Levels alternate; with an odd count the outermost is an array, with an even count
+        // an object.
         let v = nested(MAX_DEPTH + 1);
         let pointer = depth_exceeds(&v, MAX_DEPTH).unwrap();
         assert_eq!(pointer.segments().count(), MAX_DEPTH);
-        assert!(pointer.as_str().starts_with("/0/k/0/k"), "{pointer}");
+        let want = if MAX_DEPTH.is_multiple_of(2) { "/0/k/0/k" } else { "/k/0/k/0" };
+        assert!(pointer.as_str().starts_with(want), "{pointer}");
         dismantle(v);
         let v = json!({"a": [1, {"b": []}], "c": {"d": 3}});
         assert_eq!(depth_exceeds(&v, 4), None);

@@ -22,6 +22,12 @@
 //!   (or a map whose value schema they match); otherwise they are kept back, so a typed
 //!   executor never fails on them. Either way [`Override::on_call`] hooks read them in
 //!   [`OverrideCall::extra`].
+//! - **One wording.** An overridden tool's argument errors read as any tool's, in the name the
+//!   model calls (`invalid arguments for rate: /stars must be at most 3; got 4`), a hidden
+//!   parameter or the old name of a renamed one sent anyway included, and
+//!   [`Executor::check_arguments`](crate::Executor::check_arguments) (what
+//!   [`Snapshot::check`](crate::registry::Snapshot::check) asks) gives the text a call answers
+//!   with.
 //! - **Narrowing only.** A constraint may narrow what a parameter accepts (an enum, a range, a
 //!   string turned enum), never widen it; and a patch may not let the model leave out a
 //!   parameter the tool requires unless it supplies the value (a default, or a hidden value).

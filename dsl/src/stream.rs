@@ -9,9 +9,10 @@
 //! tools: a finished call goes to [`crate::Toolbox`] like any other.
 //!
 //! Beyond assembling, the assembler reports an argument that *already* breaks its tool's
-//! schema as soon as the offending value is complete in the stream (an enum value outside the
-//! set, a number out of range, a key the tool does not take, text that is not JSON), so a host
-//! can stop the generation early instead of paying for the rest of it:
+//! schema as soon as the offending part is complete in the stream (an enum value outside the
+//! set, a number out of range, text that is not JSON, nesting past the limit; a key the tool or
+//! the object does not take as soon as its closing quote arrives, before its value), so a
+//! host can stop the generation early instead of paying for the rest of it:
 //!
 //! ```
 //! use tooldef::stream::{CallAssembler, StreamEvent};
@@ -584,15 +585,25 @@ impl<'a> CallAssembler<'a> {
             )));
             return;
         };
+        // Read as dispatch reads them: a key given twice or nesting past the limit is an
+        // argument error at its pointer, in the same words.
         let value = match &call.arguments {
-            Arguments::Json(v) => std::borrow::Cow::Borrowed(v),
-            Arguments::Text(t) => match serde_json::from_str(t) {
+            Arguments::Json(v) => {
+                match crate::json_text::depth_exceeds(v, crate::json_text::MAX_DEPTH) {
+                    None => std::borrow::Cow::Borrowed(v),
+                    Some(pointer) => {
+                        out.push(invalid(crate::dispatch::too_deep(call.name.clone(), pointer)));
+                        return;
+                    }
+                }
+            }
+            Arguments::Text(t) if t.trim().is_empty() => {
+                std::borrow::Cow::Owned(serde_json::Value::Object(serde_json::Map::new()))
+            }
+            Arguments::Text(t) => match crate::json_text::parse_arguments(t.as_bytes()) {
                 Ok(v) => std::borrow::Cow::Owned(v),
-                Err(e) => {
-                    out.push(invalid(DispatchError::new(
-                        call.name.clone(),
-                        DispatchErrorKind::MalformedJson { message: e.to_string() },
-                    )));
+                Err(problem) => {
+                    out.push(invalid(crate::dispatch::unreadable(d, problem)));
                     return;
                 }
             },
@@ -639,10 +650,18 @@ fn scan(call: &mut Open<'_>, validator: &ArgValidator, out: &mut Vec<StreamEvent
         }
     });
     if let Err(e) = result {
-        found = Some(DispatchError::new(
-            name.clone(),
-            DispatchErrorKind::MalformedJson { message: format!("{} at byte {}", e.message, e.at) },
-        ));
+        found = Some(if e.too_deep {
+            // Well-formed so far: the array or object that crosses the limit is an argument
+            // error at its pointer, worded as dispatch words it.
+            crate::dispatch::too_deep(name.clone(), early::frames_pointer(scanner.frames(), text))
+        } else {
+            DispatchError::new(
+                name.clone(),
+                DispatchErrorKind::MalformedJson {
+                    message: format!("{} at byte {}", e.message, e.at),
+                },
+            )
+        });
     }
     let mut report = |error| {
         out.push(StreamEvent::Invalid(Invalid {

@@ -536,7 +536,10 @@ fn validator_reports_each_constraint_with_its_pointer() {
         (json!({"code": "EUR", "step": 7}), "/step must be a multiple of 5; got 7"),
         (json!({"code": "EUR", "step": 7.5}), "/step must be an integer; got 7.5"),
         (json!({"code": "EUR", "ratio": "1"}), r#"/ratio must be a number; got "1""#),
-        (json!({"code": "EUR", "codes": []}), "/codes must have at least 1 items; got 0"),
+        (
+            json!({"code": "EUR", "codes": []}),
+            "/codes must have at least 1 item; got an array of 0 items",
+        ),
         (json!({"code": "EUR", "codes": [1]}), "/codes/0 must be a string; got 1"),
         (json!({"code": "EUR", "filter": {}}), "/filter/field is required"),
         (
@@ -565,7 +568,7 @@ fn validator_reports_each_constraint_with_its_pointer() {
     assert_eq!(
         errors(json!({"code": "EURO"})),
         [
-            "/code must be at most 3 characters long; got 4",
+            "/code must be at most 3 characters long; got a string of 4 characters",
             r#"/code must match the pattern ^[A-Z]{3}$; got "EURO""#
         ]
     );
@@ -715,14 +718,14 @@ fn kept_keywords_dispatch_enforces_and_an_overlapping_one_of_match_exactly_one()
     assert_eq!(
         messages(v.check_args(&d, &json!({"start": "a", "v": "ab", "tags": {}}))),
         [
-            "/tags must have at least 1 key; got 0",
+            "/tags must have at least 1 key; got an object with 0 keys",
             "/v must match exactly one of the `oneOf` variants; it matches variants 0 and 1",
             "the arguments must have `end` as well as `start`",
         ]
     );
     assert_eq!(
         messages(v.check_args(&d, &json!({"tags": {"a": 1, "b": 2, "c": 3}}))),
-        ["/tags must have at most 2 keys; got 3"]
+        ["/tags must have at most 2 keys; got an object with 3 keys"]
     );
     // `not` is kept for the provider; dispatch does not enforce it.
     assert_eq!(messages(v.check_args(&d, &json!({"n": 3}))), Vec::<String>::new());

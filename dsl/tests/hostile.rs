@@ -415,6 +415,49 @@ fn the_copy_of_a_root_that_refers_to_itself_counts_toward_the_limit() {
 }
 
 #[test]
+fn places_refs_point_at_are_read_once_each_and_count_toward_the_limit() {
+    // A chain of 60 nested objects with 1,200 variants at the bottom, and a `$ref` to every
+    // link: each place is lifted and read once more, its nodes counted again, so the sum of
+    // what lies below each link (about 60 x 1,200 nodes) crosses the limit, in linear time.
+    let mut deep = any_of_empty(1_200);
+    for _ in 0..60 {
+        deep = json!({"type": "object", "properties": {"c": deep}});
+    }
+    let mut spec = with_property(deep);
+    let mut at = String::from("#/properties/x");
+    for i in 0..60 {
+        spec["input_schema"]["properties"][format!("r{i}")] = json!({"$ref": at.clone()});
+        at.push_str("/properties/c");
+    }
+    // The property and the references are 1,321 nodes; the places are lifted in the order
+    // their references are read (`r0`, `r1`, `r10`...), and the place 56 links down crosses at its 154th node.
+    let bottom = format!("#/input_schema/properties/x{}/anyOf/148", "/properties/c".repeat(60));
+    assert_eq!(spec_error(&spec), format!("t.json: {bottom}: {TOO_MANY}"));
+    // Twenty thousand places whose names read alike (one CJK character each, `_` in a name)
+    // are named in one pass, each taking the next free suffix.
+    let n = 20_000;
+    let mut props = serde_json::Map::new();
+    for i in 0..n {
+        let name = char::from_u32(0x4e00 + i).unwrap().to_string();
+        props.insert(format!("r{i}"), json!({"$ref": format!("#/properties/{name}")}));
+        props.insert(name, json!({"type": "string"}));
+    }
+    let spec = json!({"name": "t", "input_schema": {"type": "object", "properties": props}});
+    let d = parse_spec("t.json", &spec.to_string(), None).unwrap().descriptor;
+    assert_eq!(d.definitions.len(), n as usize);
+    assert_eq!(d.definitions[0].name, "Input__");
+    assert_eq!(d.definitions[n as usize - 1].name, format!("Input___{n}"));
+    // A thousand references to one place lift it once.
+    let mut spec = with_property(any_of_empty(700));
+    for i in 0..1_000 {
+        spec["input_schema"]["properties"][format!("r{i}")] = json!({"$ref": "#/properties/x"});
+    }
+    let d = parse_spec("t.json", &spec.to_string(), None).unwrap().descriptor;
+    assert_eq!(d.definitions.len(), 1);
+    assert_eq!(d.definitions[0].name, "Input_x");
+}
+
+#[test]
 fn each_required_key_properties_does_not_list_counts_a_copy_of_additional_properties() {
     // Each such key becomes a property holding a copy of `additionalProperties`: here 1,000
     // nodes (the schema and its variants), so 65 copies cross the limit, at the 65th key.
@@ -683,13 +726,71 @@ fn a_host_built_value_deeper_than_the_limit_is_refused_not_a_stack_overflow() {
     assert_eq!(
         message,
         format!(
-            "invalid arguments for t: {pointer} are nested more than {MAX_DEPTH} levels deep here; flatten them"
+            "invalid arguments for t: {pointer} is nested more than {MAX_DEPTH} levels deep, past the limit for arguments; flatten it"
         )
     );
     // Exactly at the limit is fine.
     let ok = nested(MAX_DEPTH);
     let out = tool.prepare(&Arguments::Json(ok.clone())).unwrap();
     assert_eq!(out, ok);
+}
+
+/// `t(x)`, its `x` any value, decoded by serde straight from the text.
+struct DeepTyped;
+
+#[derive(Debug, serde::Deserialize)]
+struct AnyX {
+    #[allow(dead_code)]
+    x: Value,
+}
+
+impl tooldef::Tool for DeepTyped {
+    const NAME: &'static str = "t";
+    type Args = AnyX;
+    type Output = ();
+
+    fn descriptor() -> &'static ToolDescriptor {
+        static D: std::sync::OnceLock<ToolDescriptor> = std::sync::OnceLock::new();
+        D.get_or_init(|| {
+            ToolDescriptor::builder("t")
+                .param(Param::named("x", tooldef::Schema::any()))
+                .build()
+                .unwrap()
+        })
+    }
+
+    fn call(&self, _: AnyX) -> tooldef::BoxFuture<'_, Result<(), tooldef::ToolError>> {
+        Box::pin(async { Ok(()) })
+    }
+}
+
+#[test]
+fn arguments_past_the_depth_limit_are_refused_alike_as_text_as_a_value_and_by_every_tool() {
+    let dynamic = echo(<DeepTyped as tooldef::Tool>::descriptor().clone());
+    let typed = tooldef::TypedTool::new(DeepTyped);
+    let pointer = "/x".repeat(MAX_DEPTH);
+    let want = format!(
+        "invalid arguments for t: {pointer} is nested more than {MAX_DEPTH} levels deep, past the limit for arguments; flatten it"
+    );
+    // One level past the limit (the arguments object is the first), as text and as a value.
+    let deep = nested(MAX_DEPTH + 1);
+    let text = serde_json::to_string(&deep).unwrap();
+    for args in [Arguments::Text(text), Arguments::Json(deep)] {
+        assert_eq!(dynamic.prepare(&args).unwrap_err().model_text(), want);
+        assert_eq!(typed.decode(&args).unwrap_err().model_text(), want);
+    }
+    // Exactly at the limit, every path takes it.
+    let ok = nested(MAX_DEPTH);
+    let text = serde_json::to_string(&ok).unwrap();
+    for args in [Arguments::Text(text), Arguments::Json(ok)] {
+        assert!(dynamic.prepare(&args).is_ok());
+        assert!(typed.decode(&args).is_ok());
+    }
+    // Far past it, text is refused at the same place, in bounded stack.
+    let text = "{\"x\": ".repeat(100_000) + "1" + &"}".repeat(100_000);
+    let args = Arguments::Text(text);
+    assert_eq!(dynamic.prepare(&args).unwrap_err().model_text(), want);
+    assert_eq!(typed.decode(&args).unwrap_err().model_text(), want);
 }
 
 #[test]
@@ -704,7 +805,7 @@ fn an_overridden_tool_refuses_a_deep_value_and_a_repeated_key_as_the_tool_itself
         .unwrap();
     let pointer = "/x".repeat(MAX_DEPTH);
     let too_deep = format!(
-        "invalid arguments for t: {pointer} are nested more than {MAX_DEPTH} levels deep here; flatten them"
+        "invalid arguments for t: {pointer} is nested more than {MAX_DEPTH} levels deep, past the limit for arguments; flatten it"
     );
     // Hiding a parameter makes the override rewrite every call's arguments; a new description
     // passes them on as they came. Neither copies a value past the limit.

@@ -398,7 +398,7 @@ fn dangling_references_and_bad_roots_are_errors() {
         (at.as_str(), msg.as_str()),
         (
             "/properties/a/$ref",
-            "#/properties/a/$ref: `$ref` `#/$defs/Missing` points at no definition"
+            "#/properties/a/$ref: `$ref` `#/$defs/Missing` points at nothing in the document"
         )
     );
     // A `$defs` name is not found through `#/definitions/`.
@@ -755,4 +755,187 @@ fn exclusive_bounds_with_one_integer_between_are_kept() {
         import_schema(&json!({"type": "integer", "minimum": 1, "exclusiveMaximum": 2})).unwrap();
     let SchemaKind::Integer(n) = &imported.value.schema.kind else { panic!() };
     assert_eq!((n.minimum, n.exclusive_maximum), (Some(1), Some(2)));
+}
+
+// --- `$ref` to any place of the document -----------------------------------------------------
+
+/// The input imported from text, exported again, with its notes.
+fn through(text: &str) -> (Value, Vec<String>) {
+    let imported = input_text(text);
+    let notes = imported.notes.iter().map(ToString::to_string).collect();
+    let mut d = ToolDescriptor::new("t");
+    imported.value.apply_to(&mut d);
+    d.validate().unwrap_or_else(|e| panic!("{e}"));
+    (export_input(&d), notes)
+}
+
+#[test]
+fn a_ref_to_another_property_s_items_imports_as_a_lifted_definition() {
+    // The shape published MCP servers list: one property's items reused by another.
+    let (exported, notes) = through(
+        r##"{"type": "object", "properties": {
+            "contents": {"type": "array", "items": {"type": "object", "properties": {"role": {"type": "string"}, "text": {"type": "string"}}, "required": ["text"]}},
+            "system": {"$ref": "#/properties/contents/items"}}, "required": ["contents"]}"##,
+    );
+    let item = json!({"type": "object", "properties": {"role": {"type": "string"}, "text": {"type": "string"}}, "required": ["text"]});
+    assert_eq!(
+        exported,
+        json!({
+            "type": "object",
+            "properties": {
+                "contents": {"type": "array", "items": item},
+                "system": {"$ref": "#/$defs/Input_contents_items"}
+            },
+            "required": ["contents"],
+            "$defs": {"Input_contents_items": item}
+        })
+    );
+    assert_eq!(
+        notes,
+        [
+            "#/properties/system/$ref: `$ref` `#/properties/contents/items` became a reference to `Input_contents_items`, a definition that holds what it points at"
+        ]
+    );
+}
+
+#[test]
+fn a_recursive_ref_to_a_property_imports_once_with_one_note() {
+    let (exported, notes) = through(
+        r##"{"type": "object", "properties": {
+            "tree": {"type": "object", "properties": {"name": {"type": "string"}, "children": {"type": "array", "items": {"$ref": "#/properties/tree"}}}, "required": ["name"]}}}"##,
+    );
+    let tree = json!({
+        "type": "object",
+        "properties": {
+            "name": {"type": "string"},
+            "children": {"type": "array", "items": {"$ref": "#/$defs/Input_tree"}}
+        },
+        "required": ["name"]
+    });
+    assert_eq!(
+        exported,
+        json!({"type": "object", "properties": {"tree": tree}, "$defs": {"Input_tree": tree}})
+    );
+    // The place is read where it stands and again as the definition: noted once.
+    assert_eq!(
+        notes,
+        [
+            "#/properties/tree/properties/children/items/$ref: `$ref` `#/properties/tree` became a reference to `Input_tree`, a definition that holds what it points at"
+        ]
+    );
+}
+
+#[test]
+fn refs_to_refs_into_any_of_and_through_escapes_resolve() {
+    let (exported, notes) = through(
+        r##"{"type": "object", "properties": {
+            "a": {"$ref": "#/properties/b"},
+            "b": {"$ref": "#/$defs/C"},
+            "v": {"anyOf": [{"type": "string", "maxLength": 3}, {"type": "integer"}]},
+            "w": {"$ref": "#/properties/v/anyOf/0"},
+            "x/y": {"type": "boolean"},
+            "z": {"$ref": "#/properties/x~1y"},
+            "q": {"$ref": "#/properties/%78~1y"}},
+          "$defs": {"C": {"type": "string"}, "Input_b": {"type": "null"}}}"##,
+    );
+    assert_eq!(
+        exported,
+        json!({
+            "type": "object",
+            "properties": {
+                "a": {"$ref": "#/$defs/Input_b_2"},
+                "b": {"$ref": "#/$defs/C"},
+                "v": {"anyOf": [{"type": "string", "maxLength": 3}, {"type": "integer"}]},
+                "w": {"$ref": "#/$defs/Input_v_anyOf_0"},
+                "x/y": {"type": "boolean"},
+                "z": {"$ref": "#/$defs/Input_x_y"},
+                "q": {"$ref": "#/$defs/Input_x_y"}
+            },
+            "$defs": {
+                "C": {"type": "string"},
+                "Input_b": {"type": "null"},
+                "Input_b_2": {"$ref": "#/$defs/C"},
+                "Input_v_anyOf_0": {"type": "string", "maxLength": 3},
+                "Input_x_y": {"type": "boolean"}
+            }
+        })
+    );
+    let became = |at: &str, target: &str, name: &str| {
+        format!(
+            "#{at}/$ref: `$ref` `{target}` became a reference to `{name}`, a definition that holds what it points at"
+        )
+    };
+    assert_eq!(
+        notes,
+        [
+            became("/properties/a", "#/properties/b", "Input_b_2"),
+            became("/properties/w", "#/properties/v/anyOf/0", "Input_v_anyOf_0"),
+            became("/properties/z", "#/properties/x~1y", "Input_x_y"),
+            became("/properties/q", "#/properties/%78~1y", "Input_x_y"),
+        ]
+    );
+    // A root that refers into a definition is read as the object it points at.
+    let i = input(
+        json!({"$ref": "#/$defs/W/properties/args", "$defs": {"W": {"type": "object", "properties": {"args": {"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]}}}}}),
+    );
+    assert_eq!(i.value.params, [Param::string("q")]);
+    assert_eq!(
+        i.notes.iter().map(ToString::to_string).collect::<Vec<_>>(),
+        ["#/$ref: `$ref` at the root was followed; the schema it points at is the input object"]
+    );
+}
+
+#[test]
+fn lifted_definitions_are_named_alike_whatever_reads_alike_and_never_collide() {
+    // Three places whose pointers read alike once made a name, beside a definition of the
+    // document that already has that name, and the root's own copy.
+    let i = input(json!({
+        "type": "object",
+        "properties": {
+            "a.b": {"type": "string"}, "a b": {"type": "integer"}, "a_b": {"type": "boolean"},
+            "p": {"$ref": "#/properties/a.b"}, "q": {"$ref": "#/properties/a b"},
+            "r": {"$ref": "#/properties/a_b"}, "s": {"$ref": "#/properties/a.b"},
+            "t": {"$ref": "#"}
+        },
+        "$defs": {"Input_a_b": {"type": "null"}}
+    }));
+    let refs: Vec<String> = i.value.params[3..]
+        .iter()
+        .map(|p| match &p.schema.kind {
+            SchemaKind::Ref(r) => r.name.to_string(),
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(refs, ["Input_a_b_2", "Input_a_b_3", "Input_a_b_4", "Input_a_b_2", "Input"]);
+    let names: Vec<&str> = i.value.definitions.iter().map(|d| d.name.as_ref()).collect();
+    assert_eq!(names, ["Input_a_b", "Input_a_b_2", "Input_a_b_3", "Input_a_b_4", "Input"]);
+}
+
+#[test]
+fn a_ref_to_no_place_or_round_a_cycle_is_refused_naming_it() {
+    let cases = [
+        (
+            json!({"type": "object", "properties": {"a": {"$ref": "#/properties/nope/items"}}}),
+            "#/properties/a/$ref: `$ref` `#/properties/nope/items` points at nothing in the document",
+        ),
+        (
+            json!({"type": "object", "properties": {"a": {"type": "array", "items": [{}]}, "b": {"$ref": "#/properties/a/items/01"}}}),
+            "#/properties/b/$ref: `$ref` `#/properties/a/items/01` points at nothing in the document",
+        ),
+        (
+            json!({"type": "object", "properties": {"a": {"$ref": "#/properties/a"}}}),
+            "#/properties/a: `$ref` cannot be expressed by tooldef: `Input_a` refers to itself with no base case: no finite value matches it",
+        ),
+        (
+            json!({"type": "object", "properties": {"a": {"$ref": "#/properties/b"}, "b": {"$ref": "#/properties/a"}}}),
+            "#/properties/b: `$ref` cannot be expressed by tooldef: `Input_b` refers to `Input_a` in a cycle with no base case (no concrete type, optional property, null or empty list on the way round): no finite value matches it",
+        ),
+        (
+            json!({"type": "object", "properties": {"a": {"$ref": "#properties/b"}}}),
+            "#/properties/a/$ref: `$ref` cannot be expressed by tooldef: `#properties/b` is neither `#` nor a JSON pointer (`#/...`)",
+        ),
+    ];
+    for (schema, want) in cases {
+        assert_eq!(fails_input(schema.clone()).1, want, "{schema}");
+    }
 }

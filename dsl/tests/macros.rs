@@ -207,12 +207,12 @@ fn lengths_patterns_formats_and_float_ranges() {
         .unwrap_err();
     assert_eq!(
         err,
-        r#"/word must match the pattern ^[a-z]+$; got "Hey!"; /tags must have at most 3 items; got 4; /ratio must be at most 1; got 1.5"#
+        r#"/word must match the pattern ^[a-z]+$; got "Hey!"; /tags must have at most 3 items; got an array of 4 items; /ratio must be at most 1; got 1.5"#
     );
     let err = run(&Shout, json!({"word": "", "tags": []})).unwrap_err();
     assert_eq!(
         err,
-        "/word must be at least 1 characters long; got 0; /word must match the pattern ^[a-z]+$; got \"\""
+        "/word must be at least 1 character long; got a string of 0 characters; /word must match the pattern ^[a-z]+$; got \"\""
     );
 }
 
@@ -267,7 +267,14 @@ fn tools_share_one_instance() {
     assert_eq!(Greet::descriptor().annotations.read_only, Some(true));
     assert_eq!(
         run(&Greet(service.clone()), json!({"who": ""})).unwrap_err(),
-        "/who must be at least 1 characters long; got 0"
+        "/who must be at least 1 character long; got a string of 0 characters"
+    );
+    // The generated check and the validator over the descriptor word it alike.
+    let d = Greet::descriptor();
+    let by_schema = tooldef::ArgValidator::new().check_args(d, &json!({"who": ""})).unwrap_err();
+    assert_eq!(
+        by_schema.to_string(),
+        "/who must be at least 1 character long; got a string of 0 characters"
     );
     assert_eq!(service.helper(), "hello ");
 }

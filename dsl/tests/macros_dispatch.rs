@@ -130,7 +130,7 @@ fn bad_arguments_and_failures_are_error_results() {
     assert!(r.is_error);
     assert_eq!(
         r.text(),
-        "invalid arguments for echo: /text must be at most 5 characters long; got 8"
+        "invalid arguments for echo: /text must be at most 5 characters long; got a string of 8 characters"
     );
 }
 

@@ -368,7 +368,10 @@ fn hidden_parameter_is_removed_and_injected_at_call_time() {
         &call("remember", json!({"fact": "f", "category": "memory:health", "user_id": "me"})),
     );
     assert!(r.is_error);
-    assert_eq!(r.text(), "/user_id is not a parameter of `remember`; remove it and call again");
+    assert_eq!(
+        r.text(),
+        "invalid arguments for remember: /user_id is not a parameter of remember; the parameters are fact, category, importance"
+    );
 }
 
 #[test]
@@ -406,10 +409,13 @@ fn renamed_parameter_maps_back_and_the_old_name_is_rejected() {
         &call("remember", json!({"fact": "f", "category": "memory:health", "user_id": "u"})),
     );
     assert!(r.is_error);
-    assert_eq!(r.text(), "/fact is not a parameter of `remember`; remove it and call again");
+    assert_eq!(
+        r.text(),
+        "invalid arguments for remember: /fact is not a parameter of remember; the parameters are content, category, importance, user_id"
+    );
     // Errors name the parameter as the model knows it, not as the executor does.
     let r = run(&exec, &call("remember", json!({"category": "memory:health", "user_id": "u"})));
-    assert_eq!(r.text(), "/content is required");
+    assert_eq!(r.text(), "invalid arguments for remember: /content is required");
 }
 
 #[test]
@@ -427,7 +433,9 @@ fn renamed_then_hidden_parameter_injects_under_the_registered_name() {
         assert!(r.is_error);
         assert_eq!(
             r.text(),
-            format!("/{key} is not a parameter of `remember`; remove it and call again")
+            format!(
+                "invalid arguments for remember: /{key} is not a parameter of remember; the parameters are fact, category, importance"
+            )
         );
     }
 }
@@ -463,7 +471,10 @@ fn text_arguments_are_parsed_and_malformed_ones_are_error_results() {
 
     let r = run(&exec, &call("remember", json!([1, 2])));
     assert!(r.is_error);
-    assert_eq!(r.text(), "the arguments of `remember` must be a JSON object; got an array");
+    assert_eq!(
+        r.text(),
+        "invalid arguments for remember: the arguments must be an object; got an array"
+    );
 }
 
 #[test]
@@ -499,7 +510,7 @@ fn remember_category_constrained_to_three_values() {
     assert!(r.is_error);
     assert_eq!(
         r.text(),
-        r#"/category must be one of "memory:health", "memory:identity", "memory:preferences"; got "memory:other""#
+        r#"invalid arguments for remember: /category must be one of "memory:health", "memory:identity", "memory:preferences"; got "memory:other""#
     );
     let r = run(
         &exec,
@@ -517,14 +528,17 @@ fn narrowed_range_and_new_requirement_are_checked_at_call_time() {
         .unwrap();
     let args = |importance: Value| json!({"fact": "f", "category": "memory:health", "user_id": "u", "importance": importance});
     let r = run(&exec, &call("remember", args(json!(4))));
-    assert_eq!(r.text(), "/importance must be at most 3; got 4");
+    assert_eq!(r.text(), "invalid arguments for remember: /importance must be at most 3; got 4");
     let r = run(&exec, &call("remember", args(json!("high"))));
-    assert_eq!(r.text(), "/importance must be an integer; got \"high\"");
+    assert_eq!(
+        r.text(),
+        "invalid arguments for remember: /importance must be an integer; got \"high\""
+    );
     let r = run(
         &exec,
         &call("remember", json!({"fact": "f", "category": "memory:health", "user_id": "u"})),
     );
-    assert_eq!(r.text(), "/importance is required");
+    assert_eq!(r.text(), "invalid arguments for remember: /importance is required");
     assert!(!run(&exec, &call("remember", args(json!(3)))).is_error);
 }
 
@@ -683,7 +697,11 @@ fn every_argument_problem_is_reported_at_once() {
     assert!(r.is_error);
     assert_eq!(
         r.text(),
-        r#"/fact must be a string; got 7; /category must be one of "memory:health"; got "memory:other"; /importance must be at most 5; got 9; /user_id is required"#
+        r#"invalid arguments for remember:
+- /fact must be a string; got 7
+- /category must be one of "memory:health"; got "memory:other"
+- /importance must be at most 5; got 9
+- /user_id is required"#
     );
 }
 
@@ -719,7 +737,7 @@ fn input_schema_is_replaced_from_raw_json_schema() {
     // back from its closed input.
     let args = json!({"category": "memory:health", "user_id": "u", "tags": []});
     let r = run(&exec, &call("remember", args));
-    assert_eq!(r.text(), "/fact is required");
+    assert_eq!(r.text(), "invalid arguments for remember: /fact is required");
     let args = json!({"fact": "f", "category": "memory:health", "user_id": "u", "tags": ["a"]});
     let r = run(&exec, &call("remember", args));
     assert!(!r.is_error, "{}", r.text());
@@ -856,7 +874,7 @@ fn an_added_parameter_is_accepted_kept_back_from_a_closed_executor_and_seen_by_h
 
     // The added parameter is checked like any other.
     let r = run(&exec, &call("review", json!({"book": "Dune", "stars": 4, "tag": 7})));
-    assert_eq!(r.text(), "/tag must be a string; got 7");
+    assert_eq!(r.text(), "invalid arguments for review: /tag must be a string; got 7");
 }
 
 #[test]
@@ -926,7 +944,7 @@ mod typed_executor {
         assert!(!r.is_error, "{}", r.text());
         assert_eq!(r.structured.unwrap(), json!("tool: 2 senses"));
         let r = run(&exec, &call("define", json!({"word": "tool", "senses": 4})));
-        assert_eq!(r.text(), "/senses must be at most 3; got 4");
+        assert_eq!(r.text(), "invalid arguments for define: /senses must be at most 3; got 4");
     }
 }
 

@@ -401,6 +401,67 @@ fn namespace_only_override_is_a_rename() {
     assert_eq!(res.structured.unwrap()["name"], "search");
 }
 
+/// `rate(stars)`, a tool that checks its own arguments.
+fn rate() -> Arc<dyn Executor> {
+    let d = ToolDescriptor::builder("rate").param(Param::integer("stars")).build().unwrap();
+    Arc::new(tooldef::DynamicTool::new_sync(d, Ok))
+}
+
+#[test]
+fn an_overridden_tool_answers_a_call_and_a_check_with_one_text() {
+    // Each override changes what the call must hold (a parameter's range, a hidden one) or
+    // only the name (the arguments reach the registered tool as they came).
+    let cases = [
+        (
+            Override::constrain("stars", Constraint::range(1, 3)),
+            "rate",
+            json!({"stars": 4}),
+            "invalid arguments for rate: /stars must be at most 3; got 4",
+        ),
+        (
+            Override::constrain("stars", Constraint::range(1, 3)),
+            "rate",
+            json!("4 stars"),
+            r#"invalid arguments for rate: the arguments must be an object; got "4 stars""#,
+        ),
+        (
+            Override::constrain("stars", Constraint::range(1, 3)),
+            "rate",
+            json!({"stars": 2, "stars_": 1}),
+            "invalid arguments for rate: /stars_ is not a parameter of rate; the parameters are stars",
+        ),
+        (
+            Override::rename_param("stars", "score"),
+            "rate",
+            json!({"stars": 2}),
+            "invalid arguments for rate: /stars is not a parameter of rate; the parameters are score",
+        ),
+        (
+            Override::rename("rank"),
+            "rank",
+            json!({"stars": "four"}),
+            r#"invalid arguments for rank: /stars must be an integer; got "four""#,
+        ),
+        (
+            Override::rename("rank"),
+            "rank",
+            json!({}),
+            "invalid arguments for rank: /stars is required",
+        ),
+    ];
+    for (patch, name, arguments, want) in cases {
+        let r = ToolRegistry::new();
+        r.register(rate(), Origin::Core).unwrap();
+        r.apply_overrides(Overrides::new().for_name("rate", patch));
+        let call = ToolCall::new("c1", name, arguments);
+        let snapshot = r.snapshot();
+        let result = snapshot.call_blocking(&call);
+        assert!(result.is_error, "{}", result.text());
+        assert_eq!(result.text(), want);
+        assert_eq!(snapshot.check(&call).unwrap_err().model_text(), want);
+    }
+}
+
 #[test]
 fn rename_onto_a_taken_name_fails_for_that_tool() {
     let r = ToolRegistry::new();
@@ -426,7 +487,10 @@ fn hidden_parameter_sent_by_the_model_is_an_error_result() {
     let res =
         call(&r, "remember", json!({"fact": "f", "category": "memory:health", "user_id": "x"}));
     assert!(res.is_error);
-    assert_eq!(res.text(), "/user_id is not a parameter of `remember`; remove it and call again");
+    assert_eq!(
+        res.text(),
+        "invalid arguments for remember: /user_id is not a parameter of remember; the parameters are fact, category"
+    );
 }
 
 #[test]
@@ -446,7 +510,7 @@ fn remember_category_constrained_through_the_registry() {
     assert!(res.is_error);
     assert_eq!(
         res.text(),
-        r#"/category must be one of "memory:health", "memory:identity", "memory:preferences"; got "memory:other""#
+        r#"invalid arguments for remember: /category must be one of "memory:health", "memory:identity", "memory:preferences"; got "memory:other""#
     );
 }
 
@@ -628,21 +692,24 @@ fn a_patched_tool_is_assembled_rendered_and_dispatched_as_the_model_was_shown() 
     };
     assert_eq!(
         refused(json!({"body": "b", "folder": "home"})),
-        r#"/folder must be one of "inbox", "work"; got "home""#
+        r#"invalid arguments for notes__save_note: /folder must be one of "inbox", "work"; got "home""#
     );
     assert_eq!(
         refused(json!({"body": "b", "folder": "work", "priority": 4})),
-        "/priority must be at most 3; got 4"
+        "invalid arguments for notes__save_note: /priority must be at most 3; got 4"
     );
     assert_eq!(
         refused(json!({"text": "b", "folder": "work"})),
-        "/text is not a parameter of `notes__save_note`; remove it and call again"
+        "invalid arguments for notes__save_note: /text is not a parameter of notes__save_note; the parameters are body, folder, priority, metadata, tag"
     );
     assert_eq!(
         refused(json!({"body": "b", "folder": "work", "owner": "me"})),
-        "/owner is not a parameter of `notes__save_note`; remove it and call again"
+        "invalid arguments for notes__save_note: /owner is not a parameter of notes__save_note; the parameters are body, folder, priority, metadata, tag"
     );
-    assert_eq!(refused(json!({"folder": "work"})), "/body is required");
+    assert_eq!(
+        refused(json!({"folder": "work"})),
+        "invalid arguments for notes__save_note: /body is required"
+    );
     assert_eq!(
         snapshot.call_blocking(&ToolCall::new("call_3", "save_note", json!({}))).text(),
         r#"there is no tool named "save_note" (did you mean "notes__save_note"?); the available tools are notes__save_note"#

@@ -388,7 +388,7 @@ fn the_descriptor_rules_are_checked_beside_other_problems() {
         notes,
         [
             "#/input_schema/not: `not` was kept verbatim (the IR has no negation)",
-            "#/output_schema/$ref: `output_schema` could not be read (`$ref` `#/$defs/A` points at no definition); the tool has no output schema",
+            "#/output_schema/$ref: `output_schema` could not be read (`$ref` `#/$defs/A` points at nothing in the document); the tool has no output schema",
         ]
     );
 }

@@ -87,12 +87,9 @@ fn a_call_outside_the_enum_is_an_error_naming_the_allowed_values() {
         ToolCall::new("c1", "remember", json!({"fact": "likes tea", "category": "memory:other"}));
     let result = block_on(snapshot.call(&bad));
     assert!(result.is_error);
-    assert!(
-        result.text().contains(
-            r#"/category must be one of "memory:health", "memory:identity", "memory:preferences"; got "memory:other""#
-        ),
-        "{}",
-        result.text()
+    assert_eq!(
+        result.text(),
+        r#"invalid arguments for remember: /category must be one of "memory:health", "memory:identity", "memory:preferences"; got "memory:other""#
     );
     let good = ToolCall::new(
         "c2",

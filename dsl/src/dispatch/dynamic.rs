@@ -29,8 +29,9 @@ enum Handler {
 /// Before the closure runs, the arguments are checked against the descriptor (every problem is
 /// reported with its JSON pointer) and absent parameters receive their defaults. Arguments given
 /// as text are read with [`crate::json_text::parse`] (a key given twice is an argument error at
-/// its pointer, `/city is given twice`); a value built by the host that nests deeper than [`crate::json_text::MAX_DEPTH`]
-/// is refused before it is copied.
+/// its pointer, `/city is given twice`); text or a value built by the host that nests deeper
+/// than [`crate::json_text::MAX_DEPTH`] is refused at the pointer where it does (a value before
+/// it is copied).
 ///
 /// ```
 /// use serde_json::{Value, json};
@@ -132,10 +133,12 @@ impl fmt::Debug for DynamicTool {
     }
 }
 
-/// The error for arguments nested deeper than [`crate::json_text::MAX_DEPTH`].
+/// The error for arguments nested deeper than [`crate::json_text::MAX_DEPTH`], at the pointer
+/// of the array or object that crosses the limit: the one wording of every path that reads
+/// arguments (values, text, streams).
 pub(crate) fn too_deep(tool: String, pointer: JsonPointer) -> DispatchError {
     let message = format!(
-        "are nested more than {} levels deep here; flatten them",
+        "is nested more than {} levels deep, past the limit for arguments; flatten it",
         crate::json_text::MAX_DEPTH
     );
     DispatchError::new(

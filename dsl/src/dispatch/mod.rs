@@ -59,3 +59,4 @@ pub use timer::{ThreadTimer, Timer};
 pub use toolbox::Toolbox;
 pub(crate) use toolbox::unknown_tool;
 pub use typed::TypedTool;
+pub(crate) use typed::unreadable;

@@ -448,7 +448,8 @@ fn invalid(descriptor: &ToolDescriptor, errors: ArgErrors) -> DispatchError {
 }
 
 /// The error for arguments given as text that could not be read: text that is not JSON, or a
-/// key given twice (an argument error at that key, so the model reads it like the others).
+/// key given twice or nesting past the limit (an argument error at that pointer, so the model
+/// reads it like the others).
 #[cold]
 #[inline(never)]
 pub(crate) fn unreadable(descriptor: &ToolDescriptor, problem: ArgumentsText) -> DispatchError {
@@ -459,6 +460,9 @@ pub(crate) fn unreadable(descriptor: &ToolDescriptor, problem: ArgumentsText) ->
         ),
         ArgumentsText::DuplicateKey(pointer) => {
             invalid(descriptor, ArgErrors(vec![crate::arg_checks::given_twice(pointer)]))
+        }
+        ArgumentsText::TooDeep(pointer) => {
+            crate::dispatch::dynamic::too_deep(descriptor.name.to_string(), pointer)
         }
     }
 }

@@ -74,7 +74,7 @@ pub struct ImportedSchema {
 }
 
 /// Something an import dropped or inferred without failing.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub struct ImportNote {
     /// JSON pointer of the keyword (`/properties/city/deprecated`).
@@ -172,8 +172,8 @@ pub enum ImportErrorKind {
         /// Why.
         reason: String,
     },
-    /// A `$ref` points at no definition.
-    #[error("`$ref` `{target}` points at no definition")]
+    /// A `$ref` points at no place of its document.
+    #[error("`$ref` `{target}` points at nothing in the document")]
     DanglingRef {
         /// The reference.
         target: String,

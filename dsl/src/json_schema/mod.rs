@@ -56,3 +56,4 @@ pub use imported::{
     MAX_IMPORT_NODES, pointer_token,
 };
 pub use order::KeyOrder;
+pub(crate) use order::TextProblem;

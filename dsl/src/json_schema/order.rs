@@ -46,28 +46,55 @@ pub struct KeyOrder {
 impl KeyOrder {
     /// Parses JSON text into a `Value` and the key order of its objects.
     ///
+    /// ```
+    /// use tooldef::json_schema::KeyOrder;
+    ///
+    /// let deep = format!("{{\"a\": {}{}}}", "[".repeat(127), "]".repeat(127));
+    /// let err = KeyOrder::parse(deep.as_bytes()).unwrap_err();
+    /// let pointer = format!("/a{}", "/0".repeat(126));
+    /// assert_eq!(
+    ///     err.to_string(),
+    ///     format!("too deep: #{pointer} is nested more than 127 levels deep at line 1 column 133")
+    /// );
+    /// ```
+    ///
     /// # Errors
     ///
-    /// serde_json's error for text that is not one JSON value (with its line and column), or
-    /// that nests deeper than serde_json's recursion limit.
+    /// serde_json's error for text that is not one JSON value (with its line and column); a
+    /// key given twice in one object, or an array or object nested deeper than
+    /// [`MAX_DEPTH`](crate::json_text::MAX_DEPTH) levels, named by its pointer.
     pub fn parse(text: &[u8]) -> Result<(Value, KeyOrder), serde_json::Error> {
-        KeyOrder::parse_noting_duplicate(text).map_err(|(error, _)| error)
+        KeyOrder::parse_noting_problem(text).map_err(|(error, _)| error)
     }
 
-    /// As [`KeyOrder::parse`]; when the text gives a key twice, the error comes with that
-    /// key's pointer.
-    pub(crate) fn parse_noting_duplicate(
+    /// As [`KeyOrder::parse`]; when the text gives a key twice or nests too deeply, the error
+    /// comes with the pointer where it does.
+    pub(crate) fn parse_noting_problem(
         text: &[u8],
-    ) -> Result<(Value, KeyOrder), (serde_json::Error, Option<JsonPointer>)> {
+    ) -> Result<(Value, KeyOrder), (serde_json::Error, Option<TextProblem>)> {
         let mut order = KeyOrder::default();
         let mut path = JsonPointer::root();
-        let mut duplicate = None;
+        let mut problem = None;
         let mut de = serde_json::Deserializer::from_slice(text);
-        let recorder =
-            Recorder { objects: &mut order.objects, path: &mut path, duplicate: &mut duplicate };
-        let value = recorder.deserialize(&mut de).map_err(|e| (e, duplicate.take()))?;
-        de.end().map_err(|e| (e, None))?;
-        Ok((value, order))
+        // The recorder counts levels itself and stops past `MAX_DEPTH`, where it can name the
+        // pointer (serde_json's own limit stops at the same level, but says only where).
+        de.disable_recursion_limit();
+        let recorder = Recorder {
+            objects: &mut order.objects,
+            path: &mut path,
+            depth: 0,
+            problem: &mut problem,
+        };
+        match recorder.deserialize(&mut de) {
+            Ok(value) => {
+                de.end().map_err(|e| (e, None))?;
+                Ok((value, order))
+            }
+            Err(e) if matches!(problem, Some(TextProblem::TooDeep(_))) => {
+                Err((at_the_bracket(text, e), problem))
+            }
+            Err(e) => Err((e, problem)),
+        }
     }
 
     /// Whether no object of the document had its keys out of sorted order.
@@ -229,18 +256,74 @@ impl KeyOrder {
     }
 }
 
+/// `err`, the error of an array or object nested too deeply, placed at its opening bracket.
+///
+/// serde_json places a visitor's error where it stands once the container is left, past the
+/// whitespace and the one closing bracket or comma that follow, so the position would depend
+/// on what follows. The bracket is the last one before that position (only whitespace, `]`,
+/// `}` or `,` lie between), and reading the text up to it alone ends there, with the same
+/// error.
+fn at_the_bracket(text: &[u8], err: serde_json::Error) -> serde_json::Error {
+    // serde_json's column counts the bytes read on the error's line.
+    let line_start = match err.line() {
+        0 | 1 => Some(0),
+        n => text.iter().enumerate().filter(|(_, b)| **b == b'\n').nth(n - 2).map(|(i, _)| i + 1),
+    };
+    let Some(read) = line_start.map(|s| (s + err.column()).min(text.len())) else { return err };
+    let Some(bracket) = text[..read].iter().rposition(|b| matches!(b, b'[' | b'{')) else {
+        return err;
+    };
+    if bracket + 1 == read {
+        return err;
+    }
+    match KeyOrder::parse_noting_problem(&text[..=bracket]) {
+        Err((placed, Some(TextProblem::TooDeep(_)))) => placed,
+        _ => err,
+    }
+}
+
+/// Text that is JSON but that tooldef does not read, and where.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum TextProblem {
+    /// A key given twice in one object: the key's pointer.
+    DuplicateKey(JsonPointer),
+    /// An array or object nested deeper than [`MAX_DEPTH`](crate::json_text::MAX_DEPTH): its
+    /// pointer.
+    TooDeep(JsonPointer),
+}
+
 /// Deserializes one JSON value as `serde_json::Value` does, recording object key order.
 struct Recorder<'a> {
     objects: &'a mut HashMap<String, Vec<String>>,
     /// The JSON pointer of the value being read.
     path: &'a mut JsonPointer,
-    /// Set to the key's pointer when a key is given twice.
-    duplicate: &'a mut Option<JsonPointer>,
+    /// How many arrays or objects hold the value being read.
+    depth: usize,
+    /// Set when a key is given twice or a value nests too deeply.
+    problem: &'a mut Option<TextProblem>,
 }
 
 impl Recorder<'_> {
     fn child(&mut self) -> Recorder<'_> {
-        Recorder { objects: self.objects, path: self.path, duplicate: self.duplicate }
+        Recorder {
+            objects: self.objects,
+            path: self.path,
+            depth: self.depth + 1,
+            problem: self.problem,
+        }
+    }
+
+    /// Refuses the array or object being entered when it is one level too many.
+    fn enter<E: serde::de::Error>(&mut self) -> Result<(), E> {
+        let max = crate::json_text::MAX_DEPTH;
+        if self.depth < max {
+            return Ok(());
+        }
+        *self.problem = Some(TextProblem::TooDeep(self.path.clone()));
+        Err(E::custom(format_args!(
+            "too deep: #{} is nested more than {max} levels deep",
+            self.path
+        )))
     }
 }
 
@@ -296,6 +379,7 @@ impl<'de> Visitor<'de> for Recorder<'_> {
     }
 
     fn visit_seq<A: SeqAccess<'de>>(mut self, mut seq: A) -> Result<Value, A::Error> {
+        self.enter()?;
         let len = self.path.len();
         let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0));
         loop {
@@ -311,6 +395,7 @@ impl<'de> Visitor<'de> for Recorder<'_> {
     }
 
     fn visit_map<A: MapAccess<'de>>(mut self, mut access: A) -> Result<Value, A::Error> {
+        self.enter()?;
         let len = self.path.len();
         let mut map = Map::new();
         let mut keys: Vec<String> = Vec::new();
@@ -318,7 +403,7 @@ impl<'de> Visitor<'de> for Recorder<'_> {
             self.path.push(&key);
             // A key given twice is refused with its pointer, as `json_text::parse` does.
             if map.contains_key(&key) {
-                *self.duplicate = Some(self.path.clone());
+                *self.problem = Some(TextProblem::DuplicateKey(self.path.clone()));
                 return Err(serde::de::Error::custom(format_args!(
                     "duplicate key: #{} is given twice",
                     self.path
@@ -373,9 +458,31 @@ mod tests {
         assert_eq!(err.to_string(), "expected value at line 2 column 7");
         let err = KeyOrder::parse(b"{} {}").unwrap_err();
         assert_eq!(err.to_string(), "trailing characters at line 1 column 4");
+        // Nesting past the limit is named by its pointer, at the bracket that crosses it.
         let deep = "[".repeat(200) + &"]".repeat(200);
         let err = KeyOrder::parse(deep.as_bytes()).unwrap_err();
-        assert_eq!(err.to_string(), "recursion limit exceeded at line 1 column 128");
+        let pointer = "/0".repeat(127);
+        assert_eq!(
+            err.to_string(),
+            format!(
+                "too deep: #{pointer} is nested more than 127 levels deep at line 1 column 128"
+            )
+        );
+        // Wherever the bracket is followed by, and on any line.
+        for (text, column) in [
+            ("[".repeat(128) + &"]".repeat(128), 128),
+            ("[".repeat(127) + "[ \n ]" + &"]".repeat(127), 128),
+            (" ".repeat(5) + &"[".repeat(127) + "{}" + &"]".repeat(127), 133),
+        ] {
+            let err = KeyOrder::parse(text.as_bytes()).unwrap_err();
+            assert_eq!((err.line(), err.column()), (1, column), "{text}");
+        }
+        let text = "[\n".repeat(127) + "  [ ]" + &"]".repeat(127);
+        let err = KeyOrder::parse(text.as_bytes()).unwrap_err();
+        assert_eq!((err.line(), err.column()), (128, 3));
+        // Exactly at the limit is read.
+        let at_limit = "[".repeat(127) + &"]".repeat(127);
+        assert!(KeyOrder::parse(at_limit.as_bytes()).is_ok());
     }
 
     #[test]

@@ -6,8 +6,11 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
+use crate::arg_checks::{self, ArgErrors};
 use crate::descriptor::ToolDescriptor;
-use crate::dispatch::{ArgValidator, apply_defaults, read_arguments, too_deep};
+use crate::dispatch::{
+    ArgValidator, DispatchError, DispatchErrorKind, apply_defaults, read_arguments, too_deep,
+};
 use crate::json_text::{MAX_DEPTH, depth_exceeds};
 use crate::schema::Additional;
 use crate::tool::{Arguments, BoxFuture, Executor, ToolCall, ToolError, ToolResult};
@@ -59,14 +62,24 @@ impl OverriddenExecutor {
         self.inner.descriptor()
     }
 
-    /// Rewrites a call into what the registered executor expects; `Err` is the message of an
-    /// error result for the model.
-    fn prepare(&self, call: &ToolCall) -> Result<Prepared, String> {
+    /// Rewrites a call into what the registered executor expects; `Err` is the error the
+    /// model is answered with, worded as dispatch words it for any tool (and as
+    /// [`check_arguments`](Executor::check_arguments) gives it).
+    fn prepare(&self, call: &ToolCall) -> Result<Prepared, DispatchError> {
+        self.prepare_arguments(&call.id, &call.arguments)
+    }
+
+    /// [`prepare`](Self::prepare) for the call `id` with `arguments`.
+    fn prepare_arguments(
+        &self,
+        id: &str,
+        arguments: &Arguments,
+    ) -> Result<Prepared, DispatchError> {
         let calls = &self.patched.calls;
         let descriptor = &self.patched.descriptor;
         let mut prepared = Prepared {
             forwarded: ToolCall {
-                id: call.id.clone(),
+                id: id.to_owned(),
                 name: calls.registered.to_string(),
                 arguments: Arguments::Json(Value::Null),
             },
@@ -76,34 +89,42 @@ impl OverriddenExecutor {
         if !self.patched.rewrites_arguments() {
             // Passed on as they came; a host-built value is measured before it is copied (a
             // copy recurses once per level).
-            if let Arguments::Json(v) = &call.arguments
+            if let Arguments::Json(v) = arguments
                 && let Some(pointer) = depth_exceeds(v, MAX_DEPTH)
             {
-                return Err(too_deep(descriptor.name.to_string(), pointer).model_text());
+                return Err(too_deep(descriptor.name.to_string(), pointer));
             }
-            prepared.forwarded.arguments = call.arguments.clone();
+            prepared.forwarded.arguments = arguments.clone();
             return Ok(prepared);
         }
-        let tool = &descriptor.name;
+        let invalid = |errors: ArgErrors| {
+            DispatchError::new(
+                descriptor.name.to_string(),
+                DispatchErrorKind::InvalidArguments { errors },
+            )
+        };
         // Read as every dynamic tool reads them: a key given twice or a value nested past the
         // limit is refused here, before anything is rewritten.
-        let mut value = match &call.arguments {
+        let mut value = match arguments {
             Arguments::Json(Value::Null) => Value::Object(Map::new()),
-            arguments => read_arguments(descriptor, arguments).map_err(|e| e.model_text())?,
+            arguments => read_arguments(descriptor, arguments)?,
         };
-        let not_object = |v: &Value| {
-            format!("the arguments of `{tool}` must be a JSON object; got {}", json_type(v))
-        };
+        let not_object = |v: &Value| invalid(arg_checks::wrong_type("an object", v, "").into());
         let Value::Object(args) = &value else { return Err(not_object(&value)) };
-        for key in args.keys() {
-            if descriptor.param(key).is_none() && calls.retired.iter().any(|r| r == key) {
-                return Err(format!(
-                    "{} is not a parameter of `{tool}`; remove it and call again",
-                    pointer(key)
-                ));
-            }
+        // A key the patch took away (hidden, or the old name of a renamed parameter) is refused
+        // even where the tool takes other keys: it would reach the registered tool otherwise.
+        let retired: Vec<_> = args
+            .keys()
+            .filter(|key| descriptor.param(key).is_none() && calls.retired.contains(key))
+            .map(|key| {
+                let names = descriptor.params.iter().map(|p| p.name());
+                arg_checks::unknown_key(&pointer(key), Some(descriptor.name.as_str()), names)
+            })
+            .collect();
+        if !retired.is_empty() {
+            return Err(invalid(ArgErrors(retired)));
         }
-        self.validator.check_args(descriptor, &value).map_err(|e| e.to_string())?;
+        self.validator.check_args(descriptor, &value).map_err(invalid)?;
         apply_defaults(descriptor, &mut value);
         let Value::Object(args) = value else { return Err(not_object(&value)) };
         if !calls.hooks.is_empty() {
@@ -173,26 +194,56 @@ impl Executor for OverriddenExecutor {
         Box::pin(async move {
             let mut result = match self.prepare(call) {
                 Ok(prepared) => match self.run_hooks(call, &prepared) {
-                    Ok(()) => self.inner.execute(&prepared.forwarded).await,
+                    Ok(()) => {
+                        let result = self.inner.execute(&prepared.forwarded).await;
+                        if result.is_error && self.renames_only() {
+                            // Arguments passed on as they came were refused by the registered
+                            // tool, in its own name: answer in the name the model called.
+                            match self.check_forwarded(&call.arguments) {
+                                Err(err) => err.to_result(call),
+                                Ok(()) => result,
+                            }
+                        } else {
+                            result
+                        }
+                    }
                     Err(refused) => ToolResult::error(call, refused.message()),
                 },
-                Err(message) => ToolResult::error(call, message),
+                Err(err) => err.to_result(call),
             };
             result.name = call.name.clone();
             result.call_id = call.id.clone();
             result
         })
     }
+
+    /// The checks of [`execute`](Executor::execute) without running the tool: the arguments
+    /// rewritten and checked against the patched descriptor, or, when the patch leaves them as
+    /// they are, the registered tool's own checks; either way the error a call would answer
+    /// with, in the name the model calls. `on_call` hooks are not run.
+    fn check_arguments(&self, arguments: &Arguments) -> Result<(), DispatchError> {
+        if self.patched.rewrites_arguments() {
+            self.prepare_arguments("", arguments).map(drop)
+        } else {
+            self.check_forwarded(arguments)
+        }
+    }
 }
 
-pub(super) fn json_type(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
+impl OverriddenExecutor {
+    /// Whether the patch passes arguments on as they came and the registered tool answers
+    /// under another name than the one the model calls.
+    fn renames_only(&self) -> bool {
+        !self.patched.rewrites_arguments()
+            && self.patched.calls.registered != self.patched.descriptor.name
+    }
+
+    /// The registered tool's check of arguments passed on as they came, its error in the name
+    /// the model calls.
+    fn check_forwarded(&self, arguments: &Arguments) -> Result<(), DispatchError> {
+        self.inner.check_arguments(arguments).map_err(|err| {
+            DispatchError::new(self.patched.descriptor.name.to_string(), err.into_kind())
+        })
     }
 }
 

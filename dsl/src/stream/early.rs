@@ -1,10 +1,12 @@
 //! The early checker: each value the scanner completes, checked against the schema at its
 //! path, so that an argument that already breaks the schema is known before the call ends.
 //!
-//! Direct members of the arguments object are checked whole (every constraint, nested ones
-//! included) when they complete; scalars deeper down are checked on their own as soon as they
-//! complete, where the path leads to one schema (through objects, lists and references; not
-//! into `anyOf`, where the variant is not known yet). Each problem is reported once.
+//! A key that its object does not take is reported as soon as the key is complete, before its
+//! value arrives. Direct members of the arguments object are checked whole (every constraint,
+//! nested ones included) when they complete; scalars deeper down are checked on their own as
+//! soon as they complete, where the path leads to one schema (through objects, lists and
+//! references; not into `anyOf`, where the variant is not known yet). Each problem is reported
+//! once.
 
 use std::borrow::Cow;
 
@@ -37,7 +39,7 @@ impl<'d> Early<'d> {
         Early { descriptor, reported: Vec::new() }
     }
 
-    /// Checks the value `done` that `scanner` has just completed in `buf`.
+    /// Checks the key or the value `done` that `scanner` has just completed in `buf`.
     pub(crate) fn check(
         &mut self,
         validator: &ArgValidator,
@@ -45,6 +47,9 @@ impl<'d> Early<'d> {
         buf: &str,
         done: &Completed,
     ) -> Option<Finding> {
+        if done.key {
+            return self.check_key(scanner, buf);
+        }
         let mut frames = scanner.frames();
         let depth = frames.len();
         // The root object itself: what is missing is dispatch's to say, once the call is whole.
@@ -99,6 +104,49 @@ impl<'d> Early<'d> {
             Ok(()) => None,
             Err(errors) => self.fresh(errors.0),
         }
+    }
+
+    /// Checks the key that `scanner` has just completed (the last of its frames): one its
+    /// object does not take is the error the validator gives once the value is in, now.
+    fn check_key(&mut self, scanner: &Scanner, buf: &str) -> Option<Finding> {
+        let d = self.descriptor;
+        let frames = scanner.frames();
+        let depth = frames.len();
+        let mut walk = frames.clone();
+        let Some(Frame::Object { key: Some(first) }) = walk.next() else { return None };
+        let first = key_text(&buf[first.clone()])?;
+        let param = d.params.iter().find(|p| p.name() == first);
+        if depth == 1 {
+            if param.is_some() || !matches!(d.additional, Additional::Closed) {
+                return None;
+            }
+            let pointer = pointer_of(frames, buf)?;
+            let names = d.params.iter().map(|p| p.name());
+            let e = arg_checks::unknown_key(pointer.as_str(), Some(d.name.as_str()), names);
+            return self.fresh(vec![e]);
+        }
+        // The schema of the object that holds the key: down the frames before the key's own.
+        let mut schema = match param {
+            Some(p) => &p.schema,
+            None => match &d.additional {
+                Additional::Typed(s) => &**s,
+                _ => return None,
+            },
+        };
+        for frame in walk.take(depth - 2) {
+            schema = step(schema, &d.definitions, frame, buf)?;
+        }
+        let SchemaKind::Object(o) = &resolve(schema, &d.definitions)?.kind else { return None };
+        let Some(Frame::Object { key: Some(k) }) = scanner.frames().last() else { return None };
+        let key = key_text(&buf[k.clone()])?;
+        if !matches!(o.additional, Additional::Closed)
+            || o.properties.iter().any(|p| p.name() == key)
+        {
+            return None;
+        }
+        let pointer = pointer_of(frames, buf)?;
+        let names = o.properties.iter().map(|p| p.name());
+        self.fresh(vec![arg_checks::unknown_key(pointer.as_str(), None, names)])
     }
 
     /// The errors among `errors` not reported before (at most [`MAX_ERRORS`] in all).
@@ -266,6 +314,30 @@ pub(crate) fn key_text(raw: &str) -> Option<Cow<'_, str>> {
     } else {
         raw.get(1..raw.len().saturating_sub(1)).map(Cow::Borrowed)
     }
+}
+
+/// The JSON pointer of the value at the end of `frames`, a key whose escapes do not read
+/// (the text is broken there anyway) taken as written.
+pub(crate) fn frames_pointer<'f>(
+    frames: impl Iterator<Item = &'f Frame>,
+    buf: &str,
+) -> JsonPointer {
+    let mut out = JsonPointer::root();
+    for f in frames {
+        match f {
+            Frame::Object { key: Some(k) } => {
+                let raw = &buf[k.clone()];
+                match key_text(raw) {
+                    Some(key) => out.push(&key),
+                    None => out.push(raw.get(1..raw.len().saturating_sub(1)).unwrap_or(raw)),
+                }
+            }
+            // Between a key and the next: no value is being read there.
+            Frame::Object { key: None } => {}
+            Frame::Array { index } => out.push_index(*index),
+        }
+    }
+    out
 }
 
 /// The JSON pointer of the value at the end of `frames`.

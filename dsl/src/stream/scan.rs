@@ -1,5 +1,5 @@
-//! The incremental JSON scanner: finds, in argument text that arrives in pieces, every value
-//! that is already complete, with its path, without parsing anything twice.
+//! The incremental JSON scanner: finds, in argument text that arrives in pieces, every key and
+//! every value that is already complete, with its path, without parsing anything twice.
 //!
 //! The scanner keeps only a small state (where it is, a stack of the open containers with the
 //! current key or index) and offsets into the caller's buffer; it never copies text. It checks
@@ -24,13 +24,15 @@ pub(crate) enum Frame {
     },
 }
 
-/// A value that has just been completed: its byte range, and whether it is a container.
+/// A key or a value that has just been completed: its byte range, and what it is.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Completed {
-    /// The value's text in the buffer.
+    /// The key's or the value's text in the buffer.
     pub(crate) range: Range<usize>,
-    /// Whether it is an object or an array (else a string, number or literal).
+    /// Whether it is an object or an array (else a key, a string, number or literal).
     pub(crate) container: bool,
+    /// Whether it is an object's key (the last frame's key; its value is still to come).
+    pub(crate) key: bool,
 }
 
 /// A structural error, at a byte offset of the argument text.
@@ -40,6 +42,9 @@ pub(crate) struct SyntaxError {
     pub(crate) at: usize,
     /// What was expected there.
     pub(crate) message: &'static str,
+    /// Whether the text is well formed so far and only nests deeper than [`MAX_NESTING`]: the
+    /// array or object opening at `at` is the value at the end of the scanner's frames.
+    pub(crate) too_deep: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -66,8 +71,9 @@ enum State {
     End,
 }
 
-/// Nested containers deeper than this are refused (bounded memory for hostile input).
-pub(crate) const MAX_NESTING: usize = 128;
+/// Nested containers deeper than this are refused (bounded memory for hostile input): the
+/// limit of every reader of arguments.
+pub(crate) const MAX_NESTING: usize = crate::json_text::MAX_DEPTH;
 
 /// The scanner's state over one argument text.
 #[derive(Clone, Debug)]
@@ -105,9 +111,10 @@ impl Scanner {
         self.error.as_ref()
     }
 
-    /// Scans the bytes of `buf` not yet seen, calling `on` for every value completed inside the
-    /// root container (`frames()` is then the path to it; the root itself completes with no
-    /// frames). `buf` must be the previous buffer with text appended.
+    /// Scans the bytes of `buf` not yet seen, calling `on` for every key and every value
+    /// completed inside the root container (`frames()` is then the path to it, which for a key
+    /// ends with the key's object and the key; the root itself completes with no frames). `buf`
+    /// must be the previous buffer with text appended.
     ///
     /// The root must be an object: tool arguments always are.
     pub(crate) fn advance(
@@ -142,12 +149,13 @@ impl Scanner {
                                         if let Some((Frame::Object { key }, _)) =
                                             self.stack.last_mut()
                                         {
-                                            *key = Some(range);
+                                            *key = Some(range.clone());
                                         }
                                         self.state = State::Colon;
+                                        on(self, Completed { range, container: false, key: true });
                                     } else {
                                         self.state = State::CommaOrClose;
-                                        on(self, Completed { range, container: false });
+                                        on(self, Completed { range, container: false, key: false });
                                     }
                                 }
                                 _ => return self.fail(i, "a control character inside a string"),
@@ -160,7 +168,8 @@ impl Scanner {
                 State::Scalar => {
                     if matches!(b, b',' | b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r') {
                         self.state = State::CommaOrClose;
-                        on(self, Completed { range: self.token_start..i, container: false });
+                        let range = self.token_start..i;
+                        on(self, Completed { range, container: false, key: false });
                         // The delimiter is scanned again in the new state.
                         continue;
                     }
@@ -253,7 +262,10 @@ impl Scanner {
 
     fn open(&mut self, frame: Frame, at: usize) -> Result<(), SyntaxError> {
         if self.stack.len() >= MAX_NESTING {
-            return self.fail(at, "the arguments are nested too deeply");
+            let e =
+                SyntaxError { at, message: "the arguments are nested too deeply", too_deep: true };
+            self.error = Some(e.clone());
+            return Err(e);
         }
         self.stack.push((frame, at));
         Ok(())
@@ -268,12 +280,12 @@ impl Scanner {
             return self.fail(i, "a closing bracket without an opening one");
         };
         self.state = if self.stack.is_empty() { State::End } else { State::CommaOrClose };
-        on(self, Completed { range: start..i + 1, container: true });
+        on(self, Completed { range: start..i + 1, container: true, key: false });
         Ok(())
     }
 
     fn fail<T>(&mut self, at: usize, message: &'static str) -> Result<T, SyntaxError> {
-        let e = SyntaxError { at, message };
+        let e = SyntaxError { at, message, too_deep: false };
         self.error = Some(e.clone());
         Err(e)
     }
@@ -300,7 +312,11 @@ mod tests {
                         Frame::Array { index } => index.to_string(),
                     })
                     .collect();
-                out.push((path.join("/"), buf[c.range].to_owned()));
+                let text = &buf[c.range];
+                out.push((
+                    path.join("/"),
+                    if c.key { format!("key {text}") } else { text.to_owned() },
+                ));
             })?;
         }
         Ok(out)
@@ -310,12 +326,17 @@ mod tests {
     fn values_complete_with_their_paths_whatever_the_chunking() {
         let text = r#" {"city": "Pa\"ris", "days": 3, "tags": [true, {"x": null}], "n": -1.5e3}"#;
         let expected: Vec<(String, String)> = [
+            (r#""city""#, r#"key "city""#),
             (r#""city""#, r#""Pa\"ris""#),
+            (r#""days""#, r#"key "days""#),
             (r#""days""#, "3"),
+            (r#""tags""#, r#"key "tags""#),
             (r#""tags"/0"#, "true"),
+            (r#""tags"/1/"x""#, r#"key "x""#),
             (r#""tags"/1/"x""#, "null"),
             (r#""tags"/1"#, r#"{"x": null}"#),
             (r#""tags""#, r#"[true, {"x": null}]"#),
+            (r#""n""#, r#"key "n""#),
             (r#""n""#, "-1.5e3"),
             ("", text.trim()),
         ]
@@ -333,10 +354,10 @@ mod tests {
         let mut seen = Vec::new();
         let mut buf = String::from(r#"{"days": 12"#);
         scanner.advance(&buf, &mut |_, c| seen.push(c.range)).unwrap();
-        assert!(seen.is_empty(), "12 might still become 123");
+        assert_eq!(seen, vec![1..7], "the key only: 12 might still become 123");
         buf.push(',');
         scanner.advance(&buf, &mut |_, c| seen.push(c.range)).unwrap();
-        assert_eq!(seen, vec![9..11]);
+        assert_eq!(seen, vec![1..7, 9..11]);
     }
 
     #[test]
@@ -352,7 +373,8 @@ mod tests {
             ("{\"a\": \"x\ny\"}", 8, "a control character inside a string"),
         ];
         for (text, at, message) in cases {
-            assert_eq!(completions(text, 1).unwrap_err(), SyntaxError { at, message }, "{text}");
+            let want = SyntaxError { at, message, too_deep: false };
+            assert_eq!(completions(text, 1).unwrap_err(), want, "{text}");
         }
     }
 
@@ -360,6 +382,11 @@ mod tests {
     fn deep_nesting_is_refused_not_followed() {
         let text = format!(r#"{{"a": {}"#, "[".repeat(MAX_NESTING + 5));
         let err = completions(&text, 64).unwrap_err();
-        assert_eq!(err.message, "the arguments are nested too deeply");
+        // The root object and `MAX_NESTING - 1` arrays fit; the next bracket is refused.
+        let at = 6 + MAX_NESTING - 1;
+        assert_eq!(
+            err,
+            SyntaxError { at, message: "the arguments are nested too deeply", too_deep: true }
+        );
     }
 }

@@ -115,12 +115,34 @@ fn a_nested_scalar_is_reported_before_its_containers_close_and_only_once() {
 
 #[test]
 fn an_unknown_key_is_reported_with_the_parameters() {
+    // As soon as the key's closing quote arrives (byte 7), not once its value is in.
     let text = r#"{"town": "Paris"}"#;
     assert_eq!(feed(text), vec![(
-        16,
+        7,
         "invalid arguments for get_weather: /town is not a parameter of get_weather; the parameters are city, unit, days, hours"
             .to_owned()
     )]);
+}
+
+#[test]
+fn an_unknown_key_deeper_down_is_reported_at_its_closing_quote() {
+    // `{"hours": [{"minute"` is 20 bytes: the key is known to be wrong there, a whole value
+    // before the item completes. The item's own problem (`at` missing) follows when the list
+    // is complete, and the unknown key is not reported twice.
+    let text = r#"{"hours": [{"minute": [1, 2, 3]}], "city": "x"}"#;
+    assert_eq!(
+        feed(text),
+        vec![
+            (
+                20,
+                "invalid arguments for get_weather: /hours/0/minute is not a known property; the properties are at"
+                    .to_owned()
+            ),
+            (33, "invalid arguments for get_weather: /hours/0/at is required".to_owned()),
+        ]
+    );
+    // A key the object takes, at any depth, is not an error; nor is any key of an open object.
+    assert_eq!(feed(r#"{"hours": [{"at": 1}], "city": "x"}"#), vec![]);
 }
 
 #[test]
@@ -141,6 +163,53 @@ fn text_that_is_not_json_is_reported_at_the_byte() {
                 .to_owned()
         )]
     );
+}
+
+#[test]
+fn nesting_past_the_limit_is_reported_at_its_bracket_with_its_pointer() {
+    let max = crate::json_text::MAX_DEPTH;
+    // `{"hours": ` then brackets: the root object and `max - 1` arrays fit, the next one is
+    // refused as soon as it arrives (byte 10 + max - 1), as dispatch would refuse it.
+    let text = format!(r#"{{"hours": {}"#, "[".repeat(max + 3));
+    let pointer = format!("/hours{}", "/0".repeat(max - 1));
+    assert_eq!(
+        feed(&text),
+        vec![(
+            10 + max,
+            format!(
+                "invalid arguments for get_weather: {pointer} is nested more than {max} levels deep, past the limit for arguments; flatten it"
+            )
+        )]
+    );
+    // A whole call says the same, as text and as a value.
+    let tools = tools();
+    let calls = CallAssembler::with_tools(&tools);
+    let whole = format!(r#"{{"hours": {}{}}}"#, "[".repeat(max), "]".repeat(max));
+    let mut out = Vec::new();
+    let as_text = ToolCall {
+        arguments: Arguments::Text(whole),
+        ..ToolCall::new("g", "get_weather", serde_json::Value::Null)
+    };
+    calls.check_whole(0, &as_text, &mut out);
+    let value: serde_json::Value = serde_json::from_str(&format!(
+        r#"{{"hours": {}{}}}"#,
+        "[".repeat(max - 1),
+        "]".repeat(max - 1)
+    ))
+    .unwrap();
+    let mut deeper = value;
+    deeper["hours"] = serde_json::Value::Array(vec![std::mem::take(&mut deeper["hours"])]);
+    calls.check_whole(0, &ToolCall::new("g", "get_weather", deeper), &mut out);
+    let want = format!(
+        "invalid arguments for get_weather: {pointer} is nested more than {max} levels deep, past the limit for arguments; flatten it"
+    );
+    assert_eq!(invalid(&out), vec![want.clone(), want]);
+    // And a key given twice, as dispatch says it.
+    out.clear();
+    let twice =
+        ToolCall { arguments: Arguments::Text(r#"{"city": "a", "city": "b"}"#.into()), ..as_text };
+    calls.check_whole(0, &twice, &mut out);
+    assert_eq!(invalid(&out), vec!["invalid arguments for get_weather: /city is given twice"]);
 }
 
 #[test]

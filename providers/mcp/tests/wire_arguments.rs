@@ -82,9 +82,14 @@ async fn arguments_too_deep_for_the_sdk_still_get_an_answer() {
     let deeper = format!(r#"{{"text": {}1{}}}"#, "[".repeat(5_000), "]".repeat(5_000));
     let (is_error, text) = peer.call_echo(2, &deeper).await;
     assert!(is_error, "{text}");
+    // Refused at the array that crosses dispatch's limit, named by its pointer.
+    let max = tooldef::json_text::MAX_DEPTH;
+    let pointer = format!("/text{}", "/0".repeat(max - 1));
     assert_eq!(
         text,
-        "the arguments of echo are not valid JSON: recursion limit exceeded at line 1 column 136"
+        format!(
+            "invalid arguments for echo: {pointer} is nested more than {max} levels deep, past the limit for arguments; flatten it"
+        )
     );
 }
 

@@ -100,7 +100,23 @@ impl Importer {
                 }
             }
         }
+        // Then the places `$ref`s point at outside the tables, in the order first referred to.
+        self.lifted_definitions(root, &mut out)?;
         Ok(out)
+    }
+
+    /// The pointer of the definition named `name`: the root for the root's copy, the place a
+    /// lifted one was read from, else its entry in `$defs` or `definitions`.
+    pub(super) fn definition_pointer(&self, name: &str) -> String {
+        if name == self.root_name {
+            String::new()
+        } else if let Some(at) = self.lifted.pointer(name) {
+            at.to_owned()
+        } else if self.defs_2020.contains(name) {
+            child("/$defs", name)
+        } else {
+            child("/definitions", name)
+        }
     }
     /// Refuses a referenced definition that no finite value matches (a `$ref` cycle without a
     /// base case), naming its pointer.
@@ -112,13 +128,7 @@ impl Importer {
         let Some((name, next)) = first_without_base_case(definitions, roots) else {
             return Ok(());
         };
-        let pointer = if name == self.root_name {
-            String::new()
-        } else if self.defs_2020.contains(name) {
-            child("/$defs", name)
-        } else {
-            child("/definitions", name)
-        };
+        let pointer = self.definition_pointer(name);
         let reason = if next == name {
             format!("`{name}` refers to itself with no base case: no finite value matches it")
         } else {

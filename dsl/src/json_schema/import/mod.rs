@@ -5,7 +5,10 @@
 //! `#/definitions/X`, draft-04 boolean `exclusiveMinimum`/`exclusiveMaximum`). A `$ref` to `#`
 //! (the document root, i.e. recursion through the root) becomes a reference to a definition that
 //! holds a copy of the root schema, named `Input` ([`import_input`]) or `Root`
-//! ([`import_schema`]), with a numeric suffix when that name is taken; a note records it.
+//! ([`import_schema`]), with a numeric suffix when that name is taken; a note records it. A
+//! `$ref` to any other place of the document (`#/properties/contents/items`) becomes a
+//! reference to a definition lifted from that place (`Input_contents_items`; see `refs.rs`),
+//! with a note.
 //!
 //! Annotation keywords never fail: `title`, `description`, `default` and `examples` are kept
 //! (a default or an example that its own schema rejects, or that a [`Literal`] cannot hold, is
@@ -19,7 +22,8 @@
 //! key that `properties` does not list becomes a property that takes what other keys take. A
 //! definition that cannot be read is dropped with a note unless something refers to it.
 //! What stays an [`ImportError`] naming its JSON pointer: a schema that is not JSON Schema (a
-//! keyword of the wrong type, an unknown type name, a dangling or non-local `$ref`), one that no
+//! keyword of the wrong type, an unknown type name, a `$ref` to no place of the document or to
+//! another document), one that no
 //! value satisfies, and what the IR cannot hold at all (an `allOf` that cannot be merged
 //! exactly, an enum value that is an array or an object, constraints beside `$ref` or
 //! `anyOf`), and a tool of more than [`MAX_IMPORT_NODES`] schema nodes (at the pointer where
@@ -84,7 +88,7 @@ use crate::pointer::JsonPointer;
 use crate::schema::{Additional, ObjectSchema, Schema, SchemaKind};
 use annotations::{merge_annotations, whole};
 use definitions::ByName;
-use refs::find_def;
+use refs::{LiftedPlaces, Located, find_def, place};
 
 /// The state of one import: the definition names of the document, the notes so far, and what
 /// the final passes need to know.
@@ -107,6 +111,8 @@ struct Importer {
     /// Schema nodes built so far for the tool, this import's and those of the tool's other
     /// schema read before it (at most [`MAX_IMPORT_NODES`]).
     nodes: usize,
+    /// Places of the document that `$ref`s point at, lifted into definitions (`refs.rs`).
+    lifted: LiftedPlaces,
 }
 
 /// Reads an input object schema (the `inputSchema` / `parameters` of a tool).
@@ -212,23 +218,33 @@ fn read_input_with(
         if let Some(k) = view.kws.keys().find(|k| is_constraint(k) && **k != "$ref") {
             return Err(unsupported(&child("", k), k, "`$ref` with sibling constraints"));
         }
-        let (target, name) = match &*r.value {
-            Value::String(s) => (s.clone(), im.resolve(s, &r.ptr)?),
+        let target = match &*r.value {
+            Value::String(s) => s.clone(),
             other => return Err(wrong(&r.ptr, "$ref", "a string", other)),
         };
-        if name == im.root_name {
-            return Err(unsupported(&r.ptr, "$ref", "the root refers to itself"));
-        }
-        let (def_ptr, def) = find_def(root, &target, &name).ok_or_else(|| {
-            ImportError::at(&r.ptr, ImportErrorKind::DanglingRef { target: target.clone() })
-        })?;
+        let dangling =
+            || ImportError::at(&r.ptr, ImportErrorKind::DanglingRef { target: target.clone() });
+        let (def_ptr, def, note) = match im.locate(&target, &r.ptr)? {
+            Located::Root => {
+                return Err(unsupported(&r.ptr, "$ref", "the root refers to itself"));
+            }
+            Located::Table(name) => {
+                let (at, def) = find_def(root, &target, &name).ok_or_else(dangling)?;
+                (at, def, "at the root was followed; its definition is the input object")
+            }
+            Located::Pointer(steps) => {
+                let def = place(root, &steps).ok_or_else(dangling)?;
+                let at = crate::pointer::JsonPointer::from_segments(&steps).into_string();
+                (at, def, "at the root was followed; the schema it points at is the input object")
+            }
+        };
         let Value::Object(def) = def else {
             return Err(ImportError::at(
                 &def_ptr,
                 ImportErrorKind::NotAnObject { reason: format!("got {}", describe(def)) },
             ));
         };
-        im.note(&r.ptr, "$ref", "at the root was followed; its definition is the input object");
+        im.note(&r.ptr, "$ref", note);
         view = im.view(def, &def_ptr)?;
     }
     let types = im.types(&view)?;
@@ -410,6 +426,7 @@ impl Importer {
             errors: Vec::new(),
             order: order.clone(),
             nodes: 0,
+            lifted: LiftedPlaces::default(),
         };
         for table in ["$defs", "definitions"] {
             match root.get(table) {

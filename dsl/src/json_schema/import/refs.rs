@@ -1,14 +1,85 @@
 //! `$ref`: resolving a local reference to a definition name, and finding the definition names
 //! that schemas and verbatim JSON refer to.
+//!
+//! A `$ref` may point at any place of its document (a JSON pointer in the URI fragment), not
+//! only into `$defs` or `definitions`: published servers refer to another property's schema
+//! (`#/properties/contents/items`), recursion included. Such a place is lifted into a
+//! definition of its own, read once however many `$ref`s point at it (from the place itself,
+//! so that its notes and errors keep their pointers), and the references become references to
+//! it. Its name is the root's definition name (`Input`, `Root`) and the pointer's steps
+//! without `properties`, `$defs` and `definitions` (`Input_contents_items`), with a numeric
+//! suffix when that is taken: deterministic, and never one of the document's own names.
+//! Each place is read once and counts toward the tool's node limit, so chains and cycles of
+//! references cost at most what the document holds.
 
+use std::collections::{HashMap, HashSet};
+
+use indexmap::IndexMap;
 use serde_json::{Map, Value};
 
 use super::Importer;
+use crate::descriptor::Definition;
 use crate::json_schema::export::definition_ref;
-use crate::json_schema::imported::{ImportError, ImportErrorKind, child, unsupported, wrong};
+use crate::json_schema::imported::{
+    ImportError, ImportErrorKind, ImportNote, child, unsupported, wrong,
+};
 use crate::json_schema::keywords::is_constraint;
 use crate::json_schema::view::{Kw, View};
 use crate::schema::{Additional, Schema, SchemaKind};
+
+/// Where a local `$ref` points.
+pub(super) enum Located {
+    /// `#`: the document root.
+    Root,
+    /// `#/$defs/<name>` or `#/definitions/<name>` of a definition the document has.
+    Table(String),
+    /// Any other place, by the pointer's unescaped steps.
+    Pointer(Vec<String>),
+}
+
+/// A place of the document that `$ref`s point at, lifted into a definition.
+#[derive(Debug, Clone)]
+pub(super) struct Lifted {
+    /// The place's JSON pointer, as written in errors and notes.
+    pub(super) pointer: String,
+    /// The pointer's unescaped steps.
+    steps: Vec<String>,
+    /// The first `$ref` that points there (where a dangling one is reported), and its text.
+    first_ref: (String, String),
+}
+
+/// The places lifted into definitions, by definition name in the order first referred to, and
+/// the name of each place.
+#[derive(Debug, Default)]
+pub(super) struct LiftedPlaces {
+    by_name: IndexMap<String, Lifted>,
+    at: HashMap<String, String>,
+    /// For each name derived from a pointer, the last numeric suffix given: places whose
+    /// pointers read alike take the next one, without trying every number before it.
+    suffixes: HashMap<String, usize>,
+}
+
+impl LiftedPlaces {
+    /// The pointer of the place lifted as the definition `name`.
+    pub(super) fn pointer(&self, name: &str) -> Option<&str> {
+        self.by_name.get(name).map(|l| l.pointer.as_str())
+    }
+}
+
+/// The value at `steps` under the document `root`, by JSON pointer rules (an array index is
+/// digits without a leading zero).
+pub(super) fn place<'v>(root: &'v Map<String, Value>, steps: &[String]) -> Option<&'v Value> {
+    let (first, rest) = steps.split_first()?;
+    rest.iter().try_fold(root.get(first)?, |v, step| match v {
+        Value::Object(m) => m.get(step),
+        Value::Array(items) => {
+            let canonical = step == "0" || (!step.starts_with('0') && !step.is_empty());
+            let i: usize = step.parse().ok().filter(|_| canonical)?;
+            items.get(i)
+        }
+        _ => None,
+    })
+}
 
 pub(super) fn find_def<'v>(
     root: &'v Map<String, Value>,
@@ -107,47 +178,165 @@ fn percent_decode(s: &str) -> Option<String> {
 }
 
 impl Importer {
-    /// Resolves a `$ref` to a definition name.
-    pub(super) fn resolve(&mut self, target: &str, ptr: &str) -> Result<String, ImportError> {
+    /// Where the local `$ref` `target` (at `ptr`) points.
+    pub(super) fn locate(&self, target: &str, ptr: &str) -> Result<Located, ImportError> {
         let Some(fragment) = target.strip_prefix('#') else {
             return Err(unsupported(ptr, "$ref", format!("`{target}` is not a local reference")));
         };
         if fragment.is_empty() {
-            self.root_used = true;
-            let name = self.root_name.clone();
-            self.note(ptr, "$ref", format!("`#` (the root) became a reference to `{name}`"));
-            return Ok(name);
+            return Ok(Located::Root);
         }
         let decoded = percent_decode(fragment).ok_or_else(|| {
             unsupported(ptr, "$ref", format!("`{target}` is not a valid URI fragment"))
         })?;
-        let tokens: Vec<String> = decoded
-            .strip_prefix('/')
-            .map(|p| p.split('/').map(|t| crate::pointer::unescape(t).into_owned()).collect())
-            .unwrap_or_default();
+        let Some(pointer) = decoded.strip_prefix('/') else {
+            return Err(unsupported(
+                ptr,
+                "$ref",
+                format!("`{target}` is neither `#` nor a JSON pointer (`#/...`)"),
+            ));
+        };
+        let steps: Vec<String> =
+            pointer.split('/').map(|t| crate::pointer::unescape(t).into_owned()).collect();
         let dangling =
             || ImportError::at(ptr, ImportErrorKind::DanglingRef { target: target.to_owned() });
-        match tokens.as_slice() {
+        match steps.as_slice() {
             [table, name] if table == "$defs" => {
                 if self.defs_2020.contains(name) {
-                    Ok(name.clone())
+                    Ok(Located::Table(name.clone()))
                 } else {
                     Err(dangling())
                 }
             }
             [table, name] if table == "definitions" => {
                 if self.defs_07.contains(name) {
-                    Ok(name.clone())
+                    Ok(Located::Table(name.clone()))
                 } else {
                     Err(dangling())
                 }
             }
-            _ => Err(unsupported(
-                ptr,
-                "$ref",
-                format!("`{target}` does not point at `#/$defs/<name>` or `#/definitions/<name>`"),
-            )),
+            _ => Ok(Located::Pointer(steps)),
         }
+    }
+
+    /// Resolves a `$ref` to a definition name: the root's copy, a definition of the document,
+    /// or the definition lifted from the place it points at (see the module docs).
+    pub(super) fn resolve(&mut self, target: &str, ptr: &str) -> Result<String, ImportError> {
+        match self.locate(target, ptr)? {
+            Located::Root => {
+                self.root_used = true;
+                let name = self.root_name.clone();
+                self.note(ptr, "$ref", format!("`#` (the root) became a reference to `{name}`"));
+                Ok(name)
+            }
+            Located::Table(name) => Ok(name),
+            Located::Pointer(steps) => Ok(self.lift(steps, target, ptr)),
+        }
+    }
+
+    /// The definition name of the place at `steps`, lifted the first time a `$ref` points
+    /// there; it is read with the document's definitions.
+    fn lift(&mut self, steps: Vec<String>, target: &str, ptr: &str) -> String {
+        let pointer = crate::pointer::JsonPointer::from_segments(&steps).into_string();
+        let name = match self.lifted.at.get(&pointer) {
+            Some(name) => name.clone(),
+            None => {
+                let name = self.lifted_name(&steps);
+                self.lifted.at.insert(pointer.clone(), name.clone());
+                let first_ref = (ptr.to_owned(), target.to_owned());
+                self.lifted.by_name.insert(name.clone(), Lifted { pointer, steps, first_ref });
+                name
+            }
+        };
+        self.note(
+            ptr,
+            "$ref",
+            format!("`{target}` became a reference to `{name}`, a definition that holds what it points at"),
+        );
+        name
+    }
+
+    /// A definition name for the place at `steps` that the document and the places lifted
+    /// before do not use.
+    fn lifted_name(&mut self, steps: &[String]) -> String {
+        const MAX_CHARS: usize = 48;
+        let structural =
+            |s: &&String| !matches!(s.as_str(), "properties" | "$defs" | "definitions");
+        let mut kept: Vec<&String> = steps.iter().filter(structural).collect();
+        if kept.is_empty() {
+            kept = steps.iter().collect();
+        }
+        let mut base = self.root_name.clone();
+        for step in kept {
+            base.push('_');
+            base.extend(
+                step.chars().map(|c| {
+                    if c.is_ascii_alphanumeric() || c == '_' || c == '-' { c } else { '_' }
+                }),
+            );
+        }
+        if base.len() > MAX_CHARS {
+            base.truncate(MAX_CHARS);
+        }
+        let taken = |name: &str| {
+            name == self.root_name
+                || self.defs_2020.contains(name)
+                || self.defs_07.contains(name)
+                || self.lifted.by_name.contains_key(name)
+        };
+        let mut n = self.lifted.suffixes.get(&base).copied().unwrap_or(1);
+        let mut name = if n == 1 { base.clone() } else { format!("{base}_{n}") };
+        while taken(&name) {
+            n += 1;
+            name = format!("{base}_{n}");
+        }
+        self.lifted.suffixes.insert(base, n);
+        name
+    }
+
+    /// Reads the places lifted into definitions, those that reading them lifts included,
+    /// appending them to `out` (a place that cannot be read fails the import only when
+    /// something refers to it, like a definition of the document).
+    ///
+    /// # Errors
+    ///
+    /// A `$ref` whose place the document does not have, or the tool's node limit.
+    pub(super) fn lifted_definitions(
+        &mut self,
+        root: &Map<String, Value>,
+        out: &mut Vec<Definition>,
+    ) -> Result<(), ImportError> {
+        if self.lifted.by_name.is_empty() {
+            return Ok(());
+        }
+        // A place read where it stands is read again here: what it notes was noted then.
+        let earlier = std::mem::take(&mut self.notes);
+        let mut i = 0;
+        let mut result = Ok(());
+        while let Some((name, lifted)) = self.lifted.by_name.get_index(i) {
+            let (name, lifted) = (name.clone(), lifted.clone());
+            i += 1;
+            let Some(value) = place(root, &lifted.steps) else {
+                let (at, target) = lifted.first_ref;
+                result = Err(ImportError::at(&at, ImportErrorKind::DanglingRef { target }));
+                break;
+            };
+            match self.schema(value, &lifted.pointer, 1) {
+                Ok(schema) => out.push(Definition::named(name, schema)),
+                Err(e) if e.kind == ImportErrorKind::TooManyNodes => {
+                    result = Err(e);
+                    break;
+                }
+                // Already among the problems of the properties, where it stands.
+                Err(e) if self.errors.contains(&e) => {}
+                Err(e) => self.failed_defs.push((name, e)),
+            }
+        }
+        let again = std::mem::replace(&mut self.notes, earlier);
+        let seen: HashSet<&ImportNote> = self.notes.iter().collect();
+        let fresh: Vec<ImportNote> = again.into_iter().filter(|n| !seen.contains(n)).collect();
+        self.notes.extend(fresh);
+        result
     }
     pub(super) fn reference(&mut self, view: &View<'_>, r: &Kw<'_>) -> Result<Schema, ImportError> {
         if let Some((k, kw)) = view.kws.iter().find(|(k, _)| is_constraint(k) && **k != "$ref") {

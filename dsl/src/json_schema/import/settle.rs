@@ -153,9 +153,8 @@ impl Importer {
     ) {
         let mut ptr = String::new();
         for d in definitions {
-            let table = if self.defs_2020.contains(&*d.name) { "$defs" } else { "definitions" };
             ptr.clear();
-            ptr.push_str(&child(&child("", table), &d.name));
+            ptr.push_str(&self.definition_pointer(&d.name));
             self.settle(&mut d.schema, snapshot, &mut ptr, 1);
         }
     }
