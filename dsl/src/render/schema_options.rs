@@ -216,6 +216,13 @@ pub struct SchemaOptions {
     /// Schema. If not, each kept keyword goes into the description and a `oneOf` whose variants
     /// may overlap is written as `anyOf`, both reported as lossy.
     pub verbatim: bool,
+    /// Whether every schema must say what type it holds (a `type`, or a union or reference
+    /// whose parts do): OpenAI strict refuses one without ("schema must have a 'type' key"), and
+    /// the strict modes follow it. A schema that accepts any value (`{}`: an array without
+    /// `items`, an `anyOf` variant, a value of any type) is then written as the union of the
+    /// scalar types (string, number, boolean, null), a lossy reported change: arrays and objects
+    /// are no longer accepted there.
+    pub needs_type: bool,
     /// The rule every property name must follow (parameters, nested objects, definitions);
     /// `None` accepts any name. A name that breaks it is a [`RenderRule::Name`](super::RenderRule::Name) error.
     pub property_names: Option<NameRule>,
@@ -243,6 +250,7 @@ impl SchemaOptions {
         upper_case_types: false,
         scalar_enums: true,
         verbatim: true,
+        needs_type: false,
         property_names: None,
     };
 }

@@ -6,9 +6,23 @@ use super::annotations::{Ann, write_description};
 use super::number_keywords;
 use super::{NESTING_GUARD, SchemaWriter, char_count, inline_budget, ir_nodes};
 use crate::render::json_writer::{JsonWriter, key};
-use crate::render::report::{RenderError, RenderRule};
+use crate::render::report::{Change, ChangeKind, RenderError, RenderRule};
 use crate::render::schema_options::{Keyword, Keywords, NullStyle};
-use crate::schema::{EnumValues, NumberSchema, ScalarRef, Schema, SchemaKind};
+use crate::schema::{
+    AnyOfSchema, Combine, EnumValues, NumberSchema, ScalarRef, Schema, SchemaKind,
+};
+
+/// What a schema of any value is written as where every schema needs a `type`
+/// ([`SchemaOptions::needs_type`](crate::render::SchemaOptions::needs_type)).
+static ANY_SCALAR: SchemaKind = SchemaKind::AnyOf(AnyOfSchema {
+    variants: std::borrow::Cow::Borrowed(&[
+        Schema::string(),
+        Schema::float(),
+        Schema::boolean(),
+        Schema::null(),
+    ]),
+    combine: Combine::AnyOf,
+});
 
 impl<'a> SchemaWriter<'a> {
     /// The single `type` a node is written with, if it has one: an enum whose values have
@@ -100,6 +114,14 @@ impl<'a> SchemaWriter<'a> {
         if let SchemaKind::Ref(r) = kind {
             return self.reference(out, r, ann);
         }
+        let kind = if matches!(kind, SchemaKind::Any) && self.opts.needs_type {
+            self.record(Change::lossy(ChangeKind::Rewritten, "type").detail(
+                "a schema of any value written as a string, number, boolean or null: the provider needs a `type` on every schema, so an array or an object is no longer accepted here",
+            ))?;
+            &ANY_SCALAR
+        } else {
+            kind
+        };
         // Plan the description notes before writing anything.
         let mut notes = String::new();
         let kept = self.plan(kind, &ann, &mut notes)?;
