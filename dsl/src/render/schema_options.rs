@@ -216,6 +216,12 @@ pub struct SchemaOptions {
     /// Schema. If not, each kept keyword goes into the description and a `oneOf` whose variants
     /// may overlap is written as `anyOf`, both reported as lossy.
     pub verbatim: bool,
+    /// Whether the root object of a tool's parameters may carry a `description`. Where not
+    /// (Ollama's server keeps none there), what would be lowered into it (keywords of the root
+    /// that import kept verbatim) goes into the tool's description instead:
+    /// [`write_input_schema`](super::write_input_schema) leaves it out, and the renderer writes
+    /// [`input_description`](super::input_description) as the tool's description.
+    pub root_description: bool,
     /// Whether every schema must say what type it holds (a `type`, or a union or reference
     /// whose parts do): OpenAI strict refuses one without ("schema must have a 'type' key"), and
     /// the strict modes follow it. A schema that accepts any value (`{}`: an array without
@@ -250,6 +256,7 @@ impl SchemaOptions {
         upper_case_types: false,
         scalar_enums: true,
         verbatim: true,
+        root_description: true,
         needs_type: false,
         property_names: None,
     };

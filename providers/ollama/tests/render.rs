@@ -121,3 +121,39 @@ proptest! {
         }
     }
 }
+
+/// The Ollama server keeps no `description` on the parameters object: a root keyword lowered
+/// into text (`dependentRequired`, kept verbatim by import) goes into the tool's description,
+/// and nothing lowered lands in a key the server drops.
+#[test]
+fn what_the_root_lowers_into_text_goes_into_the_tools_description() {
+    let spec = tooldef::spec::parse_spec(
+        "ship.json",
+        r#"{"name": "ship", "description": "Ship a parcel", "input_schema": {"type": "object",
+            "properties": {"card": {"type": "string"}, "cvv": {"type": "string", "not": {"pattern": "^0+$"}}},
+            "dependentRequired": {"card": ["cvv"]}}}"#,
+        None,
+    )
+    .unwrap();
+    let tool = &spec.descriptor;
+    let r = OllamaRenderer.render(tool, LossPolicy::Allow).unwrap();
+    assert_eq!(
+        r.json(),
+        r#"{"type":"function","function":{"name":"ship","description":"Ship a parcel. dependentRequired: {\"card\":[\"cvv\"]}.","parameters":{"type":"object","properties":{"card":{"type":"string"},"cvv":{"type":"string","description":"not: {\"pattern\":\"^0+$\"}."}}}}}"#
+    );
+    let report: Vec<String> = r.report().iter().map(ToString::to_string).collect();
+    assert_eq!(
+        report,
+        [
+            "tool `ship` at /function/description: `dependentRequired` moved into the description: the provider does not take it and the IR cannot lower it (lossy)",
+            "tool `ship`, parameter `cvv` at /function/parameters/properties/cvv: `not` moved into the description: the provider does not take it and the IR cannot lower it (lossy)",
+        ]
+    );
+    let value = r.to_value();
+    assert_eq!(dropped_keys(&value["function"]["parameters"]), Vec::<String>::new());
+    assert_conforms("ship", ollama::validate_tool_definition(&value));
+    assert_eq!(
+        OllamaRenderer.render(tool, LossPolicy::Refuse).unwrap_err().message,
+        "tool `ship` at /function/description: `dependentRequired` moved into the description: the provider does not take it and the IR cannot lower it; this loses meaning and the policy is strict"
+    );
+}

@@ -86,17 +86,22 @@ pub(super) fn write_description(out: &mut JsonWriter, description: Option<&str>,
             out.string(d);
         }
         (d, false) => {
-            let mut text = String::with_capacity(d.map_or(0, str::len) + notes.len() + 2);
-            if let Some(d) = d.map(str::trim_end).filter(|d| !d.is_empty()) {
-                text.push_str(d);
-                if !d.ends_with(['.', '!', '?', ':']) {
-                    text.push('.');
-                }
-                text.push(' ');
-            }
-            text.push_str(notes);
             key!(out, "description");
-            out.string(&text);
+            out.string(&with_notes(d, notes));
         }
     }
+}
+
+/// `description` (a full stop added where it ends without one) followed by `notes`.
+pub(super) fn with_notes(description: Option<&str>, notes: &str) -> String {
+    let mut text = String::with_capacity(description.map_or(0, str::len) + notes.len() + 2);
+    if let Some(d) = description.map(str::trim_end).filter(|d| !d.is_empty()) {
+        text.push_str(d);
+        if !d.ends_with(['.', '!', '?', ':']) {
+            text.push('.');
+        }
+        text.push(' ');
+    }
+    text.push_str(notes);
+    text
 }

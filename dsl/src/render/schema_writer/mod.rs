@@ -15,6 +15,7 @@
 //! | `defs.rs` | which definitions a root needs, which are recursive, and writing `$defs` |
 //! | `cycles.rs` | which definitions lie on a cycle (strongly connected components, no recursion) |
 
+use std::borrow::Cow;
 use std::collections::HashSet;
 use std::fmt;
 
@@ -24,7 +25,7 @@ use super::report::{Change, RenderError, RenderRule};
 use super::schema_options::{Keyword, RefStyle, SchemaOptions, SchemaStats};
 use crate::descriptor::{Param, ToolDescriptor};
 use crate::pointer::JsonPointer;
-use crate::schema::{Additional, NumberSchema, RefSchema, Schema, SchemaKind};
+use crate::schema::{Additional, Kept, NumberSchema, RefSchema, Schema, SchemaKind};
 
 mod annotations;
 mod cycles;
@@ -59,6 +60,35 @@ pub fn write_input_schema(
     let mut w = SchemaWriter::new(tool, opts, ctx, pointer);
     w.root_object(out, &tool.params, &tool.additional, None)?;
     Ok(w.stats)
+}
+
+/// The tool's description followed by the notes of what the root of its input schema lowers
+/// into text (the keywords of the root that import kept verbatim, under a dialect that does not
+/// take them), each recorded as a change at `pointer`, where the description is written. For a
+/// provider whose parameters object keeps no `description`
+/// ([`SchemaOptions::root_description`] off): [`write_input_schema`] then leaves these notes
+/// out, and this text is the tool's description.
+///
+/// # Errors
+///
+/// A lossy change under [`LossPolicy::Refuse`](super::LossPolicy::Refuse).
+pub fn input_description<'t>(
+    tool: &'t ToolDescriptor,
+    opts: &SchemaOptions,
+    ctx: &mut RenderCtx,
+    pointer: &JsonPointer,
+) -> Result<Cow<'t, str>, RenderError> {
+    let description = Cow::Borrowed(tool.description.as_ref());
+    if tool.input_kept.is_empty() || opts.verbatim {
+        return Ok(description);
+    }
+    let mut w = SchemaWriter::new(tool, opts, ctx, pointer);
+    let mut notes = String::new();
+    w.plan(&object::OBJECT_KIND, &w.input_root_ann(true), &mut notes)?;
+    if notes.is_empty() {
+        return Ok(description);
+    }
+    Ok(Cow::Owned(annotations::with_notes(Some(&tool.description), &notes)))
 }
 
 /// Writes the tool's output schema at `pointer`, with its own `$defs`; `Ok(None)` (and nothing
@@ -175,15 +205,23 @@ impl<'a> SchemaWriter<'a> {
                 .collect();
             self.prepare_defs(&roots)
         };
-        let ann = ann.unwrap_or(Ann {
+        let ann = ann.unwrap_or_else(|| self.input_root_ann(self.opts.root_description));
+        self.object(out, params, additional, ann, &defs)
+    }
+
+    /// The annotations of the input schema's root: the keywords import kept there, where
+    /// `with_kept` or where the dialect writes them as they are; otherwise none (they go into
+    /// the tool's description, see [`input_description`]).
+    fn input_root_ann(&self, with_kept: bool) -> Ann<'a> {
+        let kept: &'a [Kept] = &self.tool.input_kept;
+        Ann {
             nullable: false,
             title: None,
             description: None,
             default: None,
             examples: &[],
-            verbatim: &self.tool.input_kept,
-        });
-        self.object(out, params, additional, ann, &defs)
+            verbatim: if with_kept || self.opts.verbatim { kept } else { &[] },
+        }
     }
 
     fn root_schema(&mut self, out: &mut JsonWriter, schema: &'a Schema) -> Result<(), RenderError> {
