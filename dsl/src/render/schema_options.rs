@@ -157,6 +157,12 @@ pub enum RefStyle {
     Definitions,
     /// Every reference replaced by its definition; recursion is an error.
     Inline,
+    /// References inlined as by [`Inline`](Self::Inline), except that a reference to a
+    /// recursive definition inside `items` (or inside a definition) is written as
+    /// `"$ref": "#/$defs/Name"`, with `$defs` at the root holding the definitions so referred
+    /// to: the Ollama server keeps a root `$defs` and an `items` as any JSON, and drops a `$ref`
+    /// in a property or an `anyOf` variant. Recursion anywhere else is an error.
+    DefsInItems,
 }
 
 /// What happens to a keyword the dialect does not accept.

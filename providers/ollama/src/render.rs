@@ -19,8 +19,9 @@ use tooldef::render::{
 /// admitted), `items`, `description`, `enum`, `properties`, `required`. Defaults, titles,
 /// examples, bounds, lengths, formats, patterns, item counts and uniqueness are written into the
 /// description (reported), and what the root object would carry in its own description (root
-/// keywords import kept verbatim) into the tool's; definitions are inlined because a property-level `$ref` is dropped
-/// (recursion is an error); the value schema of a map is dropped (lossy). The tool's title,
+/// keywords import kept verbatim) into the tool's; references are inlined because a
+/// property's `$ref` is dropped, except a recursive one inside `items`, written as a `$ref` into
+/// a root `$defs` (both kept as any JSON; recursion elsewhere is an error); the value schema of a map is dropped (lossy). The tool's title,
 /// annotations and output schema have no field and are reported as omitted.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct OllamaRenderer;
@@ -35,8 +36,9 @@ impl OllamaRenderer {
     pub const fn schema_options(&self) -> SchemaOptions {
         SchemaOptions {
             keywords: Keywords::NONE,
-            refs: RefStyle::Inline,
-            recursion: false,
+            // A property's `$ref` is dropped; `items` and a root `$defs` are kept as any JSON.
+            refs: RefStyle::DefsInItems,
+            recursion: true,
             additional_properties: false,
             // The server keeps a fixed set of keywords and drops the rest.
             verbatim: false,

@@ -134,6 +134,12 @@ struct SchemaWriter<'a> {
     inline_budget: Option<usize>,
     /// Set by `plan` when the node's kept keywords stand for its array items (a tuple).
     tuple_items: bool,
+    /// Whether the node is inside `items` or a definition, where [`RefStyle::DefsInItems`]
+    /// writes a reference to a recursive definition as a `$ref`.
+    in_items: bool,
+    /// The definitions written as a `$ref` so far, by position (for
+    /// [`RefStyle::DefsInItems`], which writes only those in `$defs`).
+    referred: Vec<usize>,
 }
 
 const NESTING_GUARD: usize = 128;
@@ -173,6 +179,8 @@ impl<'a> SchemaWriter<'a> {
             inlined: 0,
             inline_budget: None,
             tuple_items: false,
+            in_items: false,
+            referred: Vec::new(),
         }
     }
 

@@ -297,7 +297,10 @@ impl<'a> SchemaWriter<'a> {
                     self.path.key("items");
                     self.path.suffix("[]");
                     key!(out, "items");
-                    self.schema(out, &l.items)?;
+                    let in_items = std::mem::replace(&mut self.in_items, true);
+                    let written = self.schema(out, &l.items);
+                    self.in_items = in_items;
+                    written?;
                     self.path.restore(p);
                 }
                 if kept.contains(Keyword::MinItems)
