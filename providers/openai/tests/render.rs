@@ -456,3 +456,37 @@ fn an_array_without_items_gets_typed_items_in_strict_mode() {
         );
     }
 }
+
+/// A zod 4 record says `propertyNames: {"type": "string"}`, which constrains nothing (every
+/// property name is a string): import drops it with a note, and strict mode refuses the record
+/// for what it is, an open map.
+#[test]
+fn a_zod_record_is_refused_in_strict_mode_as_the_map_it_is() {
+    let spec = tooldef::spec::parse_spec(
+        "tag.json",
+        r#"{"name": "tag", "input_schema": {"type": "object", "properties": {"labels": {
+            "type": "object", "propertyNames": {"type": "string"},
+            "additionalProperties": {"type": "string"}}},
+            "required": ["labels"], "additionalProperties": false}}"#,
+        None,
+    )
+    .unwrap();
+    let notes: Vec<String> = spec.notes.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        notes,
+        [
+            "#/input_schema/properties/labels/propertyNames: `propertyNames` says nothing (every property name is a string) and was dropped"
+        ]
+    );
+    let err = OpenAiRenderer::chat().strict(true).render(&spec.descriptor, LossPolicy::Refuse);
+    assert_eq!(
+        err.unwrap_err().message,
+        "tool `tag`, parameter `labels` at /function/parameters/properties/labels/additionalProperties: map closed to an empty object: the provider requires additionalProperties: false; this loses meaning and the policy is strict"
+    );
+    // Where JSON Schema passes through, the map is written without the keyword.
+    let plain = OpenAiRenderer::chat().render(&spec.descriptor, LossPolicy::Refuse).unwrap();
+    assert_eq!(
+        plain.to_value()["function"]["parameters"]["properties"]["labels"],
+        json!({"type": "object", "properties": {}, "additionalProperties": {"type": "string"}})
+    );
+}

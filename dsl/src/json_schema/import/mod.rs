@@ -14,7 +14,9 @@
 //! `writeOnly`, `x-*`, unknown keywords...) are dropped with an [`ImportNote`]. A keyword that
 //! changes what is valid and that the IR cannot type (`not`, `if`/`then`/`else`,
 //! `patternProperties`, `propertyNames`, `dependentRequired`, `dependentSchemas`, `prefixItems`,
-//! `contains`, `minProperties`/`maxProperties`...) is kept verbatim ([`Kept`]) with a note, and
+//! `contains`, `minProperties`/`maxProperties`...) is kept verbatim ([`Kept`]) with a note
+//! (but a `propertyNames` that accepts every string, such as zod's `{"type": "string"}`, says
+//! nothing and is dropped with a note), and
 //! a `oneOf` keeps its spelling, marked when its variants may overlap ([`Combine`]). A required
 //! key that `properties` does not list becomes a property that takes what other keys take. A
 //! definition that cannot be read is dropped with a note unless something refers to it.
