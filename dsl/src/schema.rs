@@ -167,6 +167,23 @@ pub struct NumberSchema<T> {
     /// The value must be a multiple of this (strictly positive).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub multiple_of: Option<T>,
+    /// A format name. On an integer, `int32` and `int64` (what import keeps) mean the bounds
+    /// of a signed 32- or 64-bit integer: a renderer whose provider takes the format writes it,
+    /// the others write those bounds, with the schema's own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub format: Option<Text>,
+}
+
+/// The inclusive range an integer `format` means: `int32` is -2^31..=2^31-1, `int64`
+/// -2^63..=2^63-1; `None` for any other format.
+pub(crate) const fn int_format_range(format: &str) -> Option<(i64, i64)> {
+    if str_eq(format, "int32") {
+        Some((i32::MIN as i64, i32::MAX as i64))
+    } else if str_eq(format, "int64") {
+        Some((i64::MIN, i64::MAX))
+    } else {
+        None
+    }
 }
 
 /// Constraints of an integer.
@@ -618,6 +635,7 @@ impl NumberSchema<i64> {
         exclusive_minimum: None,
         exclusive_maximum: None,
         multiple_of: None,
+        format: None,
     };
 }
 
@@ -629,5 +647,6 @@ impl NumberSchema<f64> {
         exclusive_minimum: None,
         exclusive_maximum: None,
         multiple_of: None,
+        format: None,
     };
 }

@@ -252,7 +252,7 @@ fn annotation_keywords_are_kept_or_dropped_with_a_note() {
         "$id": "urn:x", "$comment": "c", "title": "Root title",
         "properties": {
             "a": {"type": "string", "title": "A", "examples": ["x"], "deprecated": true, "readOnly": true, "writeOnly": false, "x-vendor": 1, "frobnicate": 2},
-            "b": {"type": "integer", "format": "int32", "minLength": 3}
+            "b": {"type": "integer", "format": "uuid", "minLength": 3}
         }
     }));
     let a = &i.value.params[0].schema;
@@ -755,4 +755,34 @@ fn exclusive_bounds_with_one_integer_between_are_kept() {
         import_schema(&json!({"type": "integer", "minimum": 1, "exclusiveMaximum": 2})).unwrap();
     let SchemaKind::Integer(n) = &imported.value.schema.kind else { panic!() };
     assert_eq!((n.minimum, n.exclusive_maximum), (Some(1), Some(2)));
+}
+
+/// `format: "int32"` / `"int64"` on an integer means the bounds of a signed integer of that
+/// width: import keeps it (any other format on an integer is still dropped with a note), and
+/// export writes it back.
+#[test]
+fn an_integer_keeps_a_format_that_means_bounds() {
+    let i = input_text(
+        r#"{"type": "object", "properties": {
+            "n": {"type": "integer", "format": "int32", "minimum": 0},
+            "big": {"type": ["integer", "null"], "format": "int64"},
+            "id": {"type": "integer", "format": "uuid"}
+        }, "required": ["n"]}"#,
+    );
+    let notes: Vec<String> = i.notes.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        notes,
+        ["#/properties/id/format: `format` does not apply to this type and was dropped"]
+    );
+    let SchemaKind::Integer(n) = &i.value.params[0].schema.kind else { panic!("integer") };
+    assert_eq!((n.format.as_deref(), n.minimum, n.maximum), (Some("int32"), Some(0), None));
+    let d = tooldef::ToolDescriptor::builder("t").params(i.value.params.clone()).build().unwrap();
+    assert_eq!(
+        tooldef::export_schema(&d.input_schema(), &[]),
+        json!({"type": "object", "properties": {
+            "n": {"type": "integer", "format": "int32", "minimum": 0},
+            "big": {"type": ["integer", "null"], "format": "int64"},
+            "id": {"type": "integer"}
+        }, "required": ["n"], "additionalProperties": false})
+    );
 }

@@ -25,7 +25,9 @@ use super::report::{Change, RenderError, RenderRule};
 use super::schema_options::{Keyword, RefStyle, SchemaOptions, SchemaStats};
 use crate::descriptor::{Param, ToolDescriptor};
 use crate::pointer::JsonPointer;
-use crate::schema::{Additional, Kept, NumberSchema, RefSchema, Schema, SchemaKind};
+use crate::schema::{
+    Additional, Kept, NumberSchema, RefSchema, Schema, SchemaKind, int_format_range,
+};
 
 mod annotations;
 mod cycles;
@@ -264,6 +266,24 @@ fn number_keywords<T: Copy>(n: &NumberSchema<T>) -> [(Keyword, Option<T>); 5] {
         (Keyword::ExclusiveMaximum, n.exclusive_maximum),
         (Keyword::MultipleOf, n.multiple_of),
     ]
+}
+
+/// An integer schema's bounds as written: its own, and, where its `format` is not written
+/// (`format_kept` false) and means bounds (`int32`, `int64`), those bounds too, intersected with
+/// its own (a bound of the schema's that is already as tight stays as it is).
+fn integer_keywords(n: &NumberSchema<i64>, format_kept: bool) -> [(Keyword, Option<i64>); 5] {
+    let mut keywords = number_keywords(n);
+    let range = n.format.as_deref().filter(|_| !format_kept).and_then(int_format_range);
+    if let Some((low, high)) = range {
+        if !(n.minimum.is_some_and(|m| m >= low) || n.exclusive_minimum.is_some_and(|x| x >= low)) {
+            keywords[0].1 = Some(low);
+        }
+        if !(n.maximum.is_some_and(|m| m <= high) || n.exclusive_maximum.is_some_and(|x| x <= high))
+        {
+            keywords[1].1 = Some(high);
+        }
+    }
+    keywords
 }
 
 /// The number of characters of `s` (a name or enum value: nearly always ASCII, whose

@@ -3,14 +3,12 @@
 //! `object.rs`, references in `reference.rs`, which keywords are kept in `plan.rs`.
 
 use super::annotations::{Ann, write_description};
-use super::number_keywords;
 use super::{NESTING_GUARD, SchemaWriter, char_count, inline_budget, ir_nodes};
+use super::{integer_keywords, number_keywords};
 use crate::render::json_writer::{JsonWriter, key};
 use crate::render::report::{Change, ChangeKind, RenderError, RenderRule};
 use crate::render::schema_options::{Keyword, Keywords, NullStyle};
-use crate::schema::{
-    AnyOfSchema, Combine, EnumValues, NumberSchema, ScalarRef, Schema, SchemaKind,
-};
+use crate::schema::{AnyOfSchema, Combine, EnumValues, ScalarRef, Schema, SchemaKind};
 
 /// What a schema of any value is written as where every schema needs a `type`
 /// ([`SchemaOptions::needs_type`](crate::render::SchemaOptions::needs_type)).
@@ -257,8 +255,15 @@ impl<'a> SchemaWriter<'a> {
                     out.uint(v);
                 }
             }
-            SchemaKind::Integer(n) => write_number(out, n, kept, |o, v| o.int(v)),
-            SchemaKind::Float(n) => write_number(out, n, kept, |o, v| o.float(v)),
+            SchemaKind::Integer(n) => {
+                write_format(out, n.format.as_deref(), kept);
+                let bounds = integer_keywords(n, kept.contains(Keyword::Format));
+                write_number(out, bounds, kept, |o, v| o.int(v));
+            }
+            SchemaKind::Float(n) => {
+                write_format(out, n.format.as_deref(), kept);
+                write_number(out, number_keywords(n), kept, |o, v| o.float(v));
+            }
             SchemaKind::Boolean | SchemaKind::Null | SchemaKind::Any => {}
             SchemaKind::Enum(e) if self.enum_lowered(&e.values) => {}
             SchemaKind::Enum(e) => {
@@ -373,13 +378,22 @@ fn kind_type(kind: &SchemaKind) -> Option<&'static str> {
     }
 }
 
+fn write_format(out: &mut JsonWriter, format: Option<&str>, kept: Keywords) {
+    if let Some(f) = format
+        && kept.contains(Keyword::Format)
+    {
+        key!(out, "format");
+        out.string(f);
+    }
+}
+
 fn write_number<T: Copy>(
     out: &mut JsonWriter,
-    n: &NumberSchema<T>,
+    bounds: [(Keyword, Option<T>); 5],
     kept: Keywords,
     write: impl Fn(&mut JsonWriter, T),
 ) {
-    for (k, v) in number_keywords(n) {
+    for (k, v) in bounds {
         if let Some(v) = v
             && kept.contains(k)
         {
