@@ -74,13 +74,17 @@ pub struct Schema {
 }
 
 /// A JSON Schema keyword that changes what is valid and that the IR cannot type (`not`, `if`,
-/// `patternProperties`, `prefixItems`...), kept verbatim by import.
+/// `patternProperties`, `prefixItems`...), kept verbatim by import; and a `default` that its
+/// own schema rejects (`"default": null` on a plain string, a sentinel outside its enum), which
+/// is still the author's word to the model but is never applied (the applicable default is
+/// [`Schema::default`], which wins where both are set).
 ///
 /// The typed part of the schema still says what the IR knows (an object's properties, an array's
 /// items); the kept keywords add to it. Renderers whose provider takes full JSON Schema write
 /// them as they are ([`SchemaOptions::verbatim`](crate::SchemaOptions::verbatim)); the others
 /// lower them into the description as a lossy reported change, which
-/// [`LossPolicy::Refuse`](crate::LossPolicy::Refuse) refuses. What dispatch enforces of each is listed in
+/// [`LossPolicy::Refuse`](crate::LossPolicy::Refuse) refuses (a kept `default`, an annotation,
+/// goes into the description as a lossless one). What dispatch enforces of each is listed in
 /// [`crate::json_schema`].
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Kept {

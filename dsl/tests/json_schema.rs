@@ -552,14 +552,25 @@ fn import_reports_what_it_did_instead_of_refusing() {
         [
             "#/properties/big/default: `default` cannot be held (`default` cannot be expressed by tooldef: integer 18446744073709551615 is outside the range of a 64-bit signed integer) and was dropped",
             "#/required/0: `required` names `ghost`, which `properties` does not list; it became a property that takes what other keys take",
-            "#/properties/name/default: `default` is not a value its own schema accepts (null is a null, but the parameter is a string); it was not applied",
-            "#/properties/flag/default: `default` is not a value its own schema accepts (\"false\" is a string, but the parameter is a boolean); it was not applied",
-            "#/properties/unit/default: `default` is not a value its own schema accepts (\"k\" is not one of \"c\", \"f\"); it was not applied",
+            "#/properties/name/default: `default` is not a value its own schema accepts (null is a null, but the parameter is a string); it is kept to be shown as written and never applied",
+            "#/properties/flag/default: `default` is not a value its own schema accepts (\"false\" is a string, but the parameter is a boolean); it is kept to be shown as written and never applied",
+            "#/properties/unit/default: `default` is not a value its own schema accepts (\"k\" is not one of \"c\", \"f\"); it is kept to be shown as written and never applied",
             "#/$defs/Unused/type: `$defs` definition `Unused` is not referred to and could not be read (`nul` is not a JSON Schema type; did you mean `null`?); it was dropped",
         ]
     );
     let v = imported.value;
     assert!(v.params.iter().all(|p| p.schema.default.is_none()));
+    // What the schema rejects is still the author's word to the model: kept, never applied.
+    let kept: Vec<Vec<tooldef::Kept>> =
+        v.params[..3].iter().map(|p| p.schema.kept.clone()).collect();
+    assert_eq!(
+        kept,
+        [
+            vec![tooldef::Kept::new("default", Value::Null)],
+            vec![tooldef::Kept::new("default", json!("false"))],
+            vec![tooldef::Kept::new("default", json!("k"))],
+        ]
+    );
     assert_eq!(v.params[4].name, "ghost");
     assert!(v.params[4].required);
     assert!(v.definitions.is_empty());

@@ -1,5 +1,6 @@
 //! What import keeps of a real tool reaches every provider in the form that provider takes, with
-//! each change reported: an integer's `format: "int32"` (the bounds it means).
+//! each change reported: an integer's `format: "int32"` (the bounds it means), and a default its
+//! own schema rejects (the author's word to the model, never applied).
 
 use serde_json::{Value, json};
 use tooldef::{LossPolicy, Renderer, ToolDescriptor, parse_spec};
@@ -84,4 +85,58 @@ fn an_int32_format_is_kept_or_written_as_its_bounds() {
         ("bedrock-strict", described, lines(&moved)),
     ];
     assert_eq!(rendered(&tool, "n"), expected);
+}
+
+/// A default its own schema rejects (`"default": null` on a plain string, a sentinel outside its
+/// enum) is still the author's word to the model: written as it is where JSON Schema passes
+/// through (MCP gives back the server's schema exactly), in the description elsewhere (a
+/// lossless change), and never applied at dispatch.
+#[test]
+fn a_default_its_schema_rejects_is_shown_and_never_applied() {
+    let input = r#"{"type": "object", "properties": {
+            "q": {"type": "string", "default": null},
+            "mode": {"type": "string", "enum": ["fast", "slow"], "default": "dontcare"}},
+        "required": ["q"], "additionalProperties": false}"#;
+    let tool = spec(input);
+    let verbatim = json!({"type": "string", "default": null});
+    let described = json!({"type": "string", "description": "Default: null."});
+    let moved = "a default its own schema rejects moved into the description (it is never applied)";
+    let expected: Vec<(&str, Value, Vec<String>)> = vec![
+        ("openai", verbatim.clone(), vec![]),
+        ("openai-strict", described.clone(), vec![moved.to_owned()]),
+        ("anthropic", verbatim.clone(), vec![]),
+        ("anthropic-strict", described.clone(), vec![moved.to_owned()]),
+        ("gemini", described.clone(), vec![moved.to_owned()]),
+        (
+            "gemini-openapi",
+            json!({"type": "STRING", "description": "Default: null."}),
+            vec![moved.to_owned()],
+        ),
+        ("ollama", described.clone(), vec![moved.to_owned()]),
+        ("mcp", verbatim.clone(), vec![]),
+        ("bedrock", verbatim, vec![]),
+        ("bedrock-strict", described, vec![moved.to_owned()]),
+    ];
+    assert_eq!(rendered(&tool, "q"), expected);
+    let modes: Vec<Value> = rendered(&tool, "mode").into_iter().map(|(_, v, _)| v).collect();
+    assert_eq!(
+        modes[0],
+        json!({"type": "string", "enum": ["fast", "slow"], "default": "dontcare"})
+    );
+    assert_eq!(
+        modes[1],
+        json!({"type": ["string", "null"], "description": "Default: \"dontcare\".", "enum": ["fast", "slow", null]})
+    );
+
+    // MCP gives back exactly what the server listed.
+    let mcp = tooldef_mcp::McpRenderer::new().render(&tool, LossPolicy::Refuse).unwrap();
+    let compact: Value = serde_json::from_str(input).unwrap();
+    assert_eq!(mcp.to_value()["inputSchema"], compact);
+
+    // Dispatch applies no default: an absent key stays absent.
+    use tooldef::dispatch::{DynamicTool, block_on};
+    use tooldef::{Executor, ToolCall};
+    let echo = DynamicTool::new_sync(tool, Ok);
+    let result = block_on(echo.execute(&ToolCall::new("c1", "t", json!({"q": "x"}))));
+    assert_eq!((result.is_error, result.structured), (false, Some(json!({"q": "x"}))));
 }

@@ -45,8 +45,18 @@ impl<'a> SchemaWriter<'a> {
         if !ann.examples.is_empty() {
             keyword!(Keyword::Examples, join_literals(ann.examples));
         }
+        // A default its schema rejects (kept by import) is shown as the author wrote it:
+        // verbatim where the dialect passes JSON Schema through, else in the description.
+        if let Some(k) = ann.kept_default()
+            && !self.writes_kept_default()
+        {
+            push_note(notes, &format!("{}: {}.", Keyword::Default.label(), k.value));
+            self.record(Change::lossless(ChangeKind::MovedToDescription, "default").detail(
+                "a default its own schema rejects moved into the description (it is never applied)",
+            ))?;
+        }
         if !self.opts.verbatim {
-            for k in ann.verbatim {
+            for k in ann.verbatim.iter().filter(|k| k.keyword != "default") {
                 push_note(notes, &format!("{}: {}.", k.keyword, k.value));
                 self.record(Change::lossy(ChangeKind::MovedToDescription, k.keyword.to_string()).detail(format!(
                         "`{}` moved into the description: the provider does not take it and the IR cannot lower it",
