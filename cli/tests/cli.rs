@@ -148,26 +148,50 @@ fn render_of_the_examples_directory_works() {
     assert_eq!(names, ["create_issue", "get_weather", "search_docs"]);
 }
 
+/// `json` without the whitespace outside its strings.
+fn without_layout(json: &str) -> String {
+    let mut out = String::with_capacity(json.len());
+    let (mut in_string, mut escaped) = (false, false);
+    for c in json.chars() {
+        if in_string {
+            out.push(c);
+            (in_string, escaped) = match (c, escaped) {
+                (_, true) => (true, false),
+                ('\\', false) => (true, true),
+                ('"', false) => (false, false),
+                _ => (true, false),
+            };
+        } else if !c.is_ascii_whitespace() {
+            in_string = c == '"';
+            out.push(c);
+        }
+    }
+    out
+}
+
 #[test]
-fn pretty_and_compact_print_the_same_json() {
-    let compact = tooldef(
-        ["render", "--provider", "mcp"]
-            .map(String::from)
-            .into_iter()
-            .chain([fixture("tools").display().to_string()]),
-    );
-    let pretty = tooldef(
-        ["render", "--provider", "mcp", "--pretty"].map(String::from).into_iter().chain([fixture(
-            "tools",
-        )
-        .display()
-        .to_string()]),
-    );
-    assert_eq!(stdout(&compact).lines().count(), 1);
-    assert!(stdout(&pretty).lines().count() > 10);
-    let a: Value = serde_json::from_slice(&compact.stdout).unwrap();
-    let b: Value = serde_json::from_slice(&pretty.stdout).unwrap();
-    assert_eq!(a, b);
+fn pretty_only_adds_whitespace_to_the_compact_output() {
+    let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/tools");
+    for dir in [examples, fixture("tools")] {
+        for provider in PROVIDERS {
+            for strict in [&[][..], &["--strict", "--keep-going"][..]] {
+                let run = |pretty: &[&str]| {
+                    let mut args: Vec<std::ffi::OsString> =
+                        vec!["render".into(), "--provider".into(), provider.into()];
+                    args.extend(strict.iter().chain(pretty).map(Into::into));
+                    args.push(dir.clone().into_os_string());
+                    stdout(&tooldef(&args))
+                };
+                let (compact, pretty) = (run(&[]), run(&["--pretty"]));
+                let at = format!("{provider} {strict:?} {}", dir.display());
+                assert_eq!(compact.lines().count(), 1, "{at}");
+                assert!(pretty.lines().count() > 10, "{at}: {pretty}");
+                assert!(pretty.ends_with("]\n"), "{at}");
+                // Byte for byte the compact text, key order included.
+                assert_eq!(without_layout(&pretty), compact.trim_end(), "{at}");
+            }
+        }
+    }
 }
 
 #[test]

@@ -158,10 +158,9 @@ fn param(cx: &Ctxt, p: &ParamIr<'_>, derived: bool) {
                 "`one_of` needs at least one value",
             );
         }
+        // The empty string is a value like any other (as for the builder and import).
         for (i, (span, v)) in values.iter().enumerate() {
-            if v.is_empty() {
-                cx.error_at(*span, "a `one_of` value cannot be empty");
-            } else if values[..i].iter().any(|(_, w)| w == v) {
+            if values[..i].iter().any(|(_, w)| w == v) {
                 cx.error_at(*span, format!("duplicate value `{v}` in `one_of`"));
             }
         }

@@ -12,7 +12,8 @@
 //! JSON, providers or argument values sent by a model (see [`crate::dispatch`]).
 //!
 //! Rules: parameter names are non-empty and unique within each object; enum values are
-//! non-empty and unique, and there is at least one; every lower bound is at most its upper bound
+//! unique, and there is at least one (the empty string is a value like any other: JSON Schema
+//! and every provider take it); every lower bound is at most its upper bound
 //! and `multipleOf` is positive; a default or example has the schema's type, lies within its
 //! bounds and lengths, is among its enum values, and is `null` only for a nullable schema; a
 //! builder method is only used on a kind it applies to; every reference names a definition and

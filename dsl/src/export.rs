@@ -527,15 +527,85 @@ pub fn render_each_mapped(
 }
 
 fn array_text(rendered: &[Rendered], pretty: bool) -> String {
+    let compact = json_array(rendered);
     if pretty {
-        let values: Vec<serde_json::Value> = rendered.iter().map(|r| r.to_value()).collect();
-        let mut text =
-            serde_json::to_string_pretty(&values).unwrap_or_else(|_| json_array(rendered));
+        let mut text = indent_json(&compact);
         text.push('\n');
         text
     } else {
-        json_array(rendered)
+        compact
     }
+}
+
+/// `json` indented two spaces a level, as `serde_json::to_string_pretty` lays it out, with
+/// nothing but whitespace added: keys keep their order (a parsed `Value` would sort them, and
+/// key order is meaning for OpenAI strict and Gemini) and every string and number keeps its
+/// bytes. Whitespace already outside strings is dropped first, so any valid JSON text comes out
+/// in the one layout.
+fn indent_json(json: &str) -> String {
+    let b = json.as_bytes();
+    let mut out = String::with_capacity(json.len() + json.len() / 2);
+    let mut depth = 0usize;
+    // The start of the text not yet copied (strings and scalars are copied in runs).
+    let mut i = 0;
+    let newline = |out: &mut String, depth: usize| {
+        out.push('\n');
+        for _ in 0..depth {
+            out.push_str("  ");
+        }
+    };
+    // The next byte after `from` that is not whitespace.
+    let next_solid =
+        |from: usize| b[from..].iter().position(|c| !c.is_ascii_whitespace()).map(|n| b[from + n]);
+    while i < b.len() {
+        match b[i] {
+            b'"' => {
+                let start = i;
+                i += 1;
+                while i < b.len() && b[i] != b'"' {
+                    i += if b[i] == b'\\' { 2 } else { 1 };
+                }
+                i = (i + 1).min(b.len());
+                out.push_str(&json[start..i]);
+                continue;
+            }
+            open @ (b'{' | b'[') => {
+                let close = if open == b'{' { b'}' } else { b']' };
+                out.push(char::from(open));
+                if next_solid(i + 1) == Some(close) {
+                    // An empty object or array stays on one line.
+                    let skip = b[i + 1..].iter().position(|c| *c == close).unwrap_or(0);
+                    out.push(char::from(close));
+                    i += skip + 2;
+                    continue;
+                }
+                depth += 1;
+                newline(&mut out, depth);
+            }
+            close @ (b'}' | b']') => {
+                depth = depth.saturating_sub(1);
+                newline(&mut out, depth);
+                out.push(char::from(close));
+            }
+            b',' => {
+                out.push(',');
+                newline(&mut out, depth);
+            }
+            b':' => out.push_str(": "),
+            c if c.is_ascii_whitespace() => {}
+            _ => {
+                // A number, `true`, `false` or `null`: ASCII up to the next delimiter.
+                let start = i;
+                while i < b.len() && !b"{}[],:\" \t\n\r".contains(&b[i]) {
+                    i += 1;
+                }
+                out.push_str(&json[start..i]);
+                continue;
+            }
+        }
+        i += 1;
+    }
+    out
 }
 
 /// One output file: a renderer, the file name (relative to the export directory) and how to
@@ -947,5 +1017,40 @@ mod tests {
         );
         assert!(!dir.join("none").exists());
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn pretty_text_only_adds_whitespace_and_keeps_key_order() {
+        let compact = r#"[{"type":"function","b":{},"a":[],"s":"{\"x\": [1,2]}, \\","n":[-1.5e3,true,null,{"z":{ }}],"u":"é"}]"#;
+        assert_eq!(
+            indent_json(compact),
+            r#"[
+  {
+    "type": "function",
+    "b": {},
+    "a": [],
+    "s": "{\"x\": [1,2]}, \\",
+    "n": [
+      -1.5e3,
+      true,
+      null,
+      {
+        "z": {}
+      }
+    ],
+    "u": "é"
+  }
+]"#
+        );
+        let pretty = indent_json(compact);
+        assert_eq!(indent_json(&pretty), pretty, "indenting indented text changes nothing");
+    }
+
+    #[test]
+    fn pretty_text_lays_out_as_serde_json_does() {
+        // With keys already sorted, serde_json's own layout is the reference.
+        let v = serde_json::json!({"a": [1, {"b": [], "c": {}}], "d": {"e": "f,g:h"}, "z": [[]]});
+        let compact = serde_json::to_string(&v).unwrap();
+        assert_eq!(indent_json(&compact), serde_json::to_string_pretty(&v).unwrap());
     }
 }

@@ -37,8 +37,6 @@ pub enum Rule {
     DuplicateParam,
     /// An enum has no values.
     EmptyEnum,
-    /// An enum value is the empty string.
-    EmptyEnumValue,
     /// An enum lists a value twice.
     DuplicateEnumValue,
     /// A lower bound is above its upper bound.
@@ -448,11 +446,6 @@ impl<'a> Cx<'a> {
                 while i < values.len() {
                     let a = values.get(i);
                     match a {
-                        ScalarRef::Str(s) if s.is_empty() => {
-                            let mut m = self.start(Rule::EmptyEnumValue, path);
-                            m.s("enum value ").int(i as i64).s(" is the empty string");
-                            return Err(m.done());
-                        }
                         ScalarRef::Float(f) if !f.is_finite() => {
                             let mut m = self.start(Rule::NotFinite, path);
                             m.s("enum value ").int(i as i64);

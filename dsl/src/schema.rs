@@ -74,13 +74,17 @@ pub struct Schema {
 }
 
 /// A JSON Schema keyword that changes what is valid and that the IR cannot type (`not`, `if`,
-/// `patternProperties`, `prefixItems`...), kept verbatim by import.
+/// `patternProperties`, `prefixItems`...), kept verbatim by import; and a `default` that its
+/// own schema rejects (`"default": null` on a plain string, a sentinel outside its enum), which
+/// is still the author's word to the model but is never applied (the applicable default is
+/// [`Schema::default`], which wins where both are set).
 ///
 /// The typed part of the schema still says what the IR knows (an object's properties, an array's
 /// items); the kept keywords add to it. Renderers whose provider takes full JSON Schema write
 /// them as they are ([`SchemaOptions::verbatim`](crate::SchemaOptions::verbatim)); the others
 /// lower them into the description as a lossy reported change, which
-/// [`LossPolicy::Refuse`](crate::LossPolicy::Refuse) refuses. What dispatch enforces of each is listed in
+/// [`LossPolicy::Refuse`](crate::LossPolicy::Refuse) refuses (a kept `default`, an annotation,
+/// goes into the description as a lossless one). What dispatch enforces of each is listed in
 /// [`crate::json_schema`].
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Kept {
@@ -167,6 +171,23 @@ pub struct NumberSchema<T> {
     /// The value must be a multiple of this (strictly positive).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub multiple_of: Option<T>,
+    /// A format name. On an integer, `int32` and `int64` (what import keeps) mean the bounds
+    /// of a signed 32- or 64-bit integer: a renderer whose provider takes the format writes it,
+    /// the others write those bounds, with the schema's own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub format: Option<Text>,
+}
+
+/// The inclusive range an integer `format` means: `int32` is -2^31..=2^31-1, `int64`
+/// -2^63..=2^63-1; `None` for any other format.
+pub(crate) const fn int_format_range(format: &str) -> Option<(i64, i64)> {
+    if str_eq(format, "int32") {
+        Some((i32::MIN as i64, i32::MAX as i64))
+    } else if str_eq(format, "int64") {
+        Some((i64::MIN, i64::MAX))
+    } else {
+        None
+    }
 }
 
 /// Constraints of an integer.
@@ -618,6 +639,7 @@ impl NumberSchema<i64> {
         exclusive_minimum: None,
         exclusive_maximum: None,
         multiple_of: None,
+        format: None,
     };
 }
 
@@ -629,5 +651,6 @@ impl NumberSchema<f64> {
         exclusive_minimum: None,
         exclusive_maximum: None,
         multiple_of: None,
+        format: None,
     };
 }

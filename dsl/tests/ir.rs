@@ -197,8 +197,34 @@ fn empty_and_duplicate_enums_are_rejected() {
     let (rule, _, msg) = rule_of(vec![Param::named("u", dup)]);
     assert_eq!(rule, Rule::DuplicateEnumValue);
     assert!(msg.ends_with("enum value \"a\" is listed twice"), "{msg}");
-    let blank = Schema::enumeration_of(["a", ""]);
-    assert_eq!(rule_of(vec![Param::named("u", blank)]).0, Rule::EmptyEnumValue);
+}
+
+/// The empty string is an enum value like any other (JSON Schema takes it, and no provider
+/// documents a refusal): the `const` builder (a compile error before), the run-time builder and
+/// import all accept it, and it is written as it is.
+#[test]
+fn the_empty_string_is_an_enum_value_like_any_other() {
+    static BLANK: ToolDescriptor =
+        ToolDescriptor::new("pick").params(const { &[Param::enumeration("u", &["", "a"])] });
+    assert_eq!(BLANK.validate(), Ok(()));
+    let built = ToolDescriptor::builder("pick")
+        .param(Param::named("u", Schema::enumeration_of(["", "a"])))
+        .build()
+        .unwrap();
+    assert_eq!(built, BLANK);
+    let spec = tooldef::parse_spec(
+        "pick.json",
+        r#"{"name": "pick", "input_schema": {"type": "object", "properties":
+            {"u": {"type": "string", "enum": ["", "a"]}}, "required": ["u"]}}"#,
+        None,
+    )
+    .unwrap();
+    assert_eq!(spec.notes, []);
+    assert_eq!(
+        tooldef::export_schema(&spec.descriptor.input_schema(), &[]),
+        serde_json::json!({"type": "object", "properties":
+            {"u": {"type": "string", "enum": ["", "a"]}}, "required": ["u"]})
+    );
 }
 
 #[test]

@@ -252,7 +252,7 @@ fn annotation_keywords_are_kept_or_dropped_with_a_note() {
         "$id": "urn:x", "$comment": "c", "title": "Root title",
         "properties": {
             "a": {"type": "string", "title": "A", "examples": ["x"], "deprecated": true, "readOnly": true, "writeOnly": false, "x-vendor": 1, "frobnicate": 2},
-            "b": {"type": "integer", "format": "int32", "minLength": 3}
+            "b": {"type": "integer", "format": "uuid", "minLength": 3}
         }
     }));
     let a = &i.value.params[0].schema;
@@ -552,14 +552,25 @@ fn import_reports_what_it_did_instead_of_refusing() {
         [
             "#/properties/big/default: `default` cannot be held (`default` cannot be expressed by tooldef: integer 18446744073709551615 is outside the range of a 64-bit signed integer) and was dropped",
             "#/required/0: `required` names `ghost`, which `properties` does not list; it became a property that takes what other keys take",
-            "#/properties/name/default: `default` is not a value its own schema accepts (null is a null, but the parameter is a string); it was not applied",
-            "#/properties/flag/default: `default` is not a value its own schema accepts (\"false\" is a string, but the parameter is a boolean); it was not applied",
-            "#/properties/unit/default: `default` is not a value its own schema accepts (\"k\" is not one of \"c\", \"f\"); it was not applied",
+            "#/properties/name/default: `default` is not a value its own schema accepts (null is a null, but the parameter is a string); it is kept to be shown as written and never applied",
+            "#/properties/flag/default: `default` is not a value its own schema accepts (\"false\" is a string, but the parameter is a boolean); it is kept to be shown as written and never applied",
+            "#/properties/unit/default: `default` is not a value its own schema accepts (\"k\" is not one of \"c\", \"f\"); it is kept to be shown as written and never applied",
             "#/$defs/Unused/type: `$defs` definition `Unused` is not referred to and could not be read (`nul` is not a JSON Schema type; did you mean `null`?); it was dropped",
         ]
     );
     let v = imported.value;
     assert!(v.params.iter().all(|p| p.schema.default.is_none()));
+    // What the schema rejects is still the author's word to the model: kept, never applied.
+    let kept: Vec<Vec<tooldef::Kept>> =
+        v.params[..3].iter().map(|p| p.schema.kept.clone()).collect();
+    assert_eq!(
+        kept,
+        [
+            vec![tooldef::Kept::new("default", Value::Null)],
+            vec![tooldef::Kept::new("default", json!("false"))],
+            vec![tooldef::Kept::new("default", json!("k"))],
+        ]
+    );
     assert_eq!(v.params[4].name, "ghost");
     assert!(v.params[4].required);
     assert!(v.definitions.is_empty());
@@ -938,4 +949,34 @@ fn a_ref_to_no_place_or_round_a_cycle_is_refused_naming_it() {
     for (schema, want) in cases {
         assert_eq!(fails_input(schema.clone()).1, want, "{schema}");
     }
+}
+
+/// `format: "int32"` / `"int64"` on an integer means the bounds of a signed integer of that
+/// width: import keeps it (any other format on an integer is still dropped with a note), and
+/// export writes it back.
+#[test]
+fn an_integer_keeps_a_format_that_means_bounds() {
+    let i = input_text(
+        r#"{"type": "object", "properties": {
+            "n": {"type": "integer", "format": "int32", "minimum": 0},
+            "big": {"type": ["integer", "null"], "format": "int64"},
+            "id": {"type": "integer", "format": "uuid"}
+        }, "required": ["n"]}"#,
+    );
+    let notes: Vec<String> = i.notes.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        notes,
+        ["#/properties/id/format: `format` does not apply to this type and was dropped"]
+    );
+    let SchemaKind::Integer(n) = &i.value.params[0].schema.kind else { panic!("integer") };
+    assert_eq!((n.format.as_deref(), n.minimum, n.maximum), (Some("int32"), Some(0), None));
+    let d = tooldef::ToolDescriptor::builder("t").params(i.value.params.clone()).build().unwrap();
+    assert_eq!(
+        tooldef::export_schema(&d.input_schema(), &[]),
+        json!({"type": "object", "properties": {
+            "n": {"type": "integer", "format": "int32", "minimum": 0},
+            "big": {"type": ["integer", "null"], "format": "int64"},
+            "id": {"type": "integer"}
+        }, "required": ["n"], "additionalProperties": false})
+    );
 }

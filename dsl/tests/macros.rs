@@ -50,6 +50,12 @@ pub async fn get_weather(
     Ok(Forecast { city, temps: (0..days).map(|d| base + f64::from(d)).collect() })
 }
 
+/// Pick a separator.
+#[tool]
+pub fn separator(#[param(one_of = ["", ",", ";"])] sep: String) -> String {
+    sep
+}
+
 /// Add two numbers.
 #[tool(name = "math__add", idempotent, destructive = false)]
 pub fn add(
@@ -324,4 +330,14 @@ fn derived_tool() {
     );
     let out = d.output.as_ref().unwrap();
     assert!(matches!(out.kind, SchemaKind::List(_)));
+}
+
+/// The empty string is a `one_of` value like any other (a compile error before), as for the
+/// builder and import: it is written as it is and accepted at dispatch.
+#[test]
+fn the_empty_string_is_a_one_of_value() {
+    let d = Separator::descriptor();
+    let SchemaKind::Enum(e) = &d.param("sep").unwrap().schema.kind else { panic!("enum") };
+    assert_eq!(e.values.iter().collect::<Vec<_>>(), ["", ",", ";"]);
+    assert_eq!(run(&Separator, serde_json::json!({"sep": ""})), Ok(serde_json::json!("")));
 }

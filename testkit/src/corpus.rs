@@ -427,6 +427,22 @@ pub static ENUM_LIST: ToolDescriptor =
         },
     );
 
+static ANY: Schema = Schema::any();
+static STRING_OR_ANY: &[Schema] = &[Schema::string(), Schema::any()];
+
+/// Schemas of any value (`{}`: no `type`): an array without `items`, a union variant and a
+/// parameter, which every strict mode must lower.
+pub static UNTYPED: ToolDescriptor =
+    ToolDescriptor::new("untyped").description("Values of any type.").params(
+        const {
+            &[
+                Param::list("values", &ANY).description("Anything, one by one"),
+                Param::new("key", Schema::any_of(STRING_OR_ANY)),
+                Param::new("payload", Schema::any()).description("Passed on as it is").optional(),
+            ]
+        },
+    );
+
 /// A tool built at run time, with owned names and many parameters.
 pub fn many_params() -> ToolDescriptor {
     let mut b = ToolDescriptor::builder(format!("many_{}", "params"))
@@ -497,6 +513,7 @@ pub static STATICS: &[&ToolDescriptor] = &[
     &TOO_DEEP,
     &OBJECT_DEFAULT,
     &ENUM_LIST,
+    &UNTYPED,
 ];
 
 /// Every corpus descriptor (the statics, then the run-time built ones), in a fixed order; the

@@ -3,7 +3,8 @@
 //! [`export_input`] writes a descriptor's input object, [`export_output`] its output schema and
 //! [`export_schema`] any single schema. Keys come in a fixed order: `title`, `description`, the
 //! kind's keywords (`type`, then `format`, `pattern`, `minLength`, `maxLength` for strings;
-//! `minimum`, `exclusiveMinimum`, `maximum`, `exclusiveMaximum`, `multipleOf` for numbers; `enum`
+//! `format`, `minimum`, `exclusiveMinimum`, `maximum`, `exclusiveMaximum`, `multipleOf` for
+//! numbers; `enum`
 //! or `anyOf` for enums; `items`, `minItems`, `maxItems`, `uniqueItems` for lists; `properties`,
 //! `required`, `additionalProperties` for objects; `anyOf` for unions; `$ref` for references),
 //! then the keywords import kept verbatim ([`Kept`]), then `default`, `examples`, and `$defs`
@@ -278,10 +279,16 @@ fn schema_map(s: &Schema) -> Obj {
         }
         SchemaKind::Integer(n) => {
             m.insert("type", type_value("integer", s.nullable));
+            if let Some(format) = &n.format {
+                m.insert("format", Literal::Str(format.clone()));
+            }
             number_keywords(&mut m, n, Literal::Int);
         }
         SchemaKind::Float(n) => {
             m.insert("type", type_value("number", s.nullable));
+            if let Some(format) = &n.format {
+                m.insert("format", Literal::Str(format.clone()));
+            }
             number_keywords(&mut m, n, float_value);
         }
         SchemaKind::Boolean => {

@@ -106,4 +106,6 @@ pub use report::{Change, ChangeKind, LossPolicy, RenderError, RenderRule, Report
 pub use schema_options::{
     Keyword, Keywords, NullStyle, RefStyle, SchemaOptions, SchemaStats, Unsupported,
 };
-pub use schema_writer::{has_lookaround, ref_target, write_input_schema, write_output_schema};
+pub use schema_writer::{
+    has_lookaround, input_description, ref_target, write_input_schema, write_output_schema,
+};

@@ -157,6 +157,12 @@ pub enum RefStyle {
     Definitions,
     /// Every reference replaced by its definition; recursion is an error.
     Inline,
+    /// References inlined as by [`Inline`](Self::Inline), except that a reference to a
+    /// recursive definition inside `items` (or inside a definition) is written as
+    /// `"$ref": "#/$defs/Name"`, with `$defs` at the root holding the definitions so referred
+    /// to: the Ollama server keeps a root `$defs` and an `items` as any JSON, and drops a `$ref`
+    /// in a property or an `anyOf` variant. Recursion anywhere else is an error.
+    DefsInItems,
 }
 
 /// What happens to a keyword the dialect does not accept.
@@ -216,6 +222,19 @@ pub struct SchemaOptions {
     /// Schema. If not, each kept keyword goes into the description and a `oneOf` whose variants
     /// may overlap is written as `anyOf`, both reported as lossy.
     pub verbatim: bool,
+    /// Whether the root object of a tool's parameters may carry a `description`. Where not
+    /// (Ollama's server keeps none there), what would be lowered into it (keywords of the root
+    /// that import kept verbatim) goes into the tool's description instead:
+    /// [`write_input_schema`](super::write_input_schema) leaves it out, and the renderer writes
+    /// [`input_description`](super::input_description) as the tool's description.
+    pub root_description: bool,
+    /// Whether every schema must say what type it holds (a `type`, or a union or reference
+    /// whose parts do): OpenAI strict refuses one without ("schema must have a 'type' key"), and
+    /// the strict modes follow it. A schema that accepts any value (`{}`: an array without
+    /// `items`, an `anyOf` variant, a value of any type) is then written as the union of the
+    /// scalar types (string, number, boolean, null), a lossy reported change: arrays and objects
+    /// are no longer accepted there.
+    pub needs_type: bool,
     /// The rule every property name must follow (parameters, nested objects, definitions);
     /// `None` accepts any name. A name that breaks it is a [`RenderRule::Name`](super::RenderRule::Name) error.
     pub property_names: Option<NameRule>,
@@ -243,6 +262,8 @@ impl SchemaOptions {
         upper_case_types: false,
         scalar_enums: true,
         verbatim: true,
+        root_description: true,
+        needs_type: false,
         property_names: None,
     };
 }

@@ -77,6 +77,7 @@ impl AnthropicRenderer {
             close_objects: true,
             max_min_items: Some(1),
             verbatim: false,
+            needs_type: true,
             ..SchemaOptions::JSON_SCHEMA
         }
     }

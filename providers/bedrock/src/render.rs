@@ -66,6 +66,7 @@ impl BedrockRenderer {
             close_objects: true,
             max_min_items: Some(1),
             verbatim: false,
+            needs_type: true,
             ..SchemaOptions::JSON_SCHEMA
         }
     }

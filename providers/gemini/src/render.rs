@@ -108,6 +108,9 @@ impl GeminiRenderer {
                 // The OpenAPI `Schema.enum` is a list of strings.
                 scalar_enums: false,
                 verbatim: false,
+                root_description: true,
+                // A schema of any value is refused with its reason (see `node.rs`).
+                needs_type: false,
                 property_names: Some(PROPERTY_NAME),
             },
         }

@@ -66,7 +66,9 @@ const MODELLED: &[&str] =
 /// `{"type":"object","additionalProperties":false}`. A schema the descriptor still holds as it
 /// was imported ([`ToolDescriptor::source_input_schema`], `source_output_schema`) is written as
 /// it was read, so an MCP tool imported and rendered again comes back as the server listed it;
-/// once anything changed the IR (an override, an edit), the schema is written from the IR.
+/// once anything changed the IR (an override, an edit), the schema is written from the IR, and
+/// so is a text MCP would refuse (no `"type": "object"` at the root of an `inputSchema`, or of
+/// an `outputSchema` before 2026-07-28), with a report entry.
 /// Before 2026-07-28 an `outputSchema` must be an object schema: another output schema is left
 /// out and reported.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -127,10 +129,15 @@ impl Renderer for McpRenderer {
         }
         out.static_key(json_key!("inputSchema"));
         // A schema unchanged since import is written as it was read: the same schema as the
-        // IR's, in the server's own spelling, so nothing is changed or reported.
-        if let Some(text) = tool.source_input_schema() {
+        // IR's, in the server's own spelling, so nothing is changed or reported. Unless MCP
+        // refuses that spelling: every version requires `"type": "object"` at the root.
+        let input_text = tool.source_input_schema();
+        if let Some(text) = input_text.filter(|t| states_object(t)) {
             out.raw(text);
         } else {
+            if input_text.is_some() {
+                ctx.record(source_not_written("inputSchema", "every version of MCP"))?;
+            }
             write_input_schema(
                 &mut out,
                 tool,
@@ -154,9 +161,15 @@ impl Renderer for McpRenderer {
                 )?;
             } else {
                 out.static_key(json_key!("outputSchema"));
-                if let Some(text) = tool.source_output_schema() {
+                let output_text = tool.source_output_schema();
+                let object_only = self.version.object_output_only();
+                if let Some(text) = output_text.filter(|t| !object_only || states_object(t)) {
                     out.raw(text);
                 } else {
+                    if output_text.is_some() {
+                        let which = format!("MCP {}", self.version.as_str());
+                        ctx.record(source_not_written("outputSchema", &which))?;
+                    }
                     write_output_schema(
                         &mut out,
                         tool,
@@ -203,6 +216,28 @@ impl Renderer for McpRenderer {
         out.end_object();
         Ok(ctx.finish(out))
     }
+}
+
+/// Whether a schema's JSON text says `"type": "object"` at its root, as MCP requires of
+/// `inputSchema` (and of `outputSchema` before 2026-07-28). Read without building a value.
+fn states_object(text: &str) -> bool {
+    #[derive(serde::Deserialize)]
+    struct Root<'a> {
+        #[serde(rename = "type", borrow, default)]
+        ty: Option<&'a str>,
+    }
+    serde_json::from_str::<Root<'_>>(text).is_ok_and(|root| root.ty == Some("object"))
+}
+
+/// The change of a schema written from the IR because its imported text, which the IR still
+/// matches, lacks the root `type` that `who` requires (the import read it as an object).
+fn source_not_written(field: &'static str, who: &str) -> Change {
+    Change::lossless(ChangeKind::Rewritten, "type").at(JsonPointer::from_segments([field])).detail(
+        format!(
+            "the imported schema is written from the IR, as the object it was read as: its text \
+             has no `\"type\": \"object\"` at the root, which {who} requires"
+        ),
+    )
 }
 
 /// Who may reuse a cached `tools/list` result (2026-07-28 `cacheScope`).

@@ -218,3 +218,40 @@ proptest! {
         prop_assert_eq!(again.to_value(), one.to_value());
     }
 }
+
+/// A published server lists `inputSchema: {"$schema": ...}` with no `type`: import reads it as
+/// an object, and the render writes that object from the IR (reported), not the kept text,
+/// which the MCP schema of every version refuses. An output schema without `type` is written
+/// as it was where the version takes any output schema, and from the IR where it must be an
+/// object.
+#[test]
+fn a_kept_schema_mcp_would_refuse_is_written_from_the_ir() {
+    let list = r#"{"tools": [{"name": "echo", "description": "Echo.",
+        "inputSchema": {"$schema": "http://json-schema.org/draft-07/schema#"},
+        "outputSchema": {"properties": {"n": {"type": "integer"}}, "required": ["n"]}}]}"#;
+    let tool = &import_tools_text(list).unwrap().tools[0];
+    let input = "tool `echo` at /inputSchema: the imported schema is written from the IR, as the object it was read as: its text has no `\"type\": \"object\"` at the root, which every version of MCP requires";
+    for (ours, theirs) in VERSIONS {
+        let r = McpRenderer::version(ours).render(tool, LossPolicy::Refuse).unwrap();
+        let report: Vec<String> = r.report().iter().map(ToString::to_string).collect();
+        if ours == McpVersion::V2026_07_28 {
+            assert_eq!(
+                r.json(),
+                r#"{"name":"echo","description":"Echo.","inputSchema":{"type":"object"},"outputSchema":{"properties":{"n":{"type":"integer"}},"required":["n"]}}"#
+            );
+            assert_eq!(report, [input]);
+        } else {
+            assert_eq!(
+                r.json(),
+                r#"{"name":"echo","description":"Echo.","inputSchema":{"type":"object"},"outputSchema":{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}}"#,
+                "{ours:?}"
+            );
+            let output = format!(
+                "tool `echo` at /outputSchema: the imported schema is written from the IR, as the object it was read as: its text has no `\"type\": \"object\"` at the root, which MCP {} requires",
+                ours.as_str()
+            );
+            assert_eq!(report, [input.to_owned(), output], "{ours:?}");
+        }
+        assert_conforms(&format!("{ours:?}"), mcp::validate_tool(theirs, &r.to_value()));
+    }
+}

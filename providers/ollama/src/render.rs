@@ -7,7 +7,7 @@ use tooldef::ToolDescriptor;
 use tooldef::json_key;
 use tooldef::render::{
     Change, ChangeKind, JsonWriter, Keywords, LossPolicy, RefStyle, RenderCtx, RenderError,
-    Rendered, Renderer, SchemaOptions, write_input_schema,
+    Rendered, Renderer, SchemaOptions, input_description, write_input_schema,
 };
 
 /// Renders tools for Ollama's native `/api/chat`:
@@ -18,8 +18,10 @@ use tooldef::render::{
 /// `properties`; in a property `anyOf`, `type` (a string or an array, which is how null is
 /// admitted), `items`, `description`, `enum`, `properties`, `required`. Defaults, titles,
 /// examples, bounds, lengths, formats, patterns, item counts and uniqueness are written into the
-/// description (reported); definitions are inlined because a property-level `$ref` is dropped
-/// (recursion is an error); the value schema of a map is dropped (lossy). The tool's title,
+/// description (reported), and what the root object would carry in its own description (root
+/// keywords import kept verbatim) into the tool's; references are inlined because a
+/// property's `$ref` is dropped, except a recursive one inside `items`, written as a `$ref` into
+/// a root `$defs` (both kept as any JSON; recursion elsewhere is an error); the value schema of a map is dropped (lossy). The tool's title,
 /// annotations and output schema have no field and are reported as omitted.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct OllamaRenderer;
@@ -34,11 +36,14 @@ impl OllamaRenderer {
     pub const fn schema_options(&self) -> SchemaOptions {
         SchemaOptions {
             keywords: Keywords::NONE,
-            refs: RefStyle::Inline,
-            recursion: false,
+            // A property's `$ref` is dropped; `items` and a root `$defs` are kept as any JSON.
+            refs: RefStyle::DefsInItems,
+            recursion: true,
             additional_properties: false,
             // The server keeps a fixed set of keywords and drops the rest.
             verbatim: false,
+            // Nor does it keep a description on the parameters object.
+            root_description: false,
             ..SchemaOptions::JSON_SCHEMA
         }
     }
@@ -59,15 +64,24 @@ impl Renderer for OllamaRenderer {
         out.begin_object();
         out.static_key(json_key!("name"));
         out.string(tool.name.as_str());
-        if !tool.description.is_empty() {
+        let opts = self.schema_options();
+        // The server keeps no description on `parameters`: what the root lowers into text
+        // goes into the tool's.
+        let description = input_description(
+            tool,
+            &opts,
+            &mut ctx,
+            &JsonPointer::from_segments(["function", "description"]),
+        )?;
+        if !description.is_empty() {
             out.static_key(json_key!("description"));
-            out.string(&tool.description);
+            out.string(&description);
         }
         out.static_key(json_key!("parameters"));
         write_input_schema(
             &mut out,
             tool,
-            &self.schema_options(),
+            &opts,
             &mut ctx,
             &JsonPointer::from_segments(["function", "parameters"]),
         )?;

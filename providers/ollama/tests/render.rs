@@ -73,11 +73,9 @@ fn constraints_move_into_descriptions() {
         .collect();
     assert_eq!(dropped, ["/function/parameters/additionalProperties"]);
 
-    // Definitions are inlined; recursion cannot be.
+    // Definitions are inlined (recursion: see below).
     let draw = OllamaRenderer.render(&corpus_tool("draw"), LossPolicy::Refuse).unwrap().to_value();
     assert_eq!(draw["function"]["parameters"]["properties"]["start"]["type"], "object");
-    let tree = OllamaRenderer.render(&corpus_tool("tree__insert"), LossPolicy::Allow);
-    assert_eq!(tree.unwrap_err().rule, RenderRule::Recursion);
 
     // A map's value schema has no kept key: lossy.
     let maps = corpus_tool("set_labels");
@@ -120,4 +118,75 @@ proptest! {
             Err(e) => prop_assert_eq!(e.rule, RenderRule::Recursion, "{}", e),
         }
     }
+}
+
+/// The Ollama server keeps no `description` on the parameters object: a root keyword lowered
+/// into text (`dependentRequired`, kept verbatim by import) goes into the tool's description,
+/// and nothing lowered lands in a key the server drops.
+#[test]
+fn what_the_root_lowers_into_text_goes_into_the_tools_description() {
+    let spec = tooldef::spec::parse_spec(
+        "ship.json",
+        r#"{"name": "ship", "description": "Ship a parcel", "input_schema": {"type": "object",
+            "properties": {"card": {"type": "string"}, "cvv": {"type": "string", "not": {"pattern": "^0+$"}}},
+            "dependentRequired": {"card": ["cvv"]}}}"#,
+        None,
+    )
+    .unwrap();
+    let tool = &spec.descriptor;
+    let r = OllamaRenderer.render(tool, LossPolicy::Allow).unwrap();
+    assert_eq!(
+        r.json(),
+        r#"{"type":"function","function":{"name":"ship","description":"Ship a parcel. dependentRequired: {\"card\":[\"cvv\"]}.","parameters":{"type":"object","properties":{"card":{"type":"string"},"cvv":{"type":"string","description":"not: {\"pattern\":\"^0+$\"}."}}}}}"#
+    );
+    let report: Vec<String> = r.report().iter().map(ToString::to_string).collect();
+    assert_eq!(
+        report,
+        [
+            "tool `ship` at /function/description: `dependentRequired` moved into the description: the provider does not take it and the IR cannot lower it (lossy)",
+            "tool `ship`, parameter `cvv` at /function/parameters/properties/cvv: `not` moved into the description: the provider does not take it and the IR cannot lower it (lossy)",
+        ]
+    );
+    let value = r.to_value();
+    assert_eq!(dropped_keys(&value["function"]["parameters"]), Vec::<String>::new());
+    assert_conforms("ship", ollama::validate_tool_definition(&value));
+    assert_eq!(
+        OllamaRenderer.render(tool, LossPolicy::Refuse).unwrap_err().message,
+        "tool `ship` at /function/description: `dependentRequired` moved into the description: the provider does not take it and the IR cannot lower it; this loses meaning and the policy is strict"
+    );
+}
+
+/// The Ollama server keeps a root `$defs` and `items` as any JSON, and drops a property's `$ref`:
+/// a recursive definition is inlined where it is used and referred to from `items`; recursion
+/// through a property (a linked list) has no place to go and is refused, saying why.
+#[test]
+fn recursive_definitions_refer_to_defs_from_items() {
+    let tree = OllamaRenderer.render(&corpus_tool("tree__insert"), LossPolicy::Refuse).unwrap();
+    let node = r##"{"type":"object","description":"A tree node","properties":{"label":{"type":"string"},"children":{"type":"array","items":{"$ref":"#/$defs/Node"}}},"required":["label"]}"##;
+    assert_eq!(
+        tree.json(),
+        format!(
+            r#"{{"type":"function","function":{{"name":"tree__insert","description":"Insert a subtree.","parameters":{{"type":"object","properties":{{"root":{node}}},"required":["root"],"$defs":{{"Node":{node}}}}}}}}}"#
+        )
+    );
+    let value = tree.to_value();
+    assert_eq!(dropped_keys(&value["function"]["parameters"]), Vec::<String>::new());
+    assert_conforms("tree__insert", ollama::validate_tool_definition(&value));
+    let report: Vec<String> = tree.report().iter().map(ToString::to_string).collect();
+    let closed = "`additionalProperties: false` not written: the provider does not accept additionalProperties; a call with another key is still refused when it is checked";
+    assert_eq!(
+        report,
+        [
+            "tool `tree__insert`, parameter `root` at /function/parameters/properties/root: reference to `Node` replaced by its definition".to_owned(),
+            format!("tool `tree__insert`, parameter `root` at /function/parameters/properties/root/additionalProperties: {closed}"),
+            format!("tool `tree__insert` at /function/parameters/additionalProperties: {closed}"),
+            format!("tool `tree__insert`, parameter `$defs.Node` at /function/parameters/$defs/Node/additionalProperties: {closed}"),
+        ]
+    );
+
+    let list = tooldef_testkit::corpus::get("linked_list").unwrap();
+    assert_eq!(
+        OllamaRenderer.render(&list, LossPolicy::Allow).unwrap_err().message,
+        "tool `linked_list`, parameter `head.next` at /function/parameters/properties/head/properties/next: definition `Cell` refers to itself outside `items`, and this provider keeps a reference only inside `items` and `$defs` (it drops one in a property or an `anyOf` variant)"
+    );
 }

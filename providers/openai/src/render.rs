@@ -171,6 +171,7 @@ impl OpenAiRenderer {
             close_objects: true,
             empty_required: self.profile != Profile::Cohere,
             verbatim: false,
+            needs_type: true,
             ..SchemaOptions::JSON_SCHEMA
         }
     }

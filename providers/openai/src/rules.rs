@@ -50,7 +50,9 @@ const TYPES: &[&str] = &["string", "number", "boolean", "integer", "object", "ar
 ///
 /// Checked: the root is an object and not `anyOf`; every object has `properties`, lists every
 /// property in `required` and has `additionalProperties: false`; only supported keywords and
-/// formats; arrays have `items`; a `$ref` has no sibling keywords; `pattern` has no lookaround.
+/// formats; every schema has a `type` (or is an `anyOf` or a `$ref`: "schema must have a
+/// 'type' key"); arrays have `items`; a `$ref` has no sibling keywords; `pattern` has no
+/// lookaround.
 pub fn strict_violations(parameters: &Value) -> Vec<String> {
     let mut out = Vec::new();
     if parameters.get("type").and_then(Value::as_str) != Some("object") {
@@ -85,6 +87,9 @@ fn check(schema: &Value, pointer: &mut JsonPointer, out: &mut Vec<String>) {
         }
         None => Vec::new(),
     };
+    if !map.contains_key("type") && !map.contains_key("anyOf") && !map.contains_key("$ref") {
+        out.push(format!("{pointer}: a schema needs a `type` (or `anyOf` or `$ref`)"));
+    }
     for t in &types {
         if !TYPES.contains(t) {
             out.push(format!("{pointer}: type `{t}` is not supported"));

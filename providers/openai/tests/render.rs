@@ -399,3 +399,94 @@ fn strict_violations_escape_property_names_in_their_pointers() {
         ]
     );
 }
+
+/// An array without `items` (a DeepSeek Harness tool) has items of any value, `{}`, which strict
+/// mode refuses ("schema must have a 'type' key"): every strict mode writes a typed union and
+/// reports the loss, and the `Refuse` policy refuses it.
+#[test]
+fn an_array_without_items_gets_typed_items_in_strict_mode() {
+    let spec = tooldef::spec::parse_spec(
+        "harness.json",
+        r#"{"name": "run", "input_schema": {"type": "object",
+            "properties": {"argv": {"type": "array"}}, "required": ["argv"],
+            "additionalProperties": false}}"#,
+        None,
+    )
+    .unwrap();
+    let tool = &spec.descriptor;
+    for (mode, renderer) in modes() {
+        if !renderer.is_strict() {
+            continue;
+        }
+        let r = renderer.render(tool, LossPolicy::Allow).unwrap();
+        let wire = r.to_value();
+        let (base, params) = match wire.get("function") {
+            Some(f) => ("/function/parameters", &f["parameters"]),
+            None => ("/parameters", &wire["parameters"]),
+        };
+        assert_eq!(
+            params["properties"]["argv"],
+            json!({"type": "array", "items": {"anyOf": [
+                {"type": "string"}, {"type": "number"}, {"type": "boolean"}, {"type": "null"}
+            ]}}),
+            "{mode}"
+        );
+        if renderer.provider() != Profile::Cohere {
+            assert_eq!(strict_violations(params), Vec::<String>::new(), "{mode}");
+        }
+        let detail = "a schema of any value written as a string, number, boolean or null: the \
+                      provider needs a `type` on every schema, so an array or an object is no \
+                      longer accepted here";
+        let report: Vec<String> = r.report().iter().map(ToString::to_string).collect();
+        assert_eq!(
+            report,
+            [format!(
+                "tool `run`, parameter `argv[]` at {base}/properties/argv/items: {detail} (lossy)"
+            )],
+            "{mode}"
+        );
+        let err = renderer.render(tool, LossPolicy::Refuse).unwrap_err();
+        assert_eq!(
+            err.message,
+            format!(
+                "tool `run`, parameter `argv[]` at {base}/properties/argv/items: {detail}; this \
+                 loses meaning and the policy is strict"
+            ),
+            "{mode}"
+        );
+    }
+}
+
+/// A zod 4 record says `propertyNames: {"type": "string"}`, which constrains nothing (every
+/// property name is a string): import drops it with a note, and strict mode refuses the record
+/// for what it is, an open map.
+#[test]
+fn a_zod_record_is_refused_in_strict_mode_as_the_map_it_is() {
+    let spec = tooldef::spec::parse_spec(
+        "tag.json",
+        r#"{"name": "tag", "input_schema": {"type": "object", "properties": {"labels": {
+            "type": "object", "propertyNames": {"type": "string"},
+            "additionalProperties": {"type": "string"}}},
+            "required": ["labels"], "additionalProperties": false}}"#,
+        None,
+    )
+    .unwrap();
+    let notes: Vec<String> = spec.notes.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        notes,
+        [
+            "#/input_schema/properties/labels/propertyNames: `propertyNames` says nothing (every property name is a string) and was dropped"
+        ]
+    );
+    let err = OpenAiRenderer::chat().strict(true).render(&spec.descriptor, LossPolicy::Refuse);
+    assert_eq!(
+        err.unwrap_err().message,
+        "tool `tag`, parameter `labels` at /function/parameters/properties/labels/additionalProperties: map closed to an empty object: the provider requires additionalProperties: false; this loses meaning and the policy is strict"
+    );
+    // Where JSON Schema passes through, the map is written without the keyword.
+    let plain = OpenAiRenderer::chat().render(&spec.descriptor, LossPolicy::Refuse).unwrap();
+    assert_eq!(
+        plain.to_value()["function"]["parameters"]["properties"]["labels"],
+        json!({"type": "object", "properties": {}, "additionalProperties": {"type": "string"}})
+    );
+}

@@ -76,11 +76,34 @@ impl Importer {
                 None => continue,
             };
             let ptr = kw.ptr.clone();
+            if *k == "propertyNames" && says_nothing_of_names(&kw.value) {
+                self.note(
+                    &ptr,
+                    k,
+                    "says nothing (every property name is a string) and was dropped",
+                );
+                continue;
+            }
             self.note(&ptr, k, format!("was kept verbatim ({reason})"));
             let mut value = kw.value.clone().into_owned();
             retarget_refs(&mut value);
             out.push(Kept::new(k.to_string(), value));
         }
         out
+    }
+}
+
+/// Whether a `propertyNames` schema accepts every string (`true`, `{}`, `{"type": "string"}`,
+/// as zod 4 writes for a record), with nothing else than annotations: property names are
+/// strings, so it constrains nothing and means nothing to keep.
+fn says_nothing_of_names(value: &serde_json::Value) -> bool {
+    match value {
+        serde_json::Value::Bool(b) => *b,
+        serde_json::Value::Object(map) => map.iter().all(|(k, v)| match k.as_str() {
+            "type" => v == "string",
+            "title" | "description" | "$comment" => true,
+            _ => false,
+        }),
+        _ => false,
     }
 }

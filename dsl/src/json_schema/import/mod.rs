@@ -11,13 +11,17 @@
 //! with a note.
 //!
 //! Annotation keywords never fail: `title`, `description`, `default` and `examples` are kept
-//! (a default or an example that its own schema rejects, or that a [`Literal`] cannot hold, is
-//! left out with a note, as is one left unchecked when the import's budget of steps for
-//! checking them runs out: see `settle.rs`); the others (`$schema`, `$id`, `$comment`, `deprecated`, `readOnly`,
+//! (a default that its own schema rejects, or one left unchecked when the import's budget of
+//! steps for checking them runs out, is kept apart with a note: a kept `default` keyword
+//! ([`Kept`]), shown to the model as written and never applied; an example that its schema
+//! rejects, and a default or an example that a [`Literal`] cannot hold, is left out with a
+//! note: see `settle.rs`); the others (`$schema`, `$id`, `$comment`, `deprecated`, `readOnly`,
 //! `writeOnly`, `x-*`, unknown keywords...) are dropped with an [`ImportNote`]. A keyword that
 //! changes what is valid and that the IR cannot type (`not`, `if`/`then`/`else`,
 //! `patternProperties`, `propertyNames`, `dependentRequired`, `dependentSchemas`, `prefixItems`,
-//! `contains`, `minProperties`/`maxProperties`...) is kept verbatim ([`Kept`]) with a note, and
+//! `contains`, `minProperties`/`maxProperties`...) is kept verbatim ([`Kept`]) with a note
+//! (but a `propertyNames` that accepts every string, such as zod's `{"type": "string"}`, says
+//! nothing and is dropped with a note), and
 //! a `oneOf` keeps its spelling, marked when its variants may overlap ([`Combine`]). A required
 //! key that `properties` does not list becomes a property that takes what other keys take. A
 //! definition that cannot be read is dropped with a note unless something refers to it.

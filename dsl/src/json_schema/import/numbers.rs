@@ -49,6 +49,7 @@ pub(super) fn number_kws<T: Copy>(
         exclusive_minimum,
         exclusive_maximum,
         multiple_of: get("multipleOf")?,
+        format: None,
     })
 }
 
@@ -174,7 +175,14 @@ impl Importer {
                 return Err(unsupported(&kw.ptr, "multipleOf", "is beyond the 64-bit range"));
             }
         };
-        Ok(NumberSchema { minimum, maximum, exclusive_minimum, exclusive_maximum, multiple_of })
+        Ok(NumberSchema {
+            minimum,
+            maximum,
+            exclusive_minimum,
+            exclusive_maximum,
+            multiple_of,
+            format: None,
+        })
     }
 }
 

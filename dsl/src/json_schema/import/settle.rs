@@ -1,6 +1,7 @@
 //! The last pass, once every definition is read: marks each `oneOf` whose variants may overlap,
-//! and leaves out each default and example that its own schema rejects, all within one budget
-//! of steps per import ([`SETTLE_STEPS`]).
+//! moves each default that its own schema rejects among the kept keywords (shown to the model,
+//! never applied) and leaves out each such example, all within one budget of steps per import
+//! ([`SETTLE_STEPS`]).
 
 use std::borrow::Cow;
 use std::fmt::Write as _;
@@ -14,7 +15,7 @@ use crate::descriptor_rules::MAX_DEPTH;
 use crate::json_schema::imported::child;
 use crate::literal::Literal;
 use crate::rules::{Unfit, literal_fits};
-use crate::schema::{Additional, Combine, Schema, SchemaKind};
+use crate::schema::{Additional, Combine, Kept, Schema, SchemaKind};
 
 /// The most steps the final pass of one import spends checking its defaults and examples
 /// against their schemas and its `oneOf` variants for overlap, all together.
@@ -28,8 +29,9 @@ pub(super) const SETTLE_STEPS: usize = 1 << 21;
 
 impl Importer {
     /// The last pass over what was read, once the definitions are in: marks each `oneOf` whose
-    /// variants may overlap, and leaves out (with a note) each default and example that its own
-    /// schema rejects.
+    /// variants may overlap, keeps each default that its own schema rejects as a kept
+    /// `default` keyword ([`Kept`]: written where JSON Schema passes through, described
+    /// elsewhere, never applied) and leaves out each such example, each with a note.
     pub(super) fn settle(
         &mut self,
         s: &mut Schema,
@@ -79,11 +81,15 @@ impl Importer {
         if let Some(d) = s.default.take() {
             match self.fits(s, &d, defs) {
                 Ok(()) => s.default = Some(d),
-                Err(why) => self.note(
-                    &child(ptr, "default"),
-                    "default",
-                    format!("{why}; it was not applied"),
-                ),
+                // Still the author's word to the model: kept verbatim, never applied.
+                Err(why) => {
+                    self.note(
+                        &child(ptr, "default"),
+                        "default",
+                        format!("{why}; it is kept to be shown as written and never applied"),
+                    );
+                    s.kept.push(Kept::new("default", d.to_json()));
+                }
             }
         }
         if !s.examples.is_empty() {

@@ -83,6 +83,13 @@ fn text_kw(view: &View<'_>, key: &str) -> Result<Option<Cow<'static, str>>, Impo
     }
 }
 
+/// The `format` of an integer that the IR keeps: `int32` or `int64`, the bounds of a signed
+/// integer of that width (any other format on an integer is dropped with a note).
+fn int_format<'v>(view: &'v View<'_>) -> Option<&'v str> {
+    let format = view.get("format")?.value.as_str()?;
+    crate::schema::int_format_range(format).map(|_| format)
+}
+
 /// `pattern`, refused with its pointer when it cannot be enforced with ECMA-262's meaning.
 fn pattern_kw(view: &View<'_>) -> Result<Option<Cow<'static, str>>, ImportError> {
     let pattern = text_kw(view, "pattern")?;
@@ -159,9 +166,11 @@ impl Importer {
             types.iter().map(String::as_str).filter(|t| *t != "null").collect();
         let used: Vec<Family> = non_null.iter().filter_map(|t| type_family(t)).collect();
         let mut foreign = Vec::new();
+        let int_format = non_null.contains(&"integer") && int_format(view).is_some();
         for (k, kw) in &view.kws {
             if let Some(f) = family_of(k)
                 && !used.contains(&f)
+                && !(int_format && *k == "format")
             {
                 foreign.push((kw.ptr.clone(), k.to_string()));
             }
@@ -203,7 +212,11 @@ impl Importer {
                 min_length: count_kw(view, "minLength")?,
                 max_length: count_kw(view, "maxLength")?,
             })),
-            "integer" => Schema::of(SchemaKind::Integer(self.int_kws(view)?)),
+            "integer" => {
+                let mut n = self.int_kws(view)?;
+                n.format = int_format(view).map(|f| Cow::Owned(f.to_owned()));
+                Schema::of(SchemaKind::Integer(n))
+            }
             "number" => Schema::of(SchemaKind::Float(float_kws(view)?)),
             "boolean" => Schema::boolean(),
             "any" => Schema::any(),

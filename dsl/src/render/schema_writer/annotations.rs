@@ -32,6 +32,15 @@ impl<'a> Ann<'a> {
         }
     }
 
+    /// A `default` its schema rejects, kept by import, unless an applicable default (which
+    /// wins) is set.
+    pub(super) fn kept_default(&self) -> Option<&'a Kept> {
+        if self.default.is_some() {
+            return None;
+        }
+        self.verbatim.iter().find(|k| k.keyword == "default")
+    }
+
     pub(super) fn has_siblings(&self) -> bool {
         self.title.is_some()
             || self.description.is_some()
@@ -58,9 +67,19 @@ impl<'a> SchemaWriter<'a> {
         self.trailing(out, ann, kept);
     }
 
+    /// Whether a `default` its schema rejects (see [`Ann::kept_default`]) is written as it is:
+    /// where the dialect passes JSON Schema through and takes defaults.
+    pub(super) fn writes_kept_default(&self) -> bool {
+        self.opts.verbatim && self.opts.keywords.contains(Keyword::Default)
+    }
+
     pub(super) fn trailing(&mut self, out: &mut JsonWriter, ann: &Ann<'a>, kept: Keywords) {
         if self.opts.verbatim {
+            let kept_default = ann.kept_default().filter(|_| self.writes_kept_default());
             for k in ann.verbatim {
+                if k.keyword == "default" && !kept_default.is_some_and(|d| std::ptr::eq(d, k)) {
+                    continue;
+                }
                 out.key(&k.keyword);
                 out.value(&k.value);
             }
@@ -86,17 +105,22 @@ pub(super) fn write_description(out: &mut JsonWriter, description: Option<&str>,
             out.string(d);
         }
         (d, false) => {
-            let mut text = String::with_capacity(d.map_or(0, str::len) + notes.len() + 2);
-            if let Some(d) = d.map(str::trim_end).filter(|d| !d.is_empty()) {
-                text.push_str(d);
-                if !d.ends_with(['.', '!', '?', ':']) {
-                    text.push('.');
-                }
-                text.push(' ');
-            }
-            text.push_str(notes);
             key!(out, "description");
-            out.string(&text);
+            out.string(&with_notes(d, notes));
         }
     }
+}
+
+/// `description` (a full stop added where it ends without one) followed by `notes`.
+pub(super) fn with_notes(description: Option<&str>, notes: &str) -> String {
+    let mut text = String::with_capacity(description.map_or(0, str::len) + notes.len() + 2);
+    if let Some(d) = description.map(str::trim_end).filter(|d| !d.is_empty()) {
+        text.push_str(d);
+        if !d.ends_with(['.', '!', '?', ':']) {
+            text.push('.');
+        }
+        text.push(' ');
+    }
+    text.push_str(notes);
+    text
 }

@@ -20,6 +20,8 @@ pub(super) struct DefIndex<'a> {
     by_name: HashMap<&'a str, usize>,
     /// Per definition, in descriptor order: whether it can reach itself.
     recursive: Vec<bool>,
+    /// Per definition, in descriptor order: the definitions it refers to.
+    edges: Vec<Vec<usize>>,
 }
 
 impl DefIndex<'_> {
@@ -31,6 +33,21 @@ impl DefIndex<'_> {
     /// Whether the definition at `position` refers to itself, directly or through others.
     pub(super) fn is_recursive(&self, position: usize) -> bool {
         self.recursive.get(position).copied().unwrap_or(false)
+    }
+
+    /// Which definitions `$defs` must hold under [`RefStyle::DefsInItems`], by position: those
+    /// `referred` to, and the recursive ones their bodies reach (inside a definition, a
+    /// reference to a recursive definition is written as a `$ref`, any other inlined).
+    fn needed(&self, referred: &[usize]) -> Vec<bool> {
+        let mut seen = vec![false; self.edges.len()];
+        let mut stack = referred.to_vec();
+        while let Some(i) = stack.pop() {
+            if let Some(false) = seen.get(i).copied() {
+                seen[i] = true;
+                stack.extend(self.edges[i].iter().copied());
+            }
+        }
+        seen.iter().enumerate().map(|(i, s)| *s && self.is_recursive(i)).collect()
     }
 }
 
@@ -83,7 +100,7 @@ impl<'a> SchemaWriter<'a> {
                 stack.extend(edges[i].iter().copied());
             }
         }
-        self.defs = DefIndex { recursive: on_a_cycle(&edges), by_name };
+        self.defs = DefIndex { recursive: on_a_cycle(&edges), by_name, edges };
         (0..defs.len()).filter(|i| reach[*i]).collect()
     }
 
@@ -93,13 +110,23 @@ impl<'a> SchemaWriter<'a> {
         defs: &[usize],
     ) -> Result<(), RenderError> {
         let key = match self.opts.refs {
-            RefStyle::Defs => "$defs",
+            RefStyle::Defs | RefStyle::DefsInItems => "$defs",
             RefStyle::Definitions => "definitions",
             RefStyle::Inline => return Ok(()),
+        };
+        let needed: Vec<usize>;
+        let defs = if self.opts.refs == RefStyle::DefsInItems {
+            let wanted = self.defs.needed(&self.referred);
+            needed = defs.iter().copied().filter(|i| wanted.get(*i) == Some(&true)).collect();
+            &needed[..]
+        } else {
+            defs
         };
         if defs.is_empty() {
             return Ok(());
         }
+        // A definition's body is kept as it is (Ollama's `$defs`), as `items` are.
+        let in_items = std::mem::replace(&mut self.in_items, true);
         let saved = self.path.mark();
         self.path.key(key);
         // Definitions are named from `$defs`, whatever the path of the root.
@@ -135,6 +162,7 @@ impl<'a> SchemaWriter<'a> {
         }
         out.end_object();
         self.path.restore(saved);
+        self.in_items = in_items;
         result
     }
 }

@@ -15,6 +15,7 @@
 //! | `defs.rs` | which definitions a root needs, which are recursive, and writing `$defs` |
 //! | `cycles.rs` | which definitions lie on a cycle (strongly connected components, no recursion) |
 
+use std::borrow::Cow;
 use std::collections::HashSet;
 use std::fmt;
 
@@ -24,7 +25,9 @@ use super::report::{Change, RenderError, RenderRule};
 use super::schema_options::{Keyword, RefStyle, SchemaOptions, SchemaStats};
 use crate::descriptor::{Param, ToolDescriptor};
 use crate::pointer::JsonPointer;
-use crate::schema::{Additional, NumberSchema, RefSchema, Schema, SchemaKind};
+use crate::schema::{
+    Additional, Kept, NumberSchema, RefSchema, Schema, SchemaKind, int_format_range,
+};
 
 mod annotations;
 mod cycles;
@@ -59,6 +62,35 @@ pub fn write_input_schema(
     let mut w = SchemaWriter::new(tool, opts, ctx, pointer);
     w.root_object(out, &tool.params, &tool.additional, None)?;
     Ok(w.stats)
+}
+
+/// The tool's description followed by the notes of what the root of its input schema lowers
+/// into text (the keywords of the root that import kept verbatim, under a dialect that does not
+/// take them), each recorded as a change at `pointer`, where the description is written. For a
+/// provider whose parameters object keeps no `description`
+/// ([`SchemaOptions::root_description`] off): [`write_input_schema`] then leaves these notes
+/// out, and this text is the tool's description.
+///
+/// # Errors
+///
+/// A lossy change under [`LossPolicy::Refuse`](super::LossPolicy::Refuse).
+pub fn input_description<'t>(
+    tool: &'t ToolDescriptor,
+    opts: &SchemaOptions,
+    ctx: &mut RenderCtx,
+    pointer: &JsonPointer,
+) -> Result<Cow<'t, str>, RenderError> {
+    let description = Cow::Borrowed(tool.description.as_ref());
+    if tool.input_kept.is_empty() || opts.verbatim {
+        return Ok(description);
+    }
+    let mut w = SchemaWriter::new(tool, opts, ctx, pointer);
+    let mut notes = String::new();
+    w.plan(&object::OBJECT_KIND, &w.input_root_ann(true), &mut notes)?;
+    if notes.is_empty() {
+        return Ok(description);
+    }
+    Ok(Cow::Owned(annotations::with_notes(Some(&tool.description), &notes)))
 }
 
 /// Writes the tool's output schema at `pointer`, with its own `$defs`; `Ok(None)` (and nothing
@@ -104,6 +136,12 @@ struct SchemaWriter<'a> {
     inline_budget: Option<usize>,
     /// Set by `plan` when the node's kept keywords stand for its array items (a tuple).
     tuple_items: bool,
+    /// Whether the node is inside `items` or a definition, where [`RefStyle::DefsInItems`]
+    /// writes a reference to a recursive definition as a `$ref`.
+    in_items: bool,
+    /// The definitions written as a `$ref` so far, by position (for
+    /// [`RefStyle::DefsInItems`], which writes only those in `$defs`).
+    referred: Vec<usize>,
 }
 
 const NESTING_GUARD: usize = 128;
@@ -143,6 +181,8 @@ impl<'a> SchemaWriter<'a> {
             inlined: 0,
             inline_budget: None,
             tuple_items: false,
+            in_items: false,
+            referred: Vec::new(),
         }
     }
 
@@ -175,15 +215,23 @@ impl<'a> SchemaWriter<'a> {
                 .collect();
             self.prepare_defs(&roots)
         };
-        let ann = ann.unwrap_or(Ann {
+        let ann = ann.unwrap_or_else(|| self.input_root_ann(self.opts.root_description));
+        self.object(out, params, additional, ann, &defs)
+    }
+
+    /// The annotations of the input schema's root: the keywords import kept there, where
+    /// `with_kept` or where the dialect writes them as they are; otherwise none (they go into
+    /// the tool's description, see [`input_description`]).
+    fn input_root_ann(&self, with_kept: bool) -> Ann<'a> {
+        let kept: &'a [Kept] = &self.tool.input_kept;
+        Ann {
             nullable: false,
             title: None,
             description: None,
             default: None,
             examples: &[],
-            verbatim: &self.tool.input_kept,
-        });
-        self.object(out, params, additional, ann, &defs)
+            verbatim: if with_kept || self.opts.verbatim { kept } else { &[] },
+        }
     }
 
     fn root_schema(&mut self, out: &mut JsonWriter, schema: &'a Schema) -> Result<(), RenderError> {
@@ -218,6 +266,24 @@ fn number_keywords<T: Copy>(n: &NumberSchema<T>) -> [(Keyword, Option<T>); 5] {
         (Keyword::ExclusiveMaximum, n.exclusive_maximum),
         (Keyword::MultipleOf, n.multiple_of),
     ]
+}
+
+/// An integer schema's bounds as written: its own, and, where its `format` is not written
+/// (`format_kept` false) and means bounds (`int32`, `int64`), those bounds too, intersected with
+/// its own (a bound of the schema's that is already as tight stays as it is).
+fn integer_keywords(n: &NumberSchema<i64>, format_kept: bool) -> [(Keyword, Option<i64>); 5] {
+    let mut keywords = number_keywords(n);
+    let range = n.format.as_deref().filter(|_| !format_kept).and_then(int_format_range);
+    if let Some((low, high)) = range {
+        if !(n.minimum.is_some_and(|m| m >= low) || n.exclusive_minimum.is_some_and(|x| x >= low)) {
+            keywords[0].1 = Some(low);
+        }
+        if !(n.maximum.is_some_and(|m| m <= high) || n.exclusive_maximum.is_some_and(|x| x <= high))
+        {
+            keywords[1].1 = Some(high);
+        }
+    }
+    keywords
 }
 
 /// The number of characters of `s` (a name or enum value: nearly always ASCII, whose

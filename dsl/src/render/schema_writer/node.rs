@@ -3,12 +3,24 @@
 //! `object.rs`, references in `reference.rs`, which keywords are kept in `plan.rs`.
 
 use super::annotations::{Ann, write_description};
-use super::number_keywords;
 use super::{NESTING_GUARD, SchemaWriter, char_count, inline_budget, ir_nodes};
+use super::{integer_keywords, number_keywords};
 use crate::render::json_writer::{JsonWriter, key};
-use crate::render::report::{RenderError, RenderRule};
+use crate::render::report::{Change, ChangeKind, RenderError, RenderRule};
 use crate::render::schema_options::{Keyword, Keywords, NullStyle};
-use crate::schema::{EnumValues, NumberSchema, ScalarRef, Schema, SchemaKind};
+use crate::schema::{AnyOfSchema, Combine, EnumValues, ScalarRef, Schema, SchemaKind};
+
+/// What a schema of any value is written as where every schema needs a `type`
+/// ([`SchemaOptions::needs_type`](crate::render::SchemaOptions::needs_type)).
+static ANY_SCALAR: SchemaKind = SchemaKind::AnyOf(AnyOfSchema {
+    variants: std::borrow::Cow::Borrowed(&[
+        Schema::string(),
+        Schema::float(),
+        Schema::boolean(),
+        Schema::null(),
+    ]),
+    combine: Combine::AnyOf,
+});
 
 impl<'a> SchemaWriter<'a> {
     /// The single `type` a node is written with, if it has one: an enum whose values have
@@ -100,6 +112,14 @@ impl<'a> SchemaWriter<'a> {
         if let SchemaKind::Ref(r) = kind {
             return self.reference(out, r, ann);
         }
+        let kind = if matches!(kind, SchemaKind::Any) && self.opts.needs_type {
+            self.record(Change::lossy(ChangeKind::Rewritten, "type").detail(
+                "a schema of any value written as a string, number, boolean or null: the provider needs a `type` on every schema, so an array or an object is no longer accepted here",
+            ))?;
+            &ANY_SCALAR
+        } else {
+            kind
+        };
         // Plan the description notes before writing anything.
         let mut notes = String::new();
         let kept = self.plan(kind, &ann, &mut notes)?;
@@ -235,8 +255,15 @@ impl<'a> SchemaWriter<'a> {
                     out.uint(v);
                 }
             }
-            SchemaKind::Integer(n) => write_number(out, n, kept, |o, v| o.int(v)),
-            SchemaKind::Float(n) => write_number(out, n, kept, |o, v| o.float(v)),
+            SchemaKind::Integer(n) => {
+                write_format(out, n.format.as_deref(), kept);
+                let bounds = integer_keywords(n, kept.contains(Keyword::Format));
+                write_number(out, bounds, kept, |o, v| o.int(v));
+            }
+            SchemaKind::Float(n) => {
+                write_format(out, n.format.as_deref(), kept);
+                write_number(out, number_keywords(n), kept, |o, v| o.float(v));
+            }
             SchemaKind::Boolean | SchemaKind::Null | SchemaKind::Any => {}
             SchemaKind::Enum(e) if self.enum_lowered(&e.values) => {}
             SchemaKind::Enum(e) => {
@@ -275,7 +302,10 @@ impl<'a> SchemaWriter<'a> {
                     self.path.key("items");
                     self.path.suffix("[]");
                     key!(out, "items");
-                    self.schema(out, &l.items)?;
+                    let in_items = std::mem::replace(&mut self.in_items, true);
+                    let written = self.schema(out, &l.items);
+                    self.in_items = in_items;
+                    written?;
                     self.path.restore(p);
                 }
                 if kept.contains(Keyword::MinItems)
@@ -348,13 +378,22 @@ fn kind_type(kind: &SchemaKind) -> Option<&'static str> {
     }
 }
 
+fn write_format(out: &mut JsonWriter, format: Option<&str>, kept: Keywords) {
+    if let Some(f) = format
+        && kept.contains(Keyword::Format)
+    {
+        key!(out, "format");
+        out.string(f);
+    }
+}
+
 fn write_number<T: Copy>(
     out: &mut JsonWriter,
-    n: &NumberSchema<T>,
+    bounds: [(Keyword, Option<T>); 5],
     kept: Keywords,
     write: impl Fn(&mut JsonWriter, T),
 ) {
-    for (k, v) in number_keywords(n) {
+    for (k, v) in bounds {
         if let Some(v) = v
             && kept.contains(k)
         {

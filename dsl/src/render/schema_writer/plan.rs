@@ -6,12 +6,14 @@ use std::fmt::Write as _;
 
 use super::SchemaWriter;
 use super::annotations::Ann;
-use super::number_keywords;
+use super::{integer_keywords, number_keywords};
 use crate::literal::Literal;
 use crate::render::json_writer::{literal_text, push_float};
 use crate::render::report::{Change, ChangeKind, RenderError};
 use crate::render::schema_options::{Keyword, Keywords, NullStyle, Unsupported};
-use crate::schema::{Additional, Combine, EnumValues, NumberSchema, ScalarRef, SchemaKind};
+use crate::schema::{
+    Additional, Combine, EnumValues, NumberSchema, ScalarRef, SchemaKind, int_format_range,
+};
 
 impl<'a> SchemaWriter<'a> {
     /// Decides which keywords of this node are written; the others become notes and changes.
@@ -43,8 +45,18 @@ impl<'a> SchemaWriter<'a> {
         if !ann.examples.is_empty() {
             keyword!(Keyword::Examples, join_literals(ann.examples));
         }
+        // A default its schema rejects (kept by import) is shown as the author wrote it:
+        // verbatim where the dialect passes JSON Schema through, else in the description.
+        if let Some(k) = ann.kept_default()
+            && !self.writes_kept_default()
+        {
+            push_note(notes, &format!("{}: {}.", Keyword::Default.label(), k.value));
+            self.record(Change::lossless(ChangeKind::MovedToDescription, "default").detail(
+                "a default its own schema rejects moved into the description (it is never applied)",
+            ))?;
+        }
         if !self.opts.verbatim {
-            for k in ann.verbatim {
+            for k in ann.verbatim.iter().filter(|k| k.keyword != "default") {
                 push_note(notes, &format!("{}: {}.", k.keyword, k.value));
                 self.record(Change::lossy(ChangeKind::MovedToDescription, k.keyword.to_string()).detail(format!(
                         "`{}` moved into the description: the provider does not take it and the IR cannot lower it",
@@ -83,8 +95,15 @@ impl<'a> SchemaWriter<'a> {
                     keyword!(Keyword::MaxLength, v.to_string());
                 }
             }
-            SchemaKind::Integer(n) => self.plan_number(n, |v| v.to_string(), &mut kept, notes)?,
-            SchemaKind::Float(n) => self.plan_number(n, float_text, &mut kept, notes)?,
+            SchemaKind::Integer(n) => {
+                self.plan_format(n.format.as_deref(), Some(n), &mut kept, notes)?;
+                let bounds = integer_keywords(n, kept.contains(Keyword::Format));
+                self.plan_number(bounds, |v| v.to_string(), &mut kept, notes)?;
+            }
+            SchemaKind::Float(n) => {
+                self.plan_format(n.format.as_deref(), None, &mut kept, notes)?;
+                self.plan_number(number_keywords(n), float_text, &mut kept, notes)?;
+            }
             SchemaKind::Enum(e) if self.enum_lowered(&e.values) => {
                 push_enum_note(notes, &e.values);
                 self.record(Change::lossy(ChangeKind::MovedToDescription, "enum").detail(
@@ -162,14 +181,56 @@ impl<'a> SchemaWriter<'a> {
         self.record(Change::lossy(ChangeKind::MovedToDescription, "additionalProperties").detail("the schema of map values moved into the description: the provider does not accept additionalProperties"))
     }
 
+    /// A number's `format`: kept where the dialect takes it; where not, an integer's `int32` or
+    /// `int64` (`integer` is given) is written as the bounds it means (see `integer_keywords`)
+    /// and any other format is unsupported.
+    fn plan_format(
+        &mut self,
+        format: Option<&str>,
+        integer: Option<&NumberSchema<i64>>,
+        kept: &mut Keywords,
+        notes: &mut String,
+    ) -> Result<(), RenderError> {
+        let Some(f) = format else { return Ok(()) };
+        let known = self.opts.formats.is_none_or(|list| list.contains(&f));
+        if self.opts.keywords.contains(Keyword::Format) && known {
+            *kept = kept.with(Keyword::Format);
+            return Ok(());
+        }
+        match (integer, int_format_range(f)) {
+            (Some(n), Some((low, high))) => {
+                let mut written = Vec::new();
+                for (k, v) in integer_keywords(n, false).iter().zip(number_keywords(n)) {
+                    if k.1 != v.1 {
+                        written.push(format!("`{}: {}`", k.0.as_str(), k.1.unwrap_or_default()));
+                    }
+                }
+                let detail = if written.is_empty() {
+                    format!(
+                        "`format: {f}` ({low} to {high}) not written: the provider does not take \
+                         it, and the schema's own bounds are as tight"
+                    )
+                } else {
+                    format!(
+                        "`format: {f}` ({low} to {high}) written as {}: the provider does not \
+                         take the format",
+                        written.join(" and ")
+                    )
+                };
+                self.record(Change::lossless(ChangeKind::Rewritten, "format").detail(detail))
+            }
+            _ => self.unsupported(Keyword::Format, f, notes),
+        }
+    }
+
     fn plan_number<T: Copy>(
         &mut self,
-        n: &NumberSchema<T>,
+        bounds: [(Keyword, Option<T>); 5],
         text: impl Fn(T) -> String,
         kept: &mut Keywords,
         notes: &mut String,
     ) -> Result<(), RenderError> {
-        for (k, v) in number_keywords(n) {
+        for (k, v) in bounds {
             if let Some(v) = v {
                 if self.opts.keywords.contains(k) {
                     *kept = kept.with(k);

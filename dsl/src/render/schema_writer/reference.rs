@@ -25,13 +25,22 @@ impl<'a> SchemaWriter<'a> {
             ));
         };
         let def = &tool.definitions[index].schema;
-        if self.opts.refs == RefStyle::Inline {
+        let inline = match self.opts.refs {
+            RefStyle::Inline => true,
+            RefStyle::DefsInItems => !(self.in_items && self.defs.is_recursive(index)),
+            RefStyle::Defs | RefStyle::Definitions => false,
+        };
+        if inline {
             if self.inlining.contains(&name) {
+                let why = if self.opts.refs == RefStyle::DefsInItems {
+                    " outside `items`, and this provider keeps a reference only inside `items` \
+                     and `$defs` (it drops one in a property or an `anyOf` variant)"
+                } else {
+                    ", and this provider needs references inlined"
+                };
                 return Err(self.err(
                     RenderRule::Recursion,
-                    format_args!(
-                        "definition `{name}` refers to itself, and this provider needs references inlined"
-                    ),
+                    format_args!("definition `{name}` refers to itself{why}"),
                 ));
             }
             // One entry per reference the descriptor holds: a reference inside a definition is
@@ -69,6 +78,9 @@ impl<'a> SchemaWriter<'a> {
                     "definition `{name}` refers to itself, and this provider does not accept recursive schemas"
                 ),
             ));
+        }
+        if self.opts.refs == RefStyle::DefsInItems && !self.referred.contains(&index) {
+            self.referred.push(index);
         }
         let target = match self.opts.refs {
             RefStyle::Definitions => "#/definitions/",
