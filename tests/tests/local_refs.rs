@@ -113,11 +113,6 @@ fn a_recursive_ref_renders_where_recursion_is_taken_and_is_refused_as_recursion_
                 );
             }
             (Err(e), Some(want)) => assert_eq!(e.to_string(), want, "{target}"),
-            // How Ollama takes recursive definitions is being changed on its own: it renders
-            // within its spec (above) or refuses as recursion.
-            (Err(e), None) if target == Target::Ollama => {
-                assert_eq!(e.to_string(), inlined("/function/parameters"));
-            }
             (Ok(_), Some(want)) => panic!("{target} rendered; expected: {want}"),
             (Err(e), None) => panic!("{target}: {e}"),
         }
