@@ -26,7 +26,7 @@ mod serve {
         StreamableHttpServerConfig, StreamableHttpService,
     };
 
-    use crate::screen::screen_line;
+    use crate::screen::take_arguments;
     use crate::server::McpServer;
 
     impl McpServer {
@@ -71,8 +71,8 @@ mod serve {
     }
 
     /// `request` with its body read (at most `max_body` bytes, rmcp's own limit) and a
-    /// `tools/call`'s arguments moved into `_meta` as the text the client wrote, as on stdio
-    /// (`crate::screen`); a body over the limit or cut short is answered here.
+    /// `tools/call`'s arguments taken out of it into the request's extensions, as the text the
+    /// client wrote (`crate::screen`); a body over the limit or cut short is answered here.
     async fn screened(
         request: Request<Incoming>,
         max_body: usize,
@@ -97,8 +97,13 @@ mod serve {
                 return Err(response);
             }
         };
-        let bytes = match screen_line(bytes.trim_ascii()) {
-            Some(screened) => Bytes::from(screened),
+        let (mut parts, bytes) = (parts, bytes);
+        let bytes = match take_arguments(bytes.trim_ascii()) {
+            Some((screened, arguments)) => {
+                // Beside the message, where no byte of the request can write.
+                parts.extensions.insert(arguments);
+                Bytes::from(screened)
+            }
             None => bytes,
         };
         Ok(Request::from_parts(parts, Full::new(bytes)))
