@@ -266,6 +266,12 @@ mod serve {
                         continue;
                     }
                 };
+                // An answer is written in pieces (an event stream's priming event, then the
+                // message): without this, each later piece waits for the client's delayed ACK
+                // (about 40 ms a call on Linux loopback).
+                if let Err(e) = stream.set_nodelay(true) {
+                    tracing::debug!(%peer, error = %e, "TCP_NODELAY not set");
+                }
                 let Ok(permit) = Arc::clone(&connections).try_acquire_owned() else {
                     refuse(stream, &refusals, &options);
                     continue;
