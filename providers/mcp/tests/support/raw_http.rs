@@ -45,11 +45,6 @@ impl Reply {
         assert!(answers.next().is_none(), "two answers to {id} in {self:?}");
         answer
     }
-
-    /// The status and body alone, to compare whole where headers do not matter.
-    pub fn status_and_body(&self) -> (&str, &str) {
-        (&self.status, &self.body)
-    }
 }
 
 /// Reads one response from `raw` (the bytes up to the peer's close).
