@@ -38,6 +38,7 @@ use tokio::io::{AsyncRead, ReadBuf};
 
 /// The arguments of one `tools/call`, as the text the client wrote, carried in an HTTP
 /// request's extensions by the server's own reader.
+#[cfg(feature = "http-server")]
 #[derive(Clone, Debug)]
 pub(crate) struct ArgumentsText(pub(crate) String);
 
@@ -128,6 +129,7 @@ impl Call<'_> {
 
 /// HTTP: `line` without its `params.arguments`, and their text, or `None` to pass the line on
 /// unchanged (see [`take_apart`]).
+#[cfg(feature = "http-server")]
 pub(crate) fn take_arguments(line: &[u8]) -> Option<(Vec<u8>, ArgumentsText)> {
     let call = take_apart(line)?;
     let mut params_text = String::with_capacity(call.params.len());
@@ -431,6 +433,7 @@ mod tests {
         screen_line(line.as_bytes(), KEY).map(|out| serde_json::from_slice(&out).unwrap())
     }
 
+    #[cfg(feature = "http-server")]
     fn taken(line: &str) -> Option<(Value, String)> {
         take_arguments(line.as_bytes())
             .map(|(out, ArgumentsText(text))| (serde_json::from_slice(&out).unwrap(), text))
@@ -444,6 +447,7 @@ mod tests {
             json!({"jsonrpc":"2.0","id":7,"method":"tools/call",
                    "params":{"_meta":{KEY:r#"{"a":1,"a":2}"#},"name":"f"}})
         );
+        #[cfg(feature = "http-server")]
         assert_eq!(
             taken(line).unwrap(),
             (
@@ -461,6 +465,7 @@ mod tests {
             json!({"id":"x","method":"tools/call","jsonrpc":"2.0",
                    "params":{"_meta":{KEY:r#"{"s":"}\"{"}"#,"progressToken":3},"name":"f"}})
         );
+        #[cfg(feature = "http-server")]
         assert_eq!(
             taken(line).unwrap(),
             (
@@ -515,6 +520,7 @@ mod tests {
             "",
         ] {
             assert!(screen_line(line.as_bytes(), KEY).is_none(), "{line}");
+            #[cfg(feature = "http-server")]
             assert!(take_arguments(line.as_bytes()).is_none(), "{line}");
         }
     }
@@ -527,6 +533,7 @@ mod tests {
         );
         let out = screened(&line).unwrap();
         assert_eq!(out["params"]["_meta"][KEY].as_str().unwrap().len(), deep.len());
+        #[cfg(feature = "http-server")]
         assert_eq!(taken(&line).unwrap().1.len(), deep.len());
     }
 
