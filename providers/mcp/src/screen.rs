@@ -7,30 +7,76 @@
 //! [`MAX_DEPTH`](tooldef::json_text::MAX_DEPTH), but 130 for the whole message) would leave the
 //! client waiting forever.
 //!
-//! So the server screens every incoming line before rmcp sees it. A `tools/call` request's
-//! `params.arguments` is taken out of the message and carried, as one JSON string, in
-//! `params._meta` under [`ARGUMENTS_TEXT`]; the server hands that text to dispatch, which
-//! answers a duplicate key, a value nested too deeply or a non-object with an error result
-//! naming the JSON pointer, exactly as for a provider that sends arguments as text (OpenAI).
-//! Every other line passes unchanged, and so does any line this reader cannot take apart (rmcp
-//! answers it as before). The scan is one pass with no recursion, so hostile nesting costs
+//! So the server screens every incoming message before rmcp sees it. A `tools/call` request's
+//! `params.arguments` is taken out of the message and carried, as the text the client wrote,
+//! to the call, which hands that text to dispatch: a duplicate key, a value nested too deeply
+//! or a non-object is an error result naming the JSON pointer, exactly as for a provider that
+//! sends arguments as text (OpenAI). Every other message passes unchanged, and so does any
+//! message this reader cannot take apart (rmcp answers it as before, and the call runs with
+//! the `arguments` rmcp read). The scan is one pass with no recursion, so hostile nesting costs
 //! linear time and no stack.
+//!
+//! The carried text is written by the server alone, never by the client, so the arguments
+//! that run are always the `arguments` the client sent (what a gateway, an approval prompt or
+//! an audit log in front of the server saw):
+//!
+//! - over HTTP ([`take_arguments`]) the text travels beside the message, in the HTTP request's
+//!   extensions, which no byte of the request can write;
+//! - over a byte stream ([`ScreenedReader`]) it travels in `params._meta` under a key of the
+//!   form `tooldef/argumentsText/<32 hex digits>`, drawn from the operating system's random
+//!   source for each reader, written after the client's own `_meta` entries (so it wins over an
+//!   equal key) and removed before the tool runs. A client cannot write a key it cannot know:
+//!   one that writes `tooldef/argumentsText` (or any other key) only adds an entry that
+//!   nothing reads.
 
 use std::io;
 use std::pin::Pin;
+use std::sync::Arc;
 use std::task::{Context, Poll};
 
 use tokio::io::{AsyncRead, ReadBuf};
 
-/// The `params._meta` key that carries a `tools/call`'s arguments as the client wrote them.
-///
-/// Set by the server's own reader; a client that sets it itself only gives its arguments as
-/// text, which dispatch checks just the same.
-pub(crate) const ARGUMENTS_TEXT: &str = "tooldef/argumentsText";
+/// The arguments of one `tools/call`, as the text the client wrote, carried in an HTTP
+/// request's extensions by the server's own reader.
+#[cfg(feature = "http-server")]
+#[derive(Clone, Debug)]
+pub(crate) struct ArgumentsText(pub(crate) String);
 
-/// `line` with a `tools/call`'s arguments moved into `_meta` as text, or `None` to pass the
-/// line on unchanged (not a `tools/call` request, no arguments, or not a JSON object).
-pub(crate) fn screen_line(line: &[u8]) -> Option<Vec<u8>> {
+/// A fresh `_meta` key for a reader to carry arguments under: `tooldef/argumentsText/` and 128
+/// bits from the operating system's random source.
+pub(crate) fn fresh_arguments_key() -> Arc<str> {
+    let mut bits = [0u8; 16];
+    if let Err(e) = getrandom::fill(&mut bits) {
+        // Not expected on any supported system; the standard library's hash keys come from the
+        // same source, drawn once per thread, and SipHash keeps them unreadable.
+        tracing::warn!(error = %e, "no OS randomness; the arguments key is drawn from hash keys");
+        use std::hash::BuildHasher as _;
+        for (i, half) in bits.chunks_mut(8).enumerate() {
+            let word = std::hash::RandomState::new().hash_one((i, std::process::id()));
+            half.copy_from_slice(&word.to_le_bytes());
+        }
+    }
+    let mut key = String::from("tooldef/argumentsText/");
+    for b in bits {
+        key.push_str(&format!("{b:02x}"));
+    }
+    key.into()
+}
+
+/// A `tools/call` request taken apart around its `params.arguments`.
+struct Call<'t> {
+    text: &'t str,
+    /// The span of the `params` value.
+    params: std::ops::Range<usize>,
+    /// Its members (each key once).
+    inner: Vec<Member>,
+    /// The text of `arguments` (never `null`).
+    arguments: &'t str,
+}
+
+/// `line` taken apart, or `None` when it is to pass unchanged: not a `tools/call` request, no
+/// arguments, or not a JSON object this reader can take apart.
+fn take_apart(line: &[u8]) -> Option<Call<'_>> {
     let text = std::str::from_utf8(line).ok()?;
     // Most messages name their method before their params: stop there when it is not a call.
     let mut walk = Members::new(text, 0);
@@ -59,41 +105,70 @@ pub(crate) fn screen_line(line: &[u8]) -> Option<Vec<u8>> {
     if !once(&inner) {
         return None;
     }
-    let arguments = inner.iter().find(|m| m.key == "arguments")?;
-    let arguments_text = &text[arguments.value.clone()];
-    if arguments_text == "null" {
+    let arguments = &text[inner.iter().find(|m| m.key == "arguments")?.value.clone()];
+    if arguments == "null" {
         return None;
     }
-    let meta = inner.iter().find(|m| m.key == "_meta");
-    let meta_rest = match meta {
-        None => "",
-        Some(m) => {
-            // The other `_meta` entries follow ours, as they were written.
-            let body = text[m.value.clone()].strip_prefix('{')?.strip_suffix('}')?.trim();
-            members(text, m.value.start)?;
-            body
+    if let Some(meta) = inner.iter().find(|m| m.key == "_meta") {
+        // A `_meta` that is not an object is rmcp's to refuse.
+        members(text, meta.value.start)?;
+    }
+    Some(Call { text, params: params.value.clone(), inner, arguments })
+}
+
+impl Call<'_> {
+    /// The line with `params` replaced by `params_text`.
+    fn with_params(&self, params_text: &str) -> Vec<u8> {
+        let mut out = Vec::with_capacity(self.text.len() + params_text.len());
+        out.extend_from_slice(&self.text.as_bytes()[..self.params.start]);
+        out.extend_from_slice(params_text.as_bytes());
+        out.extend_from_slice(&self.text.as_bytes()[self.params.end..]);
+        out
+    }
+}
+
+/// HTTP: `line` without its `params.arguments`, and their text, or `None` to pass the line on
+/// unchanged (see [`take_apart`]).
+#[cfg(feature = "http-server")]
+pub(crate) fn take_arguments(line: &[u8]) -> Option<(Vec<u8>, ArgumentsText)> {
+    let call = take_apart(line)?;
+    let mut params_text = String::with_capacity(call.params.len());
+    params_text.push('{');
+    for m in call.inner.iter().filter(|m| m.key != "arguments") {
+        if params_text.len() > 1 {
+            params_text.push(',');
         }
+        params_text.push_str(&call.text[m.whole.clone()]);
+    }
+    params_text.push('}');
+    Some((call.with_params(&params_text), ArgumentsText(call.arguments.to_owned())))
+}
+
+/// A byte stream: `line` with its `tools/call`'s arguments moved into `_meta` as text under
+/// `key`, after the client's own entries, or `None` to pass the line on unchanged (see
+/// [`take_apart`]).
+pub(crate) fn screen_line(line: &[u8], key: &str) -> Option<Vec<u8>> {
+    let call = take_apart(line)?;
+    let meta_rest = match call.inner.iter().find(|m| m.key == "_meta") {
+        None => "",
+        Some(m) => call.text[m.value.clone()].strip_prefix('{')?.strip_suffix('}')?.trim(),
     };
-    let mut params_text = String::with_capacity(params.value.len() + arguments_text.len() / 4);
+    let mut params_text = String::with_capacity(call.params.len() + call.arguments.len() / 4);
     params_text.push_str("{\"_meta\":{");
-    params_text.push_str(&serde_json::to_string(ARGUMENTS_TEXT).ok()?);
-    params_text.push(':');
-    params_text.push_str(&serde_json::to_string(arguments_text).ok()?);
     if !meta_rest.is_empty() {
-        params_text.push(',');
         params_text.push_str(meta_rest);
-    }
-    params_text.push('}');
-    for m in inner.iter().filter(|m| m.key != "arguments" && m.key != "_meta") {
         params_text.push(',');
-        params_text.push_str(&text[m.whole.clone()]);
+    }
+    params_text.push_str(&serde_json::to_string(key).ok()?);
+    params_text.push(':');
+    params_text.push_str(&serde_json::to_string(call.arguments).ok()?);
+    params_text.push('}');
+    for m in call.inner.iter().filter(|m| m.key != "arguments" && m.key != "_meta") {
+        params_text.push(',');
+        params_text.push_str(&call.text[m.whole.clone()]);
     }
     params_text.push('}');
-    let mut out = Vec::with_capacity(line.len() + params_text.len());
-    out.extend_from_slice(&line[..params.value.start]);
-    out.extend_from_slice(params_text.as_bytes());
-    out.extend_from_slice(&line[params.value.end..]);
-    Some(out)
+    Some(call.with_params(&params_text))
 }
 
 /// Whether a `method` value is `"tools/call"` (however its string is escaped).
@@ -243,9 +318,11 @@ fn skip_value(bytes: &[u8], i: usize) -> Option<usize> {
 }
 
 /// An [`AsyncRead`] of newline-delimited JSON-RPC messages that passes each line through
-/// [`screen_line`] on its way to rmcp.
+/// [`screen_line`] on its way to rmcp, with a [`key`](ScreenedReader::key) of its own.
 pub(crate) struct ScreenedReader<R> {
     inner: R,
+    /// The `_meta` key this reader carries arguments under.
+    key: Arc<str>,
     /// Bytes read but not yet part of a whole line.
     partial: Vec<u8>,
     /// How much of `partial` is known to hold no newline (a long line is searched once).
@@ -262,6 +339,7 @@ impl<R> ScreenedReader<R> {
     pub(crate) fn new(inner: R) -> Self {
         ScreenedReader {
             inner,
+            key: fresh_arguments_key(),
             partial: Vec::new(),
             searched: 0,
             out: Vec::new(),
@@ -269,6 +347,11 @@ impl<R> ScreenedReader<R> {
             eof: false,
             chunk: Vec::new(),
         }
+    }
+
+    /// The `_meta` key this reader carries a call's arguments under; only the reader writes it.
+    pub(crate) fn key(&self) -> &Arc<str> {
+        &self.key
     }
 
     /// Moves every whole line of `partial` (all of it at end of input) to `out`, screened.
@@ -279,7 +362,7 @@ impl<R> ScreenedReader<R> {
             let end = from + n;
             let line = &self.partial[start..end];
             let line = line.strip_suffix(b"\r").unwrap_or(line);
-            match screen_line(line) {
+            match screen_line(line, &self.key) {
                 Some(screened) => self.out.extend_from_slice(&screened),
                 None => self.out.extend_from_slice(line),
             }
@@ -344,8 +427,16 @@ mod tests {
 
     use super::*;
 
+    const KEY: &str = "tooldef/argumentsText/00112233445566778899aabbccddeeff";
+
     fn screened(line: &str) -> Option<Value> {
-        screen_line(line.as_bytes()).map(|out| serde_json::from_slice(&out).unwrap())
+        screen_line(line.as_bytes(), KEY).map(|out| serde_json::from_slice(&out).unwrap())
+    }
+
+    #[cfg(feature = "http-server")]
+    fn taken(line: &str) -> Option<(Value, String)> {
+        take_arguments(line.as_bytes())
+            .map(|(out, ArgumentsText(text))| (serde_json::from_slice(&out).unwrap(), text))
     }
 
     #[test]
@@ -354,7 +445,15 @@ mod tests {
         assert_eq!(
             screened(line).unwrap(),
             json!({"jsonrpc":"2.0","id":7,"method":"tools/call",
-                   "params":{"_meta":{ARGUMENTS_TEXT:r#"{"a":1,"a":2}"#},"name":"f"}})
+                   "params":{"_meta":{KEY:r#"{"a":1,"a":2}"#},"name":"f"}})
+        );
+        #[cfg(feature = "http-server")]
+        assert_eq!(
+            taken(line).unwrap(),
+            (
+                json!({"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"f"}}),
+                r#"{"a":1,"a":2}"#.to_owned()
+            )
         );
     }
 
@@ -364,8 +463,47 @@ mod tests {
         assert_eq!(
             screened(line).unwrap(),
             json!({"id":"x","method":"tools/call","jsonrpc":"2.0",
-                   "params":{"_meta":{ARGUMENTS_TEXT:r#"{"s":"}\"{"}"#,"progressToken":3},"name":"f"}})
+                   "params":{"_meta":{KEY:r#"{"s":"}\"{"}"#,"progressToken":3},"name":"f"}})
         );
+        #[cfg(feature = "http-server")]
+        assert_eq!(
+            taken(line).unwrap(),
+            (
+                json!({"id":"x","method":"tools/call","jsonrpc":"2.0",
+                       "params":{"_meta":{"progressToken":3},"name":"f"}}),
+                r#"{"s":"}\"{"}"#.to_owned()
+            )
+        );
+    }
+
+    #[test]
+    fn the_reader_s_key_is_written_after_the_client_s_entries() {
+        // Even a client that knew the key could not win with it: of two equal keys, the last
+        // is the one read.
+        let line = format!(
+            r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"name":"f","_meta":{{"{KEY}":"{{}}","p":1}},"arguments":{{"a":1}}}}}}"#
+        );
+        let out = String::from_utf8(screen_line(line.as_bytes(), KEY).unwrap()).unwrap();
+        assert_eq!(
+            out,
+            format!(
+                r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"_meta":{{"{KEY}":"{{}}","p":1,"{KEY}":"{{\"a\":1}}"}},"name":"f"}}}}"#
+            )
+        );
+        let read: Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(read["params"]["_meta"][KEY], r#"{"a":1}"#);
+    }
+
+    #[test]
+    fn every_reader_draws_a_key_of_its_own() {
+        let keys: Vec<Arc<str>> = (0..3).map(|_| fresh_arguments_key()).collect();
+        for key in &keys {
+            let (prefix, hex) = key.split_at("tooldef/argumentsText/".len());
+            assert_eq!(prefix, "tooldef/argumentsText/");
+            assert_eq!(hex.len(), 32, "{key}");
+            assert!(hex.bytes().all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase()), "{key}");
+        }
+        assert!(keys[0] != keys[1] && keys[1] != keys[2] && keys[0] != keys[2], "{keys:?}");
     }
 
     #[test]
@@ -381,7 +519,9 @@ mod tests {
             "not json",
             "",
         ] {
-            assert!(screen_line(line.as_bytes()).is_none(), "{line}");
+            assert!(screen_line(line.as_bytes(), KEY).is_none(), "{line}");
+            #[cfg(feature = "http-server")]
+            assert!(take_arguments(line.as_bytes()).is_none(), "{line}");
         }
     }
 
@@ -392,7 +532,9 @@ mod tests {
             r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"name":"f","arguments":{deep}}}}}"#
         );
         let out = screened(&line).unwrap();
-        assert_eq!(out["params"]["_meta"][ARGUMENTS_TEXT].as_str().unwrap().len(), deep.len());
+        assert_eq!(out["params"]["_meta"][KEY].as_str().unwrap().len(), deep.len());
+        #[cfg(feature = "http-server")]
+        assert_eq!(taken(&line).unwrap().1.len(), deep.len());
     }
 
     #[tokio::test]
@@ -406,11 +548,13 @@ mod tests {
             w.write_all(input.as_bytes()).await.unwrap();
         });
         let mut out = String::new();
-        ScreenedReader::new(r).read_to_string(&mut out).await.unwrap();
+        let mut reader = ScreenedReader::new(r);
+        let key = Arc::clone(reader.key());
+        reader.read_to_string(&mut out).await.unwrap();
         writer.await.unwrap();
         let lines: Vec<&str> = out.lines().collect();
         assert_eq!(lines.len(), 2);
-        assert_eq!(lines[0].as_bytes(), screen_line(call.as_bytes()).unwrap());
+        assert_eq!(lines[0].as_bytes(), screen_line(call.as_bytes(), &key).unwrap());
         assert_eq!(lines[1], r#"{"jsonrpc":"2.0","method":"ping"}"#);
     }
 }

@@ -14,7 +14,9 @@
 //!   `serve_http` the arguments reach dispatch as the text the client wrote, so a key
 //!   given twice or a value nested deeper than [`MAX_DEPTH`](tooldef::json_text::MAX_DEPTH) is
 //!   an `isError` result naming its pointer, not a silently merged object or a message
-//!   dropped without an answer.
+//!   dropped without an answer. That text is carried by the server's own reader, never by the
+//!   client: the arguments that run are the `params.arguments` the client sent, whatever its
+//!   `_meta` says.
 //! - `notifications/tools/list_changed`: a registry server polls its workspaces and registry
 //!   every [`ServerOptions::watch_interval`] and tells each client whose last list is stale,
 //!   both to sessions (`initialize`) and to 2026-07-28 `subscriptions/listen` streams.
@@ -40,7 +42,7 @@ use tooldef::dispatch::CatchUnwind;
 use tooldef::{Arguments, Executor, ToolRegistry, ToolResult, Toolbox, Workspace};
 
 use crate::render::McpVersion;
-use crate::screen::{ARGUMENTS_TEXT, ScreenedReader};
+use crate::screen::ScreenedReader;
 use crate::sdk::{into_call, into_call_result, tool_from_descriptor, version_of};
 
 /// How an [`McpServer`] lists and watches its tools.
@@ -143,6 +145,9 @@ pub struct McpServer {
     shared: Arc<Shared>,
     options: Arc<ServerOptions>,
     session: Arc<Session>,
+    /// The `_meta` key under which this server's [`ScreenedReader`] carries a call's arguments
+    /// (set by `serve_io`; drawn at random for each reader, so no client can write it).
+    arguments_key: Option<Arc<str>>,
 }
 
 impl std::fmt::Debug for McpServer {
@@ -175,6 +180,7 @@ impl McpServer {
             shared: Arc::new(Shared { source, listings: Mutex::new(Vec::new()) }),
             options: Arc::new(ServerOptions::default()),
             session: Arc::new(Session::default()),
+            arguments_key: None,
         }
     }
 
@@ -217,6 +223,7 @@ impl McpServer {
             shared: Arc::clone(&self.shared),
             options: Arc::clone(&self.options),
             session: Arc::new(Session::default()),
+            arguments_key: None,
         }
     }
 
@@ -235,15 +242,15 @@ impl McpServer {
     /// # Errors
     ///
     /// [`ServeError`] when the session does not start or stops abnormally.
-    pub async fn serve_io<R, W>(self, read: R, write: W) -> Result<(), ServeError>
+    pub async fn serve_io<R, W>(mut self, read: R, write: W) -> Result<(), ServeError>
     where
         R: tokio::io::AsyncRead + Send + Unpin + 'static,
         W: tokio::io::AsyncWrite + Send + Unpin + 'static,
     {
-        let running = self
-            .serve((ScreenedReader::new(read), write))
-            .await
-            .map_err(|e| ServeError::Start(e.to_string()))?;
+        let read = ScreenedReader::new(read);
+        self.arguments_key = Some(Arc::clone(read.key()));
+        let running =
+            self.serve((read, write)).await.map_err(|e| ServeError::Start(e.to_string()))?;
         running.waiting().await.map(drop).map_err(|e| ServeError::Stopped(e.to_string()))
     }
 
@@ -376,6 +383,38 @@ impl McpServer {
     }
 }
 
+impl McpServer {
+    /// A call's arguments as the text the client wrote, when the server's own reader carried
+    /// them (`crate::screen`): in the HTTP request's extensions, or in `_meta` under this
+    /// server's random key (removed, so that the tool never sees it). `None` for a call that
+    /// came another way; it runs with the `arguments` rmcp read.
+    fn screened_arguments(
+        &self,
+        request: &mut CallToolRequestParams,
+        context: &mut RequestContext<RoleServer>,
+    ) -> Option<String> {
+        #[cfg(feature = "http-server")]
+        if let Some(text) = context
+            .extensions
+            .get_mut::<hyper::http::request::Parts>()
+            .and_then(|parts| parts.extensions.remove::<crate::screen::ArgumentsText>())
+        {
+            return Some(text.0);
+        }
+        let key = self.arguments_key.as_deref()?;
+        // rmcp moves a request's `_meta` into the context; look in both places.
+        let text = context
+            .meta
+            .remove(key)
+            .or_else(|| request.meta.as_mut().and_then(|meta| meta.remove(key)));
+        match text? {
+            Value::String(text) => Some(text),
+            // Only the reader writes this key, and always as text.
+            _ => None,
+        }
+    }
+}
+
 fn parse_cursor(cursor: &str) -> Option<(u64, usize)> {
     let (v, offset) = cursor.split_once(':')?;
     Some((v.parse().ok()?, offset.parse().ok()?))
@@ -460,18 +499,10 @@ impl ServerHandler for McpServer {
             ));
         };
         let protocol = version_of(context.protocol_version().as_ref());
-        // rmcp moves a request's `_meta` into the context; look in both places.
-        let text = context
-            .meta
-            .remove(ARGUMENTS_TEXT)
-            .or_else(|| request.meta.as_mut().and_then(|meta| meta.remove(ARGUMENTS_TEXT)));
+        let text = self.screened_arguments(&mut request, &mut context);
         let mut call = into_call(request, context.id.to_string());
-        match text {
-            None => {}
-            Some(Value::String(text)) => call.arguments = Arguments::Text(text),
-            Some(other) => {
-                tracing::debug!(tool = %call.name, value = %other, "`{ARGUMENTS_TEXT}` is not text; ignored");
-            }
+        if let Some(text) = text {
+            call.arguments = Arguments::Text(text);
         }
         let with_structured = executor.descriptor().output.is_some();
         let run = async {

@@ -276,3 +276,37 @@ async fn a_client_that_disconnects_mid_call_lets_the_call_go() {
     .await;
     assert!(within("the client's call", pending).await.unwrap().is_err());
 }
+
+/// A raw client of `serve_io` over an in-memory pipe, past `initialize`.
+async fn raw_stdio_client() -> (
+    tokio::io::WriteHalf<DuplexStream>,
+    tokio::io::Lines<BufReader<tokio::io::ReadHalf<DuplexStream>>>,
+) {
+    let (ours, theirs) = tokio::io::duplex(1 << 16);
+    let (read, write) = tokio::io::split(theirs);
+    tokio::spawn(McpServer::from_toolbox(toolbox(0)).serve_io(read, write));
+    let (read, mut write) = tokio::io::split(ours);
+    let mut lines = BufReader::new(read).lines();
+    let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {},
+        "clientInfo": {"name": "raw", "version": "0"}}});
+    write.write_all(format!("{init}\n").as_bytes()).await.unwrap();
+    within("initialize", response(&mut lines, 0)).await;
+    write
+        .write_all(b"{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n")
+        .await
+        .unwrap();
+    (write, lines)
+}
+
+#[tokio::test]
+async fn a_client_cannot_choose_the_arguments_through_meta_over_stdio() {
+    let (mut write, mut lines) = raw_stdio_client().await;
+    for (n, (params, expected)) in (1..).zip(support::smuggling_cases()) {
+        let line =
+            format!(r#"{{"jsonrpc":"2.0","id":{n},"method":"tools/call","params":{params}}}"#);
+        write.write_all(format!("{line}\n").as_bytes()).await.unwrap();
+        let answer = within("the call", response(&mut lines, n)).await;
+        assert_eq!(answer, json!({"jsonrpc": "2.0", "id": n, "result": expected}), "{params}");
+    }
+}

@@ -6,7 +6,7 @@ mod support;
 use rmcp::ServiceExt;
 use rmcp::transport::StreamableHttpClientTransport;
 use serde_json::json;
-use support::{toolbox, within};
+use support::{raw_http, toolbox, within};
 use tooldef::{Executor, ToolCall};
 use tooldef_mcp::client::{ClientOptions, McpClient};
 use tooldef_mcp::server::McpServer;
@@ -89,4 +89,21 @@ async fn a_key_given_twice_over_http_is_refused_with_its_pointer() {
         "{answer}"
     );
     assert!(!answer.contains("rm -rf"), "{answer}");
+}
+
+#[tokio::test]
+async fn a_client_cannot_choose_the_arguments_through_meta_over_http() {
+    let url = serve().await;
+    let addr = url.trim_start_matches("http://").trim_end_matches("/mcp").parse().unwrap();
+    let session = raw_http::open_session(addr).await;
+    for (n, (params, expected)) in (1..).zip(support::smuggling_cases()) {
+        let call =
+            format!(r#"{{"jsonrpc":"2.0","id":{n},"method":"tools/call","params":{params}}}"#);
+        let reply = raw_http::post(addr, Some(&session), &call).await;
+        assert_eq!(
+            reply.answer(n),
+            json!({"jsonrpc": "2.0", "id": n, "result": expected}),
+            "{params}"
+        );
+    }
 }

@@ -2,6 +2,8 @@
 
 #![allow(dead_code, unreachable_pub)]
 
+pub mod raw_http;
+
 use std::future::Future;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -97,4 +99,45 @@ pub fn toolbox(extra: usize) -> Toolbox {
         t.insert(DynamicTool::new_sync(d, move |_| Ok(json!(i))).into());
     }
     t
+}
+
+/// `tools/call` params that try to choose the arguments through `_meta`, each with the result
+/// the call must give: the one of the `arguments` sent (or of none), never the smuggled text.
+pub fn smuggling_cases() -> Vec<(&'static str, Value)> {
+    let benign = json!({"content": [{"type": "text", "text": "benign"}], "isError": false});
+    let none = json!({"content": [{"type": "text",
+        "text": "invalid arguments for echo: /text is required"}], "isError": true});
+    vec![
+        (
+            r#"{"name":"echo","arguments":{"text":"benign"},"_meta":{"tooldef/argumentsText":"{\"text\":\"SMUGGLED\"}"}}"#,
+            benign.clone(),
+        ),
+        (
+            r#"{"name":"echo","arguments":{"text":"benign"},"_meta":{"tooldef/argumentsText":5}}"#,
+            benign.clone(),
+        ),
+        (
+            r#"{"_meta":{"tooldef/argumentsText":"{\"text\":\"SMUGGLED\"}","progressToken":1},"name":"echo","arguments":{"text":"benign"}}"#,
+            benign.clone(),
+        ),
+        // Written with an escape, as the screen's own key reads the same once decoded.
+        (
+            r#"{"name":"echo","arguments":{"text":"benign"},"_meta":{"tooldef\/argumentsText":"{\"text\":\"SMUGGLED\"}"}}"#,
+            benign.clone(),
+        ),
+        // No arguments: nothing to carry, and nothing the client writes is taken for them.
+        (
+            r#"{"name":"echo","_meta":{"tooldef/argumentsText":"{\"text\":\"SMUGGLED\"}"}}"#,
+            none.clone(),
+        ),
+        (
+            r#"{"name":"echo","arguments":null,"_meta":{"tooldef/argumentsText":"{\"text\":\"SMUGGLED\"}"}}"#,
+            none,
+        ),
+        // A guess at the key the server's reader draws for itself.
+        (
+            r#"{"name":"echo","arguments":{"text":"benign"},"_meta":{"tooldef/argumentsText/00000000000000000000000000000000":"{\"text\":\"SMUGGLED\"}"}}"#,
+            benign,
+        ),
+    ]
 }
