@@ -301,3 +301,83 @@ async fn a_served_tool_that_kills_its_server_is_an_error_for_the_client() {
         )
     );
 }
+
+/// Whether a process still runs (a zombie awaiting its reaper does not).
+#[cfg(target_os = "linux")]
+fn running(pid: u32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Ok(stat) => !matches!(
+            stat.rsplit(')').next().unwrap_or("").trim_start().chars().next(),
+            Some('Z' | 'X')
+        ),
+        Err(_) => false,
+    }
+}
+
+/// Waits (at most [`STEP`]) until `done` holds; whether it did.
+fn eventually(mut done: impl FnMut() -> bool) -> bool {
+    let deadline = std::time::Instant::now() + STEP;
+    while !done() {
+        if std::time::Instant::now() > deadline {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    true
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn serve_kills_a_running_command_before_it_exits_when_its_client_goes() {
+    use std::io::Write as _;
+    let dir = TempDir::new();
+    let pids = dir.0.join("pids");
+    let script = format!("sleep 60 & echo $! >> '{}'; wait", pids.display());
+    let spec = json!({"description": "Sleeps.", "command": {"argv": ["sh", "-c", script],
+                      "timeout_ms": 120_000}});
+    std::fs::write(dir.0.join("nap.json"), spec.to_string()).unwrap();
+    let mut serve = Command::new(TOOLDEF)
+        .arg("serve")
+        .arg(&dir.0)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = serve.stdin.take().unwrap();
+    let lines = [
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25", "capabilities": {},
+            "clientInfo": {"name": "raw", "version": "0"}}}),
+        json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+               "params": {"name": "nap", "arguments": {}}}),
+    ];
+    for line in &lines {
+        writeln!(stdin, "{line}").unwrap();
+    }
+    stdin.flush().unwrap();
+    let mut pid = None;
+    let started = eventually(|| {
+        pid = std::fs::read_to_string(&pids).ok().and_then(|t| t.trim().parse::<u32>().ok());
+        pid.is_some()
+    });
+    if !started {
+        let _ = serve.kill();
+        panic!("the command never started");
+    }
+    let pid = pid.unwrap();
+    // The client goes: serve sees the end of its input, and exits.
+    drop(stdin);
+    let exited = eventually(|| serve.try_wait().unwrap().is_some());
+    if !exited {
+        let _ = serve.kill();
+        panic!("serve did not exit after its client went");
+    }
+    let gone = eventually(|| !running(pid));
+    if !gone {
+        // Do not leave it behind either way.
+        let _ = Command::new("kill").arg("-9").arg(pid.to_string()).status();
+    }
+    assert!(gone, "the command's sleeper {pid} outlived `tooldef serve`");
+}

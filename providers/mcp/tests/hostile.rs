@@ -276,3 +276,90 @@ async fn a_client_that_disconnects_mid_call_lets_the_call_go() {
     .await;
     assert!(within("the client's call", pending).await.unwrap().is_err());
 }
+
+/// Whether a process still runs (a zombie awaiting its reaper does not).
+#[cfg(target_os = "linux")]
+fn running(pid: u32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Ok(stat) => !matches!(
+            stat.rsplit(')').next().unwrap_or("").trim_start().chars().next(),
+            Some('Z' | 'X')
+        ),
+        Err(_) => false,
+    }
+}
+
+/// A raw client of a server over `stream`: writes lines and reads answers by id.
+struct Raw {
+    write: tokio::io::WriteHalf<DuplexStream>,
+    lines: tokio::io::Lines<BufReader<tokio::io::ReadHalf<DuplexStream>>>,
+}
+
+impl Raw {
+    /// Serves `server` on a duplex pipe and completes the opening exchange.
+    async fn start(server: McpServer) -> Raw {
+        let (ours, theirs) = tokio::io::duplex(1 << 16);
+        let (read, write) = tokio::io::split(theirs);
+        tokio::spawn(server.serve_io(read, write));
+        let (read, write) = tokio::io::split(ours);
+        let mut raw = Raw { write, lines: BufReader::new(read).lines() };
+        let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25", "capabilities": {},
+            "clientInfo": {"name": "raw", "version": "0"}}});
+        raw.send(&init.to_string()).await;
+        assert_eq!(raw.answer(0).await["result"]["serverInfo"]["name"], "tooldef");
+        raw.send(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#).await;
+        raw
+    }
+
+    async fn send(&mut self, line: &str) {
+        within("a write", async {
+            self.write.write_all(line.as_bytes()).await.unwrap();
+            self.write.write_all(b"\n").await.unwrap();
+        })
+        .await;
+    }
+
+    async fn answer(&mut self, id: u64) -> Value {
+        within("an answer", response(&mut self.lines, id)).await
+    }
+}
+
+#[cfg(target_os = "linux")]
+#[tokio::test]
+async fn a_cancelled_call_kills_its_command_group() {
+    let dir = support::TempDir::new();
+    let pids = dir.path().join("pids");
+    let script = format!("sleep 60 & echo $! >> '{}'; wait", pids.display());
+    let spec = json!({"description": "Sleeps.", "command": ["sh", "-c", script]});
+    dir.write("nap.json", &spec.to_string());
+    let registry = Arc::new(tooldef::ToolRegistry::new());
+    let options = tooldef::WorkspaceOptions::default().command_timeout(Duration::from_secs(120));
+    let workspace = Arc::new(tooldef::Workspace::with_options(dir.path(), options));
+    let mut raw = Raw::start(McpServer::from_workspaces(registry, [workspace])).await;
+    raw.send(r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#).await;
+    raw.answer(1).await;
+    raw.send(
+        r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"nap","arguments":{}}}"#,
+    )
+    .await;
+    let pid: u32 = within("the command to start", async {
+        loop {
+            if let Some(pid) =
+                std::fs::read_to_string(&pids).ok().and_then(|t| t.trim().parse().ok())
+            {
+                return pid;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    })
+    .await;
+    raw.send(r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}}"#)
+        .await;
+    within("the command to be killed", async {
+        while running(pid) {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    })
+    .await;
+}
