@@ -202,8 +202,10 @@ Options:
   -h, --help    Print this help
 
 The paths written are printed on stdout, one a line; notes (keywords dropped) on stderr. Every
-tool that cannot be imported is named on stderr (its JSON pointer in FILE and the problem);
-without --keep-going nothing is written then. A non-empty list that yields no tool is an error
+tool that cannot be imported is named on stderr (its JSON pointer in FILE and the problem), and
+so is a name listed twice (the second) or one whose file would be a dot-file (`.hidden`, which a
+tool directory ignores); without --keep-going nothing is written then. A server's text reaches
+the terminal with its control characters escaped. A non-empty list that yields no tool is an error
 that says which format it looks like. Exit status: 0 every tool written, 2 bad usage, bad input
 or a tool left out.
 ",

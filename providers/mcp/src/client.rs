@@ -490,6 +490,7 @@ impl McpClient {
                     let Some(descriptor) = imported.tools.pop() else { continue };
                     out.tools.push(Arc::new(McpTool {
                         remote_name: tool.name.to_string(),
+                        index: i,
                         descriptor,
                         validator: ArgValidator::new(),
                         conn: Arc::clone(&self.conn),
@@ -526,6 +527,7 @@ impl McpClient {
 /// One tool of an MCP server: its imported descriptor, and calls forwarded to the server.
 pub struct McpTool {
     remote_name: String,
+    index: usize,
     descriptor: ToolDescriptor,
     validator: ArgValidator,
     conn: Arc<Connection>,
@@ -544,6 +546,11 @@ impl McpTool {
     /// The name the server gave the tool (what calls are forwarded under).
     pub fn remote_name(&self) -> &str {
         &self.remote_name
+    }
+
+    /// The tool's index in the server's list (over all its pages), as in `/tools/3`.
+    pub fn index(&self) -> usize {
+        self.index
     }
 
     /// The server's label.
