@@ -224,8 +224,11 @@ stderr, a changed file that breaks keeps its last good version, and clients are 
 `notifications/tools/list_changed` when the set changes. `tools/call` checks the arguments
 against the schema first (an error result names the JSON pointer); a spec with a `command`
 runs it with the arguments on its stdin, a spec without one answers with an error result.
+At most 16 commands of a directory run at once (further calls wait their turn); a call the
+client cancels kills its command's process group.
 
-The server stops when its client closes stdin. Only MCP messages are written on stdout.
+The server stops when its client closes stdin, once the calls in flight are answered (at most
+5 s later); a command still running then is killed. Only MCP messages are written on stdout.
 
 Options:
   -h, --help    Print this help
