@@ -202,8 +202,10 @@ Options:
   -h, --help    Print this help
 
 The paths written are printed on stdout, one a line; notes (keywords dropped) on stderr. Every
-tool that cannot be imported is named on stderr (its JSON pointer in FILE and the problem);
-without --keep-going nothing is written then. A non-empty list that yields no tool is an error
+tool that cannot be imported is named on stderr (its JSON pointer in FILE and the problem), and
+so is a name listed twice (the second) or one whose file would be a dot-file (`.hidden`, which a
+tool directory ignores); without --keep-going nothing is written then. A server's text reaches
+the terminal with its control characters escaped. A non-empty list that yields no tool is an error
 that says which format it looks like. Exit status: 0 every tool written, 2 bad usage, bad input
 or a tool left out.
 ",
@@ -222,8 +224,11 @@ stderr, a changed file that breaks keeps its last good version, and clients are 
 `notifications/tools/list_changed` when the set changes. `tools/call` checks the arguments
 against the schema first (an error result names the JSON pointer); a spec with a `command`
 runs it with the arguments on its stdin, a spec without one answers with an error result.
+At most 16 commands of a directory run at once (further calls wait their turn); a call the
+client cancels kills its command's process group.
 
-The server stops when its client closes stdin. Only MCP messages are written on stdout.
+The server stops when its client closes stdin, once the calls in flight are answered (at most
+5 s later); a command still running then is killed. Only MCP messages are written on stdout.
 
 Options:
   -h, --help    Print this help

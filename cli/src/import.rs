@@ -5,7 +5,7 @@
 //! the JSON pointer of the input file. Reading and writing files is the caller's.
 
 use serde_json::{Map, Value};
-use tooldef::json_schema::ImportNote;
+use tooldef::json_schema::{ImportError, ImportNote};
 use tooldef::{JsonPointer, KeyOrder, Spec, SpecError, SpecErrorKind, spec_from_value_ordered};
 
 use crate::providers::ImportFormat;
@@ -158,8 +158,9 @@ fn is_dated_tool_type(t: &str) -> bool {
 /// naming the file and the line and column or the JSON pointer at fault, and the format it looks
 /// like on a second line.
 pub(crate) fn import(file: &str, text: &str, format: ImportFormat) -> Result<Imported, String> {
-    // Parsed with its key order, so that imported properties keep the order of the input.
-    let (root, order) = KeyOrder::parse(text.as_bytes()).map_err(|e| {
+    // Parsed with its key order, so that imported properties keep the order of the input, and
+    // its schema nodes counted: a schema far past the limit is refused before it is built.
+    let (root, order, too_large) = KeyOrder::parse_schemas(text.as_bytes()).map_err(|e| {
         let full = e.to_string();
         let suffix = format!(" at line {} column {}", e.line(), e.column());
         let message = full.strip_suffix(&suffix).unwrap_or(&full);
@@ -172,10 +173,12 @@ pub(crate) fn import(file: &str, text: &str, format: ImportFormat) -> Result<Imp
         ..Imported::default()
     };
     let hint = out.shape.and_then(|shape| mismatch(shape, format));
-    read_tools(file, &root, &order, format, &mut out).map_err(|message| match &hint {
-        Some(hint) => format!("{message}\n{file}: {hint}"),
-        None => message,
-    })?;
+    read_tools(file, &root, &order, &too_large, format, &mut out).map_err(
+        |message| match &hint {
+            Some(hint) => format!("{message}\n{file}: {hint}"),
+            None => message,
+        },
+    )?;
     if !out.failed.is_empty() {
         out.hint = hint.map(|hint| format!("{file}: {hint}"));
     }
@@ -187,6 +190,7 @@ fn read_tools(
     file: &str,
     root: &Value,
     order: &KeyOrder,
+    too_large: &[ImportError],
     format: ImportFormat,
     out: &mut Imported,
 ) -> Result<(), String> {
@@ -196,6 +200,12 @@ fn read_tools(
         ImportFormat::Gemini => gemini_declarations(file, root, &mut out.warnings)?,
     };
     for (pointer, tool) in tools {
+        // A tool whose schema was too large to read is refused where the count crossed.
+        let at = JsonPointer::parse(&pointer).unwrap_or_default();
+        if let Some(e) = too_large.iter().find(|e| e.pointer.starts_with(&at)) {
+            out.failed.push(format!("{file}: {e}"));
+            continue;
+        }
         // One bad tool never hides the others: its message is kept and the next one read.
         match read_tool(file, tool, &pointer, order, format, &mut out.warnings) {
             Ok(Some(spec)) => {

@@ -105,10 +105,7 @@ fn run(command: Command) -> Result<(), Failure> {
             let tools: Vec<(&ToolDescriptor, String)> = listed
                 .tools
                 .iter()
-                .map(|t| {
-                    let d = Executor::descriptor(&**t);
-                    (d, format!("tool `{}`", d.name))
-                })
+                .map(|(t, from)| (Executor::descriptor(&**t), from.clone()))
                 .collect();
             let target = SpecTarget { dir: &a.out, force: a.force, keep_going: a.keep_going };
             write_specs(label, &tools, failed.collect(), None, &target)
@@ -463,6 +460,24 @@ fn import_cmd(a: ImportArgs) -> Result<(), Failure> {
     write_specs(&label, &tools, failed, imported.hint.as_deref(), &target)
 }
 
+/// The longest file name written (in bytes): what most file systems take.
+const MAX_FILE_NAME: usize = 255;
+
+/// Why the spec file of the tool `name` would never read back as it, if it would not.
+fn unreadable_file_name(name: &str) -> Option<String> {
+    if name.starts_with('.') {
+        return Some(
+            "would be a dot-file, which a tool directory ignores (a spec file's name must not \
+             start with `.`)"
+                .into(),
+        );
+    }
+    let len = name.len() + ".json".len();
+    (len > MAX_FILE_NAME).then(|| {
+        format!("would be a file name of {len} bytes; at most {MAX_FILE_NAME} are written")
+    })
+}
+
 /// Where `import` writes its spec files, and what it does when some tools cannot be imported.
 struct SpecTarget<'a> {
     dir: &'a Path,
@@ -483,8 +498,27 @@ fn write_specs(
 ) -> Result<(), Failure> {
     // Check everything before writing anything.
     let mut files: Vec<(PathBuf, String)> = Vec::with_capacity(tools.len());
+    let mut seen: HashMap<&str, &str> = HashMap::new();
     for (descriptor, from) in tools {
-        let path = target.dir.join(format!("{}.json", descriptor.name));
+        let name = descriptor.name.as_str();
+        // Two tools of one name would be two writes of one file: the second is refused (the
+        // first stays unless it fails too), so that `--force` never keeps one silently.
+        if let Some(first) = seen.get(name) {
+            failed.push(format!("{label}: {from}: tool `{name}` is already listed at {first}"));
+            continue;
+        }
+        seen.insert(name, from);
+        // A name whose file would never read back: a dot-file (`.`, `..`, `.hidden`), which
+        // every directory read ignores, or a file name too long to create. (Other names the
+        // file-stem rule refuses, `a.b` or past 64 characters, still read back from the file
+        // itself, and a directory read names them.)
+        if let Some(why) = unreadable_file_name(name) {
+            failed.push(format!(
+                "{label}: {from}: tool `{name}` cannot be written as a spec file: `{name}.json` {why}"
+            ));
+            continue;
+        }
+        let path = target.dir.join(format!("{name}.json"));
         if let Err(e) = out_dir::check_target(&path, target.force) {
             failed.push(e);
             continue;

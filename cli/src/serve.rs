@@ -4,7 +4,9 @@
 //! broken file is skipped, a changed file that breaks keeps its last good version); clients are
 //! told with `notifications/tools/list_changed` when the set changes; `tools/call` goes through
 //! dispatch (arguments checked against the schema first, a command spec runs its command, a
-//! declarative spec answers with an `isError` result). Owns the wiring only; the protocol is
+//! declarative spec answers with an `isError` result). A command still running when the
+//! session ends (the client closed its end, or went) is killed with its process group before
+//! the server exits, so that none outlives it. Owns the wiring only; the protocol is
 //! `tooldef_mcp::server`'s.
 
 use std::io::Write;
@@ -44,9 +46,14 @@ pub(crate) fn serve(args: ServeArgs) -> Result<(), String> {
         .enable_all()
         .build()
         .map_err(|e| format!("cannot start the async runtime: {e}"))?;
-    let server = McpServer::from_workspaces(registry, workspaces);
-    runtime.block_on(server.serve_stdio()).map_err(|e| e.to_string())?;
+    let server = McpServer::from_workspaces(registry, workspaces.clone());
+    let served = runtime.block_on(server.serve_stdio()).map_err(|e| e.to_string());
     // stdin is read by a blocking thread that may still wait for input: do not wait for it.
+    // Shutting down drops the calls still in flight, which kills their commands; what any
+    // other path left running is killed here, before the process exits.
     runtime.shutdown_background();
-    Ok(())
+    for workspace in &workspaces {
+        workspace.kill_commands();
+    }
+    served
 }

@@ -1,5 +1,6 @@
 //! Many tools at once and hostile files, through the binary: every bad file and tool is named
 //! while the good ones go through with `--keep-going`; a FIFO as a spec path is refused at once;
+//! a schema far past the node limit is refused while it is read, within bounded memory;
 //! `import --out` never writes through a symbolic link.
 
 #![cfg(unix)]
@@ -16,8 +17,15 @@ const TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Runs the binary with stdin closed, failing the test after [`TIMEOUT`].
 fn tooldef(args: &[&str]) -> Output {
-    let mut child = Command::new(BIN)
-        .args(args)
+    let mut command = Command::new(BIN);
+    command.args(args);
+    run(command, args)
+}
+
+/// Runs `command` (the binary, `args` for messages) with stdin closed, failing the test after
+/// [`TIMEOUT`].
+fn run(mut command: Command, args: &[&str]) -> Output {
+    let mut child = command
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -279,6 +287,39 @@ error: {list}: #/tools/3: tool `one` is already defined at #/tools/0
         format!("{}\n{}\n", out.join("one.json").display(), out.join("three.json").display())
     );
     assert_eq!(entries(&out), ["one.json", "three.json"]);
+}
+
+/// A tool list of about 20 MB: `wide`, whose input lists 700,000 properties, then `ok`.
+fn wide_list() -> String {
+    let props: Vec<String> =
+        (0..700_000).map(|i| format!(r#""p{i}":{{"type":"string"}}"#)).collect();
+    format!(
+        r#"{{"tools":[{{"name":"wide","inputSchema":{{"type":"object","properties":{{{}}}}}}},{{"name":"ok","inputSchema":{{"type":"object"}}}}]}}"#,
+        props.join(",")
+    )
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_schema_far_past_the_node_limit_is_refused_while_read_within_bounded_memory() {
+    let dir = TempDir::new("wide");
+    let list = dir.write("wide.json", &wide_list());
+    let out = dir.join("out").display().to_string();
+    // At most 1 GiB of address space: building those properties took some 1.4 GB before they
+    // were counted; counted while read, the import stays far below.
+    let args = ["import", "--from", "mcp", "--keep-going", &list, "--out", &out];
+    let mut command = Command::new("sh");
+    command.arg("-c").arg("ulimit -v 1048576 && exec \"$0\" \"$@\"").arg(BIN).args(args);
+    let o = run(command, &args);
+    assert_eq!(
+        text(&o.stderr),
+        format!(
+            "error: {list}: #/tools/0/inputSchema/properties/p65536: schemas hold more than 65536 \
+             nodes (the tool's input and output schemas and their definitions together)\n"
+        )
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(entries(&dir.join("out")), ["ok.json"], "the other tool is still written");
 }
 
 // ------------------------------------------------------------------------------------------------

@@ -301,3 +301,193 @@ async fn a_served_tool_that_kills_its_server_is_an_error_for_the_client() {
         )
     );
 }
+
+/// Whether a process still runs (a zombie awaiting its reaper does not).
+#[cfg(target_os = "linux")]
+fn running(pid: u32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Ok(stat) => !matches!(
+            stat.rsplit(')').next().unwrap_or("").trim_start().chars().next(),
+            Some('Z' | 'X')
+        ),
+        Err(_) => false,
+    }
+}
+
+/// Waits (at most [`STEP`]) until `done` holds; whether it did.
+fn eventually(mut done: impl FnMut() -> bool) -> bool {
+    let deadline = std::time::Instant::now() + STEP;
+    while !done() {
+        if std::time::Instant::now() > deadline {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    true
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn serve_kills_a_running_command_before_it_exits_when_its_client_goes() {
+    use std::io::Write as _;
+    let dir = TempDir::new();
+    let pids = dir.0.join("pids");
+    let script = format!("sleep 60 & echo $! >> '{}'; wait", pids.display());
+    let spec = json!({"description": "Sleeps.", "command": {"argv": ["sh", "-c", script],
+                      "timeout_ms": 120_000}});
+    std::fs::write(dir.0.join("nap.json"), spec.to_string()).unwrap();
+    let mut serve = Command::new(TOOLDEF)
+        .arg("serve")
+        .arg(&dir.0)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = serve.stdin.take().unwrap();
+    let lines = [
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25", "capabilities": {},
+            "clientInfo": {"name": "raw", "version": "0"}}}),
+        json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+               "params": {"name": "nap", "arguments": {}}}),
+    ];
+    for line in &lines {
+        writeln!(stdin, "{line}").unwrap();
+    }
+    stdin.flush().unwrap();
+    let mut pid = None;
+    let started = eventually(|| {
+        pid = std::fs::read_to_string(&pids).ok().and_then(|t| t.trim().parse::<u32>().ok());
+        pid.is_some()
+    });
+    if !started {
+        let _ = serve.kill();
+        panic!("the command never started");
+    }
+    let pid = pid.unwrap();
+    // The client goes: serve sees the end of its input, and exits.
+    drop(stdin);
+    let exited = eventually(|| serve.try_wait().unwrap().is_some());
+    if !exited {
+        let _ = serve.kill();
+        panic!("serve did not exit after its client went");
+    }
+    let gone = eventually(|| !running(pid));
+    if !gone {
+        // Do not leave it behind either way.
+        let _ = Command::new("kill").arg("-9").arg(pid.to_string()).status();
+    }
+    assert!(gone, "the command's sleeper {pid} outlived `tooldef serve`");
+}
+
+/// `tooldef import --from mcp-server [FLAGS] --out OUT -- python3 hostile_server.py MODE`.
+fn import_from_hostile_server(out: &Path, mode: &str, flags: &[&str]) -> std::process::Output {
+    let server = fixture("hostile_server.py");
+    let mut args: Vec<&std::ffi::OsStr> =
+        vec!["import".as_ref(), "--from".as_ref(), "mcp-server".as_ref()];
+    args.extend(flags.iter().map(std::ffi::OsStr::new));
+    args.extend(["--out".as_ref(), out.as_os_str(), "--".as_ref(), "python3".as_ref()]);
+    args.extend([server.as_os_str(), mode.as_ref()]);
+    run_bounded(&args)
+}
+
+/// How the hostile server is named in messages.
+fn hostile_label(mode: &str) -> String {
+    format!("python3 {} {mode}", fixture("hostile_server.py").display())
+}
+
+fn written(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .map(|d| d.map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect())
+        .unwrap_or_default();
+    names.sort();
+    names
+}
+
+#[test]
+fn a_name_a_server_lists_twice_is_refused_before_anything_is_written() {
+    let label = hostile_label("duplicate");
+    for flags in [&[][..], &["--force"]] {
+        let out = TempDir::new();
+        let o = import_from_hostile_server(&out.0, "duplicate", flags);
+        assert_eq!(o.status.code(), Some(2), "{flags:?}");
+        assert_eq!(
+            String::from_utf8_lossy(&o.stderr),
+            format!("error: {label}: #/tools/2: tool `dup` is already listed at #/tools/0\n"),
+            "{flags:?}"
+        );
+        assert_eq!(written(&out.0), Vec::<String>::new(), "{flags:?}");
+    }
+    // With --keep-going the first of the name is written, never the second over it.
+    let out = TempDir::new();
+    let o = import_from_hostile_server(&out.0, "duplicate", &["--keep-going", "--force"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(written(&out.0), ["dup.json", "ok.json"]);
+    let dup: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.0.join("dup.json")).unwrap()).unwrap();
+    assert_eq!(dup["description"], "First.");
+}
+
+#[test]
+fn names_that_would_not_read_back_as_files_are_refused_naming_the_rule() {
+    let out = TempDir::new();
+    let o = import_from_hostile_server(&out.0, "names", &[]);
+    assert_eq!(o.status.code(), Some(2));
+    let label = hostile_label("names");
+    let why = "would be a dot-file, which a tool directory ignores (a spec file's name must not \
+               start with `.`)";
+    let expected: Vec<String> = [(0, "."), (1, ".."), (2, ".hidden")]
+        .iter()
+        .map(|(i, name)| {
+            format!(
+                "error: {label}: #/tools/{i}: tool `{name}` cannot be written as a spec file: \
+                 `{name}.json` {why}"
+            )
+        })
+        .collect();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(stderr.lines().collect::<Vec<_>>(), expected);
+    assert_eq!(written(&out.0), Vec::<String>::new());
+    // With --keep-going the others are written.
+    let o = import_from_hostile_server(&out.0, "names", &["--keep-going"]);
+    assert_eq!(o.status.code(), Some(2));
+    let long = format!("{}.json", "x".repeat(100));
+    assert_eq!(written(&out.0), ["ok.json".to_owned(), long]);
+}
+
+#[test]
+fn a_server_s_names_and_error_text_reach_the_terminal_escaped() {
+    let out = TempDir::new();
+    let o = import_from_hostile_server(&out.0, "escapes", &[]);
+    assert_eq!(o.status.code(), Some(2));
+    let label = hostile_label("escapes");
+    let stderr = String::from_utf8(o.stderr).unwrap();
+    assert!(!stderr.contains(['\u{1b}', '\0']), "{stderr:?}");
+    assert_eq!(
+        stderr.lines().collect::<Vec<_>>(),
+        [
+            format!(
+                "error: {label}: tool `red\\u{{1b}}[31m\\0`: /tools/0: MCP tool `red\\u{{1b}}[31m\\0`: \
+                 #/name: tool name `red\\u{{1b}}[31m\\0` has the character '\\u{{1b}}' at byte 3; \
+                 only a-z, A-Z, 0-9, `_`, `-` and `.` are allowed"
+            ),
+            format!(
+                "error: {label}: tool `ok`: /tools/1: MCP tool `ok`: #/input_schema/properties/x/type: \
+                 `strin\\u{{1b}}[2J` is not a JSON Schema type; expected one of string, integer, \
+                 number, boolean, null, array, object"
+            ),
+        ]
+    );
+    let o = import_from_hostile_server(&out.0, "error", &[]);
+    assert_eq!(o.status.code(), Some(2));
+    let label = hostile_label("error");
+    assert_eq!(
+        String::from_utf8(o.stderr).unwrap(),
+        format!(
+            "error: MCP server `{label}`: tools/list failed: the server answered with error \
+             -32000: boom\\u{{1b}}[2J\\0\\nforged line\n"
+        )
+    );
+}

@@ -351,12 +351,16 @@ pub(crate) fn parse_bytes(
 ) -> Result<Spec, SpecError> {
     // Parsed with its key order (properties stay in the order the author wrote them), and a
     // key given twice refused with its pointer.
-    let (value, order) = KeyOrder::parse(bytes).map_err(|e| {
+    // Schema nodes are counted while reading: a schema far past the limit is not built.
+    let (value, order, refused) = KeyOrder::parse_schemas(bytes).map_err(|e| {
         let full = e.to_string();
         let suffix = format!(" at line {} column {}", e.line(), e.column());
         let message = full.strip_suffix(&suffix).unwrap_or(&full).to_owned();
         err(file, SpecErrorKind::Syntax { line: e.line(), column: e.column(), message })
     })?;
+    if let Some(e) = refused.into_iter().next() {
+        return Err(err(file, SpecErrorKind::Schema(e)));
+    }
     spec_value(file, &value, &order, name_override, fallback_name)
 }
 

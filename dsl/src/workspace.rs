@@ -9,7 +9,10 @@
 //! - `NAME.json` is a spec. Alone it is declarative: calling it returns the error result
 //!   "workspace tool NAME has no implementation". With a `"command"` (an argv array, no shell)
 //!   it is executable: the arguments JSON goes to its stdin and its stdout is the result, within
-//!   [`WorkspaceOptions::command_timeout`] and [`WorkspaceOptions::max_output`]. It runs with a
+//!   [`WorkspaceOptions::command_timeout`] and [`WorkspaceOptions::max_output`], at most
+//!   [`WorkspaceOptions::max_concurrent_commands`] at once (a call past it waits its turn), and
+//!   killed with its process group when its call is given up ([`Workspace::kill_commands`]
+//!   kills every running one). It runs with a
 //!   minimal environment ([`BASE_ENV`], plus the variables its spec names in
 //!   `"command": {"env": [...]}`), never the host's whole one. Write access to the directory is
 //!   code execution as the host's user: only let people who may run code there write to it.
@@ -41,13 +44,15 @@
 //! the spec cache, and the decision of what each stem of the directory asks for. Its parts:
 //! `scan` lists the directory, `load` parses one file, `apply` turns the desired state into
 //! registry operations, `target` is the seam to the registry, `report` what a reconcile says,
-//! `tool` and `command` the executor of a spec and the process it runs. The registry's rules
+//! `tool` and `command` the executor of a spec and the process it runs, `pool` the slots that
+//! bound how many run at once. The registry's rules
 //! (stash, strip, batch validation) belong to [`crate::registry`], JSON import to
 //! [`crate::spec`].
 
 mod apply;
 mod command;
 mod load;
+mod pool;
 mod report;
 mod scan;
 mod target;
@@ -72,12 +77,17 @@ use scan::{Entry, FileKey, Kind};
 pub use target::{WorkspaceOp, WorkspaceTarget};
 pub use tool::WorkspaceTool;
 
+/// How many `command` tool processes of one workspace run at once by default
+/// ([`WorkspaceOptions::max_concurrent_commands`]).
+pub const DEFAULT_MAX_CONCURRENT_COMMANDS: usize = 16;
+
 /// Limits and hooks of a [`Workspace`].
 #[derive(Clone)]
 pub struct WorkspaceOptions {
     max_file_size: u64,
     command_timeout: Duration,
     max_output: usize,
+    max_concurrent_commands: usize,
     scan_hook: Option<Arc<dyn Fn() + Send + Sync>>,
     /// Called between the listing and the reads (tests of races on the directory).
     #[cfg(test)]
@@ -90,6 +100,7 @@ impl Default for WorkspaceOptions {
             max_file_size: crate::spec::MAX_SPEC_BYTES,
             command_timeout: Duration::from_secs(30),
             max_output: 1024 * 1024,
+            max_concurrent_commands: DEFAULT_MAX_CONCURRENT_COMMANDS,
             scan_hook: None,
             #[cfg(test)]
             listed_hook: None,
@@ -103,6 +114,7 @@ impl fmt::Debug for WorkspaceOptions {
             .field("max_file_size", &self.max_file_size)
             .field("command_timeout", &self.command_timeout)
             .field("max_output", &self.max_output)
+            .field("max_concurrent_commands", &self.max_concurrent_commands)
             .field("scan_hook", &self.scan_hook.is_some())
             .finish()
     }
@@ -127,6 +139,16 @@ impl WorkspaceOptions {
     /// killed.
     pub fn max_output(mut self, bytes: usize) -> Self {
         self.max_output = bytes;
+        self
+    }
+
+    /// Most `command` tool processes of the workspace running at once (default
+    /// [`DEFAULT_MAX_CONCURRENT_COMMANDS`], 16; at least 1). A call past it waits for a running
+    /// command to end, first come first served, without a thread of its own, and its
+    /// [`command_timeout`](Self::command_timeout) starts when its command does; a call given up
+    /// while waiting leaves the line.
+    pub fn max_concurrent_commands(mut self, n: usize) -> Self {
+        self.max_concurrent_commands = n.max(1);
         self
     }
 
@@ -254,6 +276,8 @@ pub struct Workspace {
     gate: Mutex<Gate>,
     gate_cv: Condvar,
     inner: Mutex<Inner>,
+    /// The slots of the workspace's commands, shared by its tools.
+    commands: Arc<pool::CommandPool>,
     scans: AtomicU64,
     files_read: AtomicU64,
     stat_calls: AtomicU64,
@@ -277,12 +301,14 @@ impl Workspace {
 
     /// A workspace over `dir` with the given limits.
     pub fn with_options(dir: impl Into<PathBuf>, options: WorkspaceOptions) -> Self {
+        let commands = Arc::new(pool::CommandPool::new(options.max_concurrent_commands));
         Workspace {
             dir: dir.into(),
             options,
             gate: Mutex::new(Gate::default()),
             gate_cv: Condvar::new(),
             inner: Mutex::new(Inner::default()),
+            commands,
             scans: AtomicU64::new(0),
             files_read: AtomicU64::new(0),
             stat_calls: AtomicU64::new(0),
@@ -292,6 +318,14 @@ impl Workspace {
     /// The directory.
     pub fn dir(&self) -> &Path {
         &self.dir
+    }
+
+    /// Kills every `command` tool process of this workspace running now (each whole process
+    /// group) and returns how many there were; their calls end with
+    /// [`CommandFailure::Killed`]. What a host calls before it exits, so that no command
+    /// outlives it (`tooldef serve` does). Calls waiting for a slot are not affected.
+    pub fn kill_commands(&self) -> usize {
+        self.commands.kill_all()
     }
 
     /// Counters over the workspace's life.
@@ -625,6 +659,7 @@ impl Workspace {
             timeout: c.timeout_ms.map_or(self.options.command_timeout, Duration::from_millis),
             max_output: self.options.max_output,
             env: c.env,
+            pool: Arc::clone(&self.commands),
         });
         let tool = Arc::new(WorkspaceTool { descriptor: spec.descriptor.clone(), path, command });
         Loaded { spec, tool }

@@ -172,3 +172,55 @@ fn pointers_escape_slash_and_tilde_in_parameter_names() {
          - /~0tag must be one of \"a\", \"b\"; got 1"
     );
 }
+
+/// Echo the integers.
+#[tool]
+pub fn widths(signed: i64, unsigned: Option<u64>, list: Option<Vec<i64>>) -> i64 {
+    let _ = (unsigned, list);
+    signed
+}
+
+#[test]
+fn an_integer_past_64_bits_is_refused_at_its_pointer_as_out_of_range() {
+    let mut tb = Toolbox::new();
+    tb.add(Widths);
+    let signed = "must be an integer from -9223372036854775808 to 9223372036854775807";
+    let cases = [
+        (r#"{"signed": 1e20}"#, format!("/signed is out of range for a 64-bit integer: {signed}; got 1e+20")),
+        (
+            r#"{"signed": 9223372036854775808}"#,
+            format!("/signed is out of range for a 64-bit integer: {signed}; got 9223372036854775808"),
+        ),
+        (
+            r#"{"signed": -9223372036854775809}"#,
+            format!("/signed is out of range for a 64-bit integer: {signed}; got -9.223372036854776e+18"),
+        ),
+        (
+            r#"{"signed": 1, "unsigned": 18446744073709551616}"#,
+            "/unsigned is out of range for a 64-bit integer: must be an integer from 0 to 18446744073709551615; got 1.8446744073709552e+19".to_owned(),
+        ),
+        (
+            // In range, but written as a float past what a float holds exactly.
+            r#"{"signed": 1, "unsigned": 1e19}"#,
+            "/unsigned is out of range for a 64-bit integer: must be an integer from 0 to 18446744073709551615; got 1e+19".to_owned(),
+        ),
+        (
+            r#"{"signed": 1, "list": [1, 92233720368547758070]}"#,
+            format!("/list/1 is out of range for a 64-bit integer: {signed}; got 9.223372036854776e+19"),
+        ),
+    ];
+    for (text, error) in cases {
+        let expected = format!("invalid arguments for widths: {error}");
+        let r = call(&tb, "widths", Arguments::Text(text.into()));
+        assert_eq!((r.is_error, r.text()), (true, expected.clone()), "text {text}");
+        let value: serde_json::Value = serde_json::from_str(text).unwrap();
+        let r = call(&tb, "widths", value.into());
+        assert_eq!((r.is_error, r.text()), (true, expected), "value {text}");
+    }
+    let r = call(
+        &tb,
+        "widths",
+        json!({"signed": 9223372036854775807_i64, "unsigned": u64::MAX}).into(),
+    );
+    assert_eq!((r.is_error, r.text()), (false, "9223372036854775807".to_owned()));
+}

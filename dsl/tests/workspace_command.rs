@@ -246,3 +246,168 @@ fn a_descendant_that_left_the_process_group_is_killed_through_the_pipes_it_holds
     }
     assert!(!running(pid), "the escaped descendant {pid} survived");
 }
+
+// --- concurrency and cancellation ----------------------------------------------------------
+
+/// Polls `fut` once (starting what it starts) without waiting for it.
+fn poll_once<F: std::future::Future + Unpin>(fut: &mut F) -> Option<F::Output> {
+    let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+    match std::pin::Pin::new(fut).poll(&mut cx) {
+        std::task::Poll::Ready(v) => Some(v),
+        std::task::Poll::Pending => None,
+    }
+}
+
+/// Waits (at most 20 s, for a loaded machine) until `done` holds; whether it did.
+fn eventually(mut done: impl FnMut() -> bool) -> bool {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !done() {
+        if Instant::now() > deadline {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    true
+}
+
+/// The pids a command wrote to `file` (one a line), once the file holds `n` lines.
+fn pids_in(file: &std::path::Path, n: usize) -> Vec<u32> {
+    let mut pids = Vec::new();
+    let complete = eventually(|| {
+        let text = std::fs::read_to_string(file).unwrap_or_default();
+        pids = text.lines().filter_map(|l| l.trim().parse().ok()).collect();
+        pids.len() >= n
+    });
+    assert!(complete, "{} never held {n} pids: {pids:?}", file.display());
+    pids
+}
+
+/// A workspace whose tool `cmd` runs `sh -c script`, reconciled into a fresh registry.
+fn workspace_with(dir: &TempDir, opts: WorkspaceOptions, script: &str) -> (Workspace, Reg) {
+    let spec = json!({ "input_schema": {"type": "object"}, "command": ["sh", "-c", script] });
+    dir.write("cmd.json", &spec.to_string());
+    let reg = Reg::with_core(&[]);
+    let ws = Workspace::with_options(dir.path(), opts);
+    ws.reconcile(&reg).unwrap();
+    (ws, reg)
+}
+
+/// A script that starts `sleep 30` in its process group, appends the sleeper's pid to
+/// `pids`, and waits for it.
+fn sleeper(pids: &std::path::Path) -> String {
+    format!("sleep 30 & echo $! >> '{}'; wait", pids.display())
+}
+
+#[test]
+fn calls_past_the_cap_wait_for_a_slot_and_never_run_more_commands_at_once() {
+    let dir = TempDir::new();
+    let live = dir.path().join("live");
+    std::fs::create_dir(&live).unwrap();
+    let counts = dir.path().join("counts");
+    // Each command marks itself live, counts the live ones, lingers, and unmarks itself.
+    let script = format!(
+        "touch '{live}/'$$; ls '{live}' | wc -l >> '{counts}'; sleep 0.2; rm '{live}/'$$; echo ok",
+        live = live.display(),
+        counts = counts.display()
+    );
+    let opts = WorkspaceOptions::default().max_concurrent_commands(3);
+    let (_ws, reg) = workspace_with(&dir, opts, &script);
+    let tool = reg.get("cmd").unwrap();
+    let results: Vec<String> = std::thread::scope(|s| {
+        let calls: Vec<_> = (0..12)
+            .map(|i| {
+                let tool = std::sync::Arc::clone(&tool);
+                s.spawn(move || {
+                    let call = ToolCall::new(format!("c{i}"), "cmd", json!({}));
+                    block_on(tool.execute(&call)).text()
+                })
+            })
+            .collect();
+        calls.into_iter().map(|c| c.join().unwrap()).collect()
+    });
+    assert_eq!(results, vec!["ok"; 12]);
+    let mut seen: Vec<usize> = std::fs::read_to_string(&counts)
+        .unwrap()
+        .lines()
+        .map(|l| l.trim().parse().unwrap())
+        .collect();
+    seen.sort_unstable();
+    assert_eq!(seen.len(), 12);
+    assert!(seen.iter().all(|&n| (1..=3).contains(&n)), "live commands at each start: {seen:?}");
+}
+
+#[test]
+fn a_call_dropped_while_its_command_runs_kills_the_command_group() {
+    let dir = TempDir::new();
+    let pids = dir.path().join("pids");
+    // A deadline far off: only the drop may stop the command.
+    let opts = short().command_timeout(Duration::from_secs(60));
+    let (_ws, reg) = workspace_with(&dir, opts, &sleeper(&pids));
+    let tool = reg.get("cmd").unwrap();
+    let call = ToolCall::new("c1", "cmd", json!({}));
+    let mut pending = tool.execute(&call);
+    assert!(poll_once(&mut pending).is_none());
+    let pid = pids_in(&pids, 1)[0];
+    assert!(running(pid));
+    drop(pending);
+    assert!(eventually(|| !running(pid)), "the sleeper {pid} outlived its dropped call");
+}
+
+#[test]
+fn a_call_dropped_while_waiting_for_a_slot_never_starts_and_passes_its_turn_on() {
+    let dir = TempDir::new();
+    let pids = dir.path().join("pids");
+    let opts = short().max_concurrent_commands(1).command_timeout(Duration::from_secs(60));
+    let (_ws, reg) = workspace_with(&dir, opts, &sleeper(&pids));
+    let tool = reg.get("cmd").unwrap();
+    let calls: Vec<ToolCall> =
+        (0..3).map(|i| ToolCall::new(format!("c{i}"), "cmd", json!({}))).collect();
+    let mut first = tool.execute(&calls[0]);
+    let mut second = tool.execute(&calls[1]);
+    let mut third = tool.execute(&calls[2]);
+    assert!(poll_once(&mut first).is_none());
+    let first_pid = pids_in(&pids, 1)[0];
+    assert!(poll_once(&mut second).is_none());
+    assert!(poll_once(&mut third).is_none());
+    drop(second);
+    drop(first);
+    assert!(eventually(|| !running(first_pid)));
+    // The slot goes to the third call, which starts its command once polled.
+    let third_pid = {
+        let mut started = Vec::new();
+        assert!(eventually(|| {
+            let _ = poll_once(&mut third);
+            started = std::fs::read_to_string(&pids)
+                .unwrap_or_default()
+                .lines()
+                .map(str::to_owned)
+                .collect();
+            started.len() >= 2
+        }));
+        assert_eq!(started.len(), 2, "the dropped second call started a command: {started:?}");
+        started[1].trim().parse::<u32>().unwrap()
+    };
+    drop(third);
+    assert!(eventually(|| !running(third_pid)));
+}
+
+#[test]
+fn kill_commands_stops_every_running_command_and_their_calls_say_so() {
+    let dir = TempDir::new();
+    let pids = dir.path().join("pids");
+    let opts = short().command_timeout(Duration::from_secs(60));
+    let (ws, reg) = workspace_with(&dir, opts, &sleeper(&pids));
+    let tool = reg.get("cmd").unwrap();
+    let (a, b) = (ToolCall::new("a", "cmd", json!({})), ToolCall::new("b", "cmd", json!({})));
+    let mut first = tool.execute(&a);
+    let mut second = tool.execute(&b);
+    assert!(poll_once(&mut first).is_none() && poll_once(&mut second).is_none());
+    let started = pids_in(&pids, 2);
+    assert_eq!(ws.kill_commands(), 2);
+    let stopped = "workspace tool cmd was stopped before it finished and was killed";
+    assert_eq!((block_on(first).text(), block_on(second).text()), (stopped.into(), stopped.into()));
+    for pid in started {
+        assert!(eventually(|| !running(pid)), "{pid} survived kill_commands");
+    }
+    assert_eq!(ws.kill_commands(), 0);
+}

@@ -77,6 +77,24 @@ impl ArgValidator {
         ArgErrors(walk.errors).into_result()
     }
 
+    /// Finds the integers of `args` that no 64-bit type holds (past `i64::MAX` where the
+    /// schema allows negative values, past `u64::MAX` or below `i64::MIN` anywhere), each at its
+    /// pointer: why arguments the schema accepts may still not decode into a Rust type.
+    pub(crate) fn out_of_64_bits(
+        &self,
+        descriptor: &ToolDescriptor,
+        args: &Value,
+    ) -> Result<(), ArgErrors> {
+        let mut walk = Walk::new(self, &descriptor.definitions);
+        walk.int64 = true;
+        if let Value::Object(map) = args {
+            walk.object(&descriptor.params, &descriptor.additional, map, None, 0);
+        }
+        // Only the range of integers: everything else was checked before and passed.
+        walk.errors.retain(|e| e.message.starts_with(OUT_OF_64_BITS));
+        ArgErrors(walk.errors).into_result()
+    }
+
     /// Checks `value` against `schema`, resolving references in `definitions`; pointers in the
     /// errors start at `pointer` ([`JsonPointer::root`] for a value that stands alone).
     ///
@@ -254,6 +272,8 @@ struct Walk<'a> {
     errors: Vec<ArgError>,
     /// Schema nodes visited so far (see [`MAX_STEPS`]).
     steps: usize,
+    /// Whether integers are also checked against the range of a 64-bit type.
+    int64: bool,
     /// The definitions being checked right now, each with the value it is checked against: a
     /// reference back to one of them at the same value describes nothing new (a value that
     /// matches does so without going round the loop), so that branch fails at once.
@@ -268,6 +288,7 @@ impl<'a> Walk<'a> {
             pointer: JsonPointer::root(),
             errors: Vec::new(),
             steps: 0,
+            int64: false,
             open: Vec::new(),
         }
     }
@@ -391,9 +412,15 @@ impl<'a> Walk<'a> {
                 let r2 = arg_checks::int_exclusive(v, n.exclusive_minimum, n.exclusive_maximum, p);
                 let r3 =
                     n.multiple_of.map_or(Ok(()), |step| arg_checks::int_multiple_of(v, step, p));
+                let r4 = if self.int64 {
+                    int64_range(v, n.minimum.is_some_and(|m| m >= 0), num, &self.pointer)
+                } else {
+                    Ok(())
+                };
                 self.check(r1);
                 self.check(r2);
                 self.check(r3);
+                self.check(r4);
             }
             (SchemaKind::Float(n), Value::Number(num)) => {
                 let r = arg_checks::float_range(num.as_f64().unwrap_or(f64::NAN), n, p);
@@ -584,6 +611,34 @@ impl<'a> Walk<'a> {
             }
         }
     }
+}
+
+/// How [`ArgValidator::out_of_64_bits`]'s messages start.
+const OUT_OF_64_BITS: &str = "is out of range for a 64-bit integer";
+
+/// Whether the whole number `v` (written `num`) decodes into a 64-bit integer: unsigned when
+/// the schema allows no negative value, signed otherwise. A number written as a float is read
+/// exactly only below 9.2e18 (the arguments are respelled as integers up to there): past it,
+/// whatever its value, it does not decode.
+fn int64_range(
+    v: i128,
+    unsigned: bool,
+    num: &serde_json::Number,
+    pointer: &JsonPointer,
+) -> Result<(), ArgError> {
+    let (min, max) = if unsigned {
+        (0, i128::from(u64::MAX))
+    } else {
+        (i128::from(i64::MIN), i128::from(i64::MAX))
+    };
+    let inexact = num.is_f64() && num.as_f64().is_some_and(|f| f.abs() >= 9.2e18);
+    if (min..=max).contains(&v) && !inexact {
+        return Ok(());
+    }
+    Err(ArgError::new(
+        pointer,
+        format!("{OUT_OF_64_BITS}: must be an integer from {min} to {max}; got {num}"),
+    ))
 }
 
 /// A number as the integer JSON Schema reads it: any number with a zero fractional part

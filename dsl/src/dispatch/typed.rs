@@ -522,6 +522,10 @@ fn explain_value(
 ) -> DispatchError {
     match validator.check_args(descriptor, value) {
         Err(errors) => invalid(descriptor, errors),
+        // An integer the schema accepts that no 64-bit type holds: at its pointer.
+        Ok(()) if let Err(errors) = validator.out_of_64_bits(descriptor, value) => {
+            invalid(descriptor, errors)
+        }
         // The descriptor accepts what serde refuses (a hand-written `Tool` whose descriptor
         // says less than its type): serde's message is all there is.
         Ok(()) => {

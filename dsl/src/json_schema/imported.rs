@@ -26,6 +26,13 @@ use crate::schema::{Additional, Kept, Schema};
 /// to about 15 MB. The largest tool of the real-world corpus holds 122 nodes, the largest
 /// schema a provider documents (OpenAI's 5,000 properties) about 5,000, and the renderers
 /// never write more than this many nodes from inlined definitions either.
+///
+/// Text is counted while it is read, before its `serde_json::Value` is built (which takes some
+/// 30 times the text for tiny schemas): spec files, `tooldef import` and
+/// `tooldef_mcp::import_*_text` read through [`KeyOrder::parse_schemas`](crate::json_schema::KeyOrder::parse_schemas),
+/// which refuses a schema whose properties, variants or definitions alone pass the limit at the
+/// pointer where they did. Import itself refuses a `properties` or a definitions table wider
+/// than what is left of the limit before it reads any of its members.
 pub const MAX_IMPORT_NODES: usize = 64 * 1024;
 
 /// The result of an import: the IR value and the notes about what was dropped or inferred.

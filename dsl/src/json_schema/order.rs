@@ -10,14 +10,29 @@
 //!
 //! The result does not depend on the feature: with `preserve_order` on (another crate may turn
 //! it on), a `Map` already iterates in text order, which is the order the table records.
+//!
+//! [`KeyOrder::parse_schemas`] reads text that holds tool schemas (a spec, a provider's tool
+//! list) and counts their nodes while it reads, so that a schema far past
+//! [`MAX_IMPORT_NODES`] is refused before it is built: a `serde_json::Value` of tiny schemas
+//! takes some 30 times its text, and import would refuse it anyway. Within each schema (the
+//! outermost object that has `properties`, `$defs`, `definitions`, `anyOf` or `oneOf`), each
+//! member of a `properties` and each variant of an `anyOf` or `oneOf` counts as a node, and
+//! each definition (with what is under it) as one of the definitions; past
+//! [`MAX_IMPORT_NODES`] of either, the rest of that schema is read without being kept, the
+//! schema is left `null` and refused at the pointer where the count crossed the limit. Both
+//! counts are of nodes the import builds too (it counts more: `items`, copies), so a schema
+//! refused here is one the import would refuse, and the rest of the document is read as
+//! usual. Literals (`default`, `examples`, `enum`, `const`) and the keywords import keeps
+//! verbatim are not counted.
 
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fmt;
 
-use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Number, Value};
 
+use crate::json_schema::imported::{ImportError, ImportErrorKind, MAX_IMPORT_NODES};
 use crate::literal::{Literal, LiteralRangeError};
 use crate::pointer::JsonPointer;
 
@@ -72,18 +87,59 @@ impl KeyOrder {
     pub(crate) fn parse_noting_problem(
         text: &[u8],
     ) -> Result<(Value, KeyOrder), (serde_json::Error, Option<TextProblem>)> {
+        KeyOrder::parse_with(text, None)
+    }
+
+    /// As [`KeyOrder::parse`], for text that holds tool schemas: their nodes are counted while
+    /// reading (see the module docs), and each schema past [`MAX_IMPORT_NODES`] is left `null`
+    /// in the value and refused with [`ImportErrorKind::TooManyNodes`] at the pointer where the
+    /// count crossed the limit (a pointer into the document). The rest of the document is read
+    /// as usual.
+    ///
+    /// ```
+    /// use tooldef::json_schema::KeyOrder;
+    ///
+    /// let props: Vec<String> = (0..70_000).map(|i| format!("\"p{i}\":{{}}")).collect();
+    /// let text = format!(r#"{{"tools":[{{"name":"wide","inputSchema":{{"properties":{{{}}}}}}}]}}"#, props.join(","));
+    /// let (value, _, refused) = KeyOrder::parse_schemas(text.as_bytes()).unwrap();
+    /// assert_eq!(value["tools"][0]["inputSchema"], serde_json::Value::Null);
+    /// assert_eq!(value["tools"][0]["name"], "wide");
+    /// assert_eq!(refused[0].pointer, "/tools/0/inputSchema/properties/p65536");
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`KeyOrder::parse`].
+    pub fn parse_schemas(
+        text: &[u8],
+    ) -> Result<(Value, KeyOrder, Vec<ImportError>), serde_json::Error> {
+        let mut budget = Budget::default();
+        let (value, order) =
+            KeyOrder::parse_with(text, Some(&mut budget)).map_err(|(error, _)| error)?;
+        Ok((value, order, budget.refused))
+    }
+
+    fn parse_with(
+        text: &[u8],
+        budget: Option<&mut Budget>,
+    ) -> Result<(Value, KeyOrder), (serde_json::Error, Option<TextProblem>)> {
         let mut order = KeyOrder::default();
         let mut path = JsonPointer::root();
         let mut problem = None;
         let mut de = serde_json::Deserializer::from_slice(text);
         // The recorder counts levels itself and stops past `MAX_DEPTH`, where it can name the
-        // pointer (serde_json's own limit stops at the same level, but says only where).
+        // pointer (serde_json's own limit stops at the same level, but says only where). What
+        // a refused schema's rest is skipped with reads iteratively, with no recursion.
         de.disable_recursion_limit();
         let recorder = Recorder {
             objects: &mut order.objects,
             path: &mut path,
             depth: 0,
             problem: &mut problem,
+            budget,
+            ctx: Ctx::Doc,
+            defs: false,
+            node: false,
         };
         match recorder.deserialize(&mut de) {
             Ok(value) => {
@@ -292,7 +348,38 @@ pub(crate) enum TextProblem {
     TooDeep(JsonPointer),
 }
 
-/// Deserializes one JSON value as `serde_json::Value` does, recording object key order.
+/// The schema nodes counted so far while reading (see [`KeyOrder::parse_schemas`]).
+#[derive(Default)]
+struct Budget {
+    /// The depth (pointer length) of the schema being counted, if one is.
+    root: Option<usize>,
+    /// Its nodes outside its definitions, and within them.
+    nodes: usize,
+    def_nodes: usize,
+    /// Past the limit: the rest of the schema is read without being kept.
+    skipping: bool,
+    refused: Vec<ImportError>,
+}
+
+/// What the value being read is, as far as counting schema nodes goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Ctx {
+    /// Outside any schema known as such (a tool list, a tool, a spec).
+    Doc,
+    /// A schema.
+    Schema,
+    /// A `properties`, `$defs` or `definitions` object: each member a schema node.
+    Members,
+    /// An `anyOf` or `oneOf` array: each element a schema node.
+    Variants,
+    /// An `allOf` array: each element a schema merged into its owner (not a node of its own).
+    Merged,
+    /// A literal, or a keyword import keeps verbatim: nothing below is counted.
+    Other,
+}
+
+/// Deserializes one JSON value as `serde_json::Value` does, recording object key order (and,
+/// with a budget, counting schema nodes).
 struct Recorder<'a> {
     objects: &'a mut HashMap<String, Vec<String>>,
     /// The JSON pointer of the value being read.
@@ -301,15 +388,27 @@ struct Recorder<'a> {
     depth: usize,
     /// Set when a key is given twice or a value nests too deeply.
     problem: &'a mut Option<TextProblem>,
+    /// Schema nodes counted, when reading schemas.
+    budget: Option<&'a mut Budget>,
+    ctx: Ctx,
+    /// Whether the value is within a `$defs` or `definitions`.
+    defs: bool,
+    /// Whether the value is a schema node to count (a member of `properties`, a variant), as
+    /// it starts (an array's end is not an element).
+    node: bool,
 }
 
 impl Recorder<'_> {
-    fn child(&mut self) -> Recorder<'_> {
+    fn child(&mut self, ctx: Ctx, defs: bool, node: bool) -> Recorder<'_> {
         Recorder {
             objects: self.objects,
             path: self.path,
             depth: self.depth + 1,
             problem: self.problem,
+            budget: self.budget.as_deref_mut(),
+            ctx,
+            defs,
+            node,
         }
     }
 
@@ -325,12 +424,81 @@ impl Recorder<'_> {
             self.path
         )))
     }
+
+    fn skipping(&self) -> bool {
+        self.budget.as_ref().is_some_and(|b| b.skipping)
+    }
+
+    /// Counts one node at the current pointer; past the limit, starts skipping.
+    fn count(&mut self, defs: bool) {
+        let Some(budget) = self.budget.as_deref_mut() else { return };
+        if budget.root.is_none() {
+            return;
+        }
+        let n = if defs { &mut budget.def_nodes } else { &mut budget.nodes };
+        *n += 1;
+        if *n > MAX_IMPORT_NODES {
+            budget.skipping = true;
+            budget.refused.push(ImportError {
+                pointer: self.path.clone(),
+                kind: ImportErrorKind::TooManyNodes,
+            });
+        }
+    }
+
+    /// What the member `key` of this object is; makes this object the schema being counted
+    /// when `key` shows it is one and none is.
+    fn member(&mut self, key: &str, depth: usize, root_here: &mut bool) -> (Ctx, bool) {
+        match self.ctx {
+            Ctx::Other | Ctx::Variants | Ctx::Merged => (Ctx::Other, self.defs),
+            Ctx::Members => (Ctx::Schema, self.defs),
+            Ctx::Doc | Ctx::Schema => {
+                let (ctx, defs) = match key {
+                    "properties" => (Ctx::Members, self.defs),
+                    "$defs" | "definitions" => (Ctx::Members, true),
+                    "anyOf" | "oneOf" => (Ctx::Variants, self.defs),
+                    "allOf" => (Ctx::Merged, self.defs),
+                    "items" | "additionalProperties" if self.ctx == Ctx::Schema => {
+                        (Ctx::Schema, self.defs)
+                    }
+                    "default" | "examples" | "enum" | "const" => (Ctx::Other, self.defs),
+                    _ if self.ctx == Ctx::Doc => (Ctx::Doc, self.defs),
+                    _ => (Ctx::Other, self.defs),
+                };
+                if matches!(ctx, Ctx::Members | Ctx::Variants | Ctx::Merged) {
+                    if let Some(budget) = self.budget.as_deref_mut()
+                        && budget.root.is_none()
+                    {
+                        budget.root = Some(depth);
+                        *root_here = true;
+                    }
+                    self.ctx = Ctx::Schema;
+                }
+                (ctx, defs)
+            }
+        }
+    }
+
+    /// Ends the schema being counted, when it is this object: `true` if it was refused.
+    fn end_root(&mut self) -> bool {
+        let Some(budget) = self.budget.as_deref_mut() else { return false };
+        let refused = budget.skipping;
+        *budget = Budget { refused: std::mem::take(&mut budget.refused), ..Budget::default() };
+        refused
+    }
 }
 
 impl<'de> DeserializeSeed<'de> for Recorder<'_> {
     type Value = Value;
 
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
+    fn deserialize<D: Deserializer<'de>>(mut self, deserializer: D) -> Result<Value, D::Error> {
+        if self.node {
+            self.count(self.defs);
+        }
+        if self.skipping() {
+            deserializer.deserialize_ignored_any(IgnoredAny)?;
+            return Ok(Value::Null);
+        }
         deserializer.deserialize_any(self)
     }
 }
@@ -381,10 +549,20 @@ impl<'de> Visitor<'de> for Recorder<'_> {
     fn visit_seq<A: SeqAccess<'de>>(mut self, mut seq: A) -> Result<Value, A::Error> {
         self.enter()?;
         let len = self.path.len();
-        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0));
+        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(4096));
+        let item_ctx = match self.ctx {
+            Ctx::Doc => Ctx::Doc,
+            Ctx::Variants | Ctx::Merged => Ctx::Schema,
+            _ => Ctx::Other,
+        };
         loop {
+            if self.skipping() {
+                while seq.next_element::<IgnoredAny>()?.is_some() {}
+                break;
+            }
             self.path.push_index(items.len());
-            let item = seq.next_element_seed(self.child())?;
+            let (defs, node) = (self.defs, self.ctx == Ctx::Variants);
+            let item = seq.next_element_seed(self.child(item_ctx, defs, node))?;
             self.path.truncate(len);
             match item {
                 Some(v) => items.push(v),
@@ -399,7 +577,13 @@ impl<'de> Visitor<'de> for Recorder<'_> {
         let len = self.path.len();
         let mut map = Map::new();
         let mut keys: Vec<String> = Vec::new();
-        while let Some(key) = access.next_key::<String>()? {
+        let mut root_here = false;
+        loop {
+            if self.skipping() {
+                while access.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+                break;
+            }
+            let Some(key) = access.next_key::<String>()? else { break };
             self.path.push(&key);
             // A key given twice is refused with its pointer, as `json_text::parse` does.
             if map.contains_key(&key) {
@@ -409,10 +593,23 @@ impl<'de> Visitor<'de> for Recorder<'_> {
                     self.path
                 )));
             }
-            let value = access.next_value_seed(self.child())?;
+            let (ctx, defs) = if self.budget.is_some() {
+                self.member(&key, len, &mut root_here)
+            } else {
+                (Ctx::Doc, false)
+            };
+            let node = self.ctx == Ctx::Members;
+            let value = access.next_value_seed(self.child(ctx, defs, node))?;
             self.path.truncate(len);
             map.insert(key.clone(), value);
             keys.push(key);
+        }
+        if root_here && self.end_root() {
+            // Refused: what was kept of it goes, and nothing of its key order is recorded.
+            let under = self.path.as_str().to_owned();
+            self.objects
+                .retain(|p, _| !(p.starts_with(&under) && p[under.len()..].starts_with('/')));
+            return Ok(Value::Null);
         }
         if !keys.is_sorted() {
             self.objects.insert(self.path.as_str().to_owned(), keys);
@@ -531,5 +728,65 @@ mod tests {
             err.to_string(),
             format!("integer {} is outside the range of a 64-bit signed integer", u64::MAX)
         );
+    }
+
+    /// `n` members `"p0":{}`... of a `properties` object.
+    fn props(n: usize) -> String {
+        (0..n).map(|i| format!(r#""p{i}":{{}}"#)).collect::<Vec<_>>().join(",")
+    }
+
+    #[test]
+    fn a_schema_past_the_node_limit_is_left_null_and_refused_where_the_count_crossed() {
+        let text = format!(
+            r#"{{"tools":[{{"name":"a","inputSchema":{{"properties":{{{}}}}}}},{{"name":"b","inputSchema":{{"properties":{{"q":{{}}}}}}}}]}}"#,
+            props(MAX_IMPORT_NODES + 10)
+        );
+        let (value, order, refused) = KeyOrder::parse_schemas(text.as_bytes()).unwrap();
+        assert_eq!(value["tools"][0], json!({"name": "a", "inputSchema": null}));
+        assert_eq!(
+            value["tools"][1],
+            json!({"name": "b", "inputSchema": {"properties": {"q": {}}}})
+        );
+        let expected = ImportError {
+            pointer: JsonPointer::parse("/tools/0/inputSchema/properties/p65536").unwrap(),
+            kind: ImportErrorKind::TooManyNodes,
+        };
+        assert_eq!(refused, [expected]);
+        // Nothing is kept of the refused schema's key order.
+        assert_eq!(order.keys("/tools/0/inputSchema/properties"), None);
+        // At the limit, nothing is refused.
+        let text = format!(r#"{{"properties":{{{}}}}}"#, props(MAX_IMPORT_NODES));
+        assert_eq!(KeyOrder::parse_schemas(text.as_bytes()).unwrap().2, []);
+    }
+
+    #[test]
+    fn variants_and_nested_properties_count_and_literals_do_not() {
+        // A property holding `anyOf` variants: the property and each variant are nodes.
+        let variants = vec!["{}"; MAX_IMPORT_NODES].join(",");
+        let text = format!(r#"{{"properties":{{"x":{{"anyOf":[{variants}]}}}}}}"#);
+        let refused = KeyOrder::parse_schemas(text.as_bytes()).unwrap().2;
+        assert_eq!(refused[0].pointer, "/properties/x/anyOf/65535");
+        // The same members in literals and in keywords kept verbatim are not schema nodes.
+        let wide = format!("{{{}}}", props(MAX_IMPORT_NODES + 1));
+        for keyword in ["default", "enum", "const", "examples", "not", "patternProperties"] {
+            let text =
+                format!(r#"{{"properties":{{"x":{{"{keyword}":{{"properties":{wide}}}}}}}}}"#);
+            assert_eq!(KeyOrder::parse_schemas(text.as_bytes()).unwrap().2, [], "{keyword}");
+        }
+        // Definitions count apart from the rest: each side has the limit to itself here, and
+        // the import, which adds them up, refuses what they hold together.
+        let defs = props(MAX_IMPORT_NODES - 1);
+        let text =
+            format!(r#"{{"$defs":{{"d":{{"properties":{{{defs}}}}}}},"properties":{wide}}}"#);
+        let refused = KeyOrder::parse_schemas(text.as_bytes()).unwrap().2;
+        assert_eq!(refused.len(), 1);
+        assert_eq!(refused[0].pointer, "/properties/p65536");
+    }
+
+    #[test]
+    fn without_a_budget_nothing_is_counted() {
+        let text = format!(r#"{{"properties":{{{}}}}}"#, props(MAX_IMPORT_NODES + 1));
+        let (value, _) = KeyOrder::parse(text.as_bytes()).unwrap();
+        assert_eq!(value["properties"].as_object().map(Map::len), Some(MAX_IMPORT_NODES + 1));
     }
 }

@@ -13,6 +13,12 @@
 //! - **Output**: past the workspace's `max_output` bytes on stdout (1 MiB by default) it is
 //!   killed; of stderr, the first 2 KiB are kept for the error text, with control characters
 //!   (NUL included) and bidirectional-text controls escaped, and the rest drained and dropped.
+//! - **Concurrency**: at most the workspace's `max_concurrent_commands` run at once (16 by
+//!   default); a call past it waits for a slot, without a thread, and its deadline starts when
+//!   its command does (see [`super::pool`]).
+//! - **Cancellation**: a call whose future is dropped (the caller cancelled it, an MCP
+//!   `notifications/cancelled`, the client gone when its session ends) kills its command at
+//!   once, as does [`super::Workspace::kill_commands`] (what a server calls before it exits).
 //! - **Kill**: on unix the command runs in a process group of its own and the whole group is
 //!   sent `SIGKILL`. On Linux, every other process still holding one of the command's stdin,
 //!   stdout or stderr pipes is killed too (found through `/proc`), which reaches a descendant
@@ -27,9 +33,12 @@
 use std::io::{self, Read, Write};
 use std::path::PathBuf;
 use std::process::{Child, Command, ExitStatus, Stdio};
-use std::sync::mpsc;
+use std::sync::{Arc, Mutex, mpsc};
 use std::thread;
 use std::time::{Duration, Instant};
+
+use super::lock;
+use super::pool::CommandPool;
 
 /// How much of stderr is kept for the error message.
 const STDERR_KEEP: usize = 2048;
@@ -92,6 +101,10 @@ pub enum CommandFailure {
     /// The command's stdout is not UTF-8 text.
     #[error("wrote output that is not UTF-8")]
     NotUtf8,
+    /// The command was killed before it finished: its call was given up, or the workspace's
+    /// commands were stopped ([`super::Workspace::kill_commands`]).
+    #[error("was stopped before it finished and was killed")]
+    Killed,
 }
 
 fn stderr_suffix(stderr: &str) -> String {
@@ -112,11 +125,85 @@ pub(crate) struct CommandSpec {
     pub(crate) max_output: usize,
     /// Host variables passed through beyond [`BASE_ENV`].
     pub(crate) env: Vec<String>,
+    /// The workspace's slots: how many commands may run at once.
+    pub(crate) pool: Arc<CommandPool>,
 }
 
+/// How a running command is reached from outside its thread: the process group to kill, and
+/// whether it was told to stop.
+///
+/// The group is killed only while the command's process is not yet reaped (its pid, the group
+/// id, cannot have been reused): the runner reaps under the same lock and forgets the group.
+#[derive(Debug, Default)]
+pub(crate) struct Control {
+    state: Mutex<ControlState>,
+}
+
+#[derive(Debug, Default)]
+struct ControlState {
+    /// The pid of the command (its process group's id), from its start to its reaping.
+    group: Option<u32>,
+    cancelled: bool,
+}
+
+impl Control {
+    /// Stops the command: its process group is killed now if it runs, and the runner kills
+    /// and reaps what is left (or does not start it).
+    pub(crate) fn cancel(&self) {
+        let mut state = lock(&self.state);
+        state.cancelled = true;
+        if let Some(pid) = state.group {
+            kill_group(pid);
+        }
+    }
+
+    fn cancelled(&self) -> bool {
+        lock(&self.state).cancelled
+    }
+
+    /// Records the started command; `false` when the call was cancelled meanwhile (the caller
+    /// then kills it).
+    fn started(&self, pid: u32) -> bool {
+        let mut state = lock(&self.state);
+        if state.cancelled {
+            return false;
+        }
+        state.group = Some(pid);
+        true
+    }
+
+    /// `try_wait`, under the lock, forgetting the group once the command is reaped.
+    fn try_reap(&self, child: &mut Child) -> io::Result<Option<ExitStatus>> {
+        let mut state = lock(&self.state);
+        let status = child.try_wait();
+        if !matches!(status, Ok(None)) {
+            state.group = None;
+        }
+        status
+    }
+}
+
+/// Sends `SIGKILL` to the process group `pid` (unix; elsewhere the runner kills the child).
+fn kill_group(pid: u32) {
+    #[cfg(unix)]
+    {
+        if let Some(pid) = i32::try_from(pid).ok().and_then(rustix::process::Pid::from_raw) {
+            let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = pid;
+}
+
+/// How often a runner looks whether its call was cancelled while it waits on the command.
+const CANCEL_POLL: Duration = Duration::from_millis(20);
+
 impl CommandSpec {
-    /// Runs the command with `input` on stdin and returns its stdout.
-    pub(crate) fn run(&self, input: &[u8]) -> Result<String, CommandFailure> {
+    /// Runs the command with `input` on stdin and returns its stdout; `control` stops it.
+    pub(crate) fn run(&self, input: &[u8], control: &Control) -> Result<String, CommandFailure> {
+        if control.cancelled() {
+            return Err(CommandFailure::Killed);
+        }
         let program = self.argv.first().map(String::as_str).unwrap_or_default();
         let mut cmd = Command::new(program);
         cmd.args(self.argv.iter().skip(1))
@@ -142,6 +229,10 @@ impl CommandSpec {
         })?;
         let deadline = Instant::now() + self.timeout;
         let pipes = Pipes::of(&child);
+        if !control.started(child.id()) {
+            kill_and_reap(&mut child, &pipes, control);
+            return Err(CommandFailure::Killed);
+        }
 
         // Feed stdin from a thread: a child that never reads must not block us.
         if let Some(mut stdin) = child.stdin.take() {
@@ -155,26 +246,38 @@ impl CommandSpec {
         let err_rx = child.stderr.take().map(|s| pump(s, STDERR_KEEP, "tooldef-cmd-stderr"));
 
         let stdout = match out_rx {
-            Some(rx) => match rx.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
-                Ok(Pumped { bytes, overflow: false }) => bytes,
-                Ok(Pumped { overflow: true, .. }) => {
-                    kill_and_reap(&mut child, &pipes);
+            Some(rx) => match wait_for_output(&rx, deadline, control) {
+                Waited::Output(Pumped { bytes, overflow: false }) => bytes,
+                Waited::Output(Pumped { overflow: true, .. }) => {
+                    kill_and_reap(&mut child, &pipes, control);
                     return Err(CommandFailure::OutputTooLarge { limit: self.max_output });
                 }
-                Err(_) => {
-                    kill_and_reap(&mut child, &pipes);
+                Waited::Deadline => {
+                    kill_and_reap(&mut child, &pipes, control);
                     return Err(CommandFailure::Timeout { timeout: self.timeout });
+                }
+                Waited::Cancelled => {
+                    kill_and_reap(&mut child, &pipes, control);
+                    return Err(CommandFailure::Killed);
                 }
             },
             None => Vec::new(),
         };
-        let status = match wait_until(&mut child, deadline) {
-            Some(status) => status,
-            None => {
-                kill_and_reap(&mut child, &pipes);
+        let status = match wait_until(&mut child, deadline, control) {
+            Waited::Output(status) => status,
+            Waited::Deadline => {
+                kill_and_reap(&mut child, &pipes, control);
                 return Err(CommandFailure::Timeout { timeout: self.timeout });
             }
+            Waited::Cancelled => {
+                kill_and_reap(&mut child, &pipes, control);
+                return Err(CommandFailure::Killed);
+            }
         };
+        if control.cancelled() && !status.success() {
+            // Killed from outside (the group was sent `SIGKILL`) between two looks.
+            return Err(CommandFailure::Killed);
+        }
         if !status.success() {
             let stderr = err_rx
                 .and_then(|rx| rx.recv_timeout(Duration::from_millis(100)).ok())
@@ -229,18 +332,52 @@ fn pump<R: Read + Send + 'static>(mut src: R, keep: usize, name: &str) -> mpsc::
     rx
 }
 
-/// Polls the child until it exits or the deadline passes.
-fn wait_until(child: &mut Child, deadline: Instant) -> Option<ExitStatus> {
+/// What a wait on the command ended with.
+enum Waited<T> {
+    Output(T),
+    Deadline,
+    Cancelled,
+}
+
+/// Waits for the stdout pump until the deadline, looking every [`CANCEL_POLL`] whether the
+/// call was cancelled. A pump that went away without a word counts as the deadline (as it
+/// always has: the command is killed).
+fn wait_for_output(
+    rx: &mpsc::Receiver<Pumped>,
+    deadline: Instant,
+    control: &Control,
+) -> Waited<Pumped> {
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match rx.recv_timeout(left.min(CANCEL_POLL)) {
+            Ok(pumped) => return Waited::Output(pumped),
+            Err(mpsc::RecvTimeoutError::Disconnected) => return Waited::Deadline,
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+        }
+        if control.cancelled() {
+            return Waited::Cancelled;
+        }
+        if Instant::now() >= deadline {
+            return Waited::Deadline;
+        }
+    }
+}
+
+/// Polls the child until it exits, the deadline passes or the call is cancelled.
+fn wait_until(child: &mut Child, deadline: Instant, control: &Control) -> Waited<ExitStatus> {
     let mut nap = Duration::from_micros(200);
     loop {
-        match child.try_wait() {
-            Ok(Some(status)) => return Some(status),
+        match control.try_reap(child) {
+            Ok(Some(status)) => return Waited::Output(status),
             Ok(None) => {}
-            Err(_) => return None,
+            Err(_) => return Waited::Deadline,
+        }
+        if control.cancelled() {
+            return Waited::Cancelled;
         }
         let now = Instant::now();
         if now >= deadline {
-            return None;
+            return Waited::Deadline;
         }
         thread::sleep(nap.min(deadline - now));
         nap = (nap * 2).min(Duration::from_millis(10));
@@ -331,20 +468,21 @@ fn parent_of(dir: &std::path::Path) -> Option<u32> {
 
 /// Kills the child and everything in its process group, and (on Linux) every process still
 /// holding one of its pipes, then reaps the child. The group is killed before the reap, while
-/// the child's pid (the group id) cannot yet be reused.
-fn kill_and_reap(child: &mut Child, pipes: &Pipes) {
-    #[cfg(unix)]
-    {
-        if let Some(pid) = i32::try_from(child.id()).ok().and_then(rustix::process::Pid::from_raw) {
-            let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
-        }
-    }
+/// the child's pid (the group id) cannot yet be reused; the reap goes through `control`, so a
+/// kill from outside never reaches a reused pid either.
+fn kill_and_reap(child: &mut Child, pipes: &Pipes, control: &Control) {
+    kill_group(child.id());
     #[cfg(target_os = "linux")]
     pipes.kill_holders();
     #[cfg(not(target_os = "linux"))]
     let _ = pipes;
     let _ = child.kill();
-    let _ = child.wait();
+    // `SIGKILL` cannot be caught: the child is gone in a moment.
+    let mut nap = Duration::from_micros(100);
+    while let Ok(None) = control.try_reap(child) {
+        thread::sleep(nap);
+        nap = (nap * 2).min(Duration::from_millis(10));
+    }
 }
 
 /// stderr as it may go into an error text: lossy UTF-8, trimmed, on one line, with control

@@ -1,5 +1,6 @@
 //! The executor of a workspace spec: [`WorkspaceTool`], declarative or backed by a `command`
-//! (run on a thread of its own so that an async caller is never blocked).
+//! (run on a thread of its own so that an async caller is never blocked, once the workspace's
+//! cap of running commands leaves it a slot; a call dropped before its command ends kills it).
 //!
 //! Owns turning a call into a command run and its outcome into a [`ToolResult`]; running the
 //! process is [`super::command`]'s.
@@ -13,11 +14,11 @@ use std::task::{Context, Poll, Waker};
 
 use serde_json::Value;
 
-use crate::descriptor::ToolDescriptor;
+use crate::descriptor::{ToolDescriptor, ToolName};
 use crate::dispatch::{ArgValidator, prepare_arguments};
 use crate::tool::{BoxFuture, Content, Executor, ToolCall, ToolResult};
 
-use super::{command, lock};
+use super::{command, lock, pool};
 
 /// A tool defined by a workspace spec file: declarative, or backed by a `command`.
 pub struct WorkspaceTool {
@@ -47,32 +48,58 @@ impl WorkspaceTool {
         self.command.as_ref().map(|c| c.argv.as_slice())
     }
 
-    /// Runs the call on this thread, blocking until the command ends (or is killed).
+    /// Runs the call on this thread, blocking until the command ends (or is killed). Past the
+    /// workspace's cap of commands running at once, it first waits for a slot.
     pub fn call_blocking(&self, call: &ToolCall) -> ToolResult {
+        let (cmd, input) = match self.prepare(call) {
+            Ok(job) => job,
+            Err(result) => return result,
+        };
+        let mut slot = cmd.pool.ticket().wait_blocking();
+        let control = Arc::new(command::Control::default());
+        slot.track(&control);
+        let outcome = cmd.run(&input, &control);
+        drop(slot);
+        outcome_result(&self.descriptor.name, call, outcome)
+    }
+
+    /// The command and its stdin for `call`, or the result that answers it at once (no
+    /// command, arguments that do not fit the schema).
+    fn prepare(&self, call: &ToolCall) -> Result<(&command::CommandSpec, Vec<u8>), ToolResult> {
         let name = &self.descriptor.name;
         let Some(cmd) = &self.command else {
-            return ToolResult::error(call, format!("workspace tool {name} has no implementation"));
+            return Err(ToolResult::error(
+                call,
+                format!("workspace tool {name} has no implementation"),
+            ));
         };
         // The command gets the arguments as the schema promises them: checked, defaults filled.
-        let input = match prepare_arguments(&self.descriptor, &ArgValidator::new(), &call.arguments)
-        {
-            Ok(value) => value.to_string().into_bytes(),
-            Err(err) => return err.to_result(call),
-        };
-        match cmd.run(&input) {
-            Ok(stdout) => {
-                let text = stdout.strip_suffix('\n').unwrap_or(&stdout).to_owned();
-                let structured = serde_json::from_str::<Value>(&text).ok();
-                ToolResult {
-                    call_id: call.id.clone(),
-                    name: call.name.clone(),
-                    content: vec![Content::Text { text }],
-                    structured,
-                    is_error: false,
-                }
-            }
-            Err(failure) => ToolResult::error(call, format!("workspace tool {name} {failure}")),
+        match prepare_arguments(&self.descriptor, &ArgValidator::new(), &call.arguments) {
+            Ok(value) => Ok((cmd, value.to_string().into_bytes())),
+            Err(err) => Err(err.to_result(call)),
         }
+    }
+}
+
+/// A command's outcome as the call's result.
+fn outcome_result(
+    name: &ToolName,
+    call: &ToolCall,
+    outcome: Result<String, command::CommandFailure>,
+) -> ToolResult {
+    match outcome {
+        Ok(stdout) => {
+            let text = stdout.strip_suffix('\n').unwrap_or(&stdout).to_owned();
+            let structured = serde_json::from_str::<Value>(&text).ok();
+            ToolResult {
+                call_id: call.id.clone(),
+                name: call.name.clone(),
+                content: vec![Content::Text { text }],
+                structured,
+                is_error: false,
+            }
+        }
+        Err(failure) => ToolResult::error(call, format!("workspace tool {name} {failure}")),
     }
 }
 
@@ -82,63 +109,128 @@ impl Executor for WorkspaceTool {
     }
 
     fn execute<'a>(&'a self, call: &'a ToolCall) -> BoxFuture<'a, ToolResult> {
-        if self.command.is_none() {
-            let result = self.call_blocking(call);
-            return Box::pin(std::future::ready(result));
-        }
-        // The command blocks: run it on its own thread and wake the caller when it is done.
-        let shared = Arc::new(Mutex::new(Slot { value: None, waker: None }));
-        let tool = WorkspaceTool {
-            descriptor: self.descriptor.clone(),
-            path: self.path.clone(),
-            command: self.command.clone(),
+        let (cmd, input) = match self.prepare(call) {
+            Ok(job) => job,
+            Err(result) => return Box::pin(std::future::ready(result)),
         };
-        let call_owned = call.clone();
-        let writer = Arc::clone(&shared);
-        let spawned =
-            std::thread::Builder::new().name("tooldef-workspace-tool".into()).spawn(move || {
-                let result = tool.call_blocking(&call_owned);
-                let waker = {
-                    let mut slot = lock(&writer);
-                    slot.value = Some(result);
-                    slot.waker.take()
-                };
-                if let Some(w) = waker {
-                    w.wake();
-                }
-            });
-        if let Err(e) = spawned {
-            let result = ToolResult::error(
-                call,
-                format!("workspace tool {} could not start: {e}", self.descriptor.name),
-            );
-            return Box::pin(std::future::ready(result));
-        }
-        Box::pin(ThreadResult { shared })
+        Box::pin(CommandCall {
+            state: State::Waiting(cmd.pool.ticket()),
+            job: Some(Job { cmd: cmd.clone(), input, call: call.clone() }),
+            name: self.descriptor.name.clone(),
+        })
     }
 }
 
-struct Slot {
-    value: Option<ToolResult>,
-    waker: Option<Waker>,
+/// What a command call's thread needs.
+struct Job {
+    cmd: command::CommandSpec,
+    input: Vec<u8>,
+    call: ToolCall,
 }
 
-/// The result of a call running on another thread.
-struct ThreadResult {
-    shared: Arc<Mutex<Slot>>,
+/// A call of a command tool: it waits for a slot, runs the command on a thread of its own
+/// (the process blocks; the caller must not), and kills the command if dropped before it ends.
+struct CommandCall {
+    state: State,
+    job: Option<Job>,
+    name: ToolName,
 }
 
-impl Future for ThreadResult {
+enum State {
+    Waiting(pool::Ticket),
+    Running { shared: Arc<Mutex<Handoff>>, control: Arc<command::Control> },
+    Done,
+}
+
+impl Future for CommandCall {
     type Output = ToolResult;
 
-    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<ToolResult> {
-        let mut slot = lock(&self.shared);
-        match slot.value.take() {
-            Some(v) => Poll::Ready(v),
-            None => {
-                slot.waker = Some(cx.waker().clone());
-                Poll::Pending
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<ToolResult> {
+        let this = &mut *self;
+        loop {
+            match &mut this.state {
+                State::Waiting(ticket) => {
+                    let Poll::Ready(slot) = ticket.poll_slot(cx) else { return Poll::Pending };
+                    let Some(job) = this.job.take() else {
+                        this.state = State::Done;
+                        return Poll::Pending;
+                    };
+                    match start(job, slot, &this.name) {
+                        Ok((shared, control)) => this.state = State::Running { shared, control },
+                        Err(result) => {
+                            this.state = State::Done;
+                            return Poll::Ready(result);
+                        }
+                    }
+                }
+                State::Running { shared, .. } => {
+                    let mut handoff = lock(shared);
+                    return match handoff.value.take() {
+                        Some(v) => {
+                            drop(handoff);
+                            this.state = State::Done;
+                            Poll::Ready(v)
+                        }
+                        None => {
+                            handoff.waker = Some(cx.waker().clone());
+                            Poll::Pending
+                        }
+                    };
+                }
+                State::Done => return Poll::Pending,
             }
         }
     }
+}
+
+impl Drop for CommandCall {
+    fn drop(&mut self) {
+        // Given up while its command runs: kill it now (its thread reaps it and lets the slot
+        // go). Given up while waiting: the ticket leaves the line as it drops.
+        if let State::Running { control, .. } = &self.state {
+            control.cancel();
+        }
+    }
+}
+
+/// Starts `job`'s command on a thread holding `slot`; the error result when no thread could
+/// be had.
+fn start(job: Job, mut slot: pool::Slot, name: &ToolName) -> Result<Started, ToolResult> {
+    let shared = Arc::new(Mutex::new(Handoff { value: None, waker: None }));
+    let control = Arc::new(command::Control::default());
+    slot.track(&control);
+    let writer = Arc::clone(&shared);
+    let runner = Arc::clone(&control);
+    let call = job.call.clone();
+    let tool = name.clone();
+    let spawned =
+        std::thread::Builder::new().name("tooldef-workspace-tool".into()).spawn(move || {
+            let outcome = job.cmd.run(&job.input, &runner);
+            // The process is reaped: its slot is free for the next call.
+            drop(slot);
+            let result = outcome_result(&tool, &job.call, outcome);
+            let waker = {
+                let mut handoff = lock(&writer);
+                handoff.value = Some(result);
+                handoff.waker.take()
+            };
+            if let Some(w) = waker {
+                w.wake();
+            }
+        });
+    match spawned {
+        Ok(_) => Ok((shared, control)),
+        Err(e) => {
+            Err(ToolResult::error(&call, format!("workspace tool {name} could not start: {e}")))
+        }
+    }
+}
+
+/// A started command: where its result will be, and how to stop it.
+type Started = (Arc<Mutex<Handoff>>, Arc<command::Control>);
+
+/// Where the thread leaves the result, and the waker of the call waiting for it.
+struct Handoff {
+    value: Option<ToolResult>,
+    waker: Option<Waker>,
 }

@@ -4,10 +4,16 @@
 //!
 //! A server is never trusted to behave. Every request has a deadline
 //! ([`ClientOptions::call_timeout`], [`ClientOptions::list_timeout`]); a server that hangs,
-//! exits, or writes garbage (invalid JSON is dropped by the transport, a line over 16 MiB is
-//! discarded unread) makes that call an error [`ToolResult`] naming the server and the tool,
-//! never a hang or a panic of the host. A tool whose schema cannot be imported is left out and
-//! reported in [`McpTools::skipped`]; the others still load.
+//! exits, or writes garbage (invalid JSON is dropped by the transport) makes that call an error
+//! [`ToolResult`] naming the server and the tool, never a hang or a panic of the host. An
+//! answer over 16 MiB (a line longer than rmcp reads) is discarded unread and, on
+//! [`spawn`](McpClient::spawn) and [`connect_io`](McpClient::connect_io), fails its request at
+//! once as too large. A tool list is bounded as a whole, however it is paged
+//! ([`ClientOptions::max_tools`], [`ClientOptions::max_list_bytes`], [`ClientOptions::max_pages`]),
+//! and a server that gives a cursor twice is refused at once. The server's text in every message
+//! (its error messages, cursors, tool names) has its control characters escaped
+//! ([`printable`]). A tool whose schema cannot be imported is left out and reported in
+//! [`McpTools::skipped`], at its own index in the list; the others still load.
 //!
 //! Calls are checked against the imported schema before they are sent (the model reads the
 //! same "invalid arguments" text as for local tools), and forwarded under the server's own
@@ -36,14 +42,19 @@
 //! ```
 
 use std::borrow::Cow;
+use std::collections::HashSet;
 use std::fmt;
+use std::future::Future;
+use std::process::Stdio;
 use std::sync::Arc;
 use std::time::Duration;
 
 use rmcp::model::Tool;
-use rmcp::service::{RunningService, ServiceError};
-use rmcp::transport::{IntoTransport, TokioChildProcess};
+use rmcp::service::{RunningService, RxJsonRpcMessage, ServiceError, TxJsonRpcMessage};
+use rmcp::transport::async_rw::AsyncRwTransport;
+use rmcp::transport::{IntoTransport, Transport};
 use rmcp::{RoleClient, ServiceExt};
+use tokio::process::{ChildStdin, ChildStdout};
 use tooldef::dispatch::{ArgValidator, DispatchError, DispatchErrorKind};
 use tooldef::json_schema::ImportNote;
 use tooldef::{
@@ -52,6 +63,7 @@ use tooldef::{
 };
 
 use crate::import::{ImportError, index};
+use crate::lines::{LineGuard, MAX_LINE, is_too_large};
 use crate::sdk::{descriptor_from_tool, params_from_call, result_from_call_result};
 
 /// Deadlines and limits of an [`McpClient`].
@@ -66,7 +78,20 @@ pub struct ClientOptions {
     /// The most `tools/list` pages followed (a server whose cursors never end is an error);
     /// default 1,000.
     pub max_pages: usize,
+    /// The most tools one listing keeps, over all its pages; past it the listing is an error.
+    /// Default [`DEFAULT_MAX_TOOLS`] (10,000).
+    pub max_tools: usize,
+    /// The most bytes one listing keeps, over all its pages: the tools as JSON, and the
+    /// cursors; past it the listing is an error. Default [`DEFAULT_MAX_LIST_BYTES`] (16 MiB,
+    /// what one page may carry).
+    pub max_list_bytes: usize,
 }
+
+/// The default of [`ClientOptions::max_tools`].
+pub const DEFAULT_MAX_TOOLS: usize = 10_000;
+
+/// The default of [`ClientOptions::max_list_bytes`]: 16 MiB.
+pub const DEFAULT_MAX_LIST_BYTES: usize = 16 << 20;
 
 impl Default for ClientOptions {
     fn default() -> Self {
@@ -75,6 +100,8 @@ impl Default for ClientOptions {
             list_timeout: Duration::from_secs(30),
             call_timeout: Duration::from_secs(60),
             max_pages: 1000,
+            max_tools: DEFAULT_MAX_TOOLS,
+            max_list_bytes: DEFAULT_MAX_LIST_BYTES,
         }
     }
 }
@@ -99,6 +126,60 @@ impl ClientOptions {
     pub fn start_timeout(mut self, timeout: Duration) -> Self {
         self.start_timeout = timeout;
         self
+    }
+
+    /// Sets [`max_tools`](Self::max_tools).
+    #[must_use]
+    pub fn max_tools(mut self, n: usize) -> Self {
+        self.max_tools = n;
+        self
+    }
+
+    /// Sets [`max_list_bytes`](Self::max_list_bytes).
+    #[must_use]
+    pub fn max_list_bytes(mut self, bytes: usize) -> Self {
+        self.max_list_bytes = bytes;
+        self
+    }
+}
+
+/// `text` from a peer as it may go into a message or reach a terminal: control characters
+/// (escape sequences, NUL, line breaks) and bidirectional-text controls escaped as `\u{..}`
+/// (`\n`, `\r`, `\t` and `\0` as such); borrowed when there is nothing to escape.
+///
+/// ```
+/// use tooldef_mcp::client::printable;
+///
+/// assert_eq!(printable("plain"), "plain");
+/// assert_eq!(printable("red\u{1b}[31m\0\n"), "red\\u{1b}[31m\\0\\n");
+/// ```
+pub fn printable(text: &str) -> Cow<'_, str> {
+    let escaped = |c: char| {
+        c.is_control()
+            || matches!(c, '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+    };
+    if !text.chars().any(escaped) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\0' => out.push_str("\\0"),
+            c if escaped(c) => out.push_str(&format!("\\u{{{:x}}}", u32::from(c))),
+            c => out.push(c),
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// A peer's text for a message: [`printable`], and cut after `max` characters.
+fn quoted(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((at, _)) => format!("{}...", printable(&text[..at])),
+        None => printable(text).into_owned(),
     }
 }
 
@@ -147,6 +228,26 @@ impl Connection {
     fn request_error(&self, method: &'static str, message: impl Into<String>) -> ClientError {
         ClientError::Request { server: self.label.clone(), method, message: message.into() }
     }
+
+    /// The message of a failed request: the server's error text made printable, and an answer
+    /// too large to read said as such.
+    fn service_error(&self, method: &'static str, e: &ServiceError) -> ClientError {
+        let message = match e {
+            ServiceError::McpError(e) if is_too_large(e) => too_large(),
+            ServiceError::McpError(e) => {
+                format!("the server answered with error {}: {}", e.code.0, quoted(&e.message, 1000))
+            }
+            other => quoted(&other.to_string(), 1000),
+        };
+        self.request_error(method, message)
+    }
+}
+
+/// What a request whose answer was over the line limit failed with.
+fn too_large() -> String {
+    format!(
+        "the answer is larger than {MAX_LINE} bytes, the most one message may be; it was discarded unread"
+    )
 }
 
 /// A connection to one MCP server. Cheap to clone; the connection closes when the last clone
@@ -201,12 +302,45 @@ impl McpClient {
     ///
     /// [`ClientError::Spawn`] or [`ClientError::Start`].
     pub async fn spawn(
-        command: tokio::process::Command,
+        mut command: tokio::process::Command,
         options: ClientOptions,
     ) -> Result<Self, ClientError> {
         let label = command_line(command.as_std());
-        let transport = TokioChildProcess::new(command)
-            .map_err(|e| ClientError::Spawn { command: label.clone(), message: e.to_string() })?;
+        let spawn_error = |e: std::io::Error| ClientError::Spawn {
+            command: label.clone(),
+            message: e.to_string(),
+        };
+        command.stdin(Stdio::piped()).stdout(Stdio::piped()).kill_on_drop(true);
+        let mut child = command.spawn().map_err(spawn_error)?;
+        let (Some(stdout), Some(stdin)) = (child.stdout.take(), child.stdin.take()) else {
+            return Err(spawn_error(std::io::Error::other("the child's stdio was not piped")));
+        };
+        let transport = ChildTransport {
+            child: Some(child),
+            io: AsyncRwTransport::new(LineGuard::client(stdout), stdin),
+        };
+        McpClient::connect(label, transport, options).await
+    }
+
+    /// Speaks MCP over a pair of async byte streams (a pipe, a socket's halves, a
+    /// `tokio::io::duplex`); `label` names the server in messages. Unlike a pair given to
+    /// [`connect`](Self::connect), an answer over 16 MiB fails its request at once as too
+    /// large rather than at its deadline.
+    ///
+    /// # Errors
+    ///
+    /// [`ClientError::Start`] when the opening exchange fails or times out.
+    pub async fn connect_io<R, W>(
+        label: impl Into<String>,
+        read: R,
+        write: W,
+        options: ClientOptions,
+    ) -> Result<Self, ClientError>
+    where
+        R: tokio::io::AsyncRead + Send + Unpin + 'static,
+        W: tokio::io::AsyncWrite + Send + Unpin + 'static,
+    {
+        let transport = AsyncRwTransport::<RoleClient, _, _>::new(LineGuard::client(read), write);
         McpClient::connect(label, transport, options).await
     }
 
@@ -229,7 +363,7 @@ impl McpClient {
         let start = |message: String| ClientError::Start { server: label.clone(), message };
         let service = match tokio::time::timeout(options.start_timeout, ().serve(transport)).await {
             Ok(Ok(service)) => service,
-            Ok(Err(e)) => return Err(start(e.to_string())),
+            Ok(Err(e)) => return Err(start(quoted(&e.to_string(), 1000))),
             Err(_) => {
                 return Err(start(format!("no answer within {}", seconds(options.start_timeout))));
             }
@@ -250,38 +384,85 @@ impl McpClient {
     }
 
     /// Every tool the server lists, following `nextCursor` (at most
-    /// [`ClientOptions::max_pages`] pages, each within [`ClientOptions::list_timeout`]).
+    /// [`ClientOptions::max_pages`] pages, each within [`ClientOptions::list_timeout`], and at
+    /// most [`ClientOptions::max_tools`] tools and [`ClientOptions::max_list_bytes`] bytes in
+    /// all).
     ///
     /// # Errors
     ///
-    /// [`ClientError::Request`] when a page fails, times out, or the cursors do not end.
+    /// [`ClientError::Request`] when a page fails, times out or is too large, the list passes
+    /// a limit, a cursor comes twice, or the cursors do not end.
     pub async fn list_tools(&self) -> Result<Vec<Tool>, ClientError> {
         let conn = &self.conn;
+        let options = &conn.options;
         let mut tools = Vec::new();
+        let mut bytes = 0usize;
+        let mut cursors: HashSet<String> = HashSet::new();
         let mut cursor: Option<String> = None;
-        for _ in 0..conn.options.max_pages {
+        for page in 1..=options.max_pages {
             let params = rmcp::model::PaginatedRequestParams::default().with_cursor(cursor.take());
-            let page = tokio::time::timeout(
-                conn.options.list_timeout,
+            let answer = tokio::time::timeout(
+                options.list_timeout,
                 conn.service.peer().list_tools(Some(params)),
             )
             .await
             .map_err(|_| {
                 conn.request_error(
                     "tools/list",
-                    format!("no answer within {}", seconds(conn.options.list_timeout)),
+                    format!("no answer within {}", seconds(options.list_timeout)),
                 )
             })?
-            .map_err(|e| conn.request_error("tools/list", e.to_string()))?;
-            tools.extend(page.tools);
-            match page.next_cursor {
-                Some(next) => cursor = Some(next),
-                None => return Ok(tools),
+            .map_err(|e| conn.service_error("tools/list", &e))?;
+            for tool in answer.tools {
+                bytes = bytes.saturating_add(json_len(&tool));
+                tools.push(tool);
+                if tools.len() > options.max_tools {
+                    return Err(conn.request_error(
+                        "tools/list",
+                        format!(
+                            "the server lists more than {} tools (page {page}); giving up \
+                             (ClientOptions::max_tools)",
+                            options.max_tools
+                        ),
+                    ));
+                }
+                if bytes > options.max_list_bytes {
+                    return Err(conn.request_error(
+                        "tools/list",
+                        format!(
+                            "the server's tools take more than {} bytes (page {page}); giving up \
+                             (ClientOptions::max_list_bytes)",
+                            options.max_list_bytes
+                        ),
+                    ));
+                }
             }
+            let Some(next) = answer.next_cursor else { return Ok(tools) };
+            bytes = bytes.saturating_add(next.len());
+            if bytes > options.max_list_bytes {
+                return Err(conn.request_error(
+                    "tools/list",
+                    format!(
+                        "the server's tools and cursors take more than {} bytes (page {page}); \
+                         giving up (ClientOptions::max_list_bytes)",
+                        options.max_list_bytes
+                    ),
+                ));
+            }
+            if !cursors.insert(next.clone()) {
+                return Err(conn.request_error(
+                    "tools/list",
+                    format!(
+                        "page {page} gives the cursor `{}` again; the list would never end",
+                        quoted(&next, 80)
+                    ),
+                ));
+            }
+            cursor = Some(next);
         }
         Err(conn.request_error(
             "tools/list",
-            format!("still more pages after {}; giving up", conn.options.max_pages),
+            format!("still more pages after {}; giving up", options.max_pages),
         ))
     }
 
@@ -309,14 +490,20 @@ impl McpClient {
                     let Some(descriptor) = imported.tools.pop() else { continue };
                     out.tools.push(Arc::new(McpTool {
                         remote_name: tool.name.to_string(),
+                        index: i,
                         descriptor,
                         validator: ArgValidator::new(),
                         conn: Arc::clone(&self.conn),
                     }));
                 }
-                Err(e) => {
-                    tracing::warn!(server = %self.conn.label, tool = %tool.name, error = %e,
-                        "MCP tool left out");
+                Err(mut e) => {
+                    // Imported as a list of one: point at the tool's own place in the list.
+                    let tools = JsonPointer::from_segments(["tools"]);
+                    if let Some(p) = e.pointer.rebased(&index(&tools, 0), &index(&tools, i)) {
+                        e.pointer = p;
+                    }
+                    tracing::warn!(server = %self.conn.label, tool = %printable(&tool.name),
+                        error = %printable(&e.to_string()), "MCP tool left out");
                     out.skipped.push((tool.name.to_string(), e));
                 }
             }
@@ -340,6 +527,7 @@ impl McpClient {
 /// One tool of an MCP server: its imported descriptor, and calls forwarded to the server.
 pub struct McpTool {
     remote_name: String,
+    index: usize,
     descriptor: ToolDescriptor,
     validator: ArgValidator,
     conn: Arc<Connection>,
@@ -358,6 +546,11 @@ impl McpTool {
     /// The name the server gave the tool (what calls are forwarded under).
     pub fn remote_name(&self) -> &str {
         &self.remote_name
+    }
+
+    /// The tool's index in the server's list (over all its pages), as in `/tools/3`.
+    pub fn index(&self) -> usize {
+        self.index
     }
 
     /// The server's label.
@@ -421,14 +614,83 @@ async fn forward(conn: &Connection, remote_name: &str, call: &ToolCall) -> ToolR
     let timeout = conn.options.call_timeout;
     match tokio::time::timeout(timeout, conn.service.peer().call_tool(params)).await {
         Ok(Ok(result)) => result_from_call_result(&result, call),
+        Ok(Err(ServiceError::McpError(e))) if is_too_large(&e) => failed(too_large()),
         Ok(Err(ServiceError::McpError(e))) => {
-            failed(format!("the server refused the call: {}", e.message))
+            failed(format!("the server refused the call: {}", quoted(&e.message, 1000)))
         }
         Ok(Err(ServiceError::TransportClosed | ServiceError::TransportSend(_))) => {
             failed("the server is gone (its connection closed)".into())
         }
-        Ok(Err(e)) => failed(e.to_string()),
+        Ok(Err(e)) => failed(quoted(&e.to_string(), 1000)),
         Err(_) => failed(format!("no answer within {}", seconds(timeout))),
+    }
+}
+
+/// The length of `tool` as compact JSON, counted without writing it anywhere.
+fn json_len(tool: &Tool) -> usize {
+    struct Count(usize);
+    impl std::io::Write for Count {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0 += buf.len();
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut count = Count(0);
+    // A `Tool` always serializes; a failure would only undercount.
+    let _ = serde_json::to_writer(&mut count, tool);
+    count.0
+}
+
+/// A child process speaking MCP on its stdin and stdout, its answers read through a
+/// [`LineGuard`]. Closing follows MCP's stdio shutdown: stdin closed, then (each after 3 s)
+/// `SIGTERM` on unix and a kill; dropped without closing, the child is killed.
+struct ChildTransport {
+    child: Option<tokio::process::Child>,
+    io: AsyncRwTransport<RoleClient, LineGuard<ChildStdout>, ChildStdin>,
+}
+
+/// How long a closing child gets at each step before the next.
+const CHILD_GRACE: Duration = Duration::from_secs(3);
+
+impl Transport<RoleClient> for ChildTransport {
+    type Error = std::io::Error;
+
+    fn send(
+        &mut self,
+        item: TxJsonRpcMessage<RoleClient>,
+    ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
+        self.io.send(item)
+    }
+
+    fn receive(&mut self) -> impl Future<Output = Option<RxJsonRpcMessage<RoleClient>>> + Send {
+        self.io.receive()
+    }
+
+    async fn close(&mut self) -> Result<(), Self::Error> {
+        self.io.close().await?;
+        let Some(child) = self.child.as_mut() else { return Ok(()) };
+        if tokio::time::timeout(CHILD_GRACE, child.wait()).await.is_ok() {
+            self.child = None;
+            return Ok(());
+        }
+        #[cfg(unix)]
+        if let Some(pid) = child
+            .id()
+            .and_then(|id| i32::try_from(id).ok())
+            .and_then(rustix::process::Pid::from_raw)
+        {
+            let _ = rustix::process::kill_process(pid, rustix::process::Signal::TERM);
+            if tokio::time::timeout(CHILD_GRACE, child.wait()).await.is_ok() {
+                self.child = None;
+                return Ok(());
+            }
+        }
+        let killed = child.kill().await;
+        self.child = None;
+        killed
     }
 }
 

@@ -64,14 +64,42 @@ pub fn import_tools(list: &Value) -> Result<ImportedTools, ImportError> {
 ///
 /// Text that is not JSON (at pointer `""`), or as [`import_tools`].
 pub fn import_tools_text(text: &str) -> Result<ImportedTools, ImportError> {
-    let (list, order) = parse_list(text)?;
-    import_tools_ordered(&list, &order)
+    let (list, order, too_large) = parse_list(text)?;
+    import_tools_with(&list, &order, &too_large)
 }
 
-/// Parses a list's text, recording its key order; text that is not JSON is an error at `""`.
-fn parse_list(text: &str) -> Result<(Value, KeyOrder), ImportError> {
-    KeyOrder::parse(text.as_bytes())
-        .map_err(|e| ImportError { pointer: JsonPointer::root(), message: e.to_string() })
+/// Parses a list's text, recording its key order and counting its schemas' nodes (a schema
+/// far past [`tooldef::MAX_IMPORT_NODES`] is not built: it is left `null`, and refused here);
+/// text that is not JSON is an error at `""`.
+fn parse_list(text: &str) -> Result<(Value, KeyOrder, Vec<TooLarge>), ImportError> {
+    let (list, order, refused) = KeyOrder::parse_schemas(text.as_bytes())
+        .map_err(|e| ImportError { pointer: JsonPointer::root(), message: e.to_string() })?;
+    Ok((list, order, refused.into_iter().map(TooLarge).collect()))
+}
+
+/// A schema of the list refused while it was read (too many nodes), by its pointer in the list.
+struct TooLarge(tooldef::json_schema::ImportError);
+
+impl TooLarge {
+    /// The error of the tool at `at` (its pointer in the list, `/tools/3`), when its schema is
+    /// this one: named as the import names it.
+    fn of_tool(&self, at: &JsonPointer, tool: &Value) -> Option<ImportError> {
+        let rest = self.0.pointer.rebased(at, &JsonPointer::root())?;
+        // Spelled as the spec reader spells the import's other errors.
+        let rest = [("inputSchema", "input_schema"), ("outputSchema", "output_schema")]
+            .iter()
+            .find_map(|(mcp, spec)| {
+                let (mcp, spec) =
+                    (JsonPointer::from_segments([*mcp]), JsonPointer::from_segments([*spec]));
+                rest.rebased(&mcp, &spec)
+            })
+            .unwrap_or(rest);
+        let name = tool.get("name").and_then(Value::as_str).unwrap_or("?");
+        Some(ImportError {
+            pointer: at.clone(),
+            message: format!("MCP tool `{name}`: #{rest}: {}", self.0.kind),
+        })
+    }
 }
 
 /// As [`import_tools`], with the key order `order` recorded from the list's text.
@@ -80,10 +108,19 @@ fn parse_list(text: &str) -> Result<(Value, KeyOrder), ImportError> {
 ///
 /// As [`import_tools`].
 pub fn import_tools_ordered(list: &Value, order: &KeyOrder) -> Result<ImportedTools, ImportError> {
+    import_tools_with(list, order, &[])
+}
+
+/// [`import_tools_ordered`], with the schemas refused while the list was read.
+fn import_tools_with(
+    list: &Value,
+    order: &KeyOrder,
+    too_large: &[TooLarge],
+) -> Result<ImportedTools, ImportError> {
     let (tools, base) = tool_list(list)?;
     let mut out = ImportedTools { tools: Vec::with_capacity(tools.len()), notes: Vec::new() };
     for (i, tool) in tools.iter().enumerate() {
-        let (descriptor, notes) = import_one(tool, &index(&base, i), order)?;
+        let (descriptor, notes) = import_refused(tool, &index(&base, i), order, too_large)?;
         out.notes.extend(notes);
         out.tools.push(descriptor);
     }
@@ -122,8 +159,8 @@ pub fn import_each(list: &Value) -> Result<ImportedEach, ImportError> {
 ///
 /// Text that is not JSON (at pointer `""`), or as [`import_each`].
 pub fn import_each_text(text: &str) -> Result<ImportedEach, ImportError> {
-    let (list, order) = parse_list(text)?;
-    import_each_ordered(&list, &order)
+    let (list, order, too_large) = parse_list(text)?;
+    import_each_with(&list, &order, &too_large)
 }
 
 /// As [`import_each`], with the key order `order` recorded from the list's text.
@@ -132,6 +169,15 @@ pub fn import_each_text(text: &str) -> Result<ImportedEach, ImportError> {
 ///
 /// As [`import_each`].
 pub fn import_each_ordered(list: &Value, order: &KeyOrder) -> Result<ImportedEach, ImportError> {
+    import_each_with(list, order, &[])
+}
+
+/// [`import_each_ordered`], with the schemas refused while the list was read.
+fn import_each_with(
+    list: &Value,
+    order: &KeyOrder,
+    too_large: &[TooLarge],
+) -> Result<ImportedEach, ImportError> {
     let (tools, base) = tool_list(list)?;
     let mut out = ImportedEach {
         tools: Vec::with_capacity(tools.len()),
@@ -139,7 +185,7 @@ pub fn import_each_ordered(list: &Value, order: &KeyOrder) -> Result<ImportedEac
         failed: Vec::new(),
     };
     for (i, tool) in tools.iter().enumerate() {
-        match import_one(tool, &index(&base, i), order) {
+        match import_refused(tool, &index(&base, i), order, too_large) {
             Ok((descriptor, notes)) => {
                 out.notes.extend(notes);
                 out.tools.push(descriptor);
@@ -173,6 +219,19 @@ pub(crate) fn index(base: &JsonPointer, i: usize) -> JsonPointer {
     let mut at = base.clone();
     at.push_index(i);
     at
+}
+
+/// [`import_one`], unless the tool's schema was refused while the list was read.
+fn import_refused(
+    tool: &Value,
+    at: &JsonPointer,
+    order: &KeyOrder,
+    too_large: &[TooLarge],
+) -> Result<(ToolDescriptor, Vec<ImportNote>), ImportError> {
+    match too_large.iter().find_map(|t| t.of_tool(at, tool)) {
+        Some(e) => Err(e),
+        None => import_one(tool, at, order),
+    }
 }
 
 /// One tool of a list, at pointer `at`: its descriptor and notes.

@@ -33,6 +33,8 @@ pub mod client;
 #[cfg(any(feature = "http-server", feature = "http-client"))]
 pub mod http;
 mod import;
+#[cfg(any(feature = "server", feature = "client"))]
+mod lines;
 mod render;
 mod rules;
 #[cfg(feature = "server")]

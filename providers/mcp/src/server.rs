@@ -20,7 +20,13 @@
 //! - `notifications/tools/list_changed`: a registry server polls its workspaces and registry
 //!   every [`ServerOptions::watch_interval`] and tells each client whose last list is stale,
 //!   both to sessions (`initialize`) and to 2026-07-28 `subscriptions/listen` streams.
-//! - `notifications/cancelled` drops the call's future; no result is sent.
+//! - `notifications/cancelled` drops the call's future; no result is sent (a workspace
+//!   command tool's process group is killed with it).
+//! - On [`serve_io`](McpServer::serve_io) and [`serve_stdio`](McpServer::serve_stdio), every
+//!   request gets an answer with its id, even one rmcp cannot read: a line longer than 16 MiB is
+//!   never held whole (it is answered "larger than 16777216 bytes" at once), a request whose
+//!   `params` is an array or a string `-32602` or `-32600`, one that nests deeper than 127
+//!   levels `-32600`, a `tools/call` without a string `name` `-32602`.
 //!
 //! Owns the `rmcp::ServerHandler` and the listing cache; rendering is [`McpRenderer`](crate::McpRenderer)'s,
 //! argument checks the executors'.
@@ -32,8 +38,8 @@ use std::time::Duration;
 
 use rmcp::model::{
     CacheScope as SdkCacheScope, CallToolRequestParams, CallToolResponse, CallToolResult,
-    Implementation, ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig,
-    SubscriptionFilter, Tool,
+    CustomRequest, CustomResult, ErrorCode, Implementation, ListToolsResult,
+    PaginatedRequestParams, ServerCapabilities, ServerConfig, SubscriptionFilter, Tool,
 };
 use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
@@ -41,6 +47,7 @@ use serde_json::Value;
 use tooldef::dispatch::CatchUnwind;
 use tooldef::{Arguments, Executor, ToolRegistry, ToolResult, Toolbox, Workspace};
 
+use crate::lines::{LineGuard, REFUSED_METHOD, refused};
 use crate::render::McpVersion;
 use crate::screen::ScreenedReader;
 use crate::sdk::{into_call, into_call_result, tool_from_descriptor, version_of};
@@ -247,8 +254,10 @@ impl McpServer {
         R: tokio::io::AsyncRead + Send + Unpin + 'static,
         W: tokio::io::AsyncWrite + Send + Unpin + 'static,
     {
-        let read = ScreenedReader::new(read);
-        self.arguments_key = Some(Arc::clone(read.key()));
+        // Each line is bounded before the screen holds it, and checked after, where rmcp reads.
+        let screened = ScreenedReader::new(LineGuard::server(read));
+        self.arguments_key = Some(Arc::clone(screened.key()));
+        let read = LineGuard::server_checked(screened);
         let running =
             self.serve((read, write)).await.map_err(|e| ServeError::Start(e.to_string()))?;
         running.waiting().await.map(drop).map_err(|e| ServeError::Stopped(e.to_string()))
@@ -415,6 +424,34 @@ impl McpServer {
     }
 }
 
+/// What is wrong with the `params` of a `tools/call` that does not read as one.
+fn bad_call(params: Option<&Value>) -> String {
+    let kind = |v: &Value| match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    };
+    let Some(params) = params.filter(|p| !p.is_null()) else {
+        return "tools/call needs `params` with the `name` of the tool to call".into();
+    };
+    match params.get("name") {
+        _ if !params.is_object() => format!("`params` must be an object; got {}", kind(params)),
+        None => "tools/call needs `params.name`, the name of the tool to call".into(),
+        Some(Value::String(_)) => {
+            match serde_json::from_value::<CallToolRequestParams>(params.clone()) {
+                Err(e) => format!("`params` is not a tools/call request: {e}"),
+                Ok(_) => "`params` is not a tools/call request".into(),
+            }
+        }
+        Some(other) => {
+            format!("`params.name` must be a string, the name of a tool; got {}", kind(other))
+        }
+    }
+}
+
 fn parse_cursor(cursor: &str) -> Option<(u64, usize)> {
     let (v, offset) = cursor.split_once(':')?;
     Some((v.parse().ok()?, offset.parse().ok()?))
@@ -452,6 +489,16 @@ impl ServerHandler for McpServer {
             None => 0,
             Some(cursor) => match parse_cursor(cursor) {
                 Some((v, offset)) if v == set_version && offset <= tools.len() => offset,
+                Some((v, _)) if v == set_version => {
+                    return Err(ErrorData::invalid_params(
+                        format!(
+                            "cursor `{cursor}` points past the end of the list ({} tools); list \
+                             again without a cursor",
+                            tools.len()
+                        ),
+                        None,
+                    ));
+                }
                 Some(_) => {
                     return Err(ErrorData::invalid_params(
                         format!(
@@ -522,6 +569,20 @@ impl ServerHandler for McpServer {
         };
         let out: CallToolResult = into_call_result(result, protocol, with_structured);
         Ok(CallToolResponse::Complete(out))
+    }
+
+    async fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CustomResult, ErrorData> {
+        Err(match request.method.as_str() {
+            // A line the server's reader refused: its error, for the id it had.
+            REFUSED_METHOD => refused(request.params.as_ref()),
+            // A `tools/call` rmcp could not read as one.
+            "tools/call" => ErrorData::invalid_params(bad_call(request.params.as_ref()), None),
+            other => ErrorData::new(ErrorCode::METHOD_NOT_FOUND, other.to_owned(), None),
+        })
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {

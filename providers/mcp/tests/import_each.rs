@@ -58,3 +58,23 @@ fn a_tool_past_the_node_limit_is_named_and_the_others_are_kept() {
     );
     assert_eq!(import_tools(&list).unwrap_err(), each.failed[0]);
 }
+
+#[test]
+fn a_schema_far_past_the_node_limit_is_refused_while_the_text_is_read() {
+    let props: Vec<String> = (0..100_000).map(|i| format!(r#""p{i}":{{}}"#)).collect();
+    let text = format!(
+        r#"{{"tools":[{{"name":"ok","inputSchema":{{"type":"object"}}}},{{"name":"wide","inputSchema":{{"type":"object","properties":{{{}}}}}}},{{"name":"last","inputSchema":{{"type":"object"}}}}]}}"#,
+        props.join(",")
+    );
+    let too_many = "schemas hold more than 65536 nodes (the tool's input and output schemas and \
+                    their definitions together)";
+    let each = tooldef_mcp::import_each_text(&text).unwrap();
+    let names: Vec<&str> = each.tools.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(names, ["ok", "last"]);
+    let failed: Vec<String> = each.failed.iter().map(ToString::to_string).collect();
+    let expected =
+        format!("/tools/1: MCP tool `wide`: #/input_schema/properties/p65536: {too_many}");
+    assert_eq!(failed, std::slice::from_ref(&expected));
+    let first = tooldef_mcp::import_tools_text(&text).unwrap_err();
+    assert_eq!(first.to_string(), expected);
+}

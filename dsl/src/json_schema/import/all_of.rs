@@ -10,7 +10,9 @@ use serde_json::{Map, Value};
 
 use super::Importer;
 use super::typed::type_set;
-use crate::json_schema::imported::{ImportError, ImportErrorKind, child, unsupported, wrong};
+use crate::json_schema::imported::{
+    ImportError, ImportErrorKind, MAX_IMPORT_NODES, child, unsupported, wrong,
+};
 use crate::json_schema::keywords::{MAX_ALL_OF_PARTS, is_constraint, kept_reason};
 use crate::json_schema::view::{Kw, View};
 
@@ -76,6 +78,11 @@ impl Importer {
                                     ));
                                 }
                                 continue;
+                            }
+                            // Each property is a node of its own: a list this wide is past
+                            // the limit before any is read (the import counts from here).
+                            if self.nodes + list.len() + 1 > MAX_IMPORT_NODES {
+                                return Err(ImportError::at(&pptr, ImportErrorKind::TooManyNodes));
                             }
                             prop_at.insert(name.as_str(), list.len());
                             list.push((name.as_str(), schema, pptr, i));

@@ -437,8 +437,16 @@ impl Importer {
                 None => {}
                 Some(Value::Object(defs)) => {
                     let at = child("", table);
-                    let names =
-                        im.order.entries(&at, defs).into_iter().map(|e| e.0.clone()).collect();
+                    let entries = im.order.entries(&at, defs);
+                    // Each definition is a node of its own, read or not: a table this wide is
+                    // past the limit before any is read.
+                    if let Some((name, _)) = entries.get(MAX_IMPORT_NODES) {
+                        return Err(ImportError::at(
+                            &child(&at, name),
+                            ImportErrorKind::TooManyNodes,
+                        ));
+                    }
+                    let names = entries.into_iter().map(|e| e.0.clone()).collect();
                     if table == "$defs" { im.defs_2020 = names } else { im.defs_07 = names }
                 }
                 Some(other) => return Err(wrong(&child("", table), table, "an object", other)),
