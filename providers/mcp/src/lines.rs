@@ -32,6 +32,7 @@ use std::ops::Range;
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
+#[cfg(feature = "server")]
 use serde_json::Value;
 use tokio::io::{AsyncRead, ReadBuf};
 
@@ -62,8 +63,10 @@ const INTERNAL_ERROR: i64 = -32603;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Side {
     /// A server reading requests; `checks` also refuses requests rmcp cannot read.
+    #[cfg_attr(not(feature = "server"), allow(dead_code))]
     Server { checks: bool },
     /// A client reading answers.
+    #[cfg_attr(not(feature = "client"), allow(dead_code))]
     Client,
 }
 
@@ -99,18 +102,21 @@ impl<R> LineGuard<R> {
     }
 
     /// A server's first reader: lines over [`MAX_LINE`] refused, nothing else looked at.
+    #[cfg(feature = "server")]
     pub(crate) fn server(inner: R) -> Self {
         LineGuard::new(inner, Side::Server { checks: false })
     }
 
     /// A server's last reader, in front of rmcp: lines over [`MAX_LINE`] and requests rmcp
     /// would drop refused.
+    #[cfg(feature = "server")]
     pub(crate) fn server_checked(inner: R) -> Self {
         LineGuard::new(inner, Side::Server { checks: true })
     }
 
     /// A client's reader of a server's answers: an answer over [`MAX_LINE`] becomes an error
     /// for the request it answers.
+    #[cfg(feature = "client")]
     pub(crate) fn client(inner: R) -> Self {
         LineGuard::new(inner, Side::Client)
     }
@@ -412,7 +418,8 @@ fn id_text(value: &[u8]) -> Option<&str> {
     (integer && text.parse::<i64>().is_ok() || string).then_some(text)
 }
 
-fn skip_ws(text: &[u8], mut i: usize) -> usize {
+/// One past the JSON white space that starts at `i`.
+pub(crate) fn skip_ws(text: &[u8], mut i: usize) -> usize {
     while matches!(text.get(i), Some(b' ' | b'\t' | b'\n' | b'\r')) {
         i += 1;
     }
@@ -420,7 +427,7 @@ fn skip_ws(text: &[u8], mut i: usize) -> usize {
 }
 
 /// One past the closing quote of the string that starts at `i`.
-fn skip_string(text: &[u8], i: usize) -> Option<usize> {
+pub(crate) fn skip_string(text: &[u8], i: usize) -> Option<usize> {
     if text.get(i) != Some(&b'"') {
         return None;
     }
@@ -435,8 +442,9 @@ fn skip_string(text: &[u8], i: usize) -> Option<usize> {
 }
 
 /// One past the end of the value that starts at `i` (containers by counting brackets outside
-/// strings; their insides are not checked).
-fn skip_value(text: &[u8], i: usize) -> Option<usize> {
+/// strings; their insides are not checked here: the screen's dispatch checks a call's
+/// arguments, and rmcp the rest of the message). Shared by this module and the screen.
+pub(crate) fn skip_value(text: &[u8], i: usize) -> Option<usize> {
     match text.get(i)? {
         b'"' => skip_string(text, i),
         b'{' | b'[' => {
@@ -556,6 +564,7 @@ mod tests {
         assert_eq!(message_id(br#"{"\u0069d":7}"#), Some("7"));
     }
 
+    #[cfg(feature = "server")]
     #[tokio::test]
     async fn a_line_past_the_limit_is_replaced_without_being_held() {
         use tokio::io::AsyncReadExt as _;

@@ -36,6 +36,8 @@ use std::task::{Context, Poll};
 
 use tokio::io::{AsyncRead, ReadBuf};
 
+use crate::lines::{skip_string, skip_value, skip_ws};
+
 /// The arguments of one `tools/call`, as the text the client wrote, carried in an HTTP
 /// request's extensions by the server's own reader.
 #[cfg(feature = "http-server")]
@@ -255,65 +257,6 @@ impl Iterator for Members<'_> {
         let next = self.step();
         self.ended = next.is_none();
         next
-    }
-}
-
-fn skip_ws(bytes: &[u8], mut i: usize) -> usize {
-    while matches!(bytes.get(i), Some(b' ' | b'\t' | b'\n' | b'\r')) {
-        i += 1;
-    }
-    i
-}
-
-/// The end of the JSON string that starts at `i` (one past its closing quote).
-fn skip_string(bytes: &[u8], i: usize) -> Option<usize> {
-    if bytes.get(i) != Some(&b'"') {
-        return None;
-    }
-    let mut j = i + 1;
-    loop {
-        match bytes.get(j)? {
-            b'"' => return Some(j + 1),
-            b'\\' => j += 2,
-            _ => j += 1,
-        }
-    }
-}
-
-/// The end of the JSON value that starts at `i`. Containers are skipped by counting brackets
-/// (strings excepted), so their insides are not checked here: dispatch checks the arguments,
-/// and rmcp the rest of the message.
-fn skip_value(bytes: &[u8], i: usize) -> Option<usize> {
-    match bytes.get(i)? {
-        b'"' => skip_string(bytes, i),
-        b'{' | b'[' => {
-            let mut depth = 0usize;
-            let mut j = i;
-            loop {
-                match bytes.get(j)? {
-                    b'"' => {
-                        j = skip_string(bytes, j)?;
-                        continue;
-                    }
-                    b'{' | b'[' => depth += 1,
-                    b'}' | b']' => {
-                        depth -= 1;
-                        if depth == 0 {
-                            return Some(j + 1);
-                        }
-                    }
-                    _ => {}
-                }
-                j += 1;
-            }
-        }
-        _ => {
-            let end = bytes[i..]
-                .iter()
-                .position(|b| matches!(b, b',' | b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r'))
-                .map_or(bytes.len(), |n| i + n);
-            (end > i).then_some(end)
-        }
     }
 }
 
