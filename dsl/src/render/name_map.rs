@@ -28,6 +28,7 @@ use std::collections::{HashMap, HashSet};
 
 use serde_json::Value;
 
+use super::lowering::{Inverse, Pass, WayBack};
 use super::names::NameRule;
 use super::renderer::{Rendered, Renderer, json_array};
 use super::report::{Change, ChangeKind, LossPolicy, RenderError};
@@ -205,6 +206,43 @@ impl MappedSet {
     pub fn into_parts(self) -> (Vec<Rendered>, NameMap) {
         (self.rendered, self.names)
     }
+
+    /// A model's call as the original descriptor reads it: the tool's inverse applied under
+    /// the wire names, then the names mapped back (see [`WayBack`]).
+    pub fn restore(&self, call: ToolCall) -> ToolCall {
+        WayBack::restore(self, call)
+    }
+
+    /// Every call of a turn, [`restore`](Self::restore)d, in order.
+    pub fn restore_all(&self, calls: Vec<ToolCall>) -> Vec<ToolCall> {
+        WayBack::restore_all(self, calls)
+    }
+}
+
+/// The inverses of the renamed descriptors first (they read the wire names), then the names.
+impl WayBack for MappedSet {
+    fn inverse_of(&self, wire_name: &str) -> Option<&Inverse> {
+        self.rendered.inverse_of(wire_name)
+    }
+
+    fn restore(&self, call: ToolCall) -> ToolCall {
+        let call = match self.inverse_of(&call.name) {
+            Some(inverse) => inverse.restore(call),
+            None => call,
+        };
+        self.names.restore(call)
+    }
+}
+
+/// Names only: a name table keeps no inverse of the lowering.
+impl WayBack for NameMap {
+    fn inverse_of(&self, _wire_name: &str) -> Option<&Inverse> {
+        None
+    }
+
+    fn restore(&self, call: ToolCall) -> ToolCall {
+        NameMap::restore(self, call)
+    }
 }
 
 /// Renders `tools` for `renderer` under names its provider accepts
@@ -260,9 +298,16 @@ pub(crate) fn finish(original: &ToolDescriptor, r: Rendered, mut renames: Vec<Ch
     for c in &mut all.changes {
         c.tool = original.name.to_string();
     }
+    let passes = if renames.is_empty() { r.passes() } else { r.passes().with(Pass::MapNames) };
     renames.append(&mut all.changes);
     all.changes = renames;
-    Rendered::new(r.name(), r.json().to_owned(), all)
+    Rendered::from_parts(
+        r.name().to_owned(),
+        r.json().to_owned(),
+        all,
+        passes,
+        r.inverse().cloned(),
+    )
 }
 
 impl NameMap {

@@ -2,6 +2,7 @@
 //! its [`NullStyle`], [`RefStyle`] and how [`Unsupported`] keywords are lowered), and the
 //! [`SchemaStats`] a write reports.
 
+use super::lowering::{Pass, Passes};
 use super::names::NameRule;
 use std::hash::Hash;
 
@@ -245,6 +246,44 @@ impl SchemaOptions {
         verbatim: true,
         property_names: None,
     };
+}
+
+impl SchemaOptions {
+    /// The lowering passes this dialect runs wherever a schema needs them (see
+    /// [`Pass`](super::Pass); [`Rendered::passes`](super::Rendered::passes) says which ones
+    /// changed a given tool).
+    pub const fn passes(&self) -> Passes {
+        let mut p = Passes::NONE;
+        if self.all_required {
+            p = p.with(Pass::NullForAbsent);
+        }
+        if !self.scalar_enums || matches!(self.null_style, NullStyle::OpenApi) {
+            p = p.with(Pass::StringEnums).with(Pass::EnumsInText);
+        }
+        if !self.verbatim {
+            p = p.with(Pass::OneOfAsAnyOf).with(Pass::KeptInText);
+        }
+        if matches!(self.refs, RefStyle::Inline) {
+            p = p.with(Pass::InlineRefs);
+        }
+        if !self.ref_siblings {
+            p = p.with(Pass::WrapRefSiblings);
+        }
+        if !self.additional_properties {
+            p = p.with(Pass::MapValuesInText);
+        }
+        if self.keywords.0 != Keywords::ALL.0 || self.formats.is_some() || !self.pattern_lookaround
+        {
+            p = p.with(Pass::KeywordsInText);
+        }
+        if self.max_min_items.is_some() {
+            p = p.with(Pass::ClampMinItems);
+        }
+        if self.close_objects {
+            p = p.with(Pass::CloseObjects);
+        }
+        p
+    }
 }
 
 impl Default for SchemaOptions {

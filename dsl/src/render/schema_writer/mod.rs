@@ -58,7 +58,9 @@ pub fn write_input_schema(
 ) -> Result<SchemaStats, RenderError> {
     let mut w = SchemaWriter::new(tool, opts, ctx, pointer);
     w.root_object(out, &tool.params, &tool.additional, None)?;
-    Ok(w.stats)
+    let stats = w.stats;
+    ctx.keep_inverse(tool);
+    Ok(stats)
 }
 
 /// Writes the tool's output schema at `pointer`, with its own `$defs`; `Ok(None)` (and nothing

@@ -6,6 +6,7 @@ use super::annotations::{Ann, write_description};
 use super::number_keywords;
 use super::{NESTING_GUARD, SchemaWriter, char_count, inline_budget, ir_nodes};
 use crate::render::json_writer::{JsonWriter, key};
+use crate::render::lowering::string_enums;
 use crate::render::report::{RenderError, RenderRule};
 use crate::render::schema_options::{Keyword, Keywords, NullStyle};
 use crate::schema::{EnumValues, NumberSchema, ScalarRef, Schema, SchemaKind};
@@ -16,6 +17,7 @@ impl<'a> SchemaWriter<'a> {
     /// its first value.
     pub(super) fn kind_type(&self, kind: &SchemaKind) -> Option<&'static str> {
         match kind {
+            SchemaKind::Enum(e) if self.enum_as_strings(&e.values) => Some("string"),
             SchemaKind::Enum(e) if self.enum_lowered(&e.values) => {
                 let types = e.values.json_types();
                 Some(if types.iter().all(|t| *t == "integer" || *t == "number") {
@@ -30,15 +32,27 @@ impl<'a> SchemaWriter<'a> {
         }
     }
 
-    /// Whether an enum cannot be written as `enum` here: its values are not all strings and the
-    /// dialect takes string enums only, or they have several types and the dialect can say
-    /// neither a type array nor no type (OpenAPI `parameters`).
-    pub(super) fn enum_lowered(&self, values: &EnumValues) -> bool {
+    /// Whether an enum cannot be written with its values as they are: they are not all
+    /// strings and the dialect takes string enums only, or they have several types and the
+    /// dialect can say neither a type array nor no type (OpenAPI `parameters`).
+    fn enum_needs_strings(&self, values: &EnumValues) -> bool {
         if values.all_strings() {
             return false;
         }
         !self.opts.scalar_enums
             || (self.opts.null_style == NullStyle::OpenApi && values.json_types().len() > 1)
+    }
+
+    /// Whether an enum is sent as the strings of its values ([`Pass::StringEnums`](crate::render::Pass::StringEnums)).
+    pub(super) fn enum_as_strings(&self, values: &EnumValues) -> bool {
+        self.enum_needs_strings(values) && string_enums::fires(values)
+    }
+
+    /// Whether an enum is written as its type with the values in the description
+    /// ([`Pass::EnumsInText`](crate::render::Pass::EnumsInText)): it needs strings, and two of
+    /// its values would be sent as the same one.
+    pub(super) fn enum_lowered(&self, values: &EnumValues) -> bool {
+        self.enum_needs_strings(values) && !string_enums::fires(values)
     }
 
     /// Writes the JSON type `name` as a string value, upper-cased where the dialect wants it
@@ -241,6 +255,7 @@ impl<'a> SchemaWriter<'a> {
             SchemaKind::Enum(e) if self.enum_lowered(&e.values) => {}
             SchemaKind::Enum(e) => {
                 self.stats.enum_values += e.values.len();
+                let as_strings = self.enum_as_strings(&e.values);
                 let mut chars = 0;
                 key!(out, "enum");
                 out.begin_array();
@@ -249,6 +264,11 @@ impl<'a> SchemaWriter<'a> {
                         ScalarRef::Str(v) => {
                             chars += char_count(v);
                             out.string(v);
+                        }
+                        other if as_strings => {
+                            let text = string_enums::wire_text(other);
+                            chars += char_count(&text);
+                            out.string(&text);
                         }
                         other => {
                             let value = other.to_json();
