@@ -111,3 +111,52 @@ fn mapped_names_and_lowered_values_come_back_together() {
     let result = snapshot.call_blocking(&calls[0]);
     assert_eq!(result.text(), r#"{"level":2,"max-depth":2,"ratio":0.5}"#);
 }
+
+/// Passes with nothing to give back leave the value as it is: dispatch still checks what the
+/// provider's form could not say, and names the pointer of the value the model sent.
+#[test]
+fn what_a_form_cannot_say_is_still_checked_at_the_pointer_the_model_saw() {
+    let spec = |schema: Value| {
+        let text = json!({"name": "t", "description": "A tool.", "input_schema": schema});
+        tooldef::spec::parse_spec("t.json", &text.to_string(), None).unwrap().descriptor
+    };
+    let run = |renderer: &dyn Renderer, d: &tooldef::ToolDescriptor, args: Value| {
+        let r = renderer.render(d, LossPolicy::Allow).unwrap();
+        let executor: Arc<dyn Executor> = Arc::new(DynamicTool::new_sync(d.clone(), Ok));
+        let registry = ToolRegistry::new();
+        registry.register(executor, Origin::Mcp).unwrap();
+        let call = r.restore(ToolCall::new("1", "t", args));
+        (r.passes(), registry.snapshot().call_blocking(&call).text())
+    };
+    // A map's value type is only in the description of Gemini's OpenAPI form.
+    let map = spec(json!({"type": "object", "properties": {"limits": {"type": "object",
+        "additionalProperties": {"type": "integer", "maximum": 5}}}}));
+    let (passes, text) = run(&GeminiRenderer::openapi(), &map, json!({"limits": {"cpu": 7}}));
+    assert!(passes.contains(tooldef::Pass::MapValuesInText));
+    assert_eq!(text, "invalid arguments for t: /limits/cpu must be at most 5; got 7");
+    // `oneOf` is sent as `anyOf` in strict modes: a value both variants take is still refused.
+    let one_of = spec(json!({"type": "object", "properties": {"n": {"oneOf": [
+        {"type": "integer"}, {"type": "number", "minimum": 0}]}}, "required": ["n"]}));
+    let strict = OpenAiRenderer::chat().strict(true);
+    let (passes, text) = run(&strict, &one_of, json!({"n": 2}));
+    assert!(passes.contains(tooldef::Pass::OneOfAsAnyOf));
+    assert_eq!(
+        text,
+        "invalid arguments for t: /n must match exactly one of the `oneOf` variants; it matches variants 0 and 1"
+    );
+    // Ollama inlines references: the value is the same, checked against the definition.
+    let reference = spec(json!({"type": "object", "properties": {"at": {"$ref": "#/$defs/Point"}},
+        "required": ["at"], "$defs": {"Point": {"type": "object",
+        "properties": {"x": {"type": "integer", "minimum": 0}}, "required": ["x"]}}}));
+    let (passes, text) =
+        run(&tooldef_ollama::OllamaRenderer::new(), &reference, json!({"at": {"x": -1}}));
+    assert!(passes.contains(tooldef::Pass::InlineRefs));
+    assert_eq!(text, "invalid arguments for t: /at/x must be at least 0; got -1");
+    // A bound strict Anthropic moves into the description.
+    let bounded =
+        spec(json!({"type": "object", "properties": {"n": {"type": "integer", "maximum": 3}}}));
+    let (passes, text) =
+        run(&tooldef_anthropic::AnthropicRenderer::new().strict(true), &bounded, json!({"n": 4}));
+    assert!(passes.contains(tooldef::Pass::KeywordsInText));
+    assert_eq!(text, "invalid arguments for t: /n must be at most 3; got 4");
+}

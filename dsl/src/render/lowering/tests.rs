@@ -152,3 +152,35 @@ fn passes_are_named_and_say_which_change_values() {
     assert_eq!(format!("{changing:?}"), r#"{"null-for-absent", "string-enums", "map-names"}"#);
     assert_eq!(Passes::NONE.with(Pass::InlineRefs).without(Pass::InlineRefs), Passes::NONE);
 }
+
+#[test]
+fn options_are_composed_of_passes_and_say_which_they_run() {
+    assert_eq!(SchemaOptions::JSON_SCHEMA.passes(), Passes::NONE);
+    for pass in Pass::ALL {
+        let with = SchemaOptions::JSON_SCHEMA.with(pass);
+        let runs = !matches!(pass, Pass::KeywordsInText | Pass::MapNames);
+        assert_eq!(with.passes().contains(pass), runs, "{pass}");
+    }
+    // OpenAI strict, as its renderer composes it.
+    let strict = SchemaOptions::JSON_SCHEMA
+        .with(Pass::CloseObjects)
+        .with(Pass::OneOfAsAnyOf)
+        .with(Pass::WrapRefSiblings)
+        .with(Pass::NullForAbsent);
+    assert_eq!(
+        strict,
+        SchemaOptions {
+            all_required: true,
+            empty_required: true,
+            close_objects: true,
+            verbatim: false,
+            ref_siblings: false,
+            ..SchemaOptions::JSON_SCHEMA
+        }
+    );
+    assert_eq!(
+        format!("{:?}", strict.passes()),
+        r#"{"null-for-absent", "one-of-as-any-of", "wrap-ref-siblings", "kept-in-text", "close-objects"}"#
+    );
+    assert_eq!(SchemaOptions::JSON_SCHEMA.with_passes(strict.passes()), strict);
+}
