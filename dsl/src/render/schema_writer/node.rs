@@ -35,6 +35,7 @@ impl<'a> SchemaWriter<'a> {
     /// Whether an enum cannot be written with its values as they are: they are not all
     /// strings and the dialect takes string enums only, or they have several types and the
     /// dialect can say neither a type array nor no type (OpenAPI `parameters`).
+    #[inline]
     fn enum_needs_strings(&self, values: &EnumValues) -> bool {
         if values.all_strings() {
             return false;
@@ -44,6 +45,7 @@ impl<'a> SchemaWriter<'a> {
     }
 
     /// Whether an enum is sent as the strings of its values ([`Pass::StringEnums`](crate::render::Pass::StringEnums)).
+    #[inline]
     pub(super) fn enum_as_strings(&self, values: &EnumValues) -> bool {
         self.enum_needs_strings(values) && string_enums::fires(values)
     }
@@ -51,6 +53,7 @@ impl<'a> SchemaWriter<'a> {
     /// Whether an enum is written as its type with the values in the description
     /// ([`Pass::EnumsInText`](crate::render::Pass::EnumsInText)): it needs strings, and two of
     /// its values would be sent as the same one.
+    #[inline]
     pub(super) fn enum_lowered(&self, values: &EnumValues) -> bool {
         self.enum_needs_strings(values) && !string_enums::fires(values)
     }
@@ -349,6 +352,7 @@ impl<'a> SchemaWriter<'a> {
     }
 }
 
+#[inline]
 fn kind_type(kind: &SchemaKind) -> Option<&'static str> {
     match kind {
         SchemaKind::String(_) => Some("string"),
@@ -368,6 +372,7 @@ fn kind_type(kind: &SchemaKind) -> Option<&'static str> {
     }
 }
 
+#[inline]
 fn write_number<T: Copy>(
     out: &mut JsonWriter,
     n: &NumberSchema<T>,
