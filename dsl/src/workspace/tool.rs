@@ -69,6 +69,7 @@ impl WorkspaceTool {
                     content: vec![Content::Text { text }],
                     structured,
                     is_error: false,
+                    repairs: Vec::new(),
                 }
             }
             Err(failure) => ToolResult::error(call, format!("workspace tool {name} {failure}")),
