@@ -253,6 +253,22 @@ impl Walk<'_> {
     }
 }
 
+/// Whether dispatch would read `value`, a string the schema refuses, as the object or array it
+/// holds (for the stream's early checks, which must not report what dispatch repairs).
+pub(crate) fn repairable(
+    validator: &ArgValidator,
+    schema: &Schema,
+    defs: &[Definition],
+    value: &Value,
+) -> bool {
+    let Value::String(text) = value else { return false };
+    let Some(schema) = resolve(schema, defs) else { return false };
+    holds_containers(schema, defs)
+        && parse_container(text).is_some_and(|held| {
+            validator.check_value(schema, defs, &held, &JsonPointer::root()).is_ok()
+        })
+}
+
 /// `schema` with its references followed (`None` for a dangling one or a loop).
 fn resolve<'s>(mut schema: &'s Schema, defs: &'s [Definition]) -> Option<&'s Schema> {
     for _ in 0..MAX_DEPTH {

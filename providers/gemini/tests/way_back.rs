@@ -50,3 +50,34 @@ fn the_issue_example_reads_back_in_both_forms() {
         assert_issue_cases(&l, mode, &|| TypedTool::shared(Forecast));
     }
 }
+
+/// A streamed call in the OpenAPI form comes back typed, and its enum string is no error.
+#[test]
+fn a_streamed_call_comes_back_typed() {
+    use tooldef::stream::StreamEvent;
+    use tooldef::{LossPolicy, RenderedSet, Renderer, ToolCall};
+    use tooldef_gemini::FunctionCallStream;
+    use tooldef_testkit::way_back::{SETTINGS_SPEC, spec};
+    let settings = vec![spec(SETTINGS_SPEC)];
+    let set = RenderedSet::new(vec![
+        GeminiRenderer::openapi().render(&settings[0], LossPolicy::Refuse).unwrap(),
+    ]);
+    let chunk = message("settings", &json!({"level": "2", "mode": "a"}));
+    let events = FunctionCallStream::with_tools(&settings).push(&chunk).unwrap();
+    assert_eq!(
+        events
+            .iter()
+            .map(|e| match e {
+                StreamEvent::Invalid(i) => i.error.model_text(),
+                other => format!("{other:?}"),
+            })
+            .next()
+            .unwrap(),
+        r#"invalid arguments for settings: /level must be one of 1, 2, 3; got "2""#
+    );
+    let events = FunctionCallStream::with_tools(&settings).way_back(&set).push(&chunk).unwrap();
+    assert_eq!(
+        events,
+        [StreamEvent::Call(ToolCall::new("", "settings", json!({"level": 2, "mode": "a"})))]
+    );
+}

@@ -104,3 +104,86 @@ fn without_the_way_back_the_strict_null_is_refused() {
     );
     assert_eq!(toolbox.call_blocking(&restored[0]).text(), "Paris: 3 days, unit None");
 }
+
+/// The stream's early checks read a value as the way back will: a strict `null` for a
+/// parameter left out is no early error (it was one before), and each finished call is given
+/// back.
+#[test]
+fn a_streamed_strict_null_is_no_early_error_and_the_call_comes_back() {
+    use tooldef::stream::StreamEvent;
+    use tooldef_openai::ChatStream;
+    let renderer = OpenAiRenderer::chat().strict(true);
+    let set = tooldef::RenderedSet::new(vec![
+        renderer.render(Forecast::descriptor(), LossPolicy::Refuse).unwrap(),
+    ]);
+    let toolbox = Toolbox::new().with(Forecast);
+    let chunks = |args: &str| {
+        let (a, b) = args.split_at(args.len() / 2);
+        vec![
+            json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0, "id": "call_1",
+                "type": "function", "function": {"name": "forecast", "arguments": a}}]}}]}),
+            json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0,
+                "function": {"arguments": b}}]}}]}),
+            json!({"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]}),
+        ]
+    };
+    let run = |mut stream: ChatStream<'_>, args: &str| -> Vec<String> {
+        let mut seen = Vec::new();
+        for chunk in chunks(args) {
+            for event in stream.push(&chunk).unwrap() {
+                seen.push(match event {
+                    StreamEvent::Call(call) => toolbox.call_blocking(&call).text(),
+                    StreamEvent::Invalid(invalid) => invalid.error.model_text(),
+                    other => format!("{other:?}"),
+                });
+            }
+        }
+        stream.finish().unwrap();
+        seen
+    };
+    let args = r#"{"city": "Paris", "days": null, "unit": null}"#;
+    assert_eq!(
+        run(ChatStream::with_tools(&toolbox), args),
+        [
+            "invalid arguments for forecast: /days must be an integer; got null",
+            "invalid arguments for forecast: /days must be an integer; got null"
+        ]
+    );
+    assert_eq!(
+        run(ChatStream::with_tools(&toolbox).way_back(&set), args),
+        ["Paris: 3 days, unit None"]
+    );
+    // A value the tool refuses is still an early error.
+    assert_eq!(
+        run(
+            ChatStream::with_tools(&toolbox).way_back(&set),
+            r#"{"city": "Paris", "days": 12, "unit": null}"#
+        ),
+        [
+            "invalid arguments for forecast: /days must be at most 10; got 12",
+            "invalid arguments for forecast: /days must be at most 10; got 12"
+        ]
+    );
+}
+
+/// A stream cut short is an error, never completed into a call (nothing is repaired).
+#[test]
+fn a_stream_cut_short_is_never_repaired() {
+    use tooldef_openai::ChatStream;
+    let toolbox = Toolbox::new().with(Forecast);
+    let set = tooldef::RenderedSet::new(vec![
+        OpenAiRenderer::chat()
+            .strict(true)
+            .render(Forecast::descriptor(), LossPolicy::Refuse)
+            .unwrap(),
+    ]);
+    let mut stream = ChatStream::with_tools(&toolbox).way_back(&set);
+    let chunk = json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0,
+        "id": "call_1", "type": "function",
+        "function": {"name": "forecast", "arguments": "{\"city\": \"Par"}}]}}]});
+    assert_eq!(stream.push(&chunk).unwrap(), []);
+    assert_eq!(
+        stream.finish().unwrap_err().to_string(),
+        "the stream ended before these tool calls were finished: 0 (forecast)"
+    );
+}
