@@ -123,16 +123,31 @@ fn says_null(schema: &Value) -> bool {
 /// first variant whose form of the value `fits` it (`fits(schema, value)`, the schema resolved
 /// against `parameters`). Everything else is sent as it is.
 pub fn obey(parameters: &Value, args: &Value, fits: &dyn Fn(&Value, &Value) -> bool) -> Value {
-    encode(parameters, parameters, args, fits, 0)
+    Encoder { root: parameters, fits, fill: true }.encode(parameters, args, 0)
 }
 
-fn encode(
-    root: &Value,
-    schema: &Value,
-    v: &Value,
-    fits: &dyn Fn(&Value, &Value) -> bool,
-    depth: usize,
-) -> Value {
+/// [`obey`] for a value the schema refuses, which no obeying model sends: its values are
+/// written as the schema writes them (an enum's strings), but nothing it leaves out is filled
+/// in, so that what is wrong with it stays wrong.
+pub fn spell(parameters: &Value, args: &Value, fits: &dyn Fn(&Value, &Value) -> bool) -> Value {
+    Encoder { root: parameters, fits, fill: false }.encode(parameters, args, 0)
+}
+
+struct Encoder<'a> {
+    root: &'a Value,
+    fits: &'a dyn Fn(&Value, &Value) -> bool,
+    /// Whether a required key left out is sent as `null` where the schema takes it.
+    fill: bool,
+}
+
+impl Encoder<'_> {
+    fn encode(&self, schema: &Value, v: &Value, depth: usize) -> Value {
+        encode(self, schema, v, depth)
+    }
+}
+
+fn encode(e: &Encoder<'_>, schema: &Value, v: &Value, depth: usize) -> Value {
+    let (root, fits) = (e.root, e.fits);
     let schema = resolve(root, schema);
     if depth > 64 || v.is_null() {
         return v.clone();
@@ -140,7 +155,7 @@ fn encode(
     for key in ["anyOf", "oneOf"] {
         if let Some(variants) = schema.get(key).and_then(Value::as_array) {
             for variant in variants {
-                let sent = encode(root, variant, v, fits, depth + 1);
+                let sent = e.encode(variant, v, depth + 1);
                 if fits(resolve(root, variant), &sent) {
                     return sent;
                 }
@@ -162,9 +177,10 @@ fn encode(
                 for (name, sub) in props {
                     match map.get(name) {
                         Some(x) => {
-                            out.insert(name.clone(), encode(root, sub, x, fits, depth + 1));
+                            out.insert(name.clone(), e.encode(sub, x, depth + 1));
                         }
-                        None if required.contains(&name.as_str())
+                        None if e.fill
+                            && required.contains(&name.as_str())
                             && says_null(resolve(root, sub)) =>
                         {
                             out.insert(name.clone(), Value::Null);
@@ -177,7 +193,7 @@ fn encode(
             for (k, x) in map {
                 if !out.contains_key(k) && !props.is_some_and(|p| p.contains_key(k)) {
                     let sent = match extra {
-                        Some(s) => encode(root, s, x, fits, depth + 1),
+                        Some(s) => e.encode(s, x, depth + 1),
                         None => x.clone(),
                     };
                     out.insert(k.clone(), sent);
@@ -191,7 +207,7 @@ fn encode(
                 items
                     .iter()
                     .map(|x| match item_schema {
-                        Some(s) => encode(root, s, x, fits, depth + 1),
+                        Some(s) => e.encode(s, x, depth + 1),
                         None => x.clone(),
                     })
                     .collect(),

@@ -110,6 +110,22 @@ fn mapped_names_and_lowered_values_come_back_together() {
     assert_eq!(calls[0].arguments, tooldef::Arguments::Json(json!({"level": 2, "max-depth": 2})));
     let result = snapshot.call_blocking(&calls[0]);
     assert_eq!(result.text(), r#"{"level":2,"max-depth":2,"ratio":0.5}"#);
+    // A value the tool refuses: the model reads the error under the names it was sent.
+    let sent = json!({"level": "2", "max_depth": "3"});
+    let calls = set.restore_all(function_calls(&gemini("settings_update", &sent)).unwrap());
+    let result = set.names().to_wire(snapshot.call_blocking(&calls[0]));
+    assert_eq!(
+        (result.name.as_str(), result.text().as_str()),
+        (
+            "settings_update",
+            r#"invalid arguments for settings_update: /max_depth must be one of 1, 2; got "3""#
+        )
+    );
+    // The call as the provider knows it, for the history sent back with the result.
+    assert_eq!(
+        set.names().call_to_wire(calls[0].clone()),
+        ToolCall::new("", "settings_update", json!({"level": 2, "max_depth": "3"}))
+    );
 }
 
 /// Passes with nothing to give back leave the value as it is: dispatch still checks what the
