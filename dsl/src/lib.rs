@@ -146,10 +146,10 @@ pub use dispatch::{
 
 // --- render ---
 pub use render::{
-    Change, ChangeKind, JsonWriter, Keyword, Keywords, LossPolicy, MappedSet, NameMap, NameRule,
-    NameRules, NullStyle, RefStyle, RenderCache, RenderCtx, RenderError, RenderRule, Rendered,
-    RenderedSet, Renderer, Report, SchemaOptions, SchemaStats, Unsupported, json_array,
-    render_mapped, tools_json, write_input_schema, write_output_schema,
+    Change, ChangeKind, Inverse, JsonWriter, Keyword, Keywords, LossPolicy, MappedSet, NameMap,
+    NameRule, NameRules, NullStyle, Pass, Passes, RefStyle, RenderCache, RenderCtx, RenderError,
+    RenderRule, Rendered, RenderedSet, Renderer, Report, SchemaOptions, SchemaStats, Unsupported,
+    WayBack, json_array, render_mapped, tools_json, write_input_schema, write_output_schema,
 };
 
 // --- overrides, registry ---

@@ -265,9 +265,18 @@ impl Snapshot {
 
     /// Calls the tool `call.name` (the name the model sees); an unknown tool is an error result
     /// naming the known ones, with the same text as [`Toolbox::call`](crate::Toolbox::call).
+    /// Arguments are repaired as [`Toolbox::call`](crate::Toolbox::call) repairs them (see
+    /// [`Repair`](crate::dispatch::Repair)).
     pub async fn call(&self, call: &ToolCall) -> ToolResult {
         match self.get(&call.name) {
-            Some(e) => e.executor.execute(call).await,
+            Some(e) => match crate::dispatch::repair(e.descriptor(), call) {
+                Some((repaired, repairs)) => {
+                    let mut result = e.executor.execute(&repaired).await;
+                    result.repairs = repairs;
+                    result
+                }
+                None => e.executor.execute(call).await,
+            },
             None => {
                 let known = self.entries.iter().map(|e| e.name().as_str());
                 crate::dispatch::unknown_tool(&call.name, known).to_result(call)
@@ -309,7 +318,7 @@ impl Snapshot {
     /// [`check_arguments`](Executor::check_arguments) error.
     pub fn check(&self, call: &ToolCall) -> Result<(), crate::DispatchError> {
         match self.get(&call.name) {
-            Some(e) => e.executor.check_arguments(&call.arguments),
+            Some(e) => crate::dispatch::check_repaired(&e.executor, call),
             None => {
                 let known = self.entries.iter().map(|e| e.name().as_str());
                 Err(crate::dispatch::unknown_tool(&call.name, known))

@@ -48,6 +48,7 @@ use crate::arg_checks::ArgErrors;
 use crate::descriptor::ToolDescriptor;
 use crate::dispatch::{ArgValidator, DispatchError, DispatchErrorKind, Toolbox, closest};
 use crate::registry::Snapshot;
+use crate::render::{Inverse, Passes, WayBack};
 use crate::tool::{Arguments, ToolCall, ToolResult};
 use early::{Early, Finding};
 use scan::Scanner;
@@ -330,6 +331,7 @@ struct Open<'a> {
 /// the schema of the tool being called and reports an unknown tool at the start.
 pub struct CallAssembler<'a> {
     tools: Option<&'a dyn ToolLookup>,
+    way_back: Option<&'a dyn WayBack>,
     validator: ArgValidator,
     limits: StreamLimits,
     open: Vec<Open<'a>>,
@@ -359,6 +361,7 @@ impl<'a> CallAssembler<'a> {
     pub fn new() -> Self {
         CallAssembler {
             tools: None,
+            way_back: None,
             validator: ArgValidator::new(),
             limits: StreamLimits::DEFAULT,
             open: Vec::new(),
@@ -377,6 +380,16 @@ impl<'a> CallAssembler<'a> {
     #[must_use]
     pub fn limits(mut self, limits: StreamLimits) -> Self {
         self.limits = limits;
+        self
+    }
+
+    /// Reads the calls as the rendering `way_back` says (a [`RenderedSet`](crate::RenderedSet),
+    /// a [`MappedSet`](crate::MappedSet)...): the early checks take a value as its way back
+    /// will (a strict mode's `null` for a parameter left out is no error), and each finished
+    /// call is given back by [`WayBack::restore`].
+    #[must_use]
+    pub fn way_back(mut self, way_back: &'a dyn WayBack) -> Self {
+        self.way_back = Some(way_back);
         self
     }
 
@@ -430,7 +443,13 @@ impl<'a> CallAssembler<'a> {
         let mut early = None;
         if let Some(tools) = self.tools {
             match tools.find(name) {
-                Some(d) => early = Some(Early::new(d)),
+                Some(d) => {
+                    let passes = self
+                        .way_back
+                        .and_then(|w| w.inverse_of(name))
+                        .map_or(Passes::NONE, Inverse::passes);
+                    early = Some(Early::new(d, passes));
+                }
                 None => {
                     let names = tools.names();
                     out.push(StreamEvent::Invalid(Invalid {
@@ -539,7 +558,11 @@ impl<'a> CallAssembler<'a> {
         let call = self.open.remove(at);
         self.finished.push(index);
         let text = if call.scanner.is_blank() { "{}".to_owned() } else { call.text };
-        Ok(ToolCall { id: call.id, name: call.name, arguments: Arguments::Text(text) })
+        Ok(self.restore(ToolCall {
+            id: call.id,
+            name: call.name,
+            arguments: Arguments::Text(text),
+        }))
     }
 
     /// Finishes every open call, in the order they started.
@@ -562,8 +585,19 @@ impl<'a> CallAssembler<'a> {
         Err(StreamError::Unfinished { open })
     }
 
+    /// `call` as the [`way_back`](Self::way_back) gives it back (unchanged without one): what a
+    /// provider whose calls arrive whole yields, and checks with
+    /// [`check_whole`](Self::check_whole).
+    pub fn restore(&self, call: ToolCall) -> ToolCall {
+        match self.way_back {
+            Some(way_back) => way_back.restore(call),
+            None => call,
+        }
+    }
+
     /// Checks a call that arrived whole (a provider that does not stream arguments) the way
-    /// streamed ones are checked, pushing an [`StreamEvent::Invalid`] when it fails.
+    /// streamed ones are checked, pushing an [`StreamEvent::Invalid`] when it fails. Give it the
+    /// call as [`restore`](Self::restore) gives it back.
     pub fn check_whole(&self, index: u64, call: &ToolCall, out: &mut Vec<StreamEvent>) {
         let Some(tools) = self.tools else { return };
         let invalid = |error| {

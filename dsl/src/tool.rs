@@ -150,6 +150,11 @@ pub struct ToolResult {
     /// Whether the call failed; the content then says what to fix.
     #[serde(default)]
     pub is_error: bool,
+    /// The arguments dispatch read differently from how they arrived (an object or array sent
+    /// as a JSON string where the schema expects one; see
+    /// [`dispatch::Repair`](crate::dispatch::Repair)), in document order; empty for most calls.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub repairs: Vec<crate::dispatch::Repair>,
 }
 
 impl ToolResult {
@@ -165,6 +170,7 @@ impl ToolResult {
             content: vec![Content::Text { text }],
             structured: Some(value),
             is_error: false,
+            repairs: Vec::new(),
         }
     }
 
@@ -176,6 +182,7 @@ impl ToolResult {
             content: vec![Content::Text { text: message.into() }],
             structured: None,
             is_error: true,
+            repairs: Vec::new(),
         }
     }
 

@@ -242,3 +242,21 @@ fn rendering_runs_in_spans_naming_the_renderer_and_the_tool() {
         ]
     );
 }
+
+#[test]
+fn a_repair_is_recorded_in_the_span_of_its_call() {
+    let spans = Arc::new(Spans::default());
+    let d = ToolDescriptor::builder("search")
+        .param(Param::named("filter", tooldef::Schema::object_of(vec![Param::integer("limit")])))
+        .build()
+        .unwrap();
+    let toolbox = Toolbox::new().with_executor(DynamicTool::new_sync(d, Ok).into());
+    let call = ToolCall::from_text("c1", "search", r#"{"filter": "{\"limit\": 5}"}"#);
+    tracing::subscriber::with_default(Recorder(spans.clone()), || {
+        toolbox.call_blocking(&call);
+    });
+    let recorded = spans.fields.lock().unwrap();
+    let span = recorded.values().find(|f| f["name"] == "tooldef.dispatch").unwrap();
+    assert_eq!(span["repairs"], "/filter: a JSON string read as the object it holds");
+    assert_eq!(span["outcome"], "ok");
+}

@@ -12,3 +12,4 @@ pub mod specs;
 pub mod strategy;
 pub mod stream;
 pub mod values;
+pub mod way_back;

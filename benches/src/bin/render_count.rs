@@ -4,7 +4,8 @@
 //!
 //! `cargo build --release -p tooldef-benches --bin render_count`, then
 //! `valgrind --tool=callgrind target/release/render_count [standard|wide] [N] [MODE]` (default
-//! `standard 100 tooldef`); `callgrind_annotate` reads the profile. With `value`, it writes a
+//! `standard 100 tooldef`); `callgrind_annotate` reads the profile. With `strict`, it renders for
+//! OpenAI's strict mode instead. With `value`, it writes a
 //! prebuilt `serde_json::Value` of the same JSON `N` times instead (the per-byte baseline); with
 //! `schemars` (built with `--features bench`), it does what the cold render's baseline does,
 //! `schema_for!` per tool in the Chat envelope and `serde_json::to_string` of the list. Run
@@ -34,12 +35,14 @@ fn main() {
             std::process::exit(2);
         }
     };
-    let renderer = OpenAiRenderer::chat();
     let mode = args.next();
+    // `strict`: the same cold render in OpenAI's strict mode (every optional parameter made
+    // required and nullable, each rendering keeping its way back).
+    let renderer = OpenAiRenderer::chat().strict(mode.as_deref() == Some("strict"));
     let known: &[&str] = if cfg!(feature = "bench") {
-        &["tooldef", "value", "schemars"]
+        &["tooldef", "strict", "value", "schemars"]
     } else {
-        &["tooldef", "value"]
+        &["tooldef", "strict", "value"]
     };
     if let Some(other) = mode.as_deref().filter(|m| !known.contains(m)) {
         eprintln!("unknown mode {other:?}: one of {known:?} (schemars needs --features bench)");

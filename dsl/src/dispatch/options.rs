@@ -34,6 +34,8 @@ pub struct CallOptions {
     pub(crate) concurrency: usize,
     /// `None`: [`ThreadTimer`].
     pub(crate) timer: Option<Arc<dyn Timer>>,
+    /// Whether strings holding the object or array the schema expects are read as it.
+    pub(crate) repair: bool,
 }
 
 impl CallOptions {
@@ -48,6 +50,7 @@ impl CallOptions {
             cancel: None,
             concurrency: Self::DEFAULT_CONCURRENCY,
             timer: None,
+            repair: true,
         }
     }
 
@@ -78,6 +81,20 @@ impl CallOptions {
     pub fn timer(mut self, timer: impl Timer + 'static) -> Self {
         self.timer = Some(Arc::new(timer));
         self
+    }
+
+    /// Whether an object or array the model sent as a JSON string, where the schema expects
+    /// one, is read as the value it holds (on by default; see
+    /// [`Repair`](crate::dispatch::Repair)). Off, such a string is refused as the schema says.
+    #[must_use]
+    pub fn repair(mut self, on: bool) -> Self {
+        self.repair = on;
+        self
+    }
+
+    /// Whether repairs are on ([`repair`](Self::repair)).
+    pub fn repair_value(&self) -> bool {
+        self.repair
     }
 
     /// A sleep of `duration` from the configured timer.
@@ -111,6 +128,7 @@ impl fmt::Debug for CallOptions {
             .field("timeout", &self.timeout)
             .field("cancel", &self.cancel)
             .field("concurrency", &self.concurrency)
+            .field("repair", &self.repair)
             .finish_non_exhaustive()
     }
 }

@@ -13,6 +13,7 @@ use tracing::Instrument;
 use crate::descriptor::ToolDescriptor;
 use crate::dispatch::error::{DispatchError, DispatchErrorKind, closest, take_last_kind};
 use crate::dispatch::options::{BoundedJoin, CallOptions};
+use crate::dispatch::repair::repair;
 use crate::dispatch::runtime::{CatchUnwind, block_on, catch_unwind};
 use crate::dispatch::typed::{TypedTool, panicked};
 use crate::render::{LossPolicy, RenderCache, RenderError, RenderedSet, Renderer};
@@ -192,7 +193,8 @@ impl Toolbox {
     ///
     /// Each call runs in an `info` span `tooldef.dispatch` with the fields `tool`, `call_id`,
     /// `outcome` (`ok` or `error`), `error` (what went wrong, as [`DispatchErrorKind::name`] names
-    /// it) and `duration_ms`.
+    /// it), `repairs` (the [`Repair`](crate::dispatch::Repair)s made, when there are any, as
+    /// [`ToolResult::repairs`] also holds them) and `duration_ms`.
     pub fn call_with<'a>(
         &'a self,
         call: &'a ToolCall,
@@ -204,6 +206,7 @@ impl Toolbox {
             call_id = %call.id,
             outcome = tracing::field::Empty,
             error = tracing::field::Empty,
+            repairs = tracing::field::Empty,
             duration_ms = tracing::field::Empty,
         );
         let record = span.clone();
@@ -211,6 +214,9 @@ impl Toolbox {
             let start = Instant::now();
             take_last_kind(); // nothing stale from an earlier call on this thread
             let result = self.run(call, options).await;
+            if !result.repairs.is_empty() {
+                record.record("repairs", tracing::field::display(Repairs(&result.repairs)));
+            }
             if result.is_error {
                 record.record("outcome", "error");
                 if let Some(kind) = take_last_kind() {
@@ -246,6 +252,21 @@ impl Toolbox {
         let Some(executor) = self.tools.get(call.name.as_str()) else {
             return self.unknown(&call.name).to_result(call);
         };
+        let repaired = options.repair.then(|| repair(executor.descriptor(), call)).flatten();
+        let Some((repaired, repairs)) = repaired else {
+            return self.run_on(executor, call, options).await;
+        };
+        let mut result = self.run_on(executor, &repaired, options).await;
+        result.repairs = repairs;
+        result
+    }
+
+    async fn run_on(
+        &self,
+        executor: &Arc<dyn Executor>,
+        call: &ToolCall,
+        options: &CallOptions,
+    ) -> ToolResult {
         let cancelled =
             || DispatchError::new(call.name.clone(), DispatchErrorKind::Cancelled).to_result(call);
         if options.cancel.as_ref().is_some_and(|t| t.is_cancelled()) {
@@ -318,13 +339,39 @@ impl Toolbox {
     /// [`Panicked`](DispatchErrorKind::Panicked) when decoding panics.
     pub fn check(&self, call: &ToolCall) -> Result<(), DispatchError> {
         match self.tools.get(call.name.as_str()) {
-            Some(executor) => executor.check_arguments(&call.arguments),
+            Some(executor) => check_repaired(executor, call),
             None => Err(self.unknown(&call.name)),
         }
     }
 
     fn unknown(&self, name: &str) -> DispatchError {
         unknown_tool(name, self.tools.keys().map(String::as_str))
+    }
+}
+
+/// [`Executor::check_arguments`] of the call as [`Toolbox::call`] runs it (repaired).
+pub(crate) fn check_repaired(
+    executor: &Arc<dyn Executor>,
+    call: &ToolCall,
+) -> Result<(), DispatchError> {
+    match repair(executor.descriptor(), call) {
+        Some((repaired, _)) => executor.check_arguments(&repaired.arguments),
+        None => executor.check_arguments(&call.arguments),
+    }
+}
+
+/// The repairs of one call, as the span shows them (`/filter: a JSON string read as ...`).
+struct Repairs<'a>(&'a [crate::dispatch::Repair]);
+
+impl std::fmt::Display for Repairs<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for (i, r) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str("; ")?;
+            }
+            write!(f, "{r}")?;
+        }
+        Ok(())
     }
 }
 

@@ -75,6 +75,73 @@
 //! assert!(Gateway.render(&DELETE, LossPolicy::Allow).unwrap().report().lossy().count() == 1);
 //! ```
 //!
+//! # The way back
+//!
+//! Every change the writer makes to fit a provider is a named lowering [`Pass`], defined next
+//! to its inverse. A rendering whose lowering changed how some value is sent keeps an
+//! [`Inverse`] ([`Rendered::inverse`]), and every render output implements [`WayBack`]: apply
+//! [`WayBack::restore`] ([`Rendered::restore`], [`RenderedSet::restore`],
+//! [`MappedSet::restore`]) to each [`ToolCall`](crate::ToolCall) a provider crate maps from the
+//! model's message, then dispatch it.
+//!
+//! **The contract.** For every provider, mode and policy, and every argument value `v`: `v` is
+//! valid for the descriptor exactly when what a model obeying the rendered schema sends for
+//! `v`, given back by [`WayBack::restore`], is accepted by dispatch, and the tool then receives
+//! `v`, with the descriptor's defaults applied. Where a provider's form cannot say a constraint
+//! (a bound or a format moved into the description, a map's value type kept in text), dispatch
+//! still enforces it, and its error names the JSON pointer of the value the model sent.
+//!
+//! The exceptions, where two values are sent alike and the way back reads the one given here:
+//!
+//! | pass | sent alike | read back as |
+//! | --- | --- | --- |
+//! | [`Pass::NullForAbsent`] | an optional parameter left out, and `null` for one that does not take `null` | left out: the default applies, an `Option` is `None` |
+//! | [`Pass::NullForAbsent`] | an optional parameter that takes `null` left out, and its `null` | `null`: the model cannot leave such a parameter out |
+//! | [`Pass::StringEnums`] | an enum value that is not a string, and its text (`3` and `"3"`) | the enum value, unless the enum takes the string itself |
+//! | any, in a union | a value two variants read differently once given back | the first variant, in the schema's order, that the value then fits |
+//!
+//! A value the lowered schema cannot hold at all (a key of an open object or a map that a
+//! strict mode closed) is a lossy change of the render's report, refused under
+//! [`LossPolicy::Refuse`].
+//!
+//! | pass | on the way out | on the way back |
+//! | --- | --- | --- |
+//! | [`Pass::NullForAbsent`] | an optional property made required and nullable (OpenAI strict) | `null` read as absent where the descriptor did not take `null` |
+//! | [`Pass::StringEnums`] | enum values that are not strings sent as strings (Gemini `parameters`) | each string given back as its typed value |
+//! | [`Pass::MapNames`] | names a provider refuses sent under safe names ([`render_mapped`]) | the original names ([`NameMap::restore`]) |
+//! | [`Pass::EnumsInText`] | an enum whose values cannot be told apart as strings, written as its type with the values in the description | none: dispatch checks the enum |
+//! | [`Pass::OneOfAsAnyOf`] | `oneOf` written as `anyOf` | none: dispatch checks that exactly one variant matches |
+//! | [`Pass::InlineRefs`] | a `$ref` replaced by its definition | none: the value is the same |
+//! | [`Pass::WrapRefSiblings`] | a `$ref` with siblings wrapped in `anyOf` | none |
+//! | [`Pass::MapValuesInText`] | a map's value type written into the description | none: dispatch checks each value |
+//! | [`Pass::KeywordsInText`] | a keyword the provider refuses written into the description, or dropped | none: dispatch checks it |
+//! | [`Pass::KeptInText`] | a keyword import kept verbatim written into the description | none: dispatch checks it |
+//! | [`Pass::ClampMinItems`] | `minItems` clamped to what the provider takes | none: dispatch checks the bound |
+//! | [`Pass::CloseObjects`] | objects closed with `additionalProperties: false` | none |
+//!
+//! The inverses run in the reverse order of the passes: first those of the rendered
+//! descriptor (under the wire names), then the name map.
+//!
+//! ```
+//! use tooldef::render::{LossPolicy, Renderer};
+//! use tooldef::{Param, ToolDescriptor, Toolbox, dispatch::DynamicTool};
+//! use tooldef_openai::{OpenAiRenderer, chat_tool_calls};
+//!
+//! static FORECAST: ToolDescriptor = ToolDescriptor::new("forecast").params(const {
+//!     &[Param::string("city"), Param::integer("days").range(1, 10).default_int(3)]
+//! });
+//! let rendered = OpenAiRenderer::chat().strict(true).render(&FORECAST, LossPolicy::Refuse).unwrap();
+//! // Strict mode made `days` required and nullable: a model that wants the default sends null.
+//! let message = serde_json::json!({"tool_calls": [{"id": "c1", "type": "function", "function":
+//!     {"name": "forecast", "arguments": "{\"city\":\"Paris\",\"days\":null}"}}]});
+//! let calls = rendered.restore_all(chat_tool_calls(&message).unwrap());
+//!
+//! let toolbox = Toolbox::new()
+//!     .with_executor(DynamicTool::new_sync(FORECAST.clone(), |args| Ok(args)).into());
+//! let result = toolbox.call_blocking(&calls[0]);
+//! assert_eq!(result.structured, Some(serde_json::json!({"city": "Paris", "days": 3})));
+//! ```
+//!
 //! # Where things are
 //!
 //! | file | owns |
@@ -86,10 +153,12 @@
 //! | `cache.rs` | [`RenderCache`] |
 //! | `json_writer.rs` | [`JsonWriter`] and its escaping |
 //! | `schema_options.rs` | [`SchemaOptions`], [`Keywords`], [`SchemaStats`] |
+//! | `lowering/` | the lowering passes ([`Pass`]), each next to its inverse, and the way back ([`Inverse`], [`WayBack`]): `back.rs` the walker, one file per value-changing pass |
 //! | `schema_writer/` | [`write_input_schema`], [`write_output_schema`] (one file per concept: nodes, planning, annotations, objects, references, definitions) |
 
 mod cache;
 mod json_writer;
+pub(crate) mod lowering;
 pub(crate) mod name_map;
 mod names;
 mod renderer;
@@ -99,6 +168,7 @@ mod schema_writer;
 
 pub use cache::{RenderCache, content_hash};
 pub use json_writer::{JsonWriter, StaticKey, escape_into, literal_text};
+pub use lowering::{Inverse, Pass, Passes, WayBack};
 pub use name_map::{MappedSet, NameMap, NameRules, render_mapped};
 pub use names::NameRule;
 pub use renderer::{RenderCtx, Rendered, RenderedSet, Renderer, json_array, tools_json};

@@ -28,13 +28,14 @@ use std::collections::{HashMap, HashSet};
 
 use serde_json::Value;
 
+use super::lowering::{Inverse, Pass, WayBack};
 use super::names::NameRule;
 use super::renderer::{Rendered, Renderer, json_array};
 use super::report::{Change, ChangeKind, LossPolicy, RenderError};
 use crate::descriptor::{Definition, Param, ToolDescriptor, ToolName};
 use crate::pointer::JsonPointer;
 use crate::schema::{Additional, Schema, SchemaKind};
-use crate::tool::{Arguments, ToolCall, ToolResult};
+use crate::tool::{Arguments, Content, ToolCall, ToolResult};
 
 /// The name rules a renderer's provider enforces: for tool names, and for property names of
 /// the parameter schemas. `None` means the provider checks nothing.
@@ -151,8 +152,10 @@ impl NameMap {
         calls.into_iter().map(|c| self.restore(c)).collect()
     }
 
-    /// The result as the provider knows the tool: the wire tool name, and the structured
-    /// value's keys renamed as the output schema was.
+    /// The result as the provider knows the tool: the wire tool name, the structured value's
+    /// keys renamed as the output schema was, and, in an error's text, each JSON pointer into
+    /// the arguments written under the names the model was sent ([`pointer_to_wire`](Self::pointer_to_wire)),
+    /// so that the model reads where it went wrong in its own terms.
     pub fn to_wire(&self, mut result: ToolResult) -> ToolResult {
         let Some(tool) = self.tools.get(&result.name) else { return result };
         if let (Some(rule), Some(d), Some(value)) =
@@ -162,9 +165,165 @@ impl NameMap {
             let walk = Walk { defs: &d.definitions, rule, to_wire: true };
             walk.value(value, output, 0);
         }
+        if result.is_error {
+            for content in &mut result.content {
+                if let Content::Text { text } = content {
+                    *text = self.words_to_wire(&result.name, &tool.wire, text);
+                }
+            }
+        }
         result.name = tool.wire.clone();
         result
     }
+
+    /// A call as the provider knows it (for a conversation's history sent back to it): the
+    /// wire tool name, and argument keys renamed at every depth as the schemas were; the
+    /// reverse of [`restore`](Self::restore).
+    pub fn call_to_wire(&self, mut call: ToolCall) -> ToolCall {
+        let Some(tool) = self.tools.get(&call.name) else { return call };
+        if let (Some(rule), Some(d)) = (&self.property, tool.original.as_deref()) {
+            let args = match std::mem::take(&mut call.arguments) {
+                Arguments::Json(v) => Some(v),
+                Arguments::Text(text) => match serde_json::from_str::<Value>(&text) {
+                    Ok(v) => Some(v),
+                    Err(_) => {
+                        call.arguments = Arguments::Text(text);
+                        None
+                    }
+                },
+            };
+            if let Some(mut args) = args {
+                let walk = Walk { defs: &d.definitions, rule, to_wire: true };
+                walk.object(&mut args, &d.params, &d.additional, 0);
+                call.arguments = Arguments::Json(args);
+            }
+        }
+        call.name = tool.wire.clone();
+        call
+    }
+
+    /// `pointer`, into the arguments of the tool called `original`, under the names the
+    /// provider was sent: each segment that names a renamed property (following the schemas:
+    /// objects, list items, map values, references, the first union variant that has the
+    /// property) is its wire name; the rest is kept.
+    pub fn pointer_to_wire(&self, original: &str, pointer: &JsonPointer) -> JsonPointer {
+        let (Some(rule), Some(d)) =
+            (&self.property, self.tools.get(original).and_then(|t| t.original.as_deref()))
+        else {
+            return pointer.clone();
+        };
+        let mut out = JsonPointer::root();
+        let mut at = At::Object(&d.params, &d.additional);
+        for seg in pointer.segments() {
+            let mut hops = 0;
+            // Follow references and unions to the node this segment steps into.
+            while let At::Schema(s) = at {
+                hops += 1;
+                if hops > MAX_DEPTH {
+                    at = At::Unknown;
+                    break;
+                }
+                at = match &s.kind {
+                    SchemaKind::Object(o) => At::Object(&o.properties, &o.additional),
+                    SchemaKind::List(l) => At::Items(&l.items),
+                    SchemaKind::Ref(r) => d
+                        .definitions
+                        .iter()
+                        .find(|def| def.name == r.name)
+                        .map_or(At::Unknown, |def| At::Schema(&def.schema)),
+                    SchemaKind::AnyOf(a) => a
+                        .variants
+                        .iter()
+                        .find(|v| has_step(v, &d.definitions, &seg))
+                        .map_or(At::Unknown, At::Schema),
+                    _ => At::Unknown,
+                };
+            }
+            match at {
+                At::Object(params, additional) => {
+                    let names: Vec<&str> = params.iter().map(|p| &*p.name).collect();
+                    match names.iter().position(|n| *n == seg) {
+                        Some(i) => {
+                            out.push(&safe_names(&names, rule)[i]);
+                            at = At::Schema(&params[i].schema);
+                        }
+                        None => {
+                            out.push(&seg);
+                            at = match additional {
+                                Additional::Typed(values) => At::Schema(values),
+                                _ => At::Unknown,
+                            };
+                        }
+                    }
+                }
+                At::Items(items) => {
+                    out.push(&seg);
+                    at = At::Schema(items);
+                }
+                At::Schema(_) | At::Unknown => {
+                    out.push(&seg);
+                    at = At::Unknown;
+                }
+            }
+        }
+        out
+    }
+
+    /// An error's `text` as the model knows the tool: the tool's name (a word, before `:`)
+    /// written as `wire`, and each JSON pointer (a word starting with `/`, before a space or
+    /// `;`, `,`, `:`) by [`pointer_to_wire`](Self::pointer_to_wire).
+    fn words_to_wire(&self, original: &str, wire: &str, text: &str) -> String {
+        let mut out = String::with_capacity(text.len());
+        for (i, word) in text.split(' ').enumerate() {
+            if i > 0 {
+                out.push(' ');
+            }
+            let core = word.trim_end_matches([';', ',', ':']);
+            let rest = &word[core.len()..];
+            match JsonPointer::parse(core) {
+                Ok(p) if core.starts_with('/') => {
+                    out.push_str(self.pointer_to_wire(original, &p).as_str());
+                    out.push_str(rest);
+                }
+                _ if core == original && rest.starts_with(':') => {
+                    out.push_str(wire);
+                    out.push_str(rest);
+                }
+                _ => out.push_str(word),
+            }
+        }
+        out
+    }
+}
+
+/// Where [`NameMap::pointer_to_wire`] is in the schemas.
+#[derive(Clone, Copy)]
+enum At<'a> {
+    Object(&'a [Param], &'a Additional),
+    Items(&'a Schema),
+    Schema(&'a Schema),
+    Unknown,
+}
+
+/// Whether `schema` (one union variant) has a step named `seg`: a property of an object, or an
+/// index into a list.
+fn has_step(schema: &Schema, defs: &[Definition], seg: &str) -> bool {
+    let mut s = schema;
+    for _ in 0..MAX_DEPTH {
+        match &s.kind {
+            SchemaKind::Ref(r) => match defs.iter().find(|d| d.name == r.name) {
+                Some(d) => s = &d.schema,
+                None => return false,
+            },
+            SchemaKind::Object(o) => {
+                return o.properties.iter().any(|p| p.name == seg)
+                    || matches!(o.additional, Additional::Typed(_));
+            }
+            SchemaKind::List(_) => return seg.parse::<usize>().is_ok(),
+            _ => return false,
+        }
+    }
+    false
 }
 
 /// Renamed tools, ready for a renderer: what [`plan`] returns.
@@ -204,6 +363,43 @@ impl MappedSet {
     /// The renderings and the name table.
     pub fn into_parts(self) -> (Vec<Rendered>, NameMap) {
         (self.rendered, self.names)
+    }
+
+    /// A model's call as the original descriptor reads it: the tool's inverse applied under
+    /// the wire names, then the names mapped back (see [`WayBack`]).
+    pub fn restore(&self, call: ToolCall) -> ToolCall {
+        WayBack::restore(self, call)
+    }
+
+    /// Every call of a turn, [`restore`](Self::restore)d, in order.
+    pub fn restore_all(&self, calls: Vec<ToolCall>) -> Vec<ToolCall> {
+        WayBack::restore_all(self, calls)
+    }
+}
+
+/// The inverses of the renamed descriptors first (they read the wire names), then the names.
+impl WayBack for MappedSet {
+    fn inverse_of(&self, wire_name: &str) -> Option<&Inverse> {
+        self.rendered.inverse_of(wire_name)
+    }
+
+    fn restore(&self, call: ToolCall) -> ToolCall {
+        let call = match self.inverse_of(&call.name) {
+            Some(inverse) => inverse.restore(call),
+            None => call,
+        };
+        self.names.restore(call)
+    }
+}
+
+/// Names only: a name table keeps no inverse of the lowering.
+impl WayBack for NameMap {
+    fn inverse_of(&self, _wire_name: &str) -> Option<&Inverse> {
+        None
+    }
+
+    fn restore(&self, call: ToolCall) -> ToolCall {
+        NameMap::restore(self, call)
     }
 }
 
@@ -260,9 +456,16 @@ pub(crate) fn finish(original: &ToolDescriptor, r: Rendered, mut renames: Vec<Ch
     for c in &mut all.changes {
         c.tool = original.name.to_string();
     }
+    let passes = if renames.is_empty() { r.passes() } else { r.passes().with(Pass::MapNames) };
     renames.append(&mut all.changes);
     all.changes = renames;
-    Rendered::new(r.name(), r.json().to_owned(), all)
+    Rendered::from_parts(
+        r.name().to_owned(),
+        r.json().to_owned(),
+        all,
+        passes,
+        r.inverse().cloned(),
+    )
 }
 
 impl NameMap {
@@ -493,16 +696,22 @@ impl Walk<'_> {
                     Value::Object(m) => m.keys().cloned().collect(),
                     _ => Vec::new(),
                 };
-                let fits = |v: &Schema| match &self.resolve(v).kind {
+                // Whose properties cover the value's keys; else (`maps`), whose properties and
+                // other keys it takes do.
+                let fits = |v: &Schema, maps: bool| match &self.resolve(v).kind {
                     SchemaKind::Object(o) => {
                         let names: Vec<&str> = o.properties.iter().map(|p| &*p.name).collect();
                         let ours = self.side(&names);
-                        keys.iter().all(|k| ours.iter().any(|n| n == k))
+                        let others = maps && !matches!(o.additional, Additional::Closed);
+                        keys.iter().all(|k| others || ours.iter().any(|n| n == k))
                     }
                     _ => false,
                 };
                 let chosen = if value.is_object() {
-                    a.variants.iter().find(|v| fits(v))
+                    a.variants
+                        .iter()
+                        .find(|v| fits(v, false))
+                        .or_else(|| a.variants.iter().find(|v| fits(v, true)))
                 } else {
                     a.variants
                         .iter()

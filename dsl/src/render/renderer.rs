@@ -9,11 +9,13 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use super::json_writer::JsonWriter;
+use super::lowering::{Inverse, Pass, Passes, WayBack};
 use super::name_map::NameRules;
 use super::names::NameRule;
 use super::report::{Change, ChangeKind, LossPolicy, RenderError, RenderRule, Report};
 use crate::descriptor::ToolDescriptor;
 use crate::pointer::JsonPointer;
+use crate::tool::ToolCall;
 
 #[derive(Debug)]
 struct RenderedInner {
@@ -21,6 +23,10 @@ struct RenderedInner {
     // A `String`, not `Box<str>`: shrinking would copy the text once more.
     json: String,
     report: Report,
+    /// The lowering passes that changed the tool.
+    passes: Passes,
+    /// The way back, when a pass changed how a value is sent.
+    inverse: Option<Inverse>,
 }
 
 /// One tool rendered for a provider: its wire JSON text and the report of changes.
@@ -32,7 +38,17 @@ pub struct Rendered(Arc<RenderedInner>);
 impl Rendered {
     /// A rendering of the tool `name` from its JSON text and report.
     pub fn new(name: impl Into<String>, json: String, report: Report) -> Self {
-        Rendered(Arc::new(RenderedInner { name: name.into(), json, report }))
+        Rendered::from_parts(name.into(), json, report, Passes::NONE, None)
+    }
+
+    pub(crate) fn from_parts(
+        name: String,
+        json: String,
+        report: Report,
+        passes: Passes,
+        inverse: Option<Inverse>,
+    ) -> Self {
+        Rendered(Arc::new(RenderedInner { name, json, report, passes, inverse }))
     }
 
     /// The tool's name.
@@ -48,6 +64,28 @@ impl Rendered {
     /// The changes made to fit the provider.
     pub fn report(&self) -> &Report {
         &self.0.report
+    }
+
+    /// The lowering passes that changed this tool (see [`Pass`]).
+    pub fn passes(&self) -> Passes {
+        self.0.passes
+    }
+
+    /// The way back of this tool, when its lowering changed how some value is sent (see
+    /// [`WayBack`]).
+    pub fn inverse(&self) -> Option<&Inverse> {
+        self.0.inverse.as_ref()
+    }
+
+    /// A model's call to this tool in the terms of the descriptor that was rendered (see
+    /// [`WayBack::restore`]); a call to another tool is returned unchanged.
+    pub fn restore(&self, call: ToolCall) -> ToolCall {
+        WayBack::restore(self, call)
+    }
+
+    /// Every call of a turn, [`restore`](Self::restore)d, in order.
+    pub fn restore_all(&self, calls: Vec<ToolCall>) -> Vec<ToolCall> {
+        WayBack::restore_all(self, calls)
     }
 
     /// The wire JSON parsed into a `serde_json::Value` (for tests and pretty printing).
@@ -109,6 +147,17 @@ impl RenderedSet {
     /// Whether the set has no tool.
     pub fn is_empty(&self) -> bool {
         self.0.tools.is_empty()
+    }
+
+    /// A model's call in the terms of the descriptor that was rendered for the tool it names
+    /// (see [`WayBack::restore`]); a call to a tool outside the set is returned unchanged.
+    pub fn restore(&self, call: ToolCall) -> ToolCall {
+        WayBack::restore(self, call)
+    }
+
+    /// Every call of a turn, [`restore`](Self::restore)d, in order.
+    pub fn restore_all(&self, calls: Vec<ToolCall>) -> Vec<ToolCall> {
+        WayBack::restore_all(self, calls)
     }
 }
 
@@ -266,18 +315,28 @@ pub fn json_array<'a>(rendered: impl IntoIterator<Item = &'a Rendered>) -> Strin
     out
 }
 
-/// The state of one tool's rendering: its name, the policy, and the report being built.
+/// The state of one tool's rendering: its name, the policy, the report being built, and the
+/// lowering passes that changed the tool (with the way back, when one changed how a value is
+/// sent).
 #[derive(Debug)]
 pub struct RenderCtx {
     tool: String,
     policy: LossPolicy,
     report: Report,
+    passes: Passes,
+    inverse: Option<Inverse>,
 }
 
 impl RenderCtx {
     /// Starts rendering `tool` under `policy`.
     pub fn new(tool: &ToolDescriptor, policy: LossPolicy) -> Self {
-        RenderCtx { tool: tool.name.as_str().to_owned(), policy, report: Report::default() }
+        RenderCtx {
+            tool: tool.name.as_str().to_owned(),
+            policy,
+            report: Report::default(),
+            passes: Passes::NONE,
+            inverse: None,
+        }
     }
 
     /// The tool's name.
@@ -293,6 +352,26 @@ impl RenderCtx {
     /// The report so far.
     pub fn report(&self) -> &Report {
         &self.report
+    }
+
+    /// The lowering passes that changed the tool so far.
+    pub fn passes(&self) -> Passes {
+        self.passes
+    }
+
+    /// Notes that `pass` changed the tool ([`write_input_schema`](super::write_input_schema)
+    /// notes its own).
+    pub fn mark(&mut self, pass: Pass) {
+        self.passes = self.passes.with(pass);
+    }
+
+    /// Keeps the way back of the input schema just written from `tool`, when a pass marked so
+    /// far changes how a value is sent.
+    pub(crate) fn keep_inverse(&mut self, tool: &ToolDescriptor) {
+        let values = self.passes.value_changing().without(Pass::MapNames);
+        if !values.is_empty() {
+            self.inverse = Some(Inverse::new(tool, values));
+        }
     }
 
     /// Records `change` (built with [`Change::lossless`] or [`Change::lossy`]) as made to this
@@ -371,6 +450,6 @@ impl RenderCtx {
 
     /// The finished rendering.
     pub fn finish(self, out: JsonWriter) -> Rendered {
-        Rendered::new(self.tool, out.finish(), self.report)
+        Rendered::from_parts(self.tool, out.finish(), self.report, self.passes, self.inverse)
     }
 }

@@ -2,6 +2,7 @@
 //! its [`NullStyle`], [`RefStyle`] and how [`Unsupported`] keywords are lowered), and the
 //! [`SchemaStats`] a write reports.
 
+use super::lowering::{Pass, Passes};
 use super::names::NameRule;
 use std::hash::Hash;
 
@@ -266,6 +267,92 @@ impl SchemaOptions {
         needs_type: false,
         property_names: None,
     };
+}
+
+impl SchemaOptions {
+    /// These options with `pass` run wherever a schema needs it: the switch the pass stands
+    /// for set. [`NullForAbsent`](Pass::NullForAbsent) lists every property in `required`
+    /// (an empty one too); [`StringEnums`](Pass::StringEnums) and
+    /// [`EnumsInText`](Pass::EnumsInText) take enums of strings only (the writer picks the
+    /// first where the values' strings tell them apart, else the second);
+    /// [`OneOfAsAnyOf`](Pass::OneOfAsAnyOf) and [`KeptInText`](Pass::KeptInText) write no
+    /// keyword verbatim; [`InlineRefs`](Pass::InlineRefs) inlines every reference (recursion is
+    /// then an error); [`ClampMinItems`](Pass::ClampMinItems) clamps `minItems` to 1 (the
+    /// bound strict modes document). [`KeywordsInText`](Pass::KeywordsInText) takes its
+    /// keywords from [`keywords`](Self::keywords), [`formats`](Self::formats) and
+    /// [`pattern_lookaround`](Self::pattern_lookaround), and [`MapNames`](Pass::MapNames) is
+    /// [`render_mapped`](super::render_mapped)'s: both leave the options as they are.
+    #[must_use]
+    pub const fn with(mut self, pass: Pass) -> Self {
+        match pass {
+            Pass::NullForAbsent => {
+                self.all_required = true;
+                self.empty_required = true;
+            }
+            Pass::StringEnums | Pass::EnumsInText => self.scalar_enums = false,
+            Pass::OneOfAsAnyOf | Pass::KeptInText => self.verbatim = false,
+            Pass::InlineRefs => {
+                self.refs = RefStyle::Inline;
+                self.recursion = false;
+            }
+            Pass::WrapRefSiblings => self.ref_siblings = false,
+            Pass::MapValuesInText => self.additional_properties = false,
+            Pass::ClampMinItems => self.max_min_items = Some(1),
+            Pass::CloseObjects => self.close_objects = true,
+            Pass::KeywordsInText | Pass::MapNames => {}
+        }
+        self
+    }
+
+    /// These options with every pass of `passes` run ([`with`](Self::with), in
+    /// [`Pass::ALL`] order).
+    #[must_use]
+    pub const fn with_passes(mut self, passes: Passes) -> Self {
+        let mut i = 0;
+        while i < Pass::ALL.len() {
+            if passes.contains(Pass::ALL[i]) {
+                self = self.with(Pass::ALL[i]);
+            }
+            i += 1;
+        }
+        self
+    }
+
+    /// The lowering passes this dialect runs wherever a schema needs them (see
+    /// [`Pass`](super::Pass); [`Rendered::passes`](super::Rendered::passes) says which ones
+    /// changed a given tool).
+    pub const fn passes(&self) -> Passes {
+        let mut p = Passes::NONE;
+        if self.all_required {
+            p = p.with(Pass::NullForAbsent);
+        }
+        if !self.scalar_enums || matches!(self.null_style, NullStyle::OpenApi) {
+            p = p.with(Pass::StringEnums).with(Pass::EnumsInText);
+        }
+        if !self.verbatim {
+            p = p.with(Pass::OneOfAsAnyOf).with(Pass::KeptInText);
+        }
+        if matches!(self.refs, RefStyle::Inline) {
+            p = p.with(Pass::InlineRefs);
+        }
+        if !self.ref_siblings {
+            p = p.with(Pass::WrapRefSiblings);
+        }
+        if !self.additional_properties {
+            p = p.with(Pass::MapValuesInText);
+        }
+        if self.keywords.0 != Keywords::ALL.0 || self.formats.is_some() || !self.pattern_lookaround
+        {
+            p = p.with(Pass::KeywordsInText);
+        }
+        if self.max_min_items.is_some() {
+            p = p.with(Pass::ClampMinItems);
+        }
+        if self.close_objects {
+            p = p.with(Pass::CloseObjects);
+        }
+        p
+    }
 }
 
 impl Default for SchemaOptions {

@@ -13,9 +13,11 @@ use std::borrow::Cow;
 use serde_json::Value;
 
 use crate::arg_checks::{self, ArgError};
-use crate::descriptor::{Definition, ToolDescriptor};
+use crate::descriptor::{Definition, Param, ToolDescriptor};
 use crate::dispatch::{ArgValidator, MAX_DEPTH, MAX_ERRORS};
 use crate::pointer::JsonPointer;
+use crate::render::lowering::{null_for_absent, string_enums};
+use crate::render::{Pass, Passes};
 use crate::schema::{Additional, Schema, SchemaKind};
 use crate::stream::scan::{Completed, Frame, Scanner};
 
@@ -27,16 +29,18 @@ pub(crate) enum Finding {
     Malformed(String),
 }
 
-/// The early checks of one call against its descriptor.
+/// The early checks of one call against its descriptor, reading values as the value-changing
+/// lowering passes of its rendering ([`Passes`]) give them back.
 #[derive(Debug)]
 pub(crate) struct Early<'d> {
     descriptor: &'d ToolDescriptor,
+    passes: Passes,
     reported: Vec<ArgError>,
 }
 
 impl<'d> Early<'d> {
-    pub(crate) fn new(descriptor: &'d ToolDescriptor) -> Self {
-        Early { descriptor, reported: Vec::new() }
+    pub(crate) fn new(descriptor: &'d ToolDescriptor, passes: Passes) -> Self {
+        Early { descriptor, passes, reported: Vec::new() }
     }
 
     /// Checks the key or the value `done` that `scanner` has just completed in `buf`.
@@ -59,7 +63,8 @@ impl<'d> Early<'d> {
         }
         let key = key_text(&buf[key.clone()])?;
         let d = self.descriptor;
-        let mut schema = match d.params.iter().find(|p| p.name() == key) {
+        let mut param = d.params.iter().find(|p| p.name() == key);
+        let mut schema = match param {
             Some(p) => &p.schema,
             None => match &d.additional {
                 Additional::Typed(s) => &**s,
@@ -74,9 +79,37 @@ impl<'d> Early<'d> {
             },
         };
         for frame in frames {
-            schema = step(schema, &d.definitions, frame, buf)?;
+            (schema, param) = step(schema, &d.definitions, frame, buf)?;
         }
         let text = &buf[done.range.clone()];
+        // A `null` the way back reads as absent is no error: what is missing is dispatch's to
+        // say, once the call is whole.
+        if text == "null"
+            && self.passes.contains(Pass::NullForAbsent)
+            && param.is_some_and(|p| null_for_absent::fires(p, &d.definitions))
+        {
+            return None;
+        }
+        // A string an enum was sent as stands for its value.
+        let typed;
+        let text = match self
+            .passes
+            .contains(Pass::StringEnums)
+            .then(|| resolve(schema, &d.definitions))
+        {
+            Some(Some(Schema { kind: SchemaKind::Enum(e), .. }))
+                if string_enums::fires(&e.values) =>
+            {
+                match plain_string(text).and_then(|sent| string_enums::typed(&e.values, sent)) {
+                    Some(value) => {
+                        typed = value.to_string();
+                        typed.as_str()
+                    }
+                    None => text,
+                }
+            }
+            _ => text,
+        };
         // The common case, decided on the text alone: a scalar that certainly fits, or a list
         // whose items were each checked as they completed.
         if if done.container {
@@ -102,6 +135,10 @@ impl<'d> Early<'d> {
         let pointer = pointer_of(scanner.frames(), buf)?;
         match validator.check_value(schema, &d.definitions, &value, &pointer) {
             Ok(()) => None,
+            // What dispatch reads as the object or array it holds is no error either.
+            Err(_) if crate::dispatch::repairable(validator, schema, &d.definitions, &value) => {
+                None
+            }
             Err(errors) => self.fresh(errors.0),
         }
     }
@@ -134,7 +171,7 @@ impl<'d> Early<'d> {
             },
         };
         for frame in walk.take(depth - 2) {
-            schema = step(schema, &d.definitions, frame, buf)?;
+            schema = step(schema, &d.definitions, frame, buf)?.0;
         }
         let SchemaKind::Object(o) = &resolve(schema, &d.definitions)?.kind else { return None };
         let Some(Frame::Object { key: Some(k) }) = scanner.frames().last() else { return None };
@@ -283,26 +320,27 @@ fn is_json_number(text: &str) -> bool {
     i == b.len()
 }
 
-/// The schema one step down `frame` from `schema`, when the path leads to exactly one.
+/// The schema one step down `frame` from `schema`, when the path leads to exactly one, with
+/// the property it is the schema of (none for list items and map values).
 fn step<'s>(
     schema: &'s Schema,
     defs: &'s [Definition],
     frame: &Frame,
     buf: &str,
-) -> Option<&'s Schema> {
+) -> Option<(&'s Schema, Option<&'s Param>)> {
     let schema = resolve(schema, defs)?;
     match (&schema.kind, frame) {
         (SchemaKind::Object(o), Frame::Object { key: Some(k) }) => {
             let key = key_text(&buf[k.clone()])?;
             match o.properties.iter().find(|p| p.name() == key) {
-                Some(p) => Some(&p.schema),
+                Some(p) => Some((&p.schema, Some(p))),
                 None => match &o.additional {
-                    Additional::Typed(s) => Some(&**s),
+                    Additional::Typed(s) => Some((&**s, None)),
                     _ => None,
                 },
             }
         }
-        (SchemaKind::List(l), Frame::Array { .. }) => Some(&*l.items),
+        (SchemaKind::List(l), Frame::Array { .. }) => Some((&*l.items, None)),
         _ => None,
     }
 }

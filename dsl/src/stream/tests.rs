@@ -361,3 +361,30 @@ proptest::proptest! {
         proptest::prop_assert_eq!(run(&pieces), run(&[text]));
     }
 }
+
+/// What dispatch reads as the object or array a string holds is no early error; a string
+/// that holds something the schema refuses still is.
+#[test]
+fn a_string_dispatch_repairs_is_no_early_error() {
+    let tools = vec![
+        ToolDescriptor::builder("plan")
+            .param(Param::named(
+                "hours",
+                Schema::list_of(Schema::object_of(vec![Param::integer("at").range(0, 23)])),
+            ))
+            .build()
+            .unwrap(),
+    ];
+    let run = |text: &str| {
+        let mut calls = CallAssembler::with_tools(&tools);
+        let mut out = Vec::new();
+        calls.start(0, "c", "plan", &mut out).unwrap();
+        calls.append(0, text, &mut out).unwrap();
+        invalid(&out)
+    };
+    assert_eq!(run(r#"{"hours": "[{\"at\": 5}]"}"#), Vec::<String>::new());
+    assert_eq!(
+        run(r#"{"hours": "[{\"at\": 25}]"}"#),
+        [r#"invalid arguments for plan: /hours must be an array; got "[{\"at\": 25}]""#]
+    );
+}

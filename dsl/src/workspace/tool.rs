@@ -53,7 +53,7 @@ impl WorkspaceTool {
     pub fn call_blocking(&self, call: &ToolCall) -> ToolResult {
         let (cmd, input) = match self.prepare(call) {
             Ok(job) => job,
-            Err(result) => return result,
+            Err(result) => return *result,
         };
         let mut slot = cmd.pool.ticket().wait_blocking();
         let control = Arc::new(command::Control::default());
@@ -65,18 +65,21 @@ impl WorkspaceTool {
 
     /// The command and its stdin for `call`, or the result that answers it at once (no
     /// command, arguments that do not fit the schema).
-    fn prepare(&self, call: &ToolCall) -> Result<(&command::CommandSpec, Vec<u8>), ToolResult> {
+    fn prepare(
+        &self,
+        call: &ToolCall,
+    ) -> Result<(&command::CommandSpec, Vec<u8>), Box<ToolResult>> {
         let name = &self.descriptor.name;
         let Some(cmd) = &self.command else {
-            return Err(ToolResult::error(
+            return Err(Box::new(ToolResult::error(
                 call,
                 format!("workspace tool {name} has no implementation"),
-            ));
+            )));
         };
         // The command gets the arguments as the schema promises them: checked, defaults filled.
         match prepare_arguments(&self.descriptor, &ArgValidator::new(), &call.arguments) {
             Ok(value) => Ok((cmd, value.to_string().into_bytes())),
-            Err(err) => Err(err.to_result(call)),
+            Err(err) => Err(Box::new(err.to_result(call))),
         }
     }
 }
@@ -97,6 +100,7 @@ fn outcome_result(
                 content: vec![Content::Text { text }],
                 structured,
                 is_error: false,
+                repairs: Vec::new(),
             }
         }
         Err(failure) => ToolResult::error(call, format!("workspace tool {name} {failure}")),
@@ -111,7 +115,7 @@ impl Executor for WorkspaceTool {
     fn execute<'a>(&'a self, call: &'a ToolCall) -> BoxFuture<'a, ToolResult> {
         let (cmd, input) = match self.prepare(call) {
             Ok(job) => job,
-            Err(result) => return Box::pin(std::future::ready(result)),
+            Err(result) => return Box::pin(std::future::ready(*result)),
         };
         Box::pin(CommandCall {
             state: State::Waiting(cmd.pool.ticket()),
@@ -159,7 +163,7 @@ impl Future for CommandCall {
                         Ok((shared, control)) => this.state = State::Running { shared, control },
                         Err(result) => {
                             this.state = State::Done;
-                            return Poll::Ready(result);
+                            return Poll::Ready(*result);
                         }
                     }
                 }
@@ -195,7 +199,7 @@ impl Drop for CommandCall {
 
 /// Starts `job`'s command on a thread holding `slot`; the error result when no thread could
 /// be had.
-fn start(job: Job, mut slot: pool::Slot, name: &ToolName) -> Result<Started, ToolResult> {
+fn start(job: Job, mut slot: pool::Slot, name: &ToolName) -> Result<Started, Box<ToolResult>> {
     let shared = Arc::new(Mutex::new(Handoff { value: None, waker: None }));
     let control = Arc::new(command::Control::default());
     slot.track(&control);
@@ -221,7 +225,8 @@ fn start(job: Job, mut slot: pool::Slot, name: &ToolName) -> Result<Started, Too
     match spawned {
         Ok(_) => Ok((shared, control)),
         Err(e) => {
-            Err(ToolResult::error(&call, format!("workspace tool {name} could not start: {e}")))
+            let message = format!("workspace tool {name} could not start: {e}");
+            Err(Box::new(ToolResult::error(&call, message)))
         }
     }
 }

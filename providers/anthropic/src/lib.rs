@@ -16,6 +16,18 @@
 //!     r#"{"name":"get_weather","description":"Get the weather.","input_schema":{"type":"object","properties":{"days":{"type":"integer","description":"Number of days. Default: 3. Minimum: 1. Maximum: 10."}},"additionalProperties":false},"strict":true}"#
 //! );
 //! ```
+//!
+//! # The way back
+//!
+//! Give each call [`tool_calls`] maps (or [`ToolUseStream`] yields) back through the render
+//! output before dispatch (`set.restore_all(calls)`, see [`tooldef::WayBack`] and the contract
+//! in [`tooldef::render`]'s "The way back"). Strict tools keep optional parameters optional, so
+//! no lowering here changes how a value is sent: the way back has nothing to undo, and the
+//! constraints strict mode moves into descriptions (bounds, lengths, `maxItems`, `minItems` above
+//! 1, formats and patterns it refuses) are still enforced by dispatch, naming the pointer of the
+//! value the model sent. The exceptions are the lossy changes of the render's report (an open
+//! object or a map closed, a `oneOf` sent as `anyOf`), refused under
+//! [`LossPolicy::Refuse`](tooldef::LossPolicy::Refuse).
 
 mod calls;
 mod render;

@@ -7,8 +7,9 @@ use tooldef::JsonPointer;
 use tooldef::ToolDescriptor;
 use tooldef::json_key;
 use tooldef::render::{
-    Change, ChangeKind, JsonWriter, Keyword, Keywords, LossPolicy, NameRules, NullStyle, RenderCtx,
-    RenderError, RenderRule, Rendered, Renderer, SchemaOptions, SchemaStats, write_input_schema,
+    Change, ChangeKind, JsonWriter, Keyword, Keywords, LossPolicy, NameRules, NullStyle, Pass,
+    RenderCtx, RenderError, RenderRule, Rendered, Renderer, SchemaOptions, SchemaStats,
+    write_input_schema,
 };
 
 use crate::rules;
@@ -73,13 +74,13 @@ impl AnthropicRenderer {
             pattern_lookaround: false,
             null_style: NullStyle::AnyOf,
             recursion: false,
-            ref_siblings: false,
-            close_objects: true,
-            max_min_items: Some(1),
-            verbatim: false,
             needs_type: true,
             ..SchemaOptions::JSON_SCHEMA
         }
+        .with(Pass::CloseObjects)
+        .with(Pass::OneOfAsAnyOf)
+        .with(Pass::WrapRefSiblings)
+        .with(Pass::ClampMinItems)
     }
 
     fn render_counted(

@@ -18,6 +18,17 @@
 //! assert_eq!(strict.report().len(), 2); // the two bounds, moved into the description
 //! assert!(tool_config([&strict]).unwrap().starts_with(r#"{"tools":[{"toolSpec""#));
 //! ```
+//!
+//! # The way back
+//!
+//! Give each call [`tool_uses`] maps (or [`ConverseToolStream`] yields) back through the render
+//! output before dispatch (`set.restore_all(calls)`, see [`tooldef::WayBack`] and the contract
+//! in [`tooldef::render`]'s "The way back"). Strict tools keep optional parameters optional, so
+//! no lowering here changes how a value is sent: the way back has nothing to undo, and the
+//! bounds strict mode moves into descriptions are still enforced by dispatch, naming the pointer
+//! of the value the model sent. The exceptions are the lossy changes of the render's report (an
+//! open object or a map closed, a `oneOf` sent as `anyOf`), refused under
+//! [`LossPolicy::Refuse`](tooldef::LossPolicy::Refuse).
 
 mod calls;
 mod render;

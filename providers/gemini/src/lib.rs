@@ -21,6 +21,25 @@
 //! );
 //! assert_eq!(tools_json([&live]), format!(r#"[{{"functionDeclarations":[{}]}}]"#, live.json()));
 //! ```
+//!
+//! # The way back
+//!
+//! Give each call [`function_calls`] maps (or [`FunctionCallStream`] yields) back through the
+//! render output before dispatch (`set.restore_all(calls)`, see [`tooldef::WayBack`] and the
+//! contract in [`tooldef::render`]'s "The way back"). The OpenAPI `parameters` form takes enums
+//! of strings only: an enum of integers, numbers or booleans is sent as the strings of its
+//! values (`"enum": ["1", "2"]`) and each string is given back as its value. Its exceptions:
+//!
+//! - the string of an enum value reads as that value (`"2"` as `2`) unless the enum takes the
+//!   string itself;
+//! - an enum two of whose values would be sent as one string is written as its type with the
+//!   values in the description instead (a lossy change), and dispatch checks the value.
+//!
+//! Both forms move what they cannot say into descriptions (bounds, formats, `oneOf` as
+//! `anyOf`, a map's value type in the OpenAPI form), and dispatch still enforces it, naming the
+//! pointer of the value the model sent. Names Gemini refuses (a dotted MCP name, a property
+//! with a dash) render through [`render_mapped`](tooldef::render_mapped), whose
+//! [`MappedSet::restore`](tooldef::MappedSet::restore) gives them back too.
 
 mod calls;
 mod node;

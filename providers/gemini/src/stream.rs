@@ -55,6 +55,16 @@ impl<'a> FunctionCallStream<'a> {
         self
     }
 
+    /// Reads the calls as the rendering `way_back` says (a [`RenderedSet`](tooldef::RenderedSet),
+    /// a [`MappedSet`](tooldef::MappedSet)...): each call is given back by
+    /// [`WayBack::restore`](tooldef::WayBack::restore) (the OpenAPI form's enum strings typed
+    /// again, mapped names the originals) before it is checked and yielded.
+    #[must_use]
+    pub fn way_back(mut self, way_back: &'a dyn tooldef::WayBack) -> Self {
+        self.checks = self.checks.way_back(way_back);
+        self
+    }
+
     /// Takes one chunk (the JSON of one `data:` line): the calls in its first candidate, in
     /// order, each preceded by an [`StreamEvent::Invalid`] when its arguments fail.
     ///
@@ -120,6 +130,7 @@ impl<'a> FunctionCallStream<'a> {
                 name: name.to_owned(),
                 arguments: Arguments::Json(args),
             };
+            let call = self.checks.restore(call);
             self.checks.check_whole(index, &call, &mut out);
             out.push(StreamEvent::Call(call));
         }

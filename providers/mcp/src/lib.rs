@@ -21,6 +21,15 @@
 //! let back = import_tools(&serde_json::from_str(&list).unwrap()).unwrap();
 //! assert_eq!(back.tools, [PING.clone()]);
 //! ```
+//!
+//! # The way back
+//!
+//! MCP takes any JSON Schema 2020-12: the renderer sends a descriptor's schema as it is (an
+//! imported one byte for byte), so no lowering changes how a value is sent and a call
+//! [`tool_call`] maps needs nothing given back (a render output's
+//! [`WayBack::restore`](tooldef::WayBack::restore) returns it unchanged). There is no
+//! exception: a client that obeys the schema is never refused for it. The contract is in
+//! [`tooldef::render`]'s "The way back".
 
 //!
 //! With features, the real protocol through the official Rust SDK (`rmcp`): `rmcp` adds typed

@@ -228,6 +228,7 @@ pub fn result_from_call_result(result: &CallToolResult, call: &ToolCall) -> Tool
         content,
         structured: result.structured_content.clone(),
         is_error: result.is_error.unwrap_or(false),
+        repairs: Vec::new(),
     }
 }
 

@@ -19,6 +19,17 @@
 //! // The three constraints moved into the description, and the closed root not written.
 //! assert_eq!(tool.report().len(), 4);
 //! ```
+//!
+//! # The way back
+//!
+//! Give each call [`tool_calls`] maps back through the render output before dispatch
+//! (`set.restore_all(calls)`, see [`tooldef::WayBack`] and the contract in
+//! [`tooldef::render`]'s "The way back"). Ollama's server keeps a fixed subset of JSON Schema,
+//! so defaults, bounds, formats, patterns, a map's value type and inlined references are in
+//! descriptions only: none changes how a value is sent, and dispatch still applies the defaults
+//! and enforces the rest, naming the pointer of the value the model sent. The exceptions are
+//! the lossy changes of the render's report (a root map's value type dropped, keywords import
+//! kept verbatim), refused under [`LossPolicy::Refuse`](tooldef::LossPolicy::Refuse).
 
 mod calls;
 mod render;

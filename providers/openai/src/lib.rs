@@ -19,6 +19,32 @@
 //! // The default moved into the description, and `days` became required and nullable:
 //! assert_eq!(chat.report().len(), 2);
 //! ```
+//!
+//! # The way back
+//!
+//! Give each call [`chat_tool_calls`] or [`responses_tool_calls`] maps (or a stream yields)
+//! back through the render output before dispatch: `set.restore_all(calls)` with the
+//! [`RenderedSet`](tooldef::RenderedSet), [`Rendered`](tooldef::Rendered) or
+//! [`MappedSet`](tooldef::MappedSet) the tools came from ([`WayBack`](tooldef::WayBack); streams:
+//! [`ChatStream::way_back`], [`ResponsesStream::way_back`]). Then a model that obeys the schema
+//! it was sent is never refused for it, and the tool receives what the descriptor means: the
+//! contract of [`tooldef::render`]'s "The way back".
+//!
+//! Strict mode (OpenAI, Mistral, DeepSeek, Groq, xAI) runs the null-for-absent pass: every
+//! optional parameter is required and nullable, and a `null` is read back as absent (the
+//! default applies, an `Option` is `None`). Its exceptions, documented and tested:
+//!
+//! - an optional parameter that takes `null` itself keeps its `null`: the model cannot leave
+//!   it out, and its default is not applied;
+//! - `null` for an optional parameter that does not take `null` is read as absent, not refused.
+//!
+//! Strict mode also closes every object and sends `oneOf` as `anyOf`; closing an open object
+//! or a map, and a `oneOf` whose variants may overlap, are lossy changes of the render's report
+//! (refused under [`LossPolicy::Refuse`](tooldef::LossPolicy::Refuse)), and dispatch still
+//! refuses a value that matches two `oneOf` variants. Defaults, formats, patterns and bounds the
+//! strict dialect moves into descriptions are still enforced by dispatch, naming the pointer
+//! of the value the model sent. Cohere's `strict_tools` keeps optional parameters optional; the
+//! non-strict dialects change nothing a value needs given back.
 
 mod calls;
 mod render;

@@ -6,9 +6,9 @@ use std::borrow::Cow;
 use tooldef::JsonPointer;
 use tooldef::json_key;
 use tooldef::render::{
-    Change, ChangeKind, JsonWriter, Keyword, Keywords, LossPolicy, NameRules, NullStyle, RenderCtx,
-    RenderError, RenderRule, Rendered, Renderer, SchemaOptions, SchemaStats, write_input_schema,
-    write_output_schema,
+    Change, ChangeKind, JsonWriter, Keyword, Keywords, LossPolicy, NameRules, NullStyle, Pass,
+    Passes, RenderCtx, RenderError, RenderRule, Rendered, Renderer, SchemaOptions, SchemaStats,
+    write_input_schema, write_output_schema,
 };
 use tooldef::{SchemaKind, ToolDescriptor};
 
@@ -44,16 +44,72 @@ pub enum Profile {
     Cohere,
 }
 
+/// What sets one OpenAI-shaped provider apart, one row per [`Profile`]: the only place a
+/// profile is told apart from another.
+struct Row {
+    slug: &'static str,
+    /// Whether it has the Responses API.
+    responses: bool,
+    /// `description` written even when empty.
+    description_always: bool,
+    /// The string formats its strict mode accepts.
+    strict_formats: &'static [&'static str],
+    /// Strict mode's lowering passes beyond closing objects, rewriting `oneOf`, wrapping
+    /// `$ref` siblings and moving what it refuses into descriptions.
+    strict_passes: Passes,
+    /// Strict mode is a per-function `"strict": true` (else a request setting).
+    strict_flag: bool,
+    /// OpenAI's documented strict limits (properties, nesting, enum values, names) apply.
+    strict_limits: bool,
+    /// Strict mode needs one required parameter per tool, and at most this many fields over
+    /// all tools of a request.
+    strict_fields: Option<usize>,
+}
+
+/// OpenAI's strict mode: every property required, optional ones made nullable.
+const ALL_REQUIRED: Passes = Passes::NONE.with(Pass::NullForAbsent);
+
 impl Profile {
-    const fn slug(self) -> &'static str {
-        match self {
-            Profile::OpenAi => "openai",
-            Profile::Mistral => "mistral",
-            Profile::DeepSeek => "deepseek",
-            Profile::Groq => "groq",
-            Profile::XAi => "xai",
-            Profile::Cohere => "cohere",
+    const fn row(self) -> &'static Row {
+        const fn openai_like(slug: &'static str, responses: bool) -> Row {
+            Row {
+                slug,
+                responses,
+                description_always: false,
+                strict_formats: OPENAI_FORMATS,
+                strict_passes: ALL_REQUIRED,
+                strict_flag: true,
+                strict_limits: true,
+                strict_fields: None,
+            }
         }
+        const OPENAI: Row = openai_like("openai", true);
+        const MISTRAL: Row = openai_like("mistral", false);
+        const DEEPSEEK: Row =
+            Row { strict_formats: DEEPSEEK_FORMATS, ..openai_like("deepseek", false) };
+        const GROQ: Row = openai_like("groq", false);
+        const XAI: Row = openai_like("xai", true);
+        // Cohere's `strict_tools` keeps optional parameters optional.
+        const COHERE: Row = Row {
+            description_always: true,
+            strict_passes: Passes::NONE,
+            strict_flag: false,
+            strict_limits: false,
+            strict_fields: Some(COHERE_MAX_FIELDS),
+            ..openai_like("cohere", false)
+        };
+        match self {
+            Profile::OpenAi => &OPENAI,
+            Profile::Mistral => &MISTRAL,
+            Profile::DeepSeek => &DEEPSEEK,
+            Profile::Groq => &GROQ,
+            Profile::XAi => &XAI,
+            Profile::Cohere => &COHERE,
+        }
+    }
+
+    const fn slug(self) -> &'static str {
+        self.row().slug
     }
 }
 
@@ -153,27 +209,22 @@ impl OpenAiRenderer {
                 ..SchemaOptions::JSON_SCHEMA
             };
         }
+        let row = self.profile.row();
         let keywords = Keywords::ALL
             .without(Keyword::Default)
             .without(Keyword::Examples)
             .without(Keyword::UniqueItems);
         SchemaOptions {
             keywords,
-            formats: Some(if self.profile == Profile::DeepSeek {
-                DEEPSEEK_FORMATS
-            } else {
-                OPENAI_FORMATS
-            }),
+            formats: Some(row.strict_formats),
             pattern_lookaround: false,
-            ref_siblings: false,
-            // Cohere's strict_tools keeps optional parameters; OpenAI's strict needs them all.
-            all_required: self.profile != Profile::Cohere,
-            close_objects: true,
-            empty_required: self.profile != Profile::Cohere,
-            verbatim: false,
             needs_type: true,
             ..SchemaOptions::JSON_SCHEMA
         }
+        .with(Pass::CloseObjects)
+        .with(Pass::OneOfAsAnyOf)
+        .with(Pass::WrapRefSiblings)
+        .with_passes(row.strict_passes)
     }
 
     /// Renders one tool and returns the counts of its parameter schema too.
@@ -184,7 +235,8 @@ impl OpenAiRenderer {
     ) -> Result<(Rendered, SchemaStats), RenderError> {
         let mut ctx = RenderCtx::new(tool, policy);
         ctx.check_name(&rules::TOOL_NAME)?;
-        if self.api == Api::Responses && !matches!(self.profile, Profile::OpenAi | Profile::XAi) {
+        let row = self.profile.row();
+        if self.api == Api::Responses && !row.responses {
             return Err(ctx.error(
                 JsonPointer::root(),
                 "",
@@ -192,8 +244,7 @@ impl OpenAiRenderer {
                 format_args!("{} has no Responses API; use the Chat shape", self.profile.slug()),
             ));
         }
-        if self.strict && self.profile == Profile::Cohere && !tool.params.iter().any(|p| p.required)
-        {
+        if self.strict && row.strict_fields.is_some() && !tool.params.iter().any(|p| p.required) {
             return Err(ctx.error(
                 JsonPointer::from_segments(["function", "parameters", "required"]),
                 "",
@@ -213,7 +264,7 @@ impl OpenAiRenderer {
         let base = &self.base;
         out.static_key(json_key!("name"));
         out.string(tool.name.as_str());
-        if !tool.description.is_empty() || self.profile == Profile::Cohere {
+        if !tool.description.is_empty() || row.description_always {
             out.static_key(json_key!("description"));
             out.string(&tool.description);
         }
@@ -225,7 +276,7 @@ impl OpenAiRenderer {
         }
         match self.api {
             Api::Chat => {
-                if self.strict && self.profile != Profile::Cohere {
+                if self.strict && row.strict_flag {
                     out.static_key(json_key!("strict"));
                     out.bool(true);
                 }
@@ -294,7 +345,7 @@ impl OpenAiRenderer {
         pointer: &JsonPointer,
         stats: &SchemaStats,
     ) -> Result<(), RenderError> {
-        if self.profile == Profile::Cohere {
+        if !self.profile.row().strict_limits {
             return Ok(());
         }
         let limit = |detail: String| Err(ctx.error(pointer, "", RenderRule::Limit, detail));
@@ -350,20 +401,20 @@ impl Renderer for OpenAiRenderer {
     }
 
     fn check_set(&self, tools: &[&ToolDescriptor], policy: LossPolicy) -> Result<(), RenderError> {
-        if !(self.strict && self.profile == Profile::Cohere) {
+        let Some(max_fields) = self.profile.row().strict_fields.filter(|_| self.strict) else {
             return Ok(());
-        }
+        };
         let mut fields = 0;
         for tool in tools {
             fields += count_fields(tool);
-            if fields > COHERE_MAX_FIELDS {
+            if fields > max_fields {
                 return Err(RenderError::new(
                     tool.name.as_str(),
                     JsonPointer::root(),
                     "",
                     RenderRule::SetLimit,
                     format_args!(
-                        "Cohere's strict_tools allows at most {COHERE_MAX_FIELDS} fields over all tools of a request; {fields} reached at this tool"
+                        "Cohere's strict_tools allows at most {max_fields} fields over all tools of a request; {fields} reached at this tool"
                     ),
                 ));
             }

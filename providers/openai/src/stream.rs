@@ -67,6 +67,16 @@ impl<'a> ChatStream<'a> {
         self
     }
 
+    /// Reads the calls as the rendering `way_back` says (a [`RenderedSet`](tooldef::RenderedSet),
+    /// a [`MappedSet`](tooldef::MappedSet)...): the early checks take a value as its way back
+    /// will (a strict mode's `null` for a parameter left out is no error), and each call is
+    /// given back by [`WayBack::restore`](tooldef::WayBack::restore) when it completes.
+    #[must_use]
+    pub fn way_back(mut self, way_back: &'a dyn tooldef::WayBack) -> Self {
+        self.calls = self.calls.way_back(way_back);
+        self
+    }
+
     /// Takes one chunk (the JSON of one `data:` line): calls it completes, in index order, and
     /// arguments it shows to be invalid.
     ///
@@ -262,6 +272,16 @@ impl<'a> ResponsesStream<'a> {
     #[must_use]
     pub fn limits(mut self, limits: StreamLimits) -> Self {
         self.calls = self.calls.limits(limits);
+        self
+    }
+
+    /// Reads the calls as the rendering `way_back` says (a [`RenderedSet`](tooldef::RenderedSet),
+    /// a [`MappedSet`](tooldef::MappedSet)...): the early checks take a value as its way back
+    /// will (a strict mode's `null` for a parameter left out is no error), and each call is
+    /// given back by [`WayBack::restore`](tooldef::WayBack::restore) when it completes.
+    #[must_use]
+    pub fn way_back(mut self, way_back: &'a dyn tooldef::WayBack) -> Self {
+        self.calls = self.calls.way_back(way_back);
         self
     }
 

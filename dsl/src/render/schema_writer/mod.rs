@@ -61,7 +61,9 @@ pub fn write_input_schema(
 ) -> Result<SchemaStats, RenderError> {
     let mut w = SchemaWriter::new(tool, opts, ctx, pointer);
     w.root_object(out, &tool.params, &tool.additional, None)?;
-    Ok(w.stats)
+    let stats = w.stats;
+    ctx.keep_inverse(tool);
+    Ok(stats)
 }
 
 /// The tool's description followed by the notes of what the root of its input schema lowers

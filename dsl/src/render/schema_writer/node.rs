@@ -6,6 +6,7 @@ use super::annotations::{Ann, write_description};
 use super::{NESTING_GUARD, SchemaWriter, char_count, inline_budget, ir_nodes};
 use super::{integer_keywords, number_keywords};
 use crate::render::json_writer::{JsonWriter, key};
+use crate::render::lowering::string_enums;
 use crate::render::report::{Change, ChangeKind, RenderError, RenderRule};
 use crate::render::schema_options::{Keyword, Keywords, NullStyle};
 use crate::schema::{AnyOfSchema, Combine, EnumValues, ScalarRef, Schema, SchemaKind};
@@ -28,6 +29,7 @@ impl<'a> SchemaWriter<'a> {
     /// its first value.
     pub(super) fn kind_type(&self, kind: &SchemaKind) -> Option<&'static str> {
         match kind {
+            SchemaKind::Enum(e) if self.enum_as_strings(&e.values) => Some("string"),
             SchemaKind::Enum(e) if self.enum_lowered(&e.values) => {
                 let types = e.values.json_types();
                 Some(if types.iter().all(|t| *t == "integer" || *t == "number") {
@@ -42,15 +44,30 @@ impl<'a> SchemaWriter<'a> {
         }
     }
 
-    /// Whether an enum cannot be written as `enum` here: its values are not all strings and the
-    /// dialect takes string enums only, or they have several types and the dialect can say
-    /// neither a type array nor no type (OpenAPI `parameters`).
-    pub(super) fn enum_lowered(&self, values: &EnumValues) -> bool {
+    /// Whether an enum cannot be written with its values as they are: they are not all
+    /// strings and the dialect takes string enums only, or they have several types and the
+    /// dialect can say neither a type array nor no type (OpenAPI `parameters`).
+    #[inline]
+    fn enum_needs_strings(&self, values: &EnumValues) -> bool {
         if values.all_strings() {
             return false;
         }
         !self.opts.scalar_enums
             || (self.opts.null_style == NullStyle::OpenApi && values.json_types().len() > 1)
+    }
+
+    /// Whether an enum is sent as the strings of its values ([`Pass::StringEnums`](crate::render::Pass::StringEnums)).
+    #[inline]
+    pub(super) fn enum_as_strings(&self, values: &EnumValues) -> bool {
+        self.enum_needs_strings(values) && string_enums::fires(values)
+    }
+
+    /// Whether an enum is written as its type with the values in the description
+    /// ([`Pass::EnumsInText`](crate::render::Pass::EnumsInText)): it needs strings, and two of
+    /// its values would be sent as the same one.
+    #[inline]
+    pub(super) fn enum_lowered(&self, values: &EnumValues) -> bool {
+        self.enum_needs_strings(values) && !string_enums::fires(values)
     }
 
     /// Writes the JSON type `name` as a string value, upper-cased where the dialect wants it
@@ -268,6 +285,7 @@ impl<'a> SchemaWriter<'a> {
             SchemaKind::Enum(e) if self.enum_lowered(&e.values) => {}
             SchemaKind::Enum(e) => {
                 self.stats.enum_values += e.values.len();
+                let as_strings = self.enum_as_strings(&e.values);
                 let mut chars = 0;
                 key!(out, "enum");
                 out.begin_array();
@@ -276,6 +294,11 @@ impl<'a> SchemaWriter<'a> {
                         ScalarRef::Str(v) => {
                             chars += char_count(v);
                             out.string(v);
+                        }
+                        other if as_strings => {
+                            let text = string_enums::wire_text(other);
+                            chars += char_count(&text);
+                            out.string(&text);
                         }
                         other => {
                             let value = other.to_json();
@@ -359,6 +382,7 @@ impl<'a> SchemaWriter<'a> {
     }
 }
 
+#[inline]
 fn kind_type(kind: &SchemaKind) -> Option<&'static str> {
     match kind {
         SchemaKind::String(_) => Some("string"),
@@ -387,6 +411,7 @@ fn write_format(out: &mut JsonWriter, format: Option<&str>, kept: Keywords) {
     }
 }
 
+#[inline]
 fn write_number<T: Copy>(
     out: &mut JsonWriter,
     bounds: [(Keyword, Option<T>); 5],

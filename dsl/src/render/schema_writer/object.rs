@@ -6,6 +6,7 @@ use super::annotations::{Ann, write_description};
 use super::{SchemaWriter, char_count};
 use crate::descriptor::Param;
 use crate::render::json_writer::{JsonWriter, key};
+use crate::render::lowering::{Pass, null_for_absent};
 use crate::render::report::{Change, ChangeKind, RenderError, RenderRule};
 use crate::render::schema_options::{Keyword, RefStyle};
 use crate::schema::{Additional, SchemaKind};
@@ -26,6 +27,7 @@ impl<'a> SchemaWriter<'a> {
         // A root's description is not the tool's (and some providers drop it): a root map's
         // value type has nowhere to go.
         if matches!(additional, Additional::Typed(_)) && !self.opts.additional_properties {
+            self.ctx.mark(Pass::MapValuesInText);
             self.record(Change::lossy(ChangeKind::Dropped, "additionalProperties").detail("the schema of map values is dropped: the provider does not accept additionalProperties"))?;
         }
         out.begin_object();
@@ -81,13 +83,14 @@ impl<'a> SchemaWriter<'a> {
                 if !prm.required {
                     if self.opts.all_required {
                         force_null = !prm.schema.nullable;
-                        let detail = if force_null {
-                            "optional property made required and nullable: send null for absent"
-                        } else {
-                            "optional (already nullable) property made required: send null for absent"
-                        };
+                        // `null` stands for absent only where the schema took no `null` before.
+                        let fires = null_for_absent::fires(prm, &self.tool.definitions);
+                        if fires {
+                            self.ctx.mark(Pass::NullForAbsent);
+                        }
                         self.record(
-                            Change::lossless(ChangeKind::MadeRequired, "required").detail(detail),
+                            Change::lossless(ChangeKind::MadeRequired, "required")
+                                .detail(null_for_absent::detail(fires)),
                         )?;
                     } else {
                         self.stats.optional_properties += 1;
@@ -147,12 +150,14 @@ impl<'a> SchemaWriter<'a> {
                 out.bool(false);
             }
             Additional::Unstated if self.opts.close_objects => {
+                self.ctx.mark(Pass::CloseObjects);
                 self.record(Change::lossless(ChangeKind::Closed, "additionalProperties").detail("object that does not state additionalProperties closed: the provider requires additionalProperties: false"))?;
                 key!(out, "additionalProperties");
                 out.bool(false);
             }
             Additional::Unstated => {}
             Additional::Open if self.opts.close_objects => {
+                self.ctx.mark(Pass::CloseObjects);
                 self.record(Change::lossy(ChangeKind::Closed, "additionalProperties").detail(
                     "open object closed: the provider requires additionalProperties: false",
                 ))?;
@@ -164,6 +169,7 @@ impl<'a> SchemaWriter<'a> {
                 out.bool(true);
             }
             Additional::Typed(_) if self.opts.close_objects => {
+                self.ctx.mark(Pass::CloseObjects);
                 self.record(Change::lossy(ChangeKind::Closed, "additionalProperties").detail("map closed to an empty object: the provider requires additionalProperties: false"))?;
                 key!(out, "additionalProperties");
                 out.bool(false);

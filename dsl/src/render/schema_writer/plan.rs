@@ -9,6 +9,7 @@ use super::annotations::Ann;
 use super::{integer_keywords, number_keywords};
 use crate::literal::Literal;
 use crate::render::json_writer::{literal_text, push_float};
+use crate::render::lowering::Pass;
 use crate::render::report::{Change, ChangeKind, RenderError};
 use crate::render::schema_options::{Keyword, Keywords, NullStyle, Unsupported};
 use crate::schema::{
@@ -56,7 +57,12 @@ impl<'a> SchemaWriter<'a> {
             ))?;
         }
         if !self.opts.verbatim {
-            for k in ann.verbatim.iter().filter(|k| k.keyword != "default") {
+            // A kept default was shown above (or is written as it is); it is no keyword to lower.
+            let mut lowered = ann.verbatim.iter().filter(|k| k.keyword != "default").peekable();
+            if lowered.peek().is_some() {
+                self.ctx.mark(Pass::KeptInText);
+            }
+            for k in lowered {
                 push_note(notes, &format!("{}: {}.", k.keyword, k.value));
                 self.record(Change::lossy(ChangeKind::MovedToDescription, k.keyword.to_string()).detail(format!(
                         "`{}` moved into the description: the provider does not take it and the IR cannot lower it",
@@ -69,6 +75,7 @@ impl<'a> SchemaWriter<'a> {
         }
         match kind {
             SchemaKind::AnyOf(a) if a.combine == Combine::OneOf && !self.opts.verbatim => {
+                self.ctx.mark(Pass::OneOfAsAnyOf);
                 self.record(Change::lossy(ChangeKind::Rewritten, "oneOf").detail("`oneOf` written as `anyOf`: its variants may overlap, so the provider also accepts a value that matches two"))?;
             }
             SchemaKind::String(s) => {
@@ -104,7 +111,21 @@ impl<'a> SchemaWriter<'a> {
                 self.plan_format(n.format.as_deref(), None, &mut kept, notes)?;
                 self.plan_number(number_keywords(n), float_text, &mut kept, notes)?;
             }
+            SchemaKind::Enum(e) if self.enum_as_strings(&e.values) => {
+                self.ctx.mark(Pass::StringEnums);
+                self.record(Change::lossless(ChangeKind::Rewritten, "enum").detail(
+                    "values sent as strings: the provider takes enums of strings only; the way back gives each string back as the value it stands for",
+                ))?;
+                if e.values.iter_described().any(|(_, d)| d.is_some()) {
+                    push_enum_note(notes, &e.values);
+                    self.record(
+                        Change::lossless(ChangeKind::MovedToDescription, "enum")
+                            .detail("descriptions of enum values written into the description"),
+                    )?;
+                }
+            }
             SchemaKind::Enum(e) if self.enum_lowered(&e.values) => {
+                self.ctx.mark(Pass::EnumsInText);
                 push_enum_note(notes, &e.values);
                 self.record(Change::lossy(ChangeKind::MovedToDescription, "enum").detail(
                     "values written into the description: the provider takes enums of strings only",
@@ -135,6 +156,7 @@ impl<'a> SchemaWriter<'a> {
                 if let Some(v) = l.min_items {
                     match self.opts.max_min_items {
                         Some(max) if v > max && allowed.contains(Keyword::MinItems) => {
+                            self.ctx.mark(Pass::ClampMinItems);
                             kept = kept.with(Keyword::MinItems);
                             push_note(notes, &format!("Minimum items: {v}."));
                             self
@@ -174,6 +196,7 @@ impl<'a> SchemaWriter<'a> {
         if self.opts.additional_properties {
             return Ok(());
         }
+        self.ctx.mark(Pass::MapValuesInText);
         // Written from the ordered literal, so the keys come in the order tooldef writes them.
         let literal = crate::json_schema::export_schema_literal(values, &[]);
         let text = serde_json::to_string(&literal).unwrap_or_default();
@@ -248,6 +271,7 @@ impl<'a> SchemaWriter<'a> {
         value: &str,
         notes: &mut String,
     ) -> Result<(), RenderError> {
+        self.ctx.mark(Pass::KeywordsInText);
         match self.opts.unsupported {
             Unsupported::Describe => {
                 if value.is_empty() {

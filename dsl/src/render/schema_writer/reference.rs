@@ -5,6 +5,7 @@
 use super::SchemaWriter;
 use super::annotations::Ann;
 use crate::render::json_writer::{JsonWriter, key};
+use crate::render::lowering::Pass;
 use crate::render::report::{Change, ChangeKind, RenderError, RenderRule};
 use crate::render::schema_options::{NullStyle, RefStyle};
 use crate::schema::{RefSchema, SchemaKind};
@@ -56,6 +57,7 @@ impl<'a> SchemaWriter<'a> {
                          definition, here and in each copy of `{within}`"
                     ),
                 };
+                self.ctx.mark(Pass::InlineRefs);
                 self.record(Change::lossless(ChangeKind::Inlined, "$ref").detail(detail))?;
             }
             let merged = Ann {
@@ -97,6 +99,7 @@ impl<'a> SchemaWriter<'a> {
             || (siblings && !self.opts.ref_siblings)
         {
             if !nullable {
+                self.ctx.mark(Pass::WrapRefSiblings);
                 self.record(
                     Change::lossless(ChangeKind::Rewritten, "$ref")
                         .detail("`$ref` with sibling keywords wrapped in anyOf"),

@@ -5,7 +5,7 @@ use super::*;
 use crate::descriptor::{Param, ToolDescriptor};
 use crate::render::report::ChangeKind;
 use crate::render::schema_options::{Keyword, Keywords, NullStyle};
-use crate::render::{LossPolicy, Rendered};
+use crate::render::{LossPolicy, Pass, Passes, Rendered};
 
 #[test]
 fn floats_are_written_as_serde_json_writes_them() {
@@ -254,16 +254,53 @@ fn scalar_enums_are_written_verbatim_where_the_dialect_takes_them() {
 }
 
 #[test]
-fn string_only_dialects_get_the_values_in_the_description_as_a_lossy_change() {
+fn string_only_dialects_are_sent_the_values_as_strings_and_get_them_back_typed() {
     let opts = SchemaOptions {
         scalar_enums: false,
         null_style: NullStyle::OpenApi,
         ..SchemaOptions::JSON_SCHEMA
     };
-    let r = render(&scalar_enums(), &opts, LossPolicy::Allow);
+    let tool = scalar_enums();
+    let r = render(&tool, &opts, LossPolicy::Refuse);
     assert_eq!(
         r.json(),
-        r#"{"type":"object","properties":{"i":{"type":"integer","description":"Values: 1; 2."},"m":{"type":"string","nullable":true,"description":"Values: a; 1."},"s":{"type":"string","enum":["x"]}}}"#
+        r#"{"type":"object","properties":{"i":{"type":"string","enum":["1","2"]},"m":{"type":"string","nullable":true,"enum":["a","1"]},"s":{"type":"string","enum":["x"]}}}"#
+    );
+    let changes: Vec<String> = r.report().iter().map(ToString::to_string).collect();
+    let said = "values sent as strings: the provider takes enums of strings only; the way back gives each string back as the value it stands for";
+    assert_eq!(
+        changes,
+        [
+            format!("tool `imported`, parameter `i` at /properties/i: {said}"),
+            format!("tool `imported`, parameter `m` at /properties/m: {said}")
+        ]
+    );
+    assert_eq!(r.passes(), Passes::NONE.with(Pass::StringEnums));
+    let call =
+        crate::ToolCall::new("1", "imported", serde_json::json!({"i": "2", "m": "1", "s": "x"}));
+    assert_eq!(
+        r.restore(call).arguments,
+        crate::Arguments::Json(serde_json::json!({"i": 2, "m": 1, "s": "x"}))
+    );
+    // A string the enum takes as it is stays a string.
+    let call = crate::ToolCall::new("1", "imported", serde_json::json!({"m": "a"}));
+    assert_eq!(r.restore(call).arguments, crate::Arguments::Json(serde_json::json!({"m": "a"})));
+}
+
+#[test]
+fn an_enum_whose_strings_would_collide_gets_its_values_in_the_description_as_a_lossy_change() {
+    let opts = SchemaOptions {
+        scalar_enums: false,
+        null_style: NullStyle::OpenApi,
+        ..SchemaOptions::JSON_SCHEMA
+    };
+    let tool = imported(serde_json::json!({"type": "object", "properties": {
+        "c": {"enum": ["1", 1]}
+    }}));
+    let r = render(&tool, &opts, LossPolicy::Allow);
+    assert_eq!(
+        r.json(),
+        r#"{"type":"object","properties":{"c":{"type":"string","description":"Values: 1; 1."}}}"#
     );
     let lossy: Vec<_> = r
         .report()
@@ -271,9 +308,14 @@ fn string_only_dialects_get_the_values_in_the_description_as_a_lossy_change() {
         .filter(|c| c.lossy)
         .map(|c| (c.param.as_str(), c.keyword.as_ref()))
         .collect();
-    assert_eq!(lossy, [("i", "enum"), ("m", "enum")]);
-    let e = try_render(&scalar_enums(), &opts, LossPolicy::Refuse).unwrap_err();
-    assert!(e.to_string().contains("enum"), "{e}");
+    assert_eq!(lossy, [("c", "enum")]);
+    assert_eq!(r.passes(), Passes::NONE.with(Pass::EnumsInText));
+    assert!(r.inverse().is_none());
+    let e = try_render(&tool, &opts, LossPolicy::Refuse).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "tool `imported`, parameter `c` at /properties/c: values written into the description: the provider takes enums of strings only; this loses meaning and the policy is strict"
+    );
 }
 
 /// Definitions at scale: each must be found by name and checked for recursion once, not once

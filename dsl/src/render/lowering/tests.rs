@@ -1,0 +1,186 @@
+//! The way back over the writer's own output: each value-changing pass rendered and read back,
+//! at the root and nested (objects, lists, unions, definitions), every result compared whole.
+
+use serde_json::{Value, json};
+
+use super::*;
+use crate::json_schema::import_input;
+use crate::render::{JsonWriter, LossPolicy, RenderCtx, SchemaOptions, write_input_schema};
+
+/// OpenAI strict's switch for this pass, on plain JSON Schema.
+const STRICT: SchemaOptions =
+    SchemaOptions { all_required: true, close_objects: true, ..SchemaOptions::JSON_SCHEMA };
+
+fn tool(schema: Value) -> ToolDescriptor {
+    let mut d = ToolDescriptor::new("t");
+    import_input(&schema).unwrap().value.apply_to(&mut d);
+    d
+}
+
+fn render(tool: &ToolDescriptor, opts: &SchemaOptions) -> Rendered {
+    let mut ctx = RenderCtx::new(tool, LossPolicy::Allow);
+    let mut out = JsonWriter::new();
+    write_input_schema(&mut out, tool, opts, &mut ctx, &crate::JsonPointer::root()).unwrap();
+    ctx.finish(out)
+}
+
+fn back(r: &Rendered, args: &str) -> Arguments {
+    r.restore(ToolCall::from_text("1", "t", args)).arguments
+}
+
+#[test]
+fn a_null_for_absent_is_removed_at_every_depth_where_null_was_not_a_value() {
+    let d = tool(json!({
+        "type": "object",
+        "properties": {
+            "days": {"type": "integer", "default": 3},
+            "note": {"type": ["string", "null"]},
+            "filter": {"type": "object", "properties": {
+                "limit": {"type": "integer"},
+                "tags": {"type": "array", "items": {"$ref": "#/$defs/Tag"}}
+            }},
+            "pick": {"anyOf": [
+                {"type": "object", "properties": {"a": {"type": "integer"}}, "required": ["a"]},
+                {"type": "object", "properties": {"b": {"type": "string"}, "c": {"type": "integer"}}, "required": ["b"]}
+            ]}
+        },
+        "$defs": {"Tag": {"type": "object", "properties": {"name": {"type": "string"}, "weight": {"type": "number"}}, "required": ["name"]}}
+    }));
+    let r = render(&d, &STRICT);
+    assert_eq!(r.passes().value_changing(), Passes::NONE.with(Pass::NullForAbsent));
+    assert_eq!(
+        back(
+            &r,
+            r#"{"days":null,"note":null,"filter":{"limit":null,"tags":[{"name":"x","weight":null}]},"pick":{"b":"y","c":null}}"#
+        ),
+        Arguments::Json(json!({
+            "note": null,
+            "filter": {"tags": [{"name": "x"}]},
+            "pick": {"b": "y"}
+        }))
+    );
+    // What dispatch then receives is valid for the descriptor, defaults applied.
+    let Arguments::Json(mut args) =
+        back(&r, r#"{"days":null,"note":null,"filter":null,"pick":null}"#)
+    else {
+        panic!("parsed")
+    };
+    crate::dispatch::check_args(&d, &args).unwrap();
+    crate::dispatch::apply_defaults(&d, &mut args);
+    assert_eq!(args, json!({"days": 3, "note": null}));
+}
+
+#[test]
+fn arguments_with_nothing_to_give_back_stay_text() {
+    let d = tool(json!({"type": "object", "properties": {"days": {"type": "integer"}}}));
+    let r = render(&d, &STRICT);
+    assert_eq!(back(&r, r#"{"days":2}"#), Arguments::Text(r#"{"days":2}"#.into()));
+    // Text that is not JSON is dispatch's to explain.
+    assert_eq!(back(&r, r#"{"days":null"#), Arguments::Text(r#"{"days":null"#.into()));
+    // Another tool's call is not this tool's to change.
+    let other = ToolCall::from_text("1", "other", r#"{"days":null}"#);
+    assert_eq!(r.restore(other.clone()), other);
+}
+
+#[test]
+fn a_rendering_without_a_value_changing_pass_keeps_no_inverse() {
+    let d = tool(json!({"type": "object", "properties": {"days": {"type": "integer"}}}));
+    let r = render(&d, &SchemaOptions::JSON_SCHEMA);
+    assert!(r.inverse().is_none());
+    assert_eq!(back(&r, r#"{"days":null}"#), Arguments::Text(r#"{"days":null}"#.into()));
+    // A strict rendering whose optional properties all take null keeps none either.
+    let d = tool(json!({"type": "object", "properties": {"note": {"type": ["string", "null"]}}}));
+    let r = render(&d, &STRICT);
+    assert!(r.inverse().is_none());
+    assert_eq!(r.passes(), Passes::NONE.with(Pass::CloseObjects));
+}
+
+#[test]
+fn a_union_is_read_by_the_first_variant_the_value_fits_once_given_back() {
+    let d = tool(json!({
+        "type": "object",
+        "properties": {
+            "v": {"anyOf": [
+                {"type": "object", "properties": {"a": {"type": "integer"}}, "additionalProperties": false},
+                {"type": "object", "properties": {"a": {"type": "string"}}, "additionalProperties": false}
+            ]}
+        },
+        "required": ["v"]
+    }));
+    let r = render(&d, &STRICT);
+    assert_eq!(back(&r, r#"{"v":{"a":null}}"#), Arguments::Json(json!({"v": {}})));
+    assert_eq!(
+        back(&r, r#"{"v":{"a":"x","b":null}}"#),
+        Arguments::Json(json!({"v": {"a": "x", "b": null}}))
+    );
+}
+
+#[test]
+fn a_deep_or_wide_union_is_walked_in_bounded_time() {
+    // Unions of unions of objects, four levels: the walk gives up after its budget of tries
+    // and leaves the rest as it came.
+    let mut schema = json!({"type": "object", "properties": {"x": {"type": "integer"}}});
+    for _ in 0..4 {
+        schema = json!({"anyOf": [schema.clone(), schema.clone(), schema.clone(), schema]});
+    }
+    let d = tool(json!({"type": "object", "properties": {"v": schema}, "required": ["v"]}));
+    let r = render(&d, &STRICT);
+    assert_eq!(back(&r, r#"{"v":{"x":null}}"#), Arguments::Json(json!({"v": {}})));
+}
+
+#[test]
+fn passes_are_named_and_say_which_change_values() {
+    let names: Vec<&str> = Pass::ALL.iter().map(|p| p.name()).collect();
+    assert_eq!(
+        names,
+        [
+            "null-for-absent",
+            "string-enums",
+            "map-names",
+            "enums-in-text",
+            "one-of-as-any-of",
+            "inline-refs",
+            "wrap-ref-siblings",
+            "map-values-in-text",
+            "keywords-in-text",
+            "kept-in-text",
+            "clamp-min-items",
+            "close-objects"
+        ]
+    );
+    let changing: Passes = Pass::ALL.into_iter().filter(|p| p.changes_values()).collect();
+    assert_eq!(format!("{changing:?}"), r#"{"null-for-absent", "string-enums", "map-names"}"#);
+    assert_eq!(Passes::NONE.with(Pass::InlineRefs).without(Pass::InlineRefs), Passes::NONE);
+}
+
+#[test]
+fn options_are_composed_of_passes_and_say_which_they_run() {
+    assert_eq!(SchemaOptions::JSON_SCHEMA.passes(), Passes::NONE);
+    for pass in Pass::ALL {
+        let with = SchemaOptions::JSON_SCHEMA.with(pass);
+        let runs = !matches!(pass, Pass::KeywordsInText | Pass::MapNames);
+        assert_eq!(with.passes().contains(pass), runs, "{pass}");
+    }
+    // OpenAI strict, as its renderer composes it.
+    let strict = SchemaOptions::JSON_SCHEMA
+        .with(Pass::CloseObjects)
+        .with(Pass::OneOfAsAnyOf)
+        .with(Pass::WrapRefSiblings)
+        .with(Pass::NullForAbsent);
+    assert_eq!(
+        strict,
+        SchemaOptions {
+            all_required: true,
+            empty_required: true,
+            close_objects: true,
+            verbatim: false,
+            ref_siblings: false,
+            ..SchemaOptions::JSON_SCHEMA
+        }
+    );
+    assert_eq!(
+        format!("{:?}", strict.passes()),
+        r#"{"null-for-absent", "one-of-as-any-of", "wrap-ref-siblings", "kept-in-text", "close-objects"}"#
+    );
+    assert_eq!(SchemaOptions::JSON_SCHEMA.with_passes(strict.passes()), strict);
+}
