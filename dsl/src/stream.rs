@@ -39,7 +39,7 @@
 //! ```
 
 mod early;
-mod scan;
+pub(crate) mod scan;
 
 use std::fmt;
 

@@ -105,6 +105,11 @@ impl Scanner {
         self.error.as_ref()
     }
 
+    /// Whether the root value is complete.
+    pub(crate) fn is_done(&self) -> bool {
+        self.state == State::End
+    }
+
     /// Scans the bytes of `buf` not yet seen, calling `on` for every value completed inside the
     /// root container (`frames()` is then the path to it; the root itself completes with no
     /// frames). `buf` must be the previous buffer with text appended.
