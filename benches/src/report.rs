@@ -109,6 +109,12 @@ pub fn comparisons(providers: &[&str]) -> Vec<Comparison> {
         target: Target::FasterBy(3.0),
     });
     out.push(Comparison {
+        what: "decode + validate 100 calls, OpenAI strict, given back first".into(),
+        tooldef: "decode_100_calls/tooldef_strict_restore_typed_tool".into(),
+        alternative: "decode_100_calls/tooldef_typed_tool".into(),
+        target: Target::Reference,
+    });
+    out.push(Comparison {
         what: "decode 100 calls, generated Deserialize vs serde derive".into(),
         tooldef: "decode_100_calls/tooldef_macro_from_str".into(),
         alternative: "decode_100_calls/serde_from_str".into(),

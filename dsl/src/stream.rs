@@ -40,7 +40,7 @@
 //! ```
 
 mod early;
-mod scan;
+pub(crate) mod scan;
 
 use std::fmt;
 

@@ -111,6 +111,11 @@ impl Scanner {
         self.error.as_ref()
     }
 
+    /// Whether the root value is complete.
+    pub(crate) fn is_done(&self) -> bool {
+        self.state == State::End
+    }
+
     /// Scans the bytes of `buf` not yet seen, calling `on` for every key and every value
     /// completed inside the root container (`frames()` is then the path to it, which for a key
     /// ends with the key's object and the key; the root itself completes with no frames). `buf`

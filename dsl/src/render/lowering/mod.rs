@@ -14,6 +14,7 @@
 mod back;
 pub(crate) mod null_for_absent;
 pub(crate) mod string_enums;
+mod text;
 
 use std::fmt;
 use std::sync::Arc;
@@ -216,17 +217,32 @@ impl Inverse {
     }
 
     /// The call's arguments as the descriptor reads them. A call whose arguments are not JSON
-    /// is returned unchanged (dispatch then says what is wrong); so is one with nothing to give
-    /// back (no `null` in its text, for a tool whose only inverse is
-    /// [`Pass::NullForAbsent`]), keeping its arguments as text for dispatch's fast path.
+    /// is returned unchanged (dispatch then says what is wrong). Arguments given as text stay
+    /// text where the only inverse is [`Pass::NullForAbsent`] and every `null` it reads as
+    /// absent is a member of the root object (the common case: one scan, then dispatch's fast
+    /// path); otherwise they are parsed, given back and returned parsed.
     pub fn restore(&self, mut call: ToolCall) -> ToolCall {
         let mut args = match std::mem::take(&mut call.arguments) {
             Arguments::Json(v) => v,
             Arguments::Text(text) => {
-                if self.0.passes == Passes::NONE.with(Pass::NullForAbsent) && !text.contains("null")
-                {
-                    call.arguments = Arguments::Text(text);
-                    return call;
+                if self.0.passes == Passes::NONE.with(Pass::NullForAbsent) {
+                    // The common case, on the text: no `null`, or only the root's.
+                    let restored = if text.contains("null") {
+                        text::restore(&self.0.descriptor, &text)
+                    } else {
+                        text::Text::Unchanged
+                    };
+                    match restored {
+                        text::Text::Unchanged => {
+                            call.arguments = Arguments::Text(text);
+                            return call;
+                        }
+                        text::Text::Restored(new) => {
+                            call.arguments = Arguments::Text(new);
+                            return call;
+                        }
+                        text::Text::Walk => {}
+                    }
                 }
                 match crate::json_text::parse_arguments(text.as_bytes()) {
                     Ok(v) => v,

@@ -59,15 +59,46 @@ fn a_null_for_absent_is_removed_at_every_depth_where_null_was_not_a_value() {
             "pick": {"b": "y"}
         }))
     );
+    // Only the root's nulls: given back on the text, which dispatch decodes straight away.
+    let restored = back(&r, r#"{ "days" : null, "note":null,"filter":null , "pick":null}"#);
+    assert_eq!(restored, Arguments::Text(r#"{"note":null}"#.into()));
     // What dispatch then receives is valid for the descriptor, defaults applied.
-    let Arguments::Json(mut args) =
-        back(&r, r#"{"days":null,"note":null,"filter":null,"pick":null}"#)
-    else {
-        panic!("parsed")
-    };
+    let Arguments::Text(text) = restored else { panic!("text") };
+    let mut args: Value = serde_json::from_str(&text).unwrap();
     crate::dispatch::check_args(&d, &args).unwrap();
     crate::dispatch::apply_defaults(&d, &mut args);
     assert_eq!(args, json!({"days": 3, "note": null}));
+}
+
+#[test]
+fn the_roots_nulls_are_given_back_on_the_text() {
+    let d = tool(json!({
+        "type": "object",
+        "properties": {
+            "a": {"type": "integer"},
+            "b": {"type": ["string", "null"]},
+            "c": {"type": "object", "properties": {"x": {"type": ["integer", "null"]}}},
+            "l": {"type": "array", "items": {"type": ["integer", "null"]}},
+            "a\"q": {"type": "integer"}
+        }
+    }));
+    let r = render(&d, &STRICT);
+    let cases = [
+        // Left out: every member whose null stands for absent, commas and blanks as they fall.
+        (r#"{"a":null,"b":null,"c":null,"l":null}"#, Arguments::Text(r#"{"b":null}"#.into())),
+        (r#"{"b":"x", "a" : null}"#, Arguments::Text(r#"{"b":"x"}"#.into())),
+        (r#"{"a":null}"#, Arguments::Text("{}".into())),
+        // Nulls that keep their meaning, deeper down, stay: the text is unchanged.
+        (
+            r#"{"b":null,"c":{"x":null},"l":[null]}"#,
+            Arguments::Text(r#"{"b":null,"c":{"x":null},"l":[null]}"#.into()),
+        ),
+        // An escaped key is the walker's to read.
+        (r#"{"a\"q":null,"a":null}"#, Arguments::Json(json!({}))),
+    ];
+    for (sent, expected) in cases {
+        assert_eq!(back(&r, sent), expected, "{sent}");
+    }
 }
 
 #[test]
