@@ -322,6 +322,54 @@
 //! assert_eq!(message["tool_call_id"], "call_1");
 //! ```
 //!
+//! # The way back: what the model sends, as the descriptor means it
+//!
+//! A provider's dialect changes some tools on the way out: OpenAI's strict mode makes every
+//! optional parameter required and nullable ("send null for absent"), Gemini's OpenAPI form
+//! sends an enum of numbers as strings, [`render_mapped`](crate::render_mapped) renames what a
+//! provider refuses. The rendering keeps the way back of each such change: give every call back
+//! through the render output ([`WayBack::restore`](crate::WayBack::restore), on a
+//! [`Rendered`](crate::Rendered), a [`RenderedSet`](crate::RenderedSet), a
+//! [`MappedSet`](crate::MappedSet)) before dispatch, and the tool receives what the descriptor
+//! means: the `null` for a parameter left out reads as absent, so its default applies.
+//!
+#![cfg_attr(feature = "macros", doc = "```")]
+#![cfg_attr(not(feature = "macros"), doc = "```text")]
+//! use tooldef::{LossPolicy, RenderCache, ToolSchema, Toolbox, tool};
+//! use tooldef_openai::{OpenAiRenderer, chat_tool_calls};
+//!
+//! #[derive(Debug, serde::Deserialize, ToolSchema)]
+//! #[serde(rename_all = "lowercase")]
+//! pub enum Unit { Celsius, Fahrenheit }
+//!
+//! /// Forecast the weather.
+//! #[tool]
+//! fn forecast(city: String, #[param(default = 3, range = 1..=10)] days: u8, unit: Option<Unit>) -> String {
+//!     format!("{city}: {days} days, unit {unit:?}")
+//! }
+//!
+//! let toolbox = Toolbox::new().with(Forecast);
+//! let cache = RenderCache::new();
+//! let strict = OpenAiRenderer::chat().strict(true);
+//! let set = toolbox.rendered(&strict, &cache, LossPolicy::Refuse).unwrap();
+//! // The request's `tools` is `set.json()`; strict mode told the model to send null for absent.
+//! let assistant = serde_json::json!({"role": "assistant", "tool_calls": [{
+//!     "id": "call_1", "type": "function",
+//!     "function": {"name": "forecast", "arguments": "{\"city\":\"Paris\",\"days\":null,\"unit\":null}"}
+//! }]});
+//! let calls = set.restore_all(chat_tool_calls(&assistant).unwrap());
+//! assert_eq!(toolbox.call_blocking(&calls[0]).text(), "Paris: 3 days, unit None");
+//! ```
+//!
+//! The contract, with its few documented exceptions (a parameter that takes `null` itself
+//! cannot be left out under strict mode), is in [`render`](crate::render)'s "The way back";
+//! each provider crate says what it means there. The stream accumulators take the same output
+//! (`ChatStream::with_tools(&toolbox).way_back(&set)`), so that their early checks read a value
+//! as the way back will. Dispatch also reads an object or array that a model sent as a JSON
+//! string where the schema expects one as the value it holds, when the schema then accepts it;
+//! each such repair is in [`ToolResult::repairs`](crate::ToolResult::repairs), and
+//! [`CallOptions::repair`](crate::dispatch::CallOptions::repair) turns it off.
+//!
 //! # Tools from files and from other providers
 //!
 //! - A spec file (`*.json`: `name`, `title`, `description`, `input_schema`, `output_schema`,

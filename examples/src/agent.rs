@@ -6,7 +6,7 @@ use std::net::SocketAddr;
 
 use serde_json::{Value, json};
 use tooldef::assembly::{Assembler, AssemblyContext};
-use tooldef::{LossPolicy, ToolCall, ToolResult};
+use tooldef::{LossPolicy, ToolCall, ToolResult, WayBack};
 use tooldef_anthropic::AnthropicRenderer;
 use tooldef_openai::OpenAiRenderer;
 
@@ -87,6 +87,8 @@ pub fn run_openai_chat(
             pointer: format!("/choices/0/message{}", e.pointer),
             message: e.message.clone(),
         })?;
+        // Each call as the descriptors rendered for this request read it (the way back).
+        let calls = tools.restore_all(calls);
         if calls.is_empty() {
             transcript.answer = message["content"].as_str().unwrap_or_default().to_owned();
             return Ok(transcript);
@@ -133,6 +135,7 @@ pub fn run_anthropic(
             pointer: e.pointer.clone(),
             message: e.message.clone(),
         })?;
+        let calls = tools.restore_all(calls);
         if calls.is_empty() {
             let text: Vec<&str> = reply["content"]
                 .as_array()

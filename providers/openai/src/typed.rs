@@ -7,6 +7,12 @@
 //! and compare). Only `async-openai`'s type features are used (`chat-completion-types`,
 //! `response-types`, no default features): no HTTP client is built.
 //!
+//! The way back: under strict mode, keep the renderings (render with
+//! [`Renderer::render_set`], convert each with [`chat_tool`] or [`responses_tool`]) and give
+//! the calls [`tool_calls`] or [`output_tool_calls`] read back through them
+//! ([`WayBack::restore_all`](tooldef::WayBack::restore_all)) before dispatch, as the JSON path
+//! does (see the crate docs).
+//!
 //! ```
 //! use tooldef::{Param, LossPolicy, ToolDescriptor};
 //! use tooldef_openai::{OpenAiRenderer, typed};

@@ -147,3 +147,25 @@ fn typed_stream_chunks_give_the_same_events_as_json_ones() {
     }
     assert_eq!(calls, 2);
 }
+
+/// The way back through the typed bridge: the renderings kept, the calls read from
+/// `async-openai`'s message given back through them.
+#[test]
+fn typed_calls_come_back_through_the_kept_renderings() {
+    use tooldef::{Param, Toolbox, WayBack, dispatch::DynamicTool};
+    static FORECAST: ToolDescriptor = ToolDescriptor::new("forecast").params(
+        const { &[Param::string("city"), Param::integer("days").range(1, 10).default_int(3)] },
+    );
+    let renderer = OpenAiRenderer::chat().strict(true);
+    let rendered = renderer.render_set(&[&FORECAST], LossPolicy::Refuse).unwrap();
+    let tools: Vec<_> = rendered.iter().map(|r| typed::chat_tool(r).unwrap()).collect();
+    assert_eq!(tools.len(), 1);
+    let message: ChatCompletionResponseMessage = serde_json::from_value(json!({
+        "role": "assistant", "content": null, "tool_calls": [{"id": "call_1", "type": "function",
+            "function": {"name": "forecast", "arguments": "{\"city\":\"Paris\",\"days\":null}"}}]
+    }))
+    .unwrap();
+    let calls = rendered.restore_all(typed::tool_calls(&message));
+    let toolbox = Toolbox::new().with_executor(DynamicTool::new_sync(FORECAST.clone(), Ok).into());
+    assert_eq!(toolbox.call_blocking(&calls[0]).text(), r#"{"city":"Paris","days":3}"#);
+}
