@@ -102,7 +102,10 @@
 //!
 //! A value the lowered schema cannot hold at all (a key of an open object or a map that a
 //! strict mode closed) is a lossy change of the render's report, refused under
-//! [`LossPolicy::Refuse`].
+//! [`LossPolicy::Refuse`]. An object that does not state `additionalProperties` is closed by
+//! the strict modes as a lossless change (tooldef reads unstated as closed): a key it does not
+//! describe cannot be sent there, although dispatch, reading it as JSON Schema does, would take
+//! it.
 //!
 //! | pass | on the way out | on the way back |
 //! | --- | --- | --- |

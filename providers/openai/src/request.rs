@@ -32,6 +32,10 @@ use crate::render::{Api, OpenAiRenderer};
 
 /// The request fragment of `assembly` for `renderer`'s API; tools come from `cache` when given.
 ///
+/// The fragment holds the tools' JSON, not their way back: under strict mode, give the model's
+/// calls back through `assembly.render_tools_cached(renderer, policy, cache)` (the same
+/// renderings, a cache hit) with [`WayBack::restore_all`](tooldef::WayBack::restore_all).
+///
 /// # Errors
 ///
 /// The renderer's set-level error, or the first tool that cannot be rendered.
