@@ -81,8 +81,8 @@ pub struct Schema {
 ///
 /// The typed part of the schema still says what the IR knows (an object's properties, an array's
 /// items); the kept keywords add to it. Renderers whose provider takes full JSON Schema write
-/// them as they are ([`SchemaOptions::verbatim`](crate::SchemaOptions::verbatim)); the others
-/// lower them into the description as a lossy reported change, which
+/// them as they are; the others lower them into the description as a lossy reported change
+/// ([`Pass::KeptInText`](crate::render::Pass::KeptInText)), which
 /// [`LossPolicy::Refuse`](crate::LossPolicy::Refuse) refuses (a kept `default`, an annotation,
 /// goes into the description as a lossless one). What dispatch enforces of each is listed in
 /// [`crate::json_schema`].

@@ -5,7 +5,9 @@
 //! `cargo build --release -p tooldef-benches --bin render_count`, then
 //! `valgrind --tool=callgrind target/release/render_count [standard|wide] [N] [MODE]` (default
 //! `standard 100 tooldef`); `callgrind_annotate` reads the profile. With `strict`, it renders for
-//! OpenAI's strict mode instead. With `value`, it writes a
+//! OpenAI's strict mode instead; with `all`, for every renderer and mode (OpenAI Chat and
+//! Responses, plain and strict; Anthropic and Bedrock, plain and strict; both Gemini forms;
+//! Ollama; MCP), each render counted once per pass over the corpus. With `value`, it writes a
 //! prebuilt `serde_json::Value` of the same JSON `N` times instead (the per-byte baseline); with
 //! `schemars` (built with `--features bench`), it does what the cold render's baseline does,
 //! `schema_for!` per tool in the Chat envelope and `serde_json::to_string` of the list. Run
@@ -19,8 +21,13 @@ use std::hint::black_box;
 
 use tooldef::render::json_array;
 use tooldef::{LossPolicy, Renderer, ToolDescriptor};
+use tooldef_anthropic::AnthropicRenderer;
+use tooldef_bedrock::BedrockRenderer;
 use tooldef_benches::generated::{tooldef_const, wide_tooldef_macro};
 use tooldef_benches::macro_descriptors;
+use tooldef_gemini::GeminiRenderer;
+use tooldef_mcp::McpRenderer;
+use tooldef_ollama::OllamaRenderer;
 use tooldef_openai::OpenAiRenderer;
 
 fn main() {
@@ -40,9 +47,9 @@ fn main() {
     // required and nullable, each rendering keeping its way back).
     let renderer = OpenAiRenderer::chat().strict(mode.as_deref() == Some("strict"));
     let known: &[&str] = if cfg!(feature = "bench") {
-        &["tooldef", "strict", "value", "schemars"]
+        &["tooldef", "strict", "all", "value", "schemars"]
     } else {
-        &["tooldef", "strict", "value"]
+        &["tooldef", "strict", "all", "value"]
     };
     if let Some(other) = mode.as_deref().filter(|m| !known.contains(m)) {
         eprintln!("unknown mode {other:?}: one of {known:?} (schemars needs --features bench)");
@@ -79,6 +86,25 @@ fn main() {
         println!("{corpus}: {times} writes of the prebuilt value, {bytes} bytes each");
         return;
     }
+    if mode.as_deref() == Some("all") {
+        let renderers = every_renderer();
+        let mut bytes = 0;
+        for _ in 0..times {
+            for r in &renderers {
+                let rendered: Vec<_> = black_box(&descriptors)
+                    .iter()
+                    .filter_map(|d| r.render(d, LossPolicy::Allow).ok())
+                    .collect();
+                bytes += black_box(json_array(&rendered)).len();
+            }
+        }
+        println!(
+            "{corpus}: {times} renders of {} tools by {} renderers, {bytes} bytes in all",
+            descriptors.len(),
+            renderers.len()
+        );
+        return;
+    }
     let mut bytes = 0;
     for _ in 0..times {
         let rendered: Vec<_> = black_box(&descriptors)
@@ -88,4 +114,22 @@ fn main() {
         bytes = black_box(json_array(&rendered)).len();
     }
     println!("{corpus}: {times} renders of {} tools, {bytes} bytes each", descriptors.len());
+}
+
+/// Every renderer and mode `all` counts.
+fn every_renderer() -> Vec<Box<dyn Renderer>> {
+    vec![
+        Box::new(OpenAiRenderer::chat()),
+        Box::new(OpenAiRenderer::chat().strict(true)),
+        Box::new(OpenAiRenderer::responses()),
+        Box::new(OpenAiRenderer::responses().strict(true)),
+        Box::new(AnthropicRenderer::new()),
+        Box::new(AnthropicRenderer::new().strict(true)),
+        Box::new(BedrockRenderer::new()),
+        Box::new(BedrockRenderer::strict()),
+        Box::new(GeminiRenderer::new()),
+        Box::new(GeminiRenderer::openapi()),
+        Box::new(OllamaRenderer::new()),
+        Box::new(McpRenderer::new()),
+    ]
 }

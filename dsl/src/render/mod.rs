@@ -122,6 +122,23 @@
 //! | [`Pass::ClampMinItems`] | `minItems` clamped to what the provider takes | none: dispatch checks the bound |
 //! | [`Pass::CloseObjects`] | objects closed with `additionalProperties: false` | none |
 //!
+//! Each pass is one small unit in `render/lowering/`, in a file named after it (the table in
+//! `ARCHITECTURE.md` lists them): what the schema writer asks it at a node (does it fire,
+//! what is written), the note and change it records, and its inverse. The writer is the one
+//! walker over the subschemas; a dialect is a set of passes
+//! ([`SchemaOptions::passes`], composed with [`SchemaOptions::with`]) beside the facts of its
+//! form (keywords kept, null style, reference style). Who runs what:
+//!
+//! | renderer | passes |
+//! | --- | --- |
+//! | OpenAI Chat and Responses, Anthropic, Bedrock (not strict); MCP | none |
+//! | OpenAI strict (and the strict OpenAI-shaped profiles but Cohere) | null-for-absent, one-of-as-any-of, wrap-ref-siblings, keywords-in-text, kept-in-text, close-objects |
+//! | Cohere strict | as OpenAI strict, without null-for-absent |
+//! | Anthropic strict, Bedrock strict | one-of-as-any-of, wrap-ref-siblings, keywords-in-text, kept-in-text, clamp-min-items, close-objects |
+//! | Gemini `parametersJsonSchema` | one-of-as-any-of, keywords-in-text, kept-in-text |
+//! | Gemini OpenAPI `parameters` | string-enums, enums-in-text, one-of-as-any-of, inline-refs, map-values-in-text, keywords-in-text, kept-in-text |
+//! | Ollama | one-of-as-any-of, map-values-in-text, keywords-in-text, kept-in-text |
+//!
 //! The inverses run in the reverse order of the passes: first those of the rendered
 //! descriptor (under the wire names), then the name map.
 //!

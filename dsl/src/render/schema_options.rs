@@ -156,7 +156,9 @@ pub enum RefStyle {
     Defs,
     /// `"$ref": "#/definitions/Name"` with `definitions` at the root (draft-07).
     Definitions,
-    /// Every reference replaced by its definition; recursion is an error.
+    /// Every reference replaced by its definition; recursion is an error. The same as
+    /// running [`Pass::InlineRefs`] (which the dialect's [`passes`](SchemaOptions::passes)
+    /// then lists).
     Inline,
     /// References inlined as by [`Inline`](Self::Inline), except that a reference to a
     /// recursive definition inside `items` (or inside a definition) is written as
@@ -177,9 +179,13 @@ pub enum Unsupported {
 }
 
 /// What a provider's JSON Schema dialect accepts, and how to lower the IR into it.
+///
+/// The facts of the dialect are fields; every change the writer makes to fit it is a named
+/// lowering [`Pass`] in [`passes`](Self::passes), composed with [`with`](Self::with).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct SchemaOptions {
-    /// Keywords written as keywords; the others follow [`unsupported`](Self::unsupported).
+    /// Keywords written as keywords; the others follow [`unsupported`](Self::unsupported)
+    /// ([`Pass::KeywordsInText`]).
     pub keywords: Keywords,
     /// What happens to keywords outside [`keywords`](Self::keywords), to formats outside
     /// [`formats`](Self::formats) and to patterns the dialect rejects.
@@ -190,39 +196,23 @@ pub struct SchemaOptions {
     pub pattern_lookaround: bool,
     /// How "or null" is written.
     pub null_style: NullStyle,
-    /// Where definitions go.
+    /// Where definitions go (unless [`Pass::InlineRefs`] runs, which inlines every reference).
     pub refs: RefStyle,
     /// Whether a definition may (indirectly) reference itself.
     pub recursion: bool,
-    /// Whether a `$ref` may carry sibling keywords (`description`, `default`); if not, it is
-    /// wrapped as `"anyOf": [{"$ref": …}]` with the siblings outside.
-    pub ref_siblings: bool,
-    /// Every property listed in `required`; optional ones made nullable (OpenAI strict).
-    pub all_required: bool,
-    /// Every object closed (`additionalProperties: false`); open objects and maps are closed and
-    /// reported as lossy (strict modes).
-    pub close_objects: bool,
-    /// Whether `additionalProperties` may be written at all (Gemini `parameters`: no).
-    pub additional_properties: bool,
+    /// The lowering passes the dialect runs wherever a schema needs them (see [`Pass`] for
+    /// what each one does and its way back). [`Pass::KeywordsInText`] is not listed here: it
+    /// follows from [`keywords`](Self::keywords), [`formats`](Self::formats) and
+    /// [`pattern_lookaround`](Self::pattern_lookaround); nor is [`Pass::MapNames`], which is
+    /// [`render_mapped`](super::render_mapped)'s.
+    pub passes: Passes,
     /// `"properties": {}` written on objects without properties.
     pub empty_properties: bool,
-    /// `"required": []` written on objects without required properties.
+    /// `"required": []` written on objects without required properties (always, under
+    /// [`Pass::NullForAbsent`]).
     pub empty_required: bool,
-    /// The largest `minItems` accepted; larger values are clamped to it and noted.
-    pub max_min_items: Option<u64>,
     /// Type names in upper case (`"STRING"`), for Gemini `parameters`.
     pub upper_case_types: bool,
-    /// Whether `enum` may hold integers, numbers and booleans. If not, such an enum is written
-    /// as its base type with the values in the description, a lossy reported change. An enum
-    /// whose values have several types is written with a `type` array under
-    /// [`NullStyle::TypeArray`], without `type` under [`NullStyle::AnyOf`], and lowered the same
-    /// way under [`NullStyle::OpenApi`].
-    pub scalar_enums: bool,
-    /// Whether the keywords import kept verbatim (`not`, `if`, `patternProperties`,
-    /// `prefixItems`...) and `oneOf` are written as they are, for providers that take full JSON
-    /// Schema. If not, each kept keyword goes into the description and a `oneOf` whose variants
-    /// may overlap is written as `anyOf`, both reported as lossy.
-    pub verbatim: bool,
     /// Whether the root object of a tool's parameters may carry a `description`. Where not
     /// (Ollama's server keeps none there), what would be lowered into it (keywords of the root
     /// that import kept verbatim) goes into the tool's description instead:
@@ -244,7 +234,7 @@ pub struct SchemaOptions {
 const FULL: Keywords = Keywords::ALL;
 
 impl SchemaOptions {
-    /// Plain JSON Schema 2020-12: everything kept, `$defs`, type arrays for null.
+    /// Plain JSON Schema 2020-12: everything kept, `$defs`, type arrays for null, no pass.
     pub const JSON_SCHEMA: SchemaOptions = SchemaOptions {
         keywords: FULL,
         unsupported: Unsupported::Describe,
@@ -253,16 +243,10 @@ impl SchemaOptions {
         null_style: NullStyle::TypeArray,
         refs: RefStyle::Defs,
         recursion: true,
-        ref_siblings: true,
-        all_required: false,
-        close_objects: false,
-        additional_properties: true,
+        passes: Passes::NONE,
         empty_properties: true,
         empty_required: false,
-        max_min_items: None,
         upper_case_types: false,
-        scalar_enums: true,
-        verbatim: true,
         root_description: true,
         needs_type: false,
         property_names: None,
@@ -270,36 +254,21 @@ impl SchemaOptions {
 }
 
 impl SchemaOptions {
-    /// These options with `pass` run wherever a schema needs it: the switch the pass stands
-    /// for set. [`NullForAbsent`](Pass::NullForAbsent) lists every property in `required`
-    /// (an empty one too); [`StringEnums`](Pass::StringEnums) and
-    /// [`EnumsInText`](Pass::EnumsInText) take enums of strings only (the writer picks the
-    /// first where the values' strings tell them apart, else the second);
-    /// [`OneOfAsAnyOf`](Pass::OneOfAsAnyOf) and [`KeptInText`](Pass::KeptInText) write no
-    /// keyword verbatim; [`InlineRefs`](Pass::InlineRefs) inlines every reference (recursion is
-    /// then an error); [`ClampMinItems`](Pass::ClampMinItems) clamps `minItems` to 1 (the
-    /// bound strict modes document). [`KeywordsInText`](Pass::KeywordsInText) takes its
-    /// keywords from [`keywords`](Self::keywords), [`formats`](Self::formats) and
+    /// These options with `pass` run wherever a schema needs it (added to
+    /// [`passes`](Self::passes)). [`StringEnums`](Pass::StringEnums) brings
+    /// [`EnumsInText`](Pass::EnumsInText) with it, for the enums whose values' strings do not
+    /// tell them apart. [`KeywordsInText`](Pass::KeywordsInText) follows from
+    /// [`keywords`](Self::keywords), [`formats`](Self::formats) and
     /// [`pattern_lookaround`](Self::pattern_lookaround), and [`MapNames`](Pass::MapNames) is
     /// [`render_mapped`](super::render_mapped)'s: both leave the options as they are.
     #[must_use]
     pub const fn with(mut self, pass: Pass) -> Self {
         match pass {
-            Pass::NullForAbsent => {
-                self.all_required = true;
-                self.empty_required = true;
-            }
-            Pass::StringEnums | Pass::EnumsInText => self.scalar_enums = false,
-            Pass::OneOfAsAnyOf | Pass::KeptInText => self.verbatim = false,
-            Pass::InlineRefs => {
-                self.refs = RefStyle::Inline;
-                self.recursion = false;
-            }
-            Pass::WrapRefSiblings => self.ref_siblings = false,
-            Pass::MapValuesInText => self.additional_properties = false,
-            Pass::ClampMinItems => self.max_min_items = Some(1),
-            Pass::CloseObjects => self.close_objects = true,
             Pass::KeywordsInText | Pass::MapNames => {}
+            Pass::StringEnums => {
+                self.passes = self.passes.with(Pass::StringEnums).with(Pass::EnumsInText);
+            }
+            other => self.passes = self.passes.with(other),
         }
         self
     }
@@ -318,38 +287,28 @@ impl SchemaOptions {
         self
     }
 
-    /// The lowering passes this dialect runs wherever a schema needs them (see
-    /// [`Pass`](super::Pass); [`Rendered::passes`](super::Rendered::passes) says which ones
-    /// changed a given tool).
+    /// Whether the writer runs `pass` wherever a schema needs it.
+    #[inline]
+    pub(crate) const fn runs(&self, pass: Pass) -> bool {
+        self.passes.contains(pass)
+    }
+
+    /// The lowering passes this dialect runs wherever a schema needs them: [`passes`](Self::passes),
+    /// [`KeywordsInText`](Pass::KeywordsInText) where it keeps fewer keywords, formats or
+    /// patterns than JSON Schema, [`InlineRefs`](Pass::InlineRefs) under [`RefStyle::Inline`],
+    /// and the string enums of [`NullStyle::OpenApi`] (see [`Pass`];
+    /// [`Rendered::passes`](super::Rendered::passes) says which ones changed a given tool).
     pub const fn passes(&self) -> Passes {
-        let mut p = Passes::NONE;
-        if self.all_required {
-            p = p.with(Pass::NullForAbsent);
-        }
-        if !self.scalar_enums || matches!(self.null_style, NullStyle::OpenApi) {
+        let mut p = self.passes;
+        if matches!(self.null_style, NullStyle::OpenApi) {
             p = p.with(Pass::StringEnums).with(Pass::EnumsInText);
-        }
-        if !self.verbatim {
-            p = p.with(Pass::OneOfAsAnyOf).with(Pass::KeptInText);
         }
         if matches!(self.refs, RefStyle::Inline) {
             p = p.with(Pass::InlineRefs);
         }
-        if !self.ref_siblings {
-            p = p.with(Pass::WrapRefSiblings);
-        }
-        if !self.additional_properties {
-            p = p.with(Pass::MapValuesInText);
-        }
         if self.keywords.0 != Keywords::ALL.0 || self.formats.is_some() || !self.pattern_lookaround
         {
             p = p.with(Pass::KeywordsInText);
-        }
-        if self.max_min_items.is_some() {
-            p = p.with(Pass::ClampMinItems);
-        }
-        if self.close_objects {
-            p = p.with(Pass::CloseObjects);
         }
         p
     }

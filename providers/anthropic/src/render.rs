@@ -79,6 +79,7 @@ impl AnthropicRenderer {
         }
         .with(Pass::CloseObjects)
         .with(Pass::OneOfAsAnyOf)
+        .with(Pass::KeptInText)
         .with(Pass::WrapRefSiblings)
         .with(Pass::ClampMinItems)
     }

@@ -67,6 +67,7 @@ impl BedrockRenderer {
         }
         .with(Pass::CloseObjects)
         .with(Pass::OneOfAsAnyOf)
+        .with(Pass::KeptInText)
         .with(Pass::WrapRefSiblings)
         .with(Pass::ClampMinItems)
     }

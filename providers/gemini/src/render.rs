@@ -8,7 +8,7 @@ use serde_json::Value;
 use tooldef::JsonPointer;
 use tooldef::json_key;
 use tooldef::render::{
-    Change, ChangeKind, JsonWriter, Keyword, Keywords, LossPolicy, NameRules, NullStyle, RefStyle,
+    Change, ChangeKind, JsonWriter, Keyword, Keywords, LossPolicy, NameRules, NullStyle, Pass,
     RenderCtx, RenderError, RenderRule, Rendered, Renderer, SchemaOptions, Unsupported,
     write_input_schema, write_output_schema,
 };
@@ -76,9 +76,10 @@ impl GeminiRenderer {
                     .with(Keyword::MaxItems),
                 unsupported: Unsupported::Describe,
                 property_names: Some(PROPERTY_NAME),
-                verbatim: false,
                 ..SchemaOptions::JSON_SCHEMA
-            },
+            }
+            .with(Pass::OneOfAsAnyOf)
+            .with(Pass::KeptInText),
             Form::OpenApi => SchemaOptions {
                 keywords: Keywords::NONE
                     .with(Keyword::Title)
@@ -93,26 +94,23 @@ impl GeminiRenderer {
                     .with(Keyword::MaxItems),
                 unsupported: Unsupported::Describe,
                 formats: Some(OPENAPI_FORMATS),
-                pattern_lookaround: true,
                 null_style: NullStyle::OpenApi,
-                refs: RefStyle::Inline,
+                // Recursion is found while inlining.
                 recursion: false,
-                ref_siblings: true,
-                all_required: false,
-                close_objects: false,
-                additional_properties: false,
                 empty_properties: false,
-                empty_required: false,
-                max_min_items: None,
                 upper_case_types: true,
-                // The OpenAPI `Schema.enum` is a list of strings.
-                scalar_enums: false,
-                verbatim: false,
-                root_description: true,
-                // A schema of any value is refused with its reason (see `node.rs`).
-                needs_type: false,
+                // A schema of any value is refused with its reason (see `node.rs`); no
+                // `needs_type` lowering.
                 property_names: Some(PROPERTY_NAME),
-            },
+                ..SchemaOptions::JSON_SCHEMA
+            }
+            .with(Pass::InlineRefs)
+            // No `additionalProperties` at all.
+            .with(Pass::MapValuesInText)
+            // The OpenAPI `Schema.enum` is a list of strings.
+            .with(Pass::StringEnums)
+            .with(Pass::OneOfAsAnyOf)
+            .with(Pass::KeptInText),
         }
     }
 

@@ -6,7 +6,7 @@ use tooldef::JsonPointer;
 use tooldef::ToolDescriptor;
 use tooldef::json_key;
 use tooldef::render::{
-    Change, ChangeKind, JsonWriter, Keywords, LossPolicy, RefStyle, RenderCtx, RenderError,
+    Change, ChangeKind, JsonWriter, Keywords, LossPolicy, Pass, RefStyle, RenderCtx, RenderError,
     Rendered, Renderer, SchemaOptions, input_description, write_input_schema,
 };
 
@@ -39,13 +39,15 @@ impl OllamaRenderer {
             // A property's `$ref` is dropped; `items` and a root `$defs` are kept as any JSON.
             refs: RefStyle::DefsInItems,
             recursion: true,
-            additional_properties: false,
-            // The server keeps a fixed set of keywords and drops the rest.
-            verbatim: false,
             // Nor does it keep a description on the parameters object.
             root_description: false,
             ..SchemaOptions::JSON_SCHEMA
         }
+        // No `additionalProperties` at all.
+        .with(Pass::MapValuesInText)
+        // The server keeps a fixed set of keywords and drops the rest.
+        .with(Pass::OneOfAsAnyOf)
+        .with(Pass::KeptInText)
     }
 }
 

@@ -223,6 +223,7 @@ impl OpenAiRenderer {
         }
         .with(Pass::CloseObjects)
         .with(Pass::OneOfAsAnyOf)
+        .with(Pass::KeptInText)
         .with(Pass::WrapRefSiblings)
         .with_passes(row.strict_passes)
     }

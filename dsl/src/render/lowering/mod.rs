@@ -11,10 +11,28 @@
 //! The contract these inverses keep, its exceptions and the table of passes are in the
 //! [`render`](super) module's docs ("The way back").
 
+//! Each pass is one small unit in its own file, named after it: what the writer asks it (does
+//! it fire on this node, what is written), the note and the [`Change`](super::Change) it
+//! records, and its inverse. The schema writer is the one walker over the subschemas: at each
+//! node it asks the dialect's pass set ([`SchemaOptions::passes`](super::SchemaOptions)) and
+//! these units, never a switch of its own. The passes whose inverse changes values
+//! (`null_for_absent.rs`, `string_enums.rs`, and the name map) are undone by the walker of the
+//! way back (`back.rs`, with a fast path on the text in `text.rs`); the others' inverse is the
+//! identity, with dispatch enforcing the original meaning.
+
 mod back;
+pub(crate) mod clamp_min_items;
+pub(crate) mod close_objects;
+pub(crate) mod enums_in_text;
+pub(crate) mod inline_refs;
+pub(crate) mod kept_in_text;
+pub(crate) mod keywords_in_text;
+pub(crate) mod map_values_in_text;
 pub(crate) mod null_for_absent;
+pub(crate) mod one_of_as_any_of;
 pub(crate) mod string_enums;
 mod text;
+pub(crate) mod wrap_ref_siblings;
 
 use std::fmt;
 use std::sync::Arc;
@@ -27,8 +45,9 @@ use crate::tool::{Arguments, ToolCall};
 
 /// One named step of lowering a descriptor to a provider's schema dialect.
 ///
-/// Which passes a dialect runs follows from its [`SchemaOptions`](super::SchemaOptions)
-/// ([`SchemaOptions::passes`](super::SchemaOptions::passes)); which ones changed a given tool
+/// Which passes a dialect runs is its [`SchemaOptions`](super::SchemaOptions)' pass set
+/// ([`SchemaOptions::with`](super::SchemaOptions::with),
+/// [`SchemaOptions::passes`](super::SchemaOptions::passes)); which ones changed a given tool
 /// is [`Rendered::passes`]. See [the way back](super#the-way-back) for each pass's inverse.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[repr(u8)]
@@ -342,6 +361,14 @@ impl WayBack for RenderedSet {
     fn inverse_of(&self, wire_name: &str) -> Option<&Inverse> {
         self.tools().inverse_of(wire_name)
     }
+}
+
+/// Appends `note` to the notes of a description, a space between two.
+pub(crate) fn push_note(notes: &mut String, note: &str) {
+    if !notes.is_empty() {
+        notes.push(' ');
+    }
+    notes.push_str(note);
 }
 
 #[cfg(test)]

@@ -6,7 +6,10 @@
 
 use serde_json::{Map, Value};
 
+use super::Pass;
 use crate::descriptor::{Definition, Param};
+use crate::render::report::{Change, ChangeKind};
+use crate::render::schema_options::SchemaOptions;
 use crate::schema::{Schema, SchemaKind};
 
 /// How deep [`admits_null`] follows references and unions (a cycle of them ends there).
@@ -19,14 +22,22 @@ pub(crate) fn fires(param: &Param, definitions: &[Definition]) -> bool {
     !param.required && !admits_null(&param.schema, definitions)
 }
 
+/// Whether the pass runs: every property is listed in `required` (and `required` is written
+/// on every object, an empty one too).
+#[inline]
+pub(crate) fn runs(opts: &SchemaOptions) -> bool {
+    opts.runs(Pass::NullForAbsent)
+}
+
 /// What the writer reports for an optional property it makes required: whether `null` now
 /// stands for absent (the pass fires) or keeps its own meaning.
-pub(crate) fn detail(fires: bool) -> &'static str {
-    if fires {
+pub(crate) fn change(fires: bool) -> Change {
+    let detail = if fires {
         "optional property made required and nullable: send null for absent"
     } else {
         "optional (already nullable) property made required: null keeps its meaning, so the model cannot leave it out"
-    }
+    };
+    Change::lossless(ChangeKind::MadeRequired, "required").detail(detail)
 }
 
 /// Whether `schema` accepts `null` as it is: nullable, the null type, any value, a union with

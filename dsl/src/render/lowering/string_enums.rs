@@ -12,7 +12,15 @@ use std::collections::HashSet;
 
 use serde_json::Value;
 
+use crate::render::report::{Change, ChangeKind};
 use crate::schema::{EnumValues, ScalarRef};
+
+/// The change the pass records.
+pub(crate) fn change() -> Change {
+    Change::lossless(ChangeKind::Rewritten, "enum").detail(
+        "values sent as strings: the provider takes enums of strings only; the way back gives each string back as the value it stands for",
+    )
+}
 
 /// How `value` is sent: a string as itself, any other value as its JSON text.
 pub(crate) fn wire_text(value: ScalarRef<'_>) -> Cow<'_, str> {

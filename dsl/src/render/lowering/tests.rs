@@ -9,7 +9,7 @@ use crate::render::{JsonWriter, LossPolicy, RenderCtx, SchemaOptions, write_inpu
 
 /// OpenAI strict's switch for this pass, on plain JSON Schema.
 const STRICT: SchemaOptions =
-    SchemaOptions { all_required: true, close_objects: true, ..SchemaOptions::JSON_SCHEMA };
+    SchemaOptions::JSON_SCHEMA.with(Pass::NullForAbsent).with(Pass::CloseObjects);
 
 fn tool(schema: Value) -> ToolDescriptor {
     let mut d = ToolDescriptor::new("t");
@@ -192,20 +192,30 @@ fn options_are_composed_of_passes_and_say_which_they_run() {
         let runs = !matches!(pass, Pass::KeywordsInText | Pass::MapNames);
         assert_eq!(with.passes().contains(pass), runs, "{pass}");
     }
+    // String enums bring their fallback with them.
+    assert_eq!(
+        SchemaOptions::JSON_SCHEMA.with(Pass::StringEnums).passes,
+        Passes::NONE.with(Pass::StringEnums).with(Pass::EnumsInText)
+    );
     // OpenAI strict, as its renderer composes it.
     let strict = SchemaOptions::JSON_SCHEMA
         .with(Pass::CloseObjects)
         .with(Pass::OneOfAsAnyOf)
+        .with(Pass::KeptInText)
         .with(Pass::WrapRefSiblings)
         .with(Pass::NullForAbsent);
     assert_eq!(
         strict,
         SchemaOptions {
-            all_required: true,
-            empty_required: true,
-            close_objects: true,
-            verbatim: false,
-            ref_siblings: false,
+            passes: [
+                Pass::NullForAbsent,
+                Pass::OneOfAsAnyOf,
+                Pass::WrapRefSiblings,
+                Pass::KeptInText,
+                Pass::CloseObjects
+            ]
+            .into_iter()
+            .collect(),
             ..SchemaOptions::JSON_SCHEMA
         }
     );

@@ -5,6 +5,7 @@
 use super::SchemaWriter;
 use crate::literal::Literal;
 use crate::render::json_writer::{JsonWriter, key};
+use crate::render::lowering::kept_in_text;
 use crate::render::schema_options::{Keyword, Keywords};
 use crate::schema::{Kept, Schema};
 
@@ -70,11 +71,11 @@ impl<'a> SchemaWriter<'a> {
     /// Whether a `default` its schema rejects (see [`Ann::kept_default`]) is written as it is:
     /// where the dialect passes JSON Schema through and takes defaults.
     pub(super) fn writes_kept_default(&self) -> bool {
-        self.opts.verbatim && self.opts.keywords.contains(Keyword::Default)
+        !kept_in_text::fires(self.opts) && self.opts.keywords.contains(Keyword::Default)
     }
 
     pub(super) fn trailing(&mut self, out: &mut JsonWriter, ann: &Ann<'a>, kept: Keywords) {
-        if self.opts.verbatim {
+        if !kept_in_text::fires(self.opts) {
             let kept_default = ann.kept_default().filter(|_| self.writes_kept_default());
             for k in ann.verbatim {
                 if k.keyword == "default" && !kept_default.is_some_and(|d| std::ptr::eq(d, k)) {

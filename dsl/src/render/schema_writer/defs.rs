@@ -109,13 +109,13 @@ impl<'a> SchemaWriter<'a> {
         out: &mut JsonWriter,
         defs: &[usize],
     ) -> Result<(), RenderError> {
-        let key = match self.opts.refs {
+        let key = match self.refs {
             RefStyle::Defs | RefStyle::DefsInItems => "$defs",
             RefStyle::Definitions => "definitions",
             RefStyle::Inline => return Ok(()),
         };
         let needed: Vec<usize>;
-        let defs = if self.opts.refs == RefStyle::DefsInItems {
+        let defs = if self.refs == RefStyle::DefsInItems {
             let wanted = self.defs.needed(&self.referred);
             needed = defs.iter().copied().filter(|i| wanted.get(*i) == Some(&true)).collect();
             &needed[..]

@@ -8,7 +8,7 @@
 //! | file | owns |
 //! | --- | --- |
 //! | `node.rs` | one schema node: its `type`, the null style, the kind's keywords and children |
-//! | `plan.rs` | which keywords of a node the provider keeps; the others become notes and changes |
+//! | `plan.rs` | which keywords of a node the provider keeps, asking the lowering passes (`render/lowering/`) what becomes notes and changes |
 //! | `annotations.rs` | title, description (with the notes), default, examples, verbatim keywords |
 //! | `object.rs` | objects: `properties`, `required`, `additionalProperties` |
 //! | `reference.rs` | `$ref`: written as a reference or inlined |
@@ -20,6 +20,7 @@ use std::collections::HashSet;
 use std::fmt;
 
 use super::json_writer::{JsonWriter, key};
+use super::lowering::{Pass, inline_refs, kept_in_text};
 use super::renderer::RenderCtx;
 use super::report::{Change, RenderError, RenderRule};
 use super::schema_options::{Keyword, RefStyle, SchemaOptions, SchemaStats};
@@ -83,7 +84,7 @@ pub fn input_description<'t>(
     pointer: &JsonPointer,
 ) -> Result<Cow<'t, str>, RenderError> {
     let description = Cow::Borrowed(tool.description.as_ref());
-    if tool.input_kept.is_empty() || opts.verbatim {
+    if tool.input_kept.is_empty() || !kept_in_text::fires(opts) {
         return Ok(description);
     }
     let mut w = SchemaWriter::new(tool, opts, ctx, pointer);
@@ -119,6 +120,9 @@ pub fn write_output_schema(
 struct SchemaWriter<'a> {
     tool: &'a ToolDescriptor,
     opts: &'a SchemaOptions,
+    /// Where definitions go: the dialect's [`RefStyle`], or inlined by
+    /// [`Pass::InlineRefs`](super::Pass::InlineRefs).
+    refs: RefStyle,
     ctx: &'a mut RenderCtx,
     /// The output pointer and the parameter path of the node being written.
     path: Path<'a>,
@@ -173,6 +177,7 @@ impl<'a> SchemaWriter<'a> {
         SchemaWriter {
             tool,
             opts,
+            refs: inline_refs::ref_style(opts),
             ctx,
             path: Path::new(pointer),
             stats: SchemaStats::default(),
@@ -195,6 +200,13 @@ impl<'a> SchemaWriter<'a> {
     /// Records `change` at the node being written.
     fn record(&mut self, change: Change) -> Result<(), RenderError> {
         self.ctx.record(change.at(self.path.pointer()).param(self.path.param()))
+    }
+
+    /// Records `change`, made by `pass`, at the node being written, and marks the tool as
+    /// changed by it.
+    fn lower(&mut self, pass: Pass, change: Change) -> Result<(), RenderError> {
+        self.ctx.mark(pass);
+        self.record(change)
     }
 
     fn root_object(
@@ -232,7 +244,7 @@ impl<'a> SchemaWriter<'a> {
             description: None,
             default: None,
             examples: &[],
-            verbatim: if with_kept || self.opts.verbatim { kept } else { &[] },
+            verbatim: if with_kept || !kept_in_text::fires(self.opts) { kept } else { &[] },
         }
     }
 
@@ -243,7 +255,7 @@ impl<'a> SchemaWriter<'a> {
         {
             return self.object(out, &o.properties, &o.additional, Ann::of(schema), &defs);
         }
-        if defs.is_empty() || self.opts.refs == RefStyle::Inline {
+        if defs.is_empty() || self.refs == RefStyle::Inline {
             return self.schema(out, schema);
         }
         // A non-object root with definitions: wrap so that `$defs` has a place.

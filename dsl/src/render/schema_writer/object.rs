@@ -6,8 +6,8 @@ use super::annotations::{Ann, write_description};
 use super::{SchemaWriter, char_count};
 use crate::descriptor::Param;
 use crate::render::json_writer::{JsonWriter, key};
-use crate::render::lowering::{Pass, null_for_absent};
-use crate::render::report::{Change, ChangeKind, RenderError, RenderRule};
+use crate::render::lowering::{Pass, close_objects, map_values_in_text, null_for_absent};
+use crate::render::report::{RenderError, RenderRule};
 use crate::render::schema_options::{Keyword, RefStyle};
 use crate::schema::{Additional, SchemaKind};
 
@@ -26,9 +26,8 @@ impl<'a> SchemaWriter<'a> {
         self.tuple_items = false;
         // A root's description is not the tool's (and some providers drop it): a root map's
         // value type has nowhere to go.
-        if matches!(additional, Additional::Typed(_)) && !self.opts.additional_properties {
-            self.ctx.mark(Pass::MapValuesInText);
-            self.record(Change::lossy(ChangeKind::Dropped, "additionalProperties").detail("the schema of map values is dropped: the provider does not accept additionalProperties"))?;
+        if matches!(additional, Additional::Typed(_)) && map_values_in_text::fires(self.opts) {
+            self.lower(Pass::MapValuesInText, map_values_in_text::dropped_at_root())?;
         }
         out.begin_object();
         if let Some(t) = ann.title.filter(|_| kept.contains(Keyword::Title)) {
@@ -40,7 +39,7 @@ impl<'a> SchemaWriter<'a> {
         write_description(out, ann.description, &notes);
         self.object_body(out, params, additional)?;
         self.trailing(out, &ann, kept);
-        if self.opts.refs == RefStyle::Inline {
+        if self.refs == RefStyle::Inline {
             // Definitions are inlined; recursion is found while inlining.
         } else {
             self.write_defs(out, defs)?;
@@ -79,23 +78,7 @@ impl<'a> SchemaWriter<'a> {
                 }
                 self.stats.properties += 1;
                 self.stats.name_chars += char_count(&prm.name);
-                let mut force_null = false;
-                if !prm.required {
-                    if self.opts.all_required {
-                        force_null = !prm.schema.nullable;
-                        // `null` stands for absent only where the schema took no `null` before.
-                        let fires = null_for_absent::fires(prm, &self.tool.definitions);
-                        if fires {
-                            self.ctx.mark(Pass::NullForAbsent);
-                        }
-                        self.record(
-                            Change::lossless(ChangeKind::MadeRequired, "required")
-                                .detail(null_for_absent::detail(fires)),
-                        )?;
-                    } else {
-                        self.stats.optional_properties += 1;
-                    }
-                }
+                let force_null = self.plan_required(prm)?;
                 out.key(&prm.name);
                 self.node(out, &prm.schema.kind, Ann::of(&prm.schema), force_null)?;
                 self.path.restore(p2);
@@ -103,8 +86,9 @@ impl<'a> SchemaWriter<'a> {
             out.end_object();
             self.path.restore(p);
         }
-        let required = params.iter().filter(|p| p.required || self.opts.all_required);
-        if params.iter().any(|p| p.required || self.opts.all_required) || self.opts.empty_required {
+        let all_required = null_for_absent::runs(self.opts);
+        let required = params.iter().filter(|p| p.required || all_required);
+        if all_required || self.opts.empty_required || params.iter().any(|p| p.required) {
             key!(out, "required");
             out.begin_array();
             required.for_each(|p| out.string(&p.name));
@@ -113,6 +97,25 @@ impl<'a> SchemaWriter<'a> {
         self.additional(out, additional)?;
         self.depth -= 1;
         Ok(())
+    }
+
+    /// Whether an optional property is made required and nullable
+    /// ([`Pass::NullForAbsent`]), recording it; otherwise counts it as optional.
+    fn plan_required(&mut self, prm: &Param) -> Result<bool, RenderError> {
+        if prm.required {
+            return Ok(false);
+        }
+        if !null_for_absent::runs(self.opts) {
+            self.stats.optional_properties += 1;
+            return Ok(false);
+        }
+        // `null` stands for absent only where the schema took no `null` before.
+        let fires = null_for_absent::fires(prm, &self.tool.definitions);
+        if fires {
+            self.ctx.mark(Pass::NullForAbsent);
+        }
+        self.record(null_for_absent::change(fires))?;
+        Ok(!prm.schema.nullable)
     }
 
     fn additional(
@@ -132,48 +135,25 @@ impl<'a> SchemaWriter<'a> {
         out: &mut JsonWriter,
         additional: &'a Additional,
     ) -> Result<(), RenderError> {
-        if !self.opts.additional_properties {
+        if map_values_in_text::fires(self.opts) {
             // A map's value type was planned into the description (see `plan_additional`).
             if matches!(additional, Additional::Closed) {
-                // Lossless: the contract stays closed (a call with another key is refused when
-                // it is checked), the model is shown every key it may send, and neither
-                // provider without the keyword reads it (Ollama's server discards it).
-                self.record(Change::lossless(ChangeKind::Dropped, "additionalProperties").detail(
-                    "`additionalProperties: false` not written: the provider does not accept additionalProperties; a call with another key is still refused when it is checked",
-                ))?;
+                self.lower(Pass::MapValuesInText, map_values_in_text::closed_left_out())?;
             }
             return Ok(());
         }
+        if let Some(change) = close_objects::closes(additional, self.opts) {
+            self.lower(Pass::CloseObjects, change)?;
+            key!(out, "additionalProperties");
+            out.bool(false);
+            return Ok(());
+        }
         match additional {
-            Additional::Closed => {
+            Additional::Closed | Additional::Open => {
                 key!(out, "additionalProperties");
-                out.bool(false);
-            }
-            Additional::Unstated if self.opts.close_objects => {
-                self.ctx.mark(Pass::CloseObjects);
-                self.record(Change::lossless(ChangeKind::Closed, "additionalProperties").detail("object that does not state additionalProperties closed: the provider requires additionalProperties: false"))?;
-                key!(out, "additionalProperties");
-                out.bool(false);
+                out.bool(matches!(additional, Additional::Open));
             }
             Additional::Unstated => {}
-            Additional::Open if self.opts.close_objects => {
-                self.ctx.mark(Pass::CloseObjects);
-                self.record(Change::lossy(ChangeKind::Closed, "additionalProperties").detail(
-                    "open object closed: the provider requires additionalProperties: false",
-                ))?;
-                key!(out, "additionalProperties");
-                out.bool(false);
-            }
-            Additional::Open => {
-                key!(out, "additionalProperties");
-                out.bool(true);
-            }
-            Additional::Typed(_) if self.opts.close_objects => {
-                self.ctx.mark(Pass::CloseObjects);
-                self.record(Change::lossy(ChangeKind::Closed, "additionalProperties").detail("map closed to an empty object: the provider requires additionalProperties: false"))?;
-                key!(out, "additionalProperties");
-                out.bool(false);
-            }
             Additional::Typed(s) => {
                 let q = self.path.mark();
                 self.path.name("*");

@@ -1,19 +1,22 @@
 //! Planning a node before it is written: which of its keywords the provider keeps, and, for
 //! each one it does not, the note that goes into the description and the change that goes into
-//! the report (lossless when the note says it all, lossy when meaning is lost).
-
-use std::fmt::Write as _;
+//! the report (lossless when the note says it all, lossy when meaning is lost). What each
+//! lowering does is its pass's, in `render/lowering/`; this file asks them node by node.
 
 use super::SchemaWriter;
 use super::annotations::Ann;
 use super::{integer_keywords, number_keywords};
 use crate::literal::Literal;
 use crate::render::json_writer::{literal_text, push_float};
-use crate::render::lowering::Pass;
+use crate::render::lowering::enums_in_text::{self, EnumForm};
+use crate::render::lowering::{
+    Pass, clamp_min_items, kept_in_text, keywords_in_text, map_values_in_text, one_of_as_any_of,
+    push_note, string_enums,
+};
 use crate::render::report::{Change, ChangeKind, RenderError};
-use crate::render::schema_options::{Keyword, Keywords, NullStyle, Unsupported};
+use crate::render::schema_options::{Keyword, Keywords, NullStyle};
 use crate::schema::{
-    Additional, Combine, EnumValues, NumberSchema, ScalarRef, SchemaKind, int_format_range,
+    Additional, EnumValues, ListSchema, NumberSchema, SchemaKind, StringSchema, int_format_range,
 };
 
 impl<'a> SchemaWriter<'a> {
@@ -24,27 +27,62 @@ impl<'a> SchemaWriter<'a> {
         ann: &Ann<'a>,
         notes: &mut String,
     ) -> Result<Keywords, RenderError> {
-        let allowed = self.opts.keywords;
-        let mut kept = Keywords::NONE;
-        // Keeps `k` when allowed, else notes `text` under its label.
-        macro_rules! keyword {
-            ($k:expr, $text:expr) => {{
-                let k: Keyword = $k;
-                if allowed.contains(k) {
-                    kept = kept.with(k);
-                } else {
-                    self.unsupported(k, $text.as_ref(), notes)?;
-                }
-            }};
+        let mut kept = self.plan_annotations(ann, notes)?;
+        self.plan_kept(ann, notes)?;
+        match kind {
+            SchemaKind::AnyOf(a) if one_of_as_any_of::fires(a.combine, self.opts) => {
+                self.lower(Pass::OneOfAsAnyOf, one_of_as_any_of::change())?;
+            }
+            SchemaKind::String(s) => self.plan_string(s, &mut kept, notes)?,
+            SchemaKind::Integer(n) => {
+                self.plan_format(n.format.as_deref(), Some(n), &mut kept, notes)?;
+                let bounds = integer_keywords(n, kept.contains(Keyword::Format));
+                self.plan_number(bounds, |v| v.to_string(), &mut kept, notes)?;
+            }
+            SchemaKind::Float(n) => {
+                self.plan_format(n.format.as_deref(), None, &mut kept, notes)?;
+                self.plan_number(number_keywords(n), float_text, &mut kept, notes)?;
+            }
+            SchemaKind::Enum(e) => self.plan_enum(kind, &e.values, notes)?,
+            SchemaKind::List(l) => self.plan_list(l, &mut kept, notes)?,
+            SchemaKind::Object(o) => self.plan_additional(&o.additional, notes)?,
+            _ => {}
         }
+        Ok(kept)
+    }
+
+    /// Keeps keyword `k` where the dialect takes it; else lowers it, with `text` (made only
+    /// then) as its value.
+    fn keyword<T: AsRef<str>>(
+        &mut self,
+        k: Keyword,
+        kept: &mut Keywords,
+        notes: &mut String,
+        text: impl FnOnce() -> T,
+    ) -> Result<(), RenderError> {
+        if self.opts.keywords.contains(k) {
+            *kept = kept.with(k);
+            Ok(())
+        } else {
+            self.unsupported(k, text().as_ref(), notes)
+        }
+    }
+
+    /// `title`, `default` and `examples`, and a default its schema rejects.
+    fn plan_annotations(
+        &mut self,
+        ann: &Ann<'a>,
+        notes: &mut String,
+    ) -> Result<Keywords, RenderError> {
+        let mut kept = Keywords::NONE;
         if let Some(title) = ann.title {
-            keyword!(Keyword::Title, title);
+            self.keyword(Keyword::Title, &mut kept, notes, || title)?;
         }
         if let Some(d) = ann.default {
-            keyword!(Keyword::Default, literal_text(d));
+            self.keyword(Keyword::Default, &mut kept, notes, || literal_text(d))?;
         }
         if !ann.examples.is_empty() {
-            keyword!(Keyword::Examples, join_literals(ann.examples));
+            self.keyword(Keyword::Examples, &mut kept, notes, || join_literals(ann.examples))?;
         }
         // A default its schema rejects (kept by import) is shown as the author wrote it:
         // verbatim where the dialect passes JSON Schema through, else in the description.
@@ -56,152 +94,121 @@ impl<'a> SchemaWriter<'a> {
                 "a default its own schema rejects moved into the description (it is never applied)",
             ))?;
         }
-        if !self.opts.verbatim {
+        Ok(kept)
+    }
+
+    /// The keywords import kept verbatim: into the description ([`Pass::KeptInText`]), or
+    /// written as they are, where a kept `prefixItems`/`items` stands for the array's items.
+    fn plan_kept(&mut self, ann: &Ann<'a>, notes: &mut String) -> Result<(), RenderError> {
+        if kept_in_text::fires(self.opts) {
             // A kept default was shown above (or is written as it is); it is no keyword to lower.
-            let mut lowered = ann.verbatim.iter().filter(|k| k.keyword != "default").peekable();
-            if lowered.peek().is_some() {
-                self.ctx.mark(Pass::KeptInText);
-            }
-            for k in lowered {
-                push_note(notes, &format!("{}: {}.", k.keyword, k.value));
-                self.record(Change::lossy(ChangeKind::MovedToDescription, k.keyword.to_string()).detail(format!(
-                        "`{}` moved into the description: the provider does not take it and the IR cannot lower it",
-                        k.keyword
-                    )))?;
+            for k in ann.verbatim.iter().filter(|k| k.keyword != "default") {
+                self.lower(Pass::KeptInText, kept_in_text::lower(k, notes))?;
             }
         } else if ann.verbatim.iter().any(|k| k.keyword == "prefixItems" || k.keyword == "items") {
-            // The kept `prefixItems`/`items` stand for the array's items.
             self.tuple_items = true;
         }
-        match kind {
-            SchemaKind::AnyOf(a) if a.combine == Combine::OneOf && !self.opts.verbatim => {
-                self.ctx.mark(Pass::OneOfAsAnyOf);
-                self.record(Change::lossy(ChangeKind::Rewritten, "oneOf").detail("`oneOf` written as `anyOf`: its variants may overlap, so the provider also accepts a value that matches two"))?;
+        Ok(())
+    }
+
+    fn plan_string(
+        &mut self,
+        s: &StringSchema,
+        kept: &mut Keywords,
+        notes: &mut String,
+    ) -> Result<(), RenderError> {
+        if let Some(f) = &s.format {
+            if keywords_in_text::keeps_format(self.opts, f) {
+                *kept = kept.with(Keyword::Format);
+            } else {
+                self.unsupported(Keyword::Format, f, notes)?;
             }
-            SchemaKind::String(s) => {
-                if let Some(f) = &s.format {
-                    let known = self.opts.formats.is_none_or(|list| list.contains(&f.as_ref()));
-                    if allowed.contains(Keyword::Format) && known {
-                        kept = kept.with(Keyword::Format);
-                    } else {
-                        self.unsupported(Keyword::Format, f, notes)?;
-                    }
-                }
-                if let Some(p) = &s.pattern {
-                    let ok = self.opts.pattern_lookaround || !has_lookaround(p);
-                    if allowed.contains(Keyword::Pattern) && ok {
-                        kept = kept.with(Keyword::Pattern);
-                    } else {
-                        self.unsupported(Keyword::Pattern, p, notes)?;
-                    }
-                }
-                if let Some(v) = s.min_length {
-                    keyword!(Keyword::MinLength, v.to_string());
-                }
-                if let Some(v) = s.max_length {
-                    keyword!(Keyword::MaxLength, v.to_string());
-                }
+        }
+        if let Some(p) = &s.pattern {
+            if keywords_in_text::keeps_pattern(self.opts, p) {
+                *kept = kept.with(Keyword::Pattern);
+            } else {
+                self.unsupported(Keyword::Pattern, p, notes)?;
             }
-            SchemaKind::Integer(n) => {
-                self.plan_format(n.format.as_deref(), Some(n), &mut kept, notes)?;
-                let bounds = integer_keywords(n, kept.contains(Keyword::Format));
-                self.plan_number(bounds, |v| v.to_string(), &mut kept, notes)?;
+        }
+        if let Some(v) = s.min_length {
+            self.keyword(Keyword::MinLength, kept, notes, || v.to_string())?;
+        }
+        if let Some(v) = s.max_length {
+            self.keyword(Keyword::MaxLength, kept, notes, || v.to_string())?;
+        }
+        Ok(())
+    }
+
+    /// An enum: sent as strings ([`Pass::StringEnums`]), written in the description
+    /// ([`Pass::EnumsInText`]) or as it is; its values' descriptions go into the description.
+    fn plan_enum(
+        &mut self,
+        kind: &SchemaKind,
+        values: &EnumValues,
+        notes: &mut String,
+    ) -> Result<(), RenderError> {
+        let described = enums_in_text::has_descriptions(values);
+        match enums_in_text::form(values, self.opts) {
+            EnumForm::Strings => self.lower(Pass::StringEnums, string_enums::change())?,
+            EnumForm::InText => {
+                enums_in_text::push_note_of(notes, values);
+                return self.lower(Pass::EnumsInText, enums_in_text::change());
             }
-            SchemaKind::Float(n) => {
-                self.plan_format(n.format.as_deref(), None, &mut kept, notes)?;
-                self.plan_number(number_keywords(n), float_text, &mut kept, notes)?;
-            }
-            SchemaKind::Enum(e) if self.enum_as_strings(&e.values) => {
-                self.ctx.mark(Pass::StringEnums);
-                self.record(Change::lossless(ChangeKind::Rewritten, "enum").detail(
-                    "values sent as strings: the provider takes enums of strings only; the way back gives each string back as the value it stands for",
-                ))?;
-                if e.values.iter_described().any(|(_, d)| d.is_some()) {
-                    push_enum_note(notes, &e.values);
-                    self.record(
-                        Change::lossless(ChangeKind::MovedToDescription, "enum")
-                            .detail("descriptions of enum values written into the description"),
-                    )?;
-                }
-            }
-            SchemaKind::Enum(e) if self.enum_lowered(&e.values) => {
-                self.ctx.mark(Pass::EnumsInText);
-                push_enum_note(notes, &e.values);
-                self.record(Change::lossy(ChangeKind::MovedToDescription, "enum").detail(
-                    "values written into the description: the provider takes enums of strings only",
-                ))?;
-            }
-            SchemaKind::Enum(e)
+            EnumForm::AsIs
                 if self.opts.null_style == NullStyle::AnyOf && self.kind_type(kind).is_none() =>
             {
                 self.record(Change::lossless(ChangeKind::Rewritten, "type").detail(
                     "`type` left out: the values have several types and the provider takes no type arrays; `enum` alone says what is valid",
                 ))?;
-                if e.values.iter_described().any(|(_, d)| d.is_some()) {
-                    push_enum_note(notes, &e.values);
-                    self.record(
-                        Change::lossless(ChangeKind::MovedToDescription, "enum")
-                            .detail("descriptions of enum values written into the description"),
-                    )?;
-                }
             }
-            SchemaKind::Enum(e) if e.values.iter_described().any(|(_, d)| d.is_some()) => {
-                push_enum_note(notes, &e.values);
-                self.record(
-                    Change::lossless(ChangeKind::MovedToDescription, "enum")
-                        .detail("descriptions of enum values written into the description"),
-                )?;
-            }
-            SchemaKind::List(l) => {
-                if let Some(v) = l.min_items {
-                    match self.opts.max_min_items {
-                        Some(max) if v > max && allowed.contains(Keyword::MinItems) => {
-                            self.ctx.mark(Pass::ClampMinItems);
-                            kept = kept.with(Keyword::MinItems);
-                            push_note(notes, &format!("Minimum items: {v}."));
-                            self
-                                .record(Change::lossless(ChangeKind::Rewritten, "minItems").detail(
-                                format!(
-                                    "minItems {v} clamped to {max}; the bound is in the description"
-                                ),
-                            ))?;
-                        }
-                        _ => keyword!(Keyword::MinItems, v.to_string()),
-                    }
-                }
-                if let Some(v) = l.max_items {
-                    keyword!(Keyword::MaxItems, v.to_string());
-                }
-                if l.unique {
-                    if allowed.contains(Keyword::UniqueItems) {
-                        kept = kept.with(Keyword::UniqueItems);
-                    } else {
-                        self.unsupported(Keyword::UniqueItems, "", notes)?;
-                    }
-                }
-            }
-            SchemaKind::Object(o) => self.plan_additional(&o.additional, notes)?,
-            _ => {}
+            EnumForm::AsIs => {}
         }
-        Ok(kept)
+        if described {
+            enums_in_text::push_note_of(notes, values);
+            self.record(enums_in_text::described_change())?;
+        }
+        Ok(())
     }
 
-    /// A map whose dialect has no `additionalProperties` keeps its value type in the description.
+    fn plan_list(
+        &mut self,
+        l: &ListSchema,
+        kept: &mut Keywords,
+        notes: &mut String,
+    ) -> Result<(), RenderError> {
+        if let Some(v) = l.min_items {
+            if clamp_min_items::fires(v, self.opts)
+                && self.opts.keywords.contains(Keyword::MinItems)
+            {
+                *kept = kept.with(Keyword::MinItems);
+                self.lower(Pass::ClampMinItems, clamp_min_items::lower(v, notes))?;
+            } else {
+                self.keyword(Keyword::MinItems, kept, notes, || v.to_string())?;
+            }
+        }
+        if let Some(v) = l.max_items {
+            self.keyword(Keyword::MaxItems, kept, notes, || v.to_string())?;
+        }
+        if l.unique {
+            self.keyword(Keyword::UniqueItems, kept, notes, || "")?;
+        }
+        Ok(())
+    }
+
+    /// A map whose dialect has no `additionalProperties` keeps its value type in the
+    /// description ([`Pass::MapValuesInText`]).
     fn plan_additional(
         &mut self,
         additional: &Additional,
         notes: &mut String,
     ) -> Result<(), RenderError> {
-        let Additional::Typed(values) = additional else { return Ok(()) };
-        if self.opts.additional_properties {
-            return Ok(());
+        if let Additional::Typed(values) = additional
+            && map_values_in_text::fires(self.opts)
+        {
+            return self.lower(Pass::MapValuesInText, map_values_in_text::lower(values, notes));
         }
-        self.ctx.mark(Pass::MapValuesInText);
-        // Written from the ordered literal, so the keys come in the order tooldef writes them.
-        let literal = crate::json_schema::export_schema_literal(values, &[]);
-        let text = serde_json::to_string(&literal).unwrap_or_default();
-        push_note(notes, &format!("Values of other keys: {text}."));
-        self.record(Change::lossy(ChangeKind::MovedToDescription, "additionalProperties").detail("the schema of map values moved into the description: the provider does not accept additionalProperties"))
+        Ok(())
     }
 
     /// A number's `format`: kept where the dialect takes it; where not, an integer's `int32` or
@@ -215,8 +222,7 @@ impl<'a> SchemaWriter<'a> {
         notes: &mut String,
     ) -> Result<(), RenderError> {
         let Some(f) = format else { return Ok(()) };
-        let known = self.opts.formats.is_none_or(|list| list.contains(&f));
-        if self.opts.keywords.contains(Keyword::Format) && known {
+        if keywords_in_text::keeps_format(self.opts, f) {
             *kept = kept.with(Keyword::Format);
             return Ok(());
         }
@@ -255,48 +261,22 @@ impl<'a> SchemaWriter<'a> {
     ) -> Result<(), RenderError> {
         for (k, v) in bounds {
             if let Some(v) = v {
-                if self.opts.keywords.contains(k) {
-                    *kept = kept.with(k);
-                } else {
-                    self.unsupported(k, &text(v), notes)?;
-                }
+                self.keyword(k, kept, notes, || text(v))?;
             }
         }
         Ok(())
     }
 
+    /// Lowers keyword `k` the dialect does not take ([`Pass::KeywordsInText`]).
     fn unsupported(
         &mut self,
         k: Keyword,
         value: &str,
         notes: &mut String,
     ) -> Result<(), RenderError> {
-        self.ctx.mark(Pass::KeywordsInText);
-        match self.opts.unsupported {
-            Unsupported::Describe => {
-                if value.is_empty() {
-                    push_note(notes, &format!("{}.", k.label()));
-                } else {
-                    push_note(notes, &format!("{}: {value}.", k.label()));
-                }
-                self.record(
-                    Change::lossless(ChangeKind::MovedToDescription, k.as_str())
-                        .detail(format!("`{}` moved into the description", k.as_str())),
-                )
-            }
-            Unsupported::Drop => self.record(
-                Change::lossy(ChangeKind::Dropped, k.as_str())
-                    .detail(format!("`{}` dropped: the provider does not accept it", k.as_str())),
-            ),
-        }
+        let change = keywords_in_text::lower(k, value, self.opts.unsupported, notes);
+        self.lower(Pass::KeywordsInText, change)
     }
-}
-
-fn push_note(notes: &mut String, note: &str) {
-    if !notes.is_empty() {
-        notes.push(' ');
-    }
-    notes.push_str(note);
 }
 
 pub(super) fn float_text(f: f64) -> String {
@@ -314,39 +294,6 @@ fn join_literals(items: &[Literal]) -> String {
         s.push_str(&literal_text(l));
     }
     s
-}
-
-/// Appends the note listing an enum's values and their descriptions (`Values: a = A; b.`).
-fn push_enum_note(s: &mut String, values: &EnumValues) {
-    // One allocation for the whole note.
-    let room: usize = values
-        .iter_described()
-        .map(|(v, d)| match v {
-            ScalarRef::Str(v) => v.len(),
-            _ => 24,
-        } + d.map_or(0, str::len) + 5)
-        .sum();
-    s.reserve(room + 11);
-    if !s.is_empty() {
-        s.push(' ');
-    }
-    s.push_str("Values: ");
-    for (i, (v, d)) in values.iter_described().enumerate() {
-        if i > 0 {
-            s.push_str("; ");
-        }
-        match v {
-            ScalarRef::Str(v) => s.push_str(v),
-            other => {
-                let _ = write!(s, "{other}");
-            }
-        }
-        if let Some(d) = d {
-            s.push_str(" = ");
-            s.push_str(d.trim_end().trim_end_matches('.'));
-        }
-    }
-    s.push('.');
 }
 
 /// Whether a regular expression uses lookaround or backreferences, which some strict dialects

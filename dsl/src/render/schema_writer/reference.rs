@@ -5,8 +5,8 @@
 use super::SchemaWriter;
 use super::annotations::Ann;
 use crate::render::json_writer::{JsonWriter, key};
-use crate::render::lowering::Pass;
-use crate::render::report::{Change, ChangeKind, RenderError, RenderRule};
+use crate::render::lowering::{Pass, inline_refs, wrap_ref_siblings};
+use crate::render::report::{RenderError, RenderRule};
 use crate::render::schema_options::{NullStyle, RefStyle};
 use crate::schema::{RefSchema, SchemaKind};
 
@@ -26,14 +26,14 @@ impl<'a> SchemaWriter<'a> {
             ));
         };
         let def = &tool.definitions[index].schema;
-        let inline = match self.opts.refs {
+        let inline = match self.refs {
             RefStyle::Inline => true,
             RefStyle::DefsInItems => !(self.in_items && self.defs.is_recursive(index)),
             RefStyle::Defs | RefStyle::Definitions => false,
         };
         if inline {
             if self.inlining.contains(&name) {
-                let why = if self.opts.refs == RefStyle::DefsInItems {
+                let why = if self.refs == RefStyle::DefsInItems {
                     " outside `items`, and this provider keeps a reference only inside `items` \
                      and `$defs` (it drops one in a property or an `anyOf` variant)"
                 } else {
@@ -50,15 +50,7 @@ impl<'a> SchemaWriter<'a> {
             // first copy is named; the others are the same reference.
             let first = self.inlining.last().copied();
             if first.is_none() || self.inlined_refs.insert(std::ptr::from_ref(reference)) {
-                let detail = match first {
-                    None => format!("reference to `{name}` replaced by its definition"),
-                    Some(within) => format!(
-                        "reference to `{name}` in definition `{within}` replaced by its \
-                         definition, here and in each copy of `{within}`"
-                    ),
-                };
-                self.ctx.mark(Pass::InlineRefs);
-                self.record(Change::lossless(ChangeKind::Inlined, "$ref").detail(detail))?;
+                self.lower(Pass::InlineRefs, inline_refs::change(name, first))?;
             }
             let merged = Ann {
                 nullable: ann.nullable || def.nullable,
@@ -81,10 +73,10 @@ impl<'a> SchemaWriter<'a> {
                 ),
             ));
         }
-        if self.opts.refs == RefStyle::DefsInItems && !self.referred.contains(&index) {
+        if self.refs == RefStyle::DefsInItems && !self.referred.contains(&index) {
             self.referred.push(index);
         }
-        let target = match self.opts.refs {
+        let target = match self.refs {
             RefStyle::Definitions => "#/definitions/",
             _ => "#/$defs/",
         };
@@ -96,14 +88,10 @@ impl<'a> SchemaWriter<'a> {
         let siblings = ann.has_siblings() || !notes.is_empty();
         out.begin_object();
         if (nullable && self.opts.null_style != NullStyle::OpenApi)
-            || (siblings && !self.opts.ref_siblings)
+            || wrap_ref_siblings::fires(siblings, self.opts)
         {
             if !nullable {
-                self.ctx.mark(Pass::WrapRefSiblings);
-                self.record(
-                    Change::lossless(ChangeKind::Rewritten, "$ref")
-                        .detail("`$ref` with sibling keywords wrapped in anyOf"),
-                )?;
+                self.lower(Pass::WrapRefSiblings, wrap_ref_siblings::change())?;
             } else {
                 self.stats.unions += 1;
             }

@@ -66,11 +66,11 @@ fn strict_lowering_moves_defaults_and_bounds_and_reports_them() {
             .without(Keyword::Default)
             .without(Keyword::Minimum)
             .without(Keyword::Maximum),
-        all_required: true,
-        close_objects: true,
         null_style: NullStyle::AnyOf,
         ..SchemaOptions::JSON_SCHEMA
-    };
+    }
+    .with(Pass::NullForAbsent)
+    .with(Pass::CloseObjects);
     let r = render(&WEATHER, &opts, LossPolicy::Refuse);
     assert_eq!(
         r.json(),
@@ -108,8 +108,10 @@ fn try_render(
     Ok(ctx.finish(out))
 }
 
-const STRICT: SchemaOptions =
-    SchemaOptions { close_objects: true, verbatim: false, ..SchemaOptions::JSON_SCHEMA };
+const STRICT: SchemaOptions = SchemaOptions::JSON_SCHEMA
+    .with(Pass::CloseObjects)
+    .with(Pass::OneOfAsAnyOf)
+    .with(Pass::KeptInText);
 
 #[test]
 fn strict_closes_an_unstated_object_without_loss_and_refuses_to_close_a_stated_open_one() {
@@ -149,7 +151,7 @@ fn a_closed_object_is_reported_where_additional_properties_cannot_be_written() {
         "properties": {"tags": {"type": "object", "properties": {"a": {"type": "string"}}, "additionalProperties": false}},
         "additionalProperties": false
     }));
-    let opts = SchemaOptions { additional_properties: false, ..SchemaOptions::JSON_SCHEMA };
+    let opts = SchemaOptions::JSON_SCHEMA.with(Pass::MapValuesInText);
     let r = render(&closed, &opts, LossPolicy::Refuse);
     assert_eq!(
         r.json(),
@@ -255,11 +257,8 @@ fn scalar_enums_are_written_verbatim_where_the_dialect_takes_them() {
 
 #[test]
 fn string_only_dialects_are_sent_the_values_as_strings_and_get_them_back_typed() {
-    let opts = SchemaOptions {
-        scalar_enums: false,
-        null_style: NullStyle::OpenApi,
-        ..SchemaOptions::JSON_SCHEMA
-    };
+    let opts = SchemaOptions { null_style: NullStyle::OpenApi, ..SchemaOptions::JSON_SCHEMA }
+        .with(Pass::StringEnums);
     let tool = scalar_enums();
     let r = render(&tool, &opts, LossPolicy::Refuse);
     assert_eq!(
@@ -289,11 +288,8 @@ fn string_only_dialects_are_sent_the_values_as_strings_and_get_them_back_typed()
 
 #[test]
 fn an_enum_whose_strings_would_collide_gets_its_values_in_the_description_as_a_lossy_change() {
-    let opts = SchemaOptions {
-        scalar_enums: false,
-        null_style: NullStyle::OpenApi,
-        ..SchemaOptions::JSON_SCHEMA
-    };
+    let opts = SchemaOptions { null_style: NullStyle::OpenApi, ..SchemaOptions::JSON_SCHEMA }
+        .with(Pass::StringEnums);
     let tool = imported(serde_json::json!({"type": "object", "properties": {
         "c": {"enum": ["1", 1]}
     }}));
