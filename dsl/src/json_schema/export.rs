@@ -33,6 +33,7 @@ use std::borrow::Cow;
 
 use serde_json::Value;
 
+use super::keyword::SchemaKeyword as K;
 use crate::descriptor::{Definition, Param, ToolDescriptor};
 use crate::literal::{Literal, Text};
 use crate::schema::{Additional, EnumValues, Kept, NumberSchema, Schema, SchemaKind};
@@ -211,15 +212,15 @@ fn float_value(f: f64) -> Literal {
 
 fn number_keywords<T: Copy>(m: &mut Obj, n: &NumberSchema<T>, f: impl Fn(T) -> Literal) {
     let fields = [
-        ("minimum", n.minimum),
-        ("exclusiveMinimum", n.exclusive_minimum),
-        ("maximum", n.maximum),
-        ("exclusiveMaximum", n.exclusive_maximum),
-        ("multipleOf", n.multiple_of),
+        (K::Minimum, n.minimum),
+        (K::ExclusiveMinimum, n.exclusive_minimum),
+        (K::Maximum, n.maximum),
+        (K::ExclusiveMaximum, n.exclusive_maximum),
+        (K::MultipleOf, n.multiple_of),
     ];
     for (key, value) in fields {
         if let Some(v) = value {
-            m.insert(key, f(v));
+            m.insert(key.wire(), f(v));
         }
     }
 }
@@ -265,29 +266,29 @@ fn schema_map(s: &Schema) -> Obj {
         SchemaKind::String(st) => {
             m.insert("type", type_value("string", s.nullable));
             if let Some(format) = &st.format {
-                m.insert("format", Literal::Str(format.clone()));
+                m.insert(K::Format.wire(), Literal::Str(format.clone()));
             }
             if let Some(pattern) = &st.pattern {
-                m.insert("pattern", Literal::Str(pattern.clone()));
+                m.insert(K::Pattern.wire(), Literal::Str(pattern.clone()));
             }
             if let Some(min) = st.min_length {
-                m.insert("minLength", count(min));
+                m.insert(K::MinLength.wire(), count(min));
             }
             if let Some(max) = st.max_length {
-                m.insert("maxLength", count(max));
+                m.insert(K::MaxLength.wire(), count(max));
             }
         }
         SchemaKind::Integer(n) => {
             m.insert("type", type_value("integer", s.nullable));
             if let Some(format) = &n.format {
-                m.insert("format", Literal::Str(format.clone()));
+                m.insert(K::Format.wire(), Literal::Str(format.clone()));
             }
             number_keywords(&mut m, n, Literal::Int);
         }
         SchemaKind::Float(n) => {
             m.insert("type", type_value("number", s.nullable));
             if let Some(format) = &n.format {
-                m.insert("format", Literal::Str(format.clone()));
+                m.insert(K::Format.wire(), Literal::Str(format.clone()));
             }
             number_keywords(&mut m, n, float_value);
         }
@@ -334,13 +335,13 @@ fn schema_map(s: &Schema) -> Obj {
                 m.insert("items", schema_map(&l.items).done());
             }
             if let Some(min) = l.min_items {
-                m.insert("minItems", count(min));
+                m.insert(K::MinItems.wire(), count(min));
             }
             if let Some(max) = l.max_items {
-                m.insert("maxItems", count(max));
+                m.insert(K::MaxItems.wire(), count(max));
             }
             if l.unique {
-                m.insert("uniqueItems", true);
+                m.insert(K::UniqueItems.wire(), true);
             }
         }
         SchemaKind::Object(o) => {

@@ -7,7 +7,7 @@ use std::fmt;
 
 use serde_json::Value;
 
-use super::keywords::TYPE_NAMES;
+use super::keyword::TYPE_NAMES;
 use crate::descriptor::{Definition, Param, ToolDescriptor};
 use crate::descriptor_rules::MAX_DEPTH;
 use crate::pointer::JsonPointer;

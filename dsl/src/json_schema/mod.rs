@@ -10,7 +10,7 @@
 //! | `import/` | [`import_input`], [`import_schema`]: the importer, one file per concept |
 //! | `imported.rs` | what an import returns: [`Imported`], [`ImportNote`], [`ImportError`] |
 //! | `finite.rs` | which definitions some finite value matches (a `$ref` cycle needs a base case) |
-//! | `keywords.rs` | the keyword tables import reads by |
+//! | `keyword.rs` | [`SchemaKeyword`]: the one table of keywords (wire name, what import does, family, IR bound, which value of two tightens) |
 //! | `order.rs` | [`KeyOrder`]: the key order of JSON text, kept beside its `Value` |
 //! | `view.rs` | the flattened view of one schema object (`allOf` merged) |
 //!
@@ -39,7 +39,7 @@ pub(crate) mod export;
 mod finite;
 mod import;
 mod imported;
-mod keywords;
+pub(crate) mod keyword;
 mod order;
 mod view;
 
@@ -55,5 +55,6 @@ pub use imported::{
     ImportError, ImportErrorKind, ImportNote, Imported, ImportedSchema, InputSchema,
     MAX_IMPORT_NODES, pointer_token,
 };
+pub use keyword::SchemaKeyword;
 pub use order::KeyOrder;
 pub(crate) use order::TextProblem;

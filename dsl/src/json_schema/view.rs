@@ -6,7 +6,7 @@ use std::borrow::Cow;
 use indexmap::IndexMap;
 use serde_json::Value;
 
-use super::keywords::{is_constraint, kept_reason};
+use super::keyword::{is_constraint, kept_reason};
 
 pub(super) struct Kw<'v> {
     pub(super) value: Cow<'v, Value>,

@@ -13,8 +13,11 @@ use super::typed::type_set;
 use crate::json_schema::imported::{
     ImportError, ImportErrorKind, MAX_IMPORT_NODES, child, unsupported, wrong,
 };
-use crate::json_schema::keywords::{MAX_ALL_OF_PARTS, is_constraint, kept_reason};
+use crate::json_schema::keyword::{SchemaKeyword, Tightens, is_constraint, kept_reason};
 use crate::json_schema::view::{Kw, View};
+
+/// How many schema objects one `allOf` tree may merge (guards against pathological input).
+const MAX_ALL_OF_PARTS: usize = 1024;
 
 impl Importer {
     /// Builds the flattened view of a schema object, merging `allOf` members into it.
@@ -157,8 +160,9 @@ impl Importer {
             return Ok(());
         }
         let num = |v: &Value, p: &str| v.as_f64().ok_or_else(|| wrong(p, key, "a number", v));
-        let tighter = match key {
-            "minimum" | "exclusiveMinimum" | "minLength" | "minItems" => {
+        let tightens = SchemaKeyword::from_wire(key).map(SchemaKeyword::tightens);
+        let tighter = match tightens {
+            Some(Tightens::Greater) => {
                 if value.is_boolean() || prev.value.is_boolean() {
                     return Err(unsupported(
                         &kptr,
@@ -168,7 +172,7 @@ impl Importer {
                 }
                 num(value, &kptr)? > num(&prev.value, &prev.ptr)?
             }
-            "maximum" | "exclusiveMaximum" | "maxLength" | "maxItems" => {
+            Some(Tightens::Smaller) => {
                 if value.is_boolean() || prev.value.is_boolean() {
                     return Err(unsupported(
                         &kptr,
@@ -178,8 +182,8 @@ impl Importer {
                 }
                 num(value, &kptr)? < num(&prev.value, &prev.ptr)?
             }
-            "uniqueItems" => value == &Value::Bool(true),
-            "type" => {
+            Some(Tightens::True) => value == &Value::Bool(true),
+            Some(Tightens::Common) => {
                 let a = type_set(&prev.value, &prev.ptr)?;
                 let b = type_set(value, &kptr)?;
                 let has = |set: &[String], t: &str| set.iter().any(|u| u == t);

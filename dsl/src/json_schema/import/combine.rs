@@ -13,7 +13,7 @@ use super::annotations::annotations_clash;
 use super::enums::EqKey;
 use super::typed::type_fits;
 use crate::json_schema::imported::{ImportError, child, describe, unsupported, wrong};
-use crate::json_schema::keywords::is_constraint;
+use crate::json_schema::keyword::is_constraint;
 use crate::json_schema::view::View;
 use crate::schema::{Combine, EnumSchema, EnumValue, EnumValues, Scalar, Schema, SchemaKind};
 

@@ -9,7 +9,7 @@ use super::Importer;
 use super::numbers::number_kws;
 use super::typed::{json_type, type_fits};
 use crate::json_schema::imported::{ImportError, describe, unsupported, wrong};
-use crate::json_schema::keywords::{Family, family_of};
+use crate::json_schema::keyword::{Family, family_of};
 use crate::json_schema::view::{Kw, View};
 use crate::schema::{EnumSchema, EnumValue, EnumValues, Scalar, ScalarRef, Schema, SchemaKind};
 

@@ -5,9 +5,7 @@
 use super::Importer;
 use super::refs::retarget_refs;
 use crate::json_schema::imported::ImportError;
-use crate::json_schema::keywords::{
-    DROPPED_ANNOTATIONS, Family, KEPT_ANNOTATIONS, family_of, kept_reason,
-};
+use crate::json_schema::keyword::{Family, Role, SchemaKeyword, family_of, kept_reason};
 use crate::json_schema::view::View;
 use crate::schema::Kept;
 
@@ -36,19 +34,15 @@ impl Importer {
     pub(super) fn check_keywords(&mut self, view: &View<'_>) -> Result<(), ImportError> {
         let mut notes = Vec::new();
         for (k, kw) in &view.kws {
-            let known = KEPT_ANNOTATIONS.contains(k)
-                || family_of(k).is_some()
-                || kept_reason(k).is_some()
-                || ["type", "enum", "const", "anyOf", "oneOf", "$ref", "$defs", "definitions"]
-                    .contains(k);
-            if DROPPED_ANNOTATIONS.contains(k) || k.starts_with("x-") {
+            let role = SchemaKeyword::from_wire(k).map(SchemaKeyword::role);
+            if role == Some(Role::Dropped) || k.starts_with("x-") {
                 let msg = if *k == "nullable" {
                     "is not a JSON Schema keyword (OpenAPI 3.0) and was dropped; use a `type` array"
                 } else {
                     "has no place in the IR and was dropped"
                 };
                 notes.push((kw.ptr.clone(), k.to_string(), msg));
-            } else if !known {
+            } else if role.is_none() {
                 notes.push((
                     kw.ptr.clone(),
                     k.to_string(),

@@ -85,7 +85,7 @@ use crate::json_schema::imported::{
     ImportError, ImportErrorKind, ImportNote, Imported, ImportedSchema, InputSchema,
     MAX_IMPORT_NODES, child, describe, unsupported, wrong,
 };
-use crate::json_schema::keywords::{Family, is_constraint};
+use crate::json_schema::keyword::{Family, Role, SchemaKeyword, is_constraint};
 use crate::json_schema::order::KeyOrder;
 use crate::json_schema::view::View;
 use crate::pointer::JsonPointer;
@@ -283,7 +283,8 @@ fn read_input_with(
     if types.is_none() {
         im.note(&view.ptr, "type", "is absent at the root; read as `object`");
     }
-    for k in ["title", "description", "default", "examples"] {
+    let annotations = SchemaKeyword::ALL.iter().filter(|k| k.role() == Role::Annotation);
+    for k in annotations.map(|k| k.wire()) {
         if let Some(kw) = view.get(k) {
             let ptr = kw.ptr.clone();
             im.note(&ptr, k, "of the input root was dropped (the tool's own fields describe it)");

@@ -8,7 +8,7 @@ use serde_json::Value;
 use super::Importer;
 use crate::descriptor::Param;
 use crate::json_schema::imported::{ImportError, ImportErrorKind, child, unsupported, wrong};
-use crate::json_schema::keywords::KEPT_ANNOTATIONS;
+use crate::json_schema::keyword::is_annotation;
 use crate::json_schema::view::View;
 use crate::schema::{Additional, Schema};
 
@@ -100,7 +100,7 @@ impl Importer {
                         Additional::Typed(inner_schema.into())
                     } else {
                         self.check_keywords(&inner)?;
-                        for k in inner.kws.keys().filter(|k| KEPT_ANNOTATIONS.contains(k)) {
+                        for k in inner.kws.keys().filter(|k| is_annotation(k)) {
                             let p = child(&kw.ptr, k);
                             self.note(
                                 &p,

@@ -23,7 +23,7 @@ use crate::json_schema::export::definition_ref;
 use crate::json_schema::imported::{
     ImportError, ImportErrorKind, ImportNote, child, unsupported, wrong,
 };
-use crate::json_schema::keywords::is_constraint;
+use crate::json_schema::keyword::is_constraint;
 use crate::json_schema::view::{Kw, View};
 use crate::schema::{Additional, Schema, SchemaKind};
 

@@ -9,7 +9,7 @@ use super::Importer;
 use super::kept::tuple_items;
 use super::numbers::float_kws;
 use crate::json_schema::imported::{ImportError, ImportErrorKind, child, unsupported, wrong};
-use crate::json_schema::keywords::{Family, TYPE_NAMES, family_of};
+use crate::json_schema::keyword::{Family, TYPE_NAMES, family_of};
 use crate::json_schema::view::View;
 use crate::schema::{ListSchema, ObjectSchema, Schema, SchemaKind, StringSchema};
 
