@@ -34,6 +34,7 @@ use std::borrow::Cow;
 use serde_json::Value;
 
 use super::keyword::SchemaKeyword as K;
+use super::refs::{definition_ref, refs_of};
 use crate::descriptor::{Definition, Param, ToolDescriptor};
 use crate::literal::{Literal, Text};
 use crate::schema::{Additional, EnumValues, Kept, NumberSchema, Schema, SchemaKind};
@@ -129,13 +130,6 @@ pub fn export_schema_literal(schema: &Schema, definitions: &[Definition]) -> Lit
     m.done()
 }
 
-/// The `$ref` value that points at definition `name` (`#/$defs/` and the escaped name).
-pub fn definition_ref(name: &str) -> String {
-    let mut out = String::from("#/$defs/");
-    crate::pointer::fragment_segment_into(&mut out, name);
-    out
-}
-
 fn defs_json<'a>(defs: impl Iterator<Item = &'a Definition>) -> Literal {
     let mut m = Obj::default();
     for d in defs {
@@ -148,38 +142,16 @@ fn defs_json<'a>(defs: impl Iterator<Item = &'a Definition>) -> Literal {
 fn reachable<'a>(schema: &Schema, definitions: &'a [Definition]) -> Vec<&'a Definition> {
     let mut seen = vec![false; definitions.len()];
     let mut stack = Vec::new();
-    refs_in(schema, &mut stack);
+    refs_of(schema, &mut stack);
     while let Some(name) = stack.pop() {
         if let Some(i) = definitions.iter().position(|d| d.name == name)
             && !seen[i]
         {
             seen[i] = true;
-            refs_in(&definitions[i].schema, &mut stack);
+            refs_of(&definitions[i].schema, &mut stack);
         }
     }
     definitions.iter().zip(seen).filter(|(_, s)| *s).map(|(d, _)| d).collect()
-}
-
-fn refs_in(schema: &Schema, out: &mut Vec<String>) {
-    // Iterative, so that a deep schema built at run time cannot overflow the stack here.
-    let mut todo = vec![schema];
-    while let Some(s) = todo.pop() {
-        for k in &s.kept {
-            super::import::json_refs(&k.value, out);
-        }
-        match &s.kind {
-            SchemaKind::Ref(r) => out.push(r.name.to_string()),
-            SchemaKind::List(l) => todo.push(l.items.get()),
-            SchemaKind::Object(o) => {
-                todo.extend(o.properties.iter().map(|p| &p.schema));
-                if let Additional::Typed(t) = &o.additional {
-                    todo.push(t.get());
-                }
-            }
-            SchemaKind::AnyOf(a) => todo.extend(a.variants.iter()),
-            _ => {}
-        }
-    }
 }
 
 fn type_value(name: &'static str, nullable: bool) -> Literal {

@@ -7,11 +7,11 @@
 //! | file | owns |
 //! | --- | --- |
 //! | `export.rs` | [`export_input`], [`export_output`], [`export_schema`] and the key order they write |
+//! | `refs.rs` | every `$ref` helper: [`definition_ref`], the definition names a schema or a JSON value refers to |
 //! | `import/` | [`import_input`], [`import_schema`]: the importer, one file per concept |
 //! | `imported.rs` | what an import returns: [`Imported`], [`ImportNote`], [`ImportError`] |
 //! | `finite.rs` | which definitions some finite value matches (a `$ref` cycle needs a base case) |
 //! | `keyword.rs` | [`SchemaKeyword`]: the one table of keywords (wire name, what import does, family, IR bound, which value of two tightens) |
-//! | `order.rs` | [`KeyOrder`]: the key order of JSON text, kept beside its `Value` |
 //! | `view.rs` | the flattened view of one schema object (`allOf` merged) |
 //!
 //! # Keywords the IR cannot type
@@ -40,21 +40,22 @@ mod finite;
 mod import;
 mod imported;
 pub(crate) mod keyword;
-mod order;
+mod refs;
 mod view;
 
+pub use crate::json_text::order::KeyOrder;
 pub use export::{
-    definition_ref, export_input, export_input_literal, export_output, export_output_literal,
-    export_schema, export_schema_literal,
+    export_input, export_input_literal, export_output, export_output_literal, export_schema,
+    export_schema_literal,
 };
 pub use import::{
     import_input, import_input_ordered, import_schema, import_schema_ordered, merge_definitions,
 };
-pub(crate) use import::{import_input_every, import_schema_counted, json_refs};
+pub(crate) use import::{import_input_every, import_schema_counted};
 pub use imported::{
     ImportError, ImportErrorKind, ImportNote, Imported, ImportedSchema, InputSchema,
     MAX_IMPORT_NODES, pointer_token,
 };
 pub use keyword::SchemaKeyword;
-pub use order::KeyOrder;
-pub(crate) use order::TextProblem;
+pub use refs::definition_ref;
+pub(crate) use refs::json_refs;

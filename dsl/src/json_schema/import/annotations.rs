@@ -8,8 +8,8 @@ use serde_json::Value;
 use super::Importer;
 use crate::descriptor_rules::MAX_DEPTH;
 use crate::json_schema::imported::{ImportError, ImportErrorKind, describe, unsupported};
-use crate::json_schema::order::KeyOrder;
 use crate::json_schema::view::View;
+use crate::json_text::order::KeyOrder;
 use crate::literal::Literal;
 use crate::schema::Schema;
 

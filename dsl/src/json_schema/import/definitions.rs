@@ -8,10 +8,10 @@ use std::collections::{HashMap, HashSet};
 use serde_json::{Map, Value};
 
 use super::Importer;
-use super::refs::{json_refs, refs_of};
 use crate::descriptor::Definition;
 use crate::json_schema::finite::first_without_base_case;
 use crate::json_schema::imported::{ImportError, ImportErrorKind, child, unsupported};
+use crate::json_schema::refs::{json_refs, refs_of};
 use crate::schema::{Kept, Schema};
 
 /// Adds `more` to `into`, skipping definitions already there with the same schema.

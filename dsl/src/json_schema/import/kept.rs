@@ -3,9 +3,9 @@
 //! ([`Kept`]).
 
 use super::Importer;
-use super::refs::retarget_refs;
 use crate::json_schema::imported::ImportError;
 use crate::json_schema::keyword::{Family, Role, SchemaKeyword, family_of, kept_reason};
+use crate::json_schema::refs::retarget_refs;
 use crate::json_schema::view::View;
 use crate::schema::Kept;
 

@@ -72,7 +72,6 @@ mod settle;
 mod typed;
 
 pub use definitions::merge_definitions;
-pub(crate) use refs::json_refs;
 
 use std::borrow::Cow;
 
@@ -86,8 +85,8 @@ use crate::json_schema::imported::{
     MAX_IMPORT_NODES, child, describe, unsupported, wrong,
 };
 use crate::json_schema::keyword::{Family, Role, SchemaKeyword, is_constraint};
-use crate::json_schema::order::KeyOrder;
 use crate::json_schema::view::View;
+use crate::json_text::order::KeyOrder;
 use crate::pointer::JsonPointer;
 use crate::schema::{Additional, ObjectSchema, Schema, SchemaKind};
 use annotations::{merge_annotations, whole};

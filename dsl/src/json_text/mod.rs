@@ -14,10 +14,18 @@
 //! Dispatch measures a value with [`depth_exceeds`] (a loop, no recursion) before it does
 //! anything else with it and refuses one deeper than [`MAX_DEPTH`]; [`dismantle`] drops a value
 //! of any depth.
+//!
+//! | file | owns |
+//! | --- | --- |
+//! | `mod.rs` | [`parse`], [`MAX_DEPTH`], reading a call's arguments, [`depth_exceeds`], [`dismantle`] |
+//! | `order.rs` | [`KeyOrder`](crate::json_schema::KeyOrder): the key order of JSON text, kept beside its `Value`, and the reader that records it |
 
 use serde_json::Value;
 
 use crate::pointer::JsonPointer;
+use order::{KeyOrder, TextProblem};
+
+pub(crate) mod order;
 
 /// The deepest JSON tooldef reads and dispatch accepts: 127 nested arrays or objects, the
 /// outermost counted (the arguments object is the first level). That is as deep as
@@ -42,7 +50,7 @@ pub const MAX_DEPTH: usize = 127;
 pub fn parse(bytes: &[u8]) -> Result<Value, serde_json::Error> {
     // The ordered reader refuses duplicate keys with their pointer; the order itself is not
     // needed here.
-    crate::json_schema::KeyOrder::parse(bytes).map(|(value, _)| value)
+    KeyOrder::parse(bytes).map(|(value, _)| value)
 }
 
 /// Why text given as a tool's arguments could not be read.
@@ -61,8 +69,7 @@ pub(crate) enum ArgumentsText {
 /// Parses arguments given as text as [`parse`] does, telling a duplicate key or nesting past
 /// the limit (the model's mistake at one argument) from text that is not JSON.
 pub(crate) fn parse_arguments(bytes: &[u8]) -> Result<Value, ArgumentsText> {
-    use crate::json_schema::TextProblem;
-    match crate::json_schema::KeyOrder::parse_noting_problem(bytes) {
+    match KeyOrder::parse_noting_problem(bytes) {
         Ok((value, _)) => Ok(value),
         Err((_, Some(TextProblem::DuplicateKey(pointer)))) => {
             Err(ArgumentsText::DuplicateKey(pointer))
