@@ -226,6 +226,36 @@ fn kept_keywords(m: &mut Obj, kept: &[Kept]) {
     }
 }
 
+/// The keywords of an enum: `type` and `enum`, or an `anyOf` of `const`s when a value is
+/// described.
+fn enum_keywords(m: &mut Obj, values: &EnumValues, nullable: bool) {
+    m.insert("type", enum_type(values, nullable));
+    let described = values.iter_described().any(|(_, d)| d.is_some());
+    if described {
+        let mut members: Vec<Literal> = values
+            .iter_described()
+            .map(|(value, description)| {
+                let mut c = Obj::default();
+                c.insert("const", value.to_literal());
+                if let Some(d) = description {
+                    c.insert("description", d);
+                }
+                c.done()
+            })
+            .collect();
+        if nullable {
+            members.push(null_member());
+        }
+        m.insert("anyOf", list(members));
+    } else {
+        let mut listed: Vec<Literal> = values.iter().map(|v| v.to_literal()).collect();
+        if nullable {
+            listed.push(Literal::Null);
+        }
+        m.insert("enum", list(listed));
+    }
+}
+
 fn schema_map(s: &Schema) -> Obj {
     let mut m = Obj::default();
     if let Some(title) = &s.title {
@@ -272,34 +302,7 @@ fn schema_map(s: &Schema) -> Obj {
         }
         // `{}` accepts every value, `null` included, so `nullable` adds nothing to write.
         SchemaKind::Any => {}
-        SchemaKind::Enum(e) => {
-            m.insert("type", enum_type(&e.values, s.nullable));
-            let described = e.values.iter_described().any(|(_, d)| d.is_some());
-            if described {
-                let mut members: Vec<Literal> = e
-                    .values
-                    .iter_described()
-                    .map(|(value, description)| {
-                        let mut c = Obj::default();
-                        c.insert("const", value.to_literal());
-                        if let Some(d) = description {
-                            c.insert("description", d);
-                        }
-                        c.done()
-                    })
-                    .collect();
-                if s.nullable {
-                    members.push(null_member());
-                }
-                m.insert("anyOf", list(members));
-            } else {
-                let mut values: Vec<Literal> = e.values.iter().map(|v| v.to_literal()).collect();
-                if s.nullable {
-                    values.push(Literal::Null);
-                }
-                m.insert("enum", list(values));
-            }
-        }
+        SchemaKind::Enum(e) => enum_keywords(&mut m, &e.values, s.nullable),
         SchemaKind::List(l) => {
             m.insert("type", type_value("array", s.nullable));
             // After `prefixItems`, `items` is a kept keyword of its own.

@@ -163,9 +163,9 @@ pub struct ImportError {
 }
 
 impl ImportError {
-    /// An error at `pointer`, pointer text the importer wrote itself.
-    pub(crate) fn at(pointer: &str, kind: ImportErrorKind) -> Self {
-        ImportError { pointer: JsonPointer::from_written(pointer), kind }
+    /// An error at `pointer`.
+    pub(crate) fn at(pointer: &JsonPointer, kind: ImportErrorKind) -> Self {
+        ImportError { pointer: pointer.clone(), kind }
     }
 
     /// The same error with its pointer seen from a document that holds the imported schema at
@@ -239,7 +239,7 @@ pub enum ImportErrorKind {
 }
 
 pub(super) fn wrong(
-    pointer: &str,
+    pointer: &JsonPointer,
     keyword: &str,
     expected: &'static str,
     found: &Value,
@@ -254,7 +254,11 @@ pub(super) fn wrong(
     )
 }
 
-pub(super) fn unsupported(pointer: &str, keyword: &str, reason: impl Into<String>) -> ImportError {
+pub(super) fn unsupported(
+    pointer: &JsonPointer,
+    keyword: &str,
+    reason: impl Into<String>,
+) -> ImportError {
     ImportError::at(
         pointer,
         ImportErrorKind::Unsupported { keyword: keyword.to_owned(), reason: reason.into() },
@@ -281,8 +285,11 @@ pub fn pointer_token(key: &str) -> Cow<'_, str> {
     crate::pointer::escape(key)
 }
 
-pub(super) fn child(pointer: &str, key: &str) -> String {
-    format!("{pointer}/{}", pointer_token(key))
+/// `pointer` and then the array index `i`.
+pub(super) fn item(pointer: &JsonPointer, i: usize) -> JsonPointer {
+    let mut p = pointer.clone();
+    p.push_index(i);
+    p
 }
 
 #[cfg(test)]

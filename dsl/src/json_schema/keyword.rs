@@ -123,22 +123,21 @@ macro_rules! keywords {
                 match self { $(SchemaKeyword::$name => Tightens::$tightens,)* }
             }
 
-            /// The table's row of a render keyword.
-            pub(crate) const fn of_render(k: crate::render::Keyword) -> SchemaKeyword {
-                match k { $($(crate::render::Keyword::$render => SchemaKeyword::$name,)?)* }
+            /// The render [`Keyword`](crate::render::Keyword) variant the row names, by name.
+            #[cfg(test)]
+            fn render_name(self) -> Option<&'static str> {
+                match self {
+                    $($(SchemaKeyword::$name => Some(stringify!($render)),)?)*
+                    _ => None,
+                }
             }
         }
 
-        /// The rows that name a render keyword, with it.
-        #[cfg_attr(not(test), allow(dead_code))]
-        pub(crate) const RENDER_ROWS: &[(crate::render::Keyword, SchemaKeyword)] =
-            &[$($((crate::render::Keyword::$render, SchemaKeyword::$name),)?)*];
-
-        /// How many rows name a render keyword: the render keyword set's width.
-        pub(crate) const RENDERED: u32 = RENDER_ROWS.len() as u32;
-
-        // Each render keyword's bit lies within the set's width.
-        const _: () = { $($( assert!((crate::render::Keyword::$render as u32) < RENDERED); )?)* };
+        /// The rows that name a render [`Keyword`](crate::render::Keyword), in the order of its
+        /// variants (each variant's bit in [`Keywords`](crate::render::Keywords) is its place
+        /// here): `Keyword::as_str` and `Keywords::ALL` read this.
+        pub(crate) const RENDERED: &[SchemaKeyword] =
+            &[$($({ let _ = stringify!($render); SchemaKeyword::$name },)?)*];
     };
 }
 
@@ -369,13 +368,33 @@ mod tests {
     }
 
     #[test]
-    fn render_keywords_take_each_bit_of_their_set_once() {
-        let mut bits: Vec<u32> = RENDER_ROWS.iter().map(|(r, _)| *r as u32).collect();
-        bits.sort_unstable();
-        assert_eq!(bits, (0..RENDERED).collect::<Vec<_>>());
-        for (r, k) in RENDER_ROWS {
-            assert!(crate::render::Keywords::ALL.contains(*r));
-            assert_eq!(r.as_str(), k.wire());
+    fn render_keywords_are_the_rows_that_name_them_in_bit_order() {
+        use crate::render::Keyword as R;
+        let variants = [
+            R::Title,
+            R::Default,
+            R::Examples,
+            R::Format,
+            R::Pattern,
+            R::MinLength,
+            R::MaxLength,
+            R::Minimum,
+            R::Maximum,
+            R::ExclusiveMinimum,
+            R::ExclusiveMaximum,
+            R::MultipleOf,
+            R::MinItems,
+            R::MaxItems,
+            R::UniqueItems,
+        ];
+        assert_eq!(variants.len(), RENDERED.len());
+        for (i, (r, row)) in variants.into_iter().zip(RENDERED).enumerate() {
+            assert_eq!(r as usize, i);
+            assert_eq!(row.render_name(), Some(format!("{r:?}").as_str()));
+            assert_eq!(r.as_str(), row.wire());
+            assert!(crate::render::Keywords::ALL.contains(r));
         }
+        let named = SchemaKeyword::ALL.iter().filter(|k| k.render_name().is_some()).count();
+        assert_eq!(named, RENDERED.len());
     }
 }

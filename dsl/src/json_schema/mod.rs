@@ -8,11 +8,9 @@
 //! | --- | --- |
 //! | `export.rs` | [`export_input`], [`export_output`], [`export_schema`] and the key order they write |
 //! | `refs.rs` | every `$ref` helper: [`definition_ref`], the definition names a schema or a JSON value refers to |
-//! | `import/` | [`import_input`], [`import_schema`]: the importer, one file per concept |
+//! | `import/` | [`import_input`], [`import_schema`]: the importer, in three stages (read, lower, settle) |
 //! | `imported.rs` | what an import returns: [`Imported`], [`ImportNote`], [`ImportError`] |
-//! | `finite.rs` | which definitions some finite value matches (a `$ref` cycle needs a base case) |
 //! | `keyword.rs` | [`SchemaKeyword`]: the one table of keywords (wire name, what import does, family, IR bound, which value of two tightens) |
-//! | `view.rs` | the flattened view of one schema object (`allOf` merged) |
 //!
 //! # Keywords the IR cannot type
 //!
@@ -36,12 +34,10 @@
 //! | `$dynamicRef`, `$recursiveRef` | not enforced |
 
 pub(crate) mod export;
-mod finite;
 mod import;
 mod imported;
 pub(crate) mod keyword;
 mod refs;
-mod view;
 
 pub use crate::json_text::order::KeyOrder;
 pub use export::{

@@ -17,23 +17,16 @@
 //!
 //! | file | owns |
 //! | --- | --- |
-//! | `mod.rs` | [`parse`], [`MAX_DEPTH`], reading a call's arguments, [`depth_exceeds`], [`dismantle`] |
-//! | `order.rs` | [`KeyOrder`](crate::json_schema::KeyOrder): the key order of JSON text, kept beside its `Value`, and the reader that records it |
+//! | `mod.rs` | [`parse`], reading a call's arguments, [`depth_exceeds`], [`dismantle`] |
+//! | `order.rs` | [`KeyOrder`](crate::json_schema::KeyOrder): the key order of JSON text, kept beside its `Value`, and the reader that records it and refuses text deeper than [`MAX_DEPTH`] |
 
 use serde_json::Value;
 
 use crate::pointer::JsonPointer;
+pub use order::MAX_DEPTH;
 use order::{KeyOrder, TextProblem};
 
 pub(crate) mod order;
-
-/// The deepest JSON tooldef reads and dispatch accepts: 127 nested arrays or objects, the
-/// outermost counted (the arguments object is the first level). That is as deep as
-/// `serde_json` reads text (its recursion limit stops at the 128th level), so a tool whose
-/// parameters serde decodes straight from the text takes exactly what every other tool takes.
-/// Text or a value built by a host that is deeper is refused with the pointer of the array or
-/// object that crosses the limit.
-pub const MAX_DEPTH: usize = 127;
 
 /// Parses JSON text, refusing a key that appears twice in one object.
 ///

@@ -38,6 +38,14 @@ use serde_json::{Map, Number, Value};
 use crate::literal::{Literal, LiteralRangeError};
 use crate::pointer::JsonPointer;
 
+/// The deepest JSON tooldef reads and dispatch accepts: 127 nested arrays or objects, the
+/// outermost counted (the arguments object is the first level). That is as deep as
+/// `serde_json` reads text (its recursion limit stops at the 128th level), so a tool whose
+/// parameters serde decodes straight from the text takes exactly what every other tool takes.
+/// Text or a value built by a host that is deeper is refused with the pointer of the array or
+/// object that crosses the limit.
+pub const MAX_DEPTH: usize = 127;
+
 /// The key order of the objects of one JSON document, where it differs from sorted order.
 ///
 /// Built by [`KeyOrder::parse`]; an empty table (the [`Default`]) means "the order the `Map`
@@ -334,7 +342,7 @@ fn at_the_bracket(text: &[u8], err: serde_json::Error) -> serde_json::Error {
 pub(crate) enum TextProblem {
     /// A key given twice in one object: the key's pointer.
     DuplicateKey(JsonPointer),
-    /// An array or object nested deeper than [`MAX_DEPTH`](super::MAX_DEPTH): its
+    /// An array or object nested deeper than [`MAX_DEPTH`]: its
     /// pointer.
     TooDeep(JsonPointer),
 }
@@ -408,7 +416,7 @@ impl Recorder<'_> {
 
     /// Refuses the array or object being entered when it is one level too many.
     fn enter<E: serde::de::Error>(&mut self) -> Result<(), E> {
-        let max = super::MAX_DEPTH;
+        let max = MAX_DEPTH;
         if self.depth < max {
             return Ok(());
         }

@@ -47,7 +47,7 @@ impl Keyword {
     /// The keyword as spelled in JSON Schema (its row of
     /// [`SchemaKeyword`](crate::json_schema::SchemaKeyword)).
     pub const fn as_str(self) -> &'static str {
-        crate::json_schema::SchemaKeyword::of_render(self).wire()
+        crate::json_schema::keyword::RENDERED[self as usize].wire()
     }
 
     /// The keyword as an object key for [`JsonWriter::static_key`](super::JsonWriter).
@@ -102,7 +102,7 @@ impl Keywords {
     /// No keyword.
     pub const NONE: Keywords = Keywords(0);
     /// Every keyword.
-    pub const ALL: Keywords = Keywords((1 << crate::json_schema::keyword::RENDERED) - 1);
+    pub const ALL: Keywords = Keywords((1 << crate::json_schema::keyword::RENDERED.len()) - 1);
 
     /// The set plus `k`.
     pub const fn with(self, k: Keyword) -> Keywords {
