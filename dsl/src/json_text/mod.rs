@@ -18,7 +18,7 @@
 //! | file | owns |
 //! | --- | --- |
 //! | `mod.rs` | [`parse`], reading a call's arguments, [`depth_exceeds`], [`dismantle`] |
-//! | `order.rs` | [`KeyOrder`](crate::json_schema::KeyOrder): the key order of JSON text, kept beside its `Value`, and the reader that records it and refuses text deeper than [`MAX_DEPTH`] |
+//! | `order.rs` | [`KeyOrder`]: the key order of JSON text, kept beside its `Value`, and the reader that records it and refuses text deeper than [`MAX_DEPTH`] |
 
 use serde_json::Value;
 
