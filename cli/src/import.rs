@@ -5,7 +5,7 @@
 //! the JSON pointer of the input file. Reading and writing files is the caller's.
 
 use serde_json::{Map, Value};
-use tooldef::json_schema::{ImportError, ImportNote};
+use tooldef::json_schema::{ImportError, ImportNote, SchemaKeyword};
 use tooldef::{JsonPointer, KeyOrder, Spec, SpecError, SpecErrorKind, spec_from_value_ordered};
 
 use crate::providers::ImportFormat;
@@ -561,11 +561,12 @@ pub(crate) fn openapi_to_json_schema(schema: &Value) -> Value {
                 Value::Array(vs) => Value::Array(vs.iter().map(openapi_to_json_schema).collect()),
                 _ => v.clone(),
             },
-            "minItems" | "maxItems" | "minLength" | "maxLength" | "minProperties"
-            | "maxProperties" => match v.as_str().and_then(|s| s.parse::<u64>().ok()) {
-                Some(n) => Value::from(n),
-                None => v.clone(),
-            },
+            k if SchemaKeyword::from_wire(k).is_some_and(SchemaKeyword::is_size_bound) => {
+                match v.as_str().and_then(|s| s.parse::<u64>().ok()) {
+                    Some(n) => Value::from(n),
+                    None => v.clone(),
+                }
+            }
             "example" => {
                 out.insert("examples".into(), Value::Array(vec![v.clone()]));
                 continue;

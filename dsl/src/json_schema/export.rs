@@ -33,6 +33,8 @@ use std::borrow::Cow;
 
 use serde_json::Value;
 
+use super::keyword::SchemaKeyword as K;
+use super::refs::{definition_ref, refs_of};
 use crate::descriptor::{Definition, Param, ToolDescriptor};
 use crate::literal::{Literal, Text};
 use crate::schema::{Additional, EnumValues, Kept, NumberSchema, Schema, SchemaKind};
@@ -128,13 +130,6 @@ pub fn export_schema_literal(schema: &Schema, definitions: &[Definition]) -> Lit
     m.done()
 }
 
-/// The `$ref` value that points at definition `name` (`#/$defs/` and the escaped name).
-pub fn definition_ref(name: &str) -> String {
-    let mut out = String::from("#/$defs/");
-    crate::pointer::fragment_segment_into(&mut out, name);
-    out
-}
-
 fn defs_json<'a>(defs: impl Iterator<Item = &'a Definition>) -> Literal {
     let mut m = Obj::default();
     for d in defs {
@@ -147,38 +142,16 @@ fn defs_json<'a>(defs: impl Iterator<Item = &'a Definition>) -> Literal {
 fn reachable<'a>(schema: &Schema, definitions: &'a [Definition]) -> Vec<&'a Definition> {
     let mut seen = vec![false; definitions.len()];
     let mut stack = Vec::new();
-    refs_in(schema, &mut stack);
+    refs_of(schema, &mut stack);
     while let Some(name) = stack.pop() {
         if let Some(i) = definitions.iter().position(|d| d.name == name)
             && !seen[i]
         {
             seen[i] = true;
-            refs_in(&definitions[i].schema, &mut stack);
+            refs_of(&definitions[i].schema, &mut stack);
         }
     }
     definitions.iter().zip(seen).filter(|(_, s)| *s).map(|(d, _)| d).collect()
-}
-
-fn refs_in(schema: &Schema, out: &mut Vec<String>) {
-    // Iterative, so that a deep schema built at run time cannot overflow the stack here.
-    let mut todo = vec![schema];
-    while let Some(s) = todo.pop() {
-        for k in &s.kept {
-            super::import::json_refs(&k.value, out);
-        }
-        match &s.kind {
-            SchemaKind::Ref(r) => out.push(r.name.to_string()),
-            SchemaKind::List(l) => todo.push(l.items.get()),
-            SchemaKind::Object(o) => {
-                todo.extend(o.properties.iter().map(|p| &p.schema));
-                if let Additional::Typed(t) = &o.additional {
-                    todo.push(t.get());
-                }
-            }
-            SchemaKind::AnyOf(a) => todo.extend(a.variants.iter()),
-            _ => {}
-        }
-    }
 }
 
 fn type_value(name: &'static str, nullable: bool) -> Literal {
@@ -211,15 +184,15 @@ fn float_value(f: f64) -> Literal {
 
 fn number_keywords<T: Copy>(m: &mut Obj, n: &NumberSchema<T>, f: impl Fn(T) -> Literal) {
     let fields = [
-        ("minimum", n.minimum),
-        ("exclusiveMinimum", n.exclusive_minimum),
-        ("maximum", n.maximum),
-        ("exclusiveMaximum", n.exclusive_maximum),
-        ("multipleOf", n.multiple_of),
+        (K::Minimum, n.minimum),
+        (K::ExclusiveMinimum, n.exclusive_minimum),
+        (K::Maximum, n.maximum),
+        (K::ExclusiveMaximum, n.exclusive_maximum),
+        (K::MultipleOf, n.multiple_of),
     ];
     for (key, value) in fields {
         if let Some(v) = value {
-            m.insert(key, f(v));
+            m.insert(key.wire(), f(v));
         }
     }
 }
@@ -253,6 +226,36 @@ fn kept_keywords(m: &mut Obj, kept: &[Kept]) {
     }
 }
 
+/// The keywords of an enum: `type` and `enum`, or an `anyOf` of `const`s when a value is
+/// described.
+fn enum_keywords(m: &mut Obj, values: &EnumValues, nullable: bool) {
+    m.insert("type", enum_type(values, nullable));
+    let described = values.iter_described().any(|(_, d)| d.is_some());
+    if described {
+        let mut members: Vec<Literal> = values
+            .iter_described()
+            .map(|(value, description)| {
+                let mut c = Obj::default();
+                c.insert("const", value.to_literal());
+                if let Some(d) = description {
+                    c.insert("description", d);
+                }
+                c.done()
+            })
+            .collect();
+        if nullable {
+            members.push(null_member());
+        }
+        m.insert("anyOf", list(members));
+    } else {
+        let mut listed: Vec<Literal> = values.iter().map(|v| v.to_literal()).collect();
+        if nullable {
+            listed.push(Literal::Null);
+        }
+        m.insert("enum", list(listed));
+    }
+}
+
 fn schema_map(s: &Schema) -> Obj {
     let mut m = Obj::default();
     if let Some(title) = &s.title {
@@ -265,29 +268,29 @@ fn schema_map(s: &Schema) -> Obj {
         SchemaKind::String(st) => {
             m.insert("type", type_value("string", s.nullable));
             if let Some(format) = &st.format {
-                m.insert("format", Literal::Str(format.clone()));
+                m.insert(K::Format.wire(), Literal::Str(format.clone()));
             }
             if let Some(pattern) = &st.pattern {
-                m.insert("pattern", Literal::Str(pattern.clone()));
+                m.insert(K::Pattern.wire(), Literal::Str(pattern.clone()));
             }
             if let Some(min) = st.min_length {
-                m.insert("minLength", count(min));
+                m.insert(K::MinLength.wire(), count(min));
             }
             if let Some(max) = st.max_length {
-                m.insert("maxLength", count(max));
+                m.insert(K::MaxLength.wire(), count(max));
             }
         }
         SchemaKind::Integer(n) => {
             m.insert("type", type_value("integer", s.nullable));
             if let Some(format) = &n.format {
-                m.insert("format", Literal::Str(format.clone()));
+                m.insert(K::Format.wire(), Literal::Str(format.clone()));
             }
             number_keywords(&mut m, n, Literal::Int);
         }
         SchemaKind::Float(n) => {
             m.insert("type", type_value("number", s.nullable));
             if let Some(format) = &n.format {
-                m.insert("format", Literal::Str(format.clone()));
+                m.insert(K::Format.wire(), Literal::Str(format.clone()));
             }
             number_keywords(&mut m, n, float_value);
         }
@@ -299,34 +302,7 @@ fn schema_map(s: &Schema) -> Obj {
         }
         // `{}` accepts every value, `null` included, so `nullable` adds nothing to write.
         SchemaKind::Any => {}
-        SchemaKind::Enum(e) => {
-            m.insert("type", enum_type(&e.values, s.nullable));
-            let described = e.values.iter_described().any(|(_, d)| d.is_some());
-            if described {
-                let mut members: Vec<Literal> = e
-                    .values
-                    .iter_described()
-                    .map(|(value, description)| {
-                        let mut c = Obj::default();
-                        c.insert("const", value.to_literal());
-                        if let Some(d) = description {
-                            c.insert("description", d);
-                        }
-                        c.done()
-                    })
-                    .collect();
-                if s.nullable {
-                    members.push(null_member());
-                }
-                m.insert("anyOf", list(members));
-            } else {
-                let mut values: Vec<Literal> = e.values.iter().map(|v| v.to_literal()).collect();
-                if s.nullable {
-                    values.push(Literal::Null);
-                }
-                m.insert("enum", list(values));
-            }
-        }
+        SchemaKind::Enum(e) => enum_keywords(&mut m, &e.values, s.nullable),
         SchemaKind::List(l) => {
             m.insert("type", type_value("array", s.nullable));
             // After `prefixItems`, `items` is a kept keyword of its own.
@@ -334,13 +310,13 @@ fn schema_map(s: &Schema) -> Obj {
                 m.insert("items", schema_map(&l.items).done());
             }
             if let Some(min) = l.min_items {
-                m.insert("minItems", count(min));
+                m.insert(K::MinItems.wire(), count(min));
             }
             if let Some(max) = l.max_items {
-                m.insert("maxItems", count(max));
+                m.insert(K::MaxItems.wire(), count(max));
             }
             if l.unique {
-                m.insert("uniqueItems", true);
+                m.insert(K::UniqueItems.wire(), true);
             }
         }
         SchemaKind::Object(o) => {

@@ -7,9 +7,10 @@ use std::fmt;
 
 use serde_json::Value;
 
-use super::keywords::TYPE_NAMES;
+use super::keyword::TYPE_NAMES;
 use crate::descriptor::{Definition, Param, ToolDescriptor};
 use crate::descriptor_rules::MAX_DEPTH;
+use crate::json_text::order::KeyOrder;
 use crate::pointer::JsonPointer;
 use crate::schema::{Additional, Kept, Schema};
 
@@ -34,6 +35,39 @@ use crate::schema::{Additional, Kept, Schema};
 /// pointer where they did. Import itself refuses a `properties` or a definitions table wider
 /// than what is left of the limit before it reads any of its members.
 pub const MAX_IMPORT_NODES: usize = 64 * 1024;
+
+impl KeyOrder {
+    /// As [`KeyOrder::parse`], for text that holds tool schemas: their nodes are counted while
+    /// reading (see the module docs of `json_text/order.rs`), and each schema past
+    /// [`MAX_IMPORT_NODES`] is left `null` in the value and refused with
+    /// [`ImportErrorKind::TooManyNodes`] at the pointer where the count crossed the limit (a
+    /// pointer into the document). The rest of the document is read as usual.
+    ///
+    /// ```
+    /// use tooldef::json_schema::KeyOrder;
+    ///
+    /// let props: Vec<String> = (0..70_000).map(|i| format!("\"p{i}\":{{}}")).collect();
+    /// let text = format!(r#"{{"tools":[{{"name":"wide","inputSchema":{{"properties":{{{}}}}}}}]}}"#, props.join(","));
+    /// let (value, _, refused) = KeyOrder::parse_schemas(text.as_bytes()).unwrap();
+    /// assert_eq!(value["tools"][0]["inputSchema"], serde_json::Value::Null);
+    /// assert_eq!(value["tools"][0]["name"], "wide");
+    /// assert_eq!(refused[0].pointer, "/tools/0/inputSchema/properties/p65536");
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`KeyOrder::parse`].
+    pub fn parse_schemas(
+        text: &[u8],
+    ) -> Result<(Value, KeyOrder, Vec<ImportError>), serde_json::Error> {
+        let (value, order, refused) = KeyOrder::parse_counting(text, MAX_IMPORT_NODES)?;
+        let refused = refused
+            .into_iter()
+            .map(|pointer| ImportError { pointer, kind: ImportErrorKind::TooManyNodes })
+            .collect();
+        Ok((value, order, refused))
+    }
+}
 
 /// The result of an import: the IR value and the notes about what was dropped or inferred.
 #[derive(Clone, Debug, PartialEq)]
@@ -129,9 +163,9 @@ pub struct ImportError {
 }
 
 impl ImportError {
-    /// An error at `pointer`, pointer text the importer wrote itself.
-    pub(crate) fn at(pointer: &str, kind: ImportErrorKind) -> Self {
-        ImportError { pointer: JsonPointer::from_written(pointer), kind }
+    /// An error at `pointer`.
+    pub(crate) fn at(pointer: &JsonPointer, kind: ImportErrorKind) -> Self {
+        ImportError { pointer: pointer.clone(), kind }
     }
 
     /// The same error with its pointer seen from a document that holds the imported schema at
@@ -205,7 +239,7 @@ pub enum ImportErrorKind {
 }
 
 pub(super) fn wrong(
-    pointer: &str,
+    pointer: &JsonPointer,
     keyword: &str,
     expected: &'static str,
     found: &Value,
@@ -220,7 +254,11 @@ pub(super) fn wrong(
     )
 }
 
-pub(super) fn unsupported(pointer: &str, keyword: &str, reason: impl Into<String>) -> ImportError {
+pub(super) fn unsupported(
+    pointer: &JsonPointer,
+    keyword: &str,
+    reason: impl Into<String>,
+) -> ImportError {
     ImportError::at(
         pointer,
         ImportErrorKind::Unsupported { keyword: keyword.to_owned(), reason: reason.into() },
@@ -247,6 +285,69 @@ pub fn pointer_token(key: &str) -> Cow<'_, str> {
     crate::pointer::escape(key)
 }
 
-pub(super) fn child(pointer: &str, key: &str) -> String {
-    format!("{pointer}/{}", pointer_token(key))
+/// `pointer` and then the array index `i`.
+pub(super) fn item(pointer: &JsonPointer, i: usize) -> JsonPointer {
+    let mut p = pointer.clone();
+    p.push_index(i);
+    p
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    /// `n` members `"p0":{}`... of a `properties` object.
+    fn props(n: usize) -> String {
+        (0..n).map(|i| format!(r#""p{i}":{{}}"#)).collect::<Vec<_>>().join(",")
+    }
+
+    #[test]
+    fn a_schema_past_the_node_limit_is_left_null_and_refused_where_the_count_crossed() {
+        let text = format!(
+            r#"{{"tools":[{{"name":"a","inputSchema":{{"properties":{{{}}}}}}},{{"name":"b","inputSchema":{{"properties":{{"q":{{}}}}}}}}]}}"#,
+            props(MAX_IMPORT_NODES + 10)
+        );
+        let (value, order, refused) = KeyOrder::parse_schemas(text.as_bytes()).unwrap();
+        assert_eq!(value["tools"][0], json!({"name": "a", "inputSchema": null}));
+        assert_eq!(
+            value["tools"][1],
+            json!({"name": "b", "inputSchema": {"properties": {"q": {}}}})
+        );
+        let expected = ImportError {
+            pointer: JsonPointer::parse("/tools/0/inputSchema/properties/p65536").unwrap(),
+            kind: ImportErrorKind::TooManyNodes,
+        };
+        assert_eq!(refused, [expected]);
+        // Nothing is kept of the refused schema's key order.
+        assert_eq!(order.keys("/tools/0/inputSchema/properties"), None);
+        // At the limit, nothing is refused.
+        let text = format!(r#"{{"properties":{{{}}}}}"#, props(MAX_IMPORT_NODES));
+        assert_eq!(KeyOrder::parse_schemas(text.as_bytes()).unwrap().2, []);
+    }
+
+    #[test]
+    fn variants_and_nested_properties_count_and_literals_do_not() {
+        // A property holding `anyOf` variants: the property and each variant are nodes.
+        let variants = vec!["{}"; MAX_IMPORT_NODES].join(",");
+        let text = format!(r#"{{"properties":{{"x":{{"anyOf":[{variants}]}}}}}}"#);
+        let refused = KeyOrder::parse_schemas(text.as_bytes()).unwrap().2;
+        assert_eq!(refused[0].pointer, "/properties/x/anyOf/65535");
+        // The same members in literals and in keywords kept verbatim are not schema nodes.
+        let wide = format!("{{{}}}", props(MAX_IMPORT_NODES + 1));
+        for keyword in ["default", "enum", "const", "examples", "not", "patternProperties"] {
+            let text =
+                format!(r#"{{"properties":{{"x":{{"{keyword}":{{"properties":{wide}}}}}}}}}"#);
+            assert_eq!(KeyOrder::parse_schemas(text.as_bytes()).unwrap().2, [], "{keyword}");
+        }
+        // Definitions count apart from the rest: each side has the limit to itself here, and
+        // the import, which adds them up, refuses what they hold together.
+        let defs = props(MAX_IMPORT_NODES - 1);
+        let text =
+            format!(r#"{{"$defs":{{"d":{{"properties":{{{defs}}}}}}},"properties":{wide}}}"#);
+        let refused = KeyOrder::parse_schemas(text.as_bytes()).unwrap().2;
+        assert_eq!(refused.len(), 1);
+        assert_eq!(refused[0].pointer, "/properties/p65536");
+    }
 }

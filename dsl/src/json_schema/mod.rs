@@ -7,12 +7,10 @@
 //! | file | owns |
 //! | --- | --- |
 //! | `export.rs` | [`export_input`], [`export_output`], [`export_schema`] and the key order they write |
-//! | `import/` | [`import_input`], [`import_schema`]: the importer, one file per concept |
+//! | `refs.rs` | every `$ref` helper: [`definition_ref`], the definition names a schema or a JSON value refers to |
+//! | `import/` | [`import_input`], [`import_schema`]: the importer, in three stages (read, lower, settle) |
 //! | `imported.rs` | what an import returns: [`Imported`], [`ImportNote`], [`ImportError`] |
-//! | `finite.rs` | which definitions some finite value matches (a `$ref` cycle needs a base case) |
-//! | `keywords.rs` | the keyword tables import reads by |
-//! | `order.rs` | [`KeyOrder`]: the key order of JSON text, kept beside its `Value` |
-//! | `view.rs` | the flattened view of one schema object (`allOf` merged) |
+//! | `keyword.rs` | [`SchemaKeyword`]: the one table of keywords (wire name, what import does, family, IR bound, which value of two tightens) |
 //!
 //! # Keywords the IR cannot type
 //!
@@ -36,24 +34,24 @@
 //! | `$dynamicRef`, `$recursiveRef` | not enforced |
 
 pub(crate) mod export;
-mod finite;
 mod import;
 mod imported;
-mod keywords;
-mod order;
-mod view;
+pub(crate) mod keyword;
+mod refs;
 
+pub use crate::json_text::order::KeyOrder;
 pub use export::{
-    definition_ref, export_input, export_input_literal, export_output, export_output_literal,
-    export_schema, export_schema_literal,
+    export_input, export_input_literal, export_output, export_output_literal, export_schema,
+    export_schema_literal,
 };
 pub use import::{
     import_input, import_input_ordered, import_schema, import_schema_ordered, merge_definitions,
 };
-pub(crate) use import::{import_input_every, import_schema_counted, json_refs};
+pub(crate) use import::{import_input_every, import_schema_counted};
 pub use imported::{
     ImportError, ImportErrorKind, ImportNote, Imported, ImportedSchema, InputSchema,
     MAX_IMPORT_NODES, pointer_token,
 };
-pub use order::KeyOrder;
-pub(crate) use order::TextProblem;
+pub use keyword::SchemaKeyword;
+pub use refs::definition_ref;
+pub(crate) use refs::json_refs;

@@ -44,25 +44,10 @@ pub enum Keyword {
 }
 
 impl Keyword {
-    /// The keyword as spelled in JSON Schema.
+    /// The keyword as spelled in JSON Schema (its row of
+    /// [`SchemaKeyword`](crate::json_schema::SchemaKeyword)).
     pub const fn as_str(self) -> &'static str {
-        match self {
-            Keyword::Title => "title",
-            Keyword::Default => "default",
-            Keyword::Examples => "examples",
-            Keyword::Format => "format",
-            Keyword::Pattern => "pattern",
-            Keyword::MinLength => "minLength",
-            Keyword::MaxLength => "maxLength",
-            Keyword::Minimum => "minimum",
-            Keyword::Maximum => "maximum",
-            Keyword::ExclusiveMinimum => "exclusiveMinimum",
-            Keyword::ExclusiveMaximum => "exclusiveMaximum",
-            Keyword::MultipleOf => "multipleOf",
-            Keyword::MinItems => "minItems",
-            Keyword::MaxItems => "maxItems",
-            Keyword::UniqueItems => "uniqueItems",
-        }
+        crate::json_schema::keyword::RENDERED[self as usize].wire()
     }
 
     /// The keyword as an object key for [`JsonWriter::static_key`](super::JsonWriter).
@@ -117,7 +102,7 @@ impl Keywords {
     /// No keyword.
     pub const NONE: Keywords = Keywords(0);
     /// Every keyword.
-    pub const ALL: Keywords = Keywords((1 << 15) - 1);
+    pub const ALL: Keywords = Keywords((1 << crate::json_schema::keyword::RENDERED.len()) - 1);
 
     /// The set plus `k`.
     pub const fn with(self, k: Keyword) -> Keywords {

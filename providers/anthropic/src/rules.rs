@@ -3,6 +3,7 @@
 
 use serde_json::Value;
 use tooldef::JsonPointer;
+use tooldef::json_schema::SchemaKeyword;
 use tooldef::render::{NameRule, NameRules};
 
 /// Anthropic's tool-name rule as the API enforces it, `^[a-zA-Z0-9_-]{1,128}$` (API errors of
@@ -12,25 +13,25 @@ pub const TOOL_NAME: NameRule = NameRule::COMMON_128;
 /// What the renderer checks: tool names only.
 pub(crate) const NAME_RULES: NameRules = NameRules::tools(TOOL_NAME);
 
-const UNSUPPORTED: &[&str] = &[
-    "minimum",
-    "maximum",
-    "exclusiveMinimum",
-    "exclusiveMaximum",
-    "multipleOf",
-    "minLength",
-    "maxLength",
-    "maxItems",
-    "uniqueItems",
-    "oneOf",
-    "not",
-    "if",
-    "then",
-    "else",
-    "patternProperties",
-    "dependentRequired",
-    "dependentSchemas",
-    "default",
+const UNSUPPORTED: &[SchemaKeyword] = &[
+    SchemaKeyword::Minimum,
+    SchemaKeyword::Maximum,
+    SchemaKeyword::ExclusiveMinimum,
+    SchemaKeyword::ExclusiveMaximum,
+    SchemaKeyword::MultipleOf,
+    SchemaKeyword::MinLength,
+    SchemaKeyword::MaxLength,
+    SchemaKeyword::MaxItems,
+    SchemaKeyword::UniqueItems,
+    SchemaKeyword::OneOf,
+    SchemaKeyword::Not,
+    SchemaKeyword::If,
+    SchemaKeyword::Then,
+    SchemaKeyword::Else,
+    SchemaKeyword::PatternProperties,
+    SchemaKeyword::DependentRequired,
+    SchemaKeyword::DependentSchemas,
+    SchemaKeyword::Default,
 ];
 
 const FORMATS: &[&str] =
@@ -64,7 +65,7 @@ pub fn strict_violations(input_schema: &Value) -> Vec<String> {
 fn check(schema: &Value, pointer: &mut JsonPointer, out: &mut Vec<String>) {
     let Some(map) = schema.as_object() else { return };
     for key in map.keys() {
-        if UNSUPPORTED.contains(&key.as_str()) {
+        if SchemaKeyword::from_wire(key).is_some_and(|k| UNSUPPORTED.contains(&k)) {
             out.push(format!("{pointer}: keyword `{key}` is not supported in strict mode"));
         }
     }

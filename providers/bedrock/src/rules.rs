@@ -4,6 +4,7 @@
 
 use serde_json::Value;
 use tooldef::JsonPointer;
+use tooldef::json_schema::SchemaKeyword;
 use tooldef::render::{NameRule, NameRules};
 
 /// Bedrock's tool-name rule, `[a-zA-Z0-9_-]+` of 1 to 64 characters (the Converse service
@@ -13,8 +14,14 @@ pub const TOOL_NAME: NameRule = NameRule::COMMON_64;
 /// What the renderer checks: tool names only.
 pub(crate) const NAME_RULES: NameRules = NameRules::tools(TOOL_NAME);
 
-const REJECTED: &[&str] =
-    &["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "maxItems"];
+const REJECTED: &[SchemaKeyword] = &[
+    SchemaKeyword::Minimum,
+    SchemaKeyword::Maximum,
+    SchemaKeyword::ExclusiveMinimum,
+    SchemaKeyword::ExclusiveMaximum,
+    SchemaKeyword::MultipleOf,
+    SchemaKeyword::MaxItems,
+];
 
 /// Every way `inputSchema.json` breaks Bedrock's strict rules, as `pointer: problem` lines;
 /// empty when the schema is accepted.
@@ -38,8 +45,8 @@ fn check(schema: &Value, pointer: &JsonPointer, out: &mut Vec<String>) {
         }
         return;
     };
-    for key in REJECTED {
-        if map.contains_key(*key) {
+    for key in REJECTED.iter().map(|k| k.wire()) {
+        if map.contains_key(key) {
             out.push(format!("{pointer}: `{key}` is rejected in strict mode"));
         }
     }

@@ -5,6 +5,7 @@
 
 use serde_json::Value;
 use tooldef::JsonPointer;
+use tooldef::json_schema::SchemaKeyword;
 use tooldef::render::{NameRule, NameRules};
 
 fn letter_or_underscore(b: u8) -> bool {
@@ -40,30 +41,34 @@ pub const PROPERTY_NAME: NameRule = NameRule {
 pub(crate) const NAME_RULES: NameRules =
     NameRules::tools(FUNCTION_NAME).with_properties(PROPERTY_NAME);
 
-const ALLOWED: &[&str] = &[
-    "type",
-    "format",
-    "title",
-    "description",
-    "nullable",
-    "enum",
-    "items",
-    "maxItems",
-    "minItems",
-    "properties",
-    "required",
-    "minProperties",
-    "maxProperties",
-    "minimum",
-    "maximum",
-    "minLength",
-    "maxLength",
-    "pattern",
-    "example",
-    "anyOf",
-    "propertyOrdering",
-    "default",
+/// The JSON Schema keywords (and OpenAPI's `nullable` and `example`) that are fields of
+/// Gemini's `Schema`.
+const ALLOWED: &[SchemaKeyword] = &[
+    SchemaKeyword::Type,
+    SchemaKeyword::Format,
+    SchemaKeyword::Title,
+    SchemaKeyword::Description,
+    SchemaKeyword::Nullable,
+    SchemaKeyword::Enum,
+    SchemaKeyword::Items,
+    SchemaKeyword::MaxItems,
+    SchemaKeyword::MinItems,
+    SchemaKeyword::Properties,
+    SchemaKeyword::Required,
+    SchemaKeyword::MinProperties,
+    SchemaKeyword::MaxProperties,
+    SchemaKeyword::Minimum,
+    SchemaKeyword::Maximum,
+    SchemaKeyword::MinLength,
+    SchemaKeyword::MaxLength,
+    SchemaKeyword::Pattern,
+    SchemaKeyword::Example,
+    SchemaKeyword::AnyOf,
+    SchemaKeyword::Default,
 ];
+
+/// The fields of Gemini's `Schema` that no JSON Schema dialect has.
+const GEMINI_FIELDS: &[&str] = &["propertyOrdering"];
 
 const TYPES: &[&str] = &["STRING", "NUMBER", "INTEGER", "BOOLEAN", "ARRAY", "OBJECT", "NULL"];
 
@@ -90,7 +95,9 @@ fn check(schema: &Value, pointer: &JsonPointer, out: &mut Vec<String>) {
         return;
     };
     for key in map.keys() {
-        if !ALLOWED.contains(&key.as_str()) {
+        let field = SchemaKeyword::from_wire(key).is_some_and(|k| ALLOWED.contains(&k))
+            || GEMINI_FIELDS.contains(&key.as_str());
+        if !field {
             out.push(format!("{pointer}: `{key}` is not a field of Gemini's Schema"));
         }
     }

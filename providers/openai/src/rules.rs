@@ -4,6 +4,7 @@
 
 use serde_json::Value;
 use tooldef::JsonPointer;
+use tooldef::json_schema::SchemaKeyword;
 use tooldef::render::{NameRule, NameRules};
 
 /// OpenAI's function-name rule, `^[a-zA-Z0-9_-]{1,64}$` (SDK types and API errors), shared by
@@ -13,31 +14,32 @@ pub const TOOL_NAME: NameRule = NameRule::COMMON_64;
 /// What the renderer checks: function names only (no property-name rule is documented).
 pub(crate) const NAME_RULES: NameRules = NameRules::tools(TOOL_NAME);
 
-const ALLOWED: &[&str] = &[
-    "type",
-    "description",
-    "title",
-    "properties",
-    "required",
-    "additionalProperties",
-    "items",
-    "enum",
-    "const",
-    "anyOf",
-    "$ref",
-    "$defs",
-    "definitions",
-    "pattern",
-    "format",
-    "multipleOf",
-    "maximum",
-    "exclusiveMaximum",
-    "minimum",
-    "exclusiveMinimum",
-    "minItems",
-    "maxItems",
-    "minLength",
-    "maxLength",
+/// The keywords strict mode accepts.
+const ALLOWED: &[SchemaKeyword] = &[
+    SchemaKeyword::Type,
+    SchemaKeyword::Description,
+    SchemaKeyword::Title,
+    SchemaKeyword::Properties,
+    SchemaKeyword::Required,
+    SchemaKeyword::AdditionalProperties,
+    SchemaKeyword::Items,
+    SchemaKeyword::Enum,
+    SchemaKeyword::Const,
+    SchemaKeyword::AnyOf,
+    SchemaKeyword::Ref,
+    SchemaKeyword::Defs,
+    SchemaKeyword::Definitions,
+    SchemaKeyword::Pattern,
+    SchemaKeyword::Format,
+    SchemaKeyword::MultipleOf,
+    SchemaKeyword::Maximum,
+    SchemaKeyword::ExclusiveMaximum,
+    SchemaKeyword::Minimum,
+    SchemaKeyword::ExclusiveMinimum,
+    SchemaKeyword::MinItems,
+    SchemaKeyword::MaxItems,
+    SchemaKeyword::MinLength,
+    SchemaKeyword::MaxLength,
 ];
 
 const FORMATS: &[&str] =
@@ -71,7 +73,7 @@ fn check(schema: &Value, pointer: &mut JsonPointer, out: &mut Vec<String>) {
         return;
     };
     for key in map.keys() {
-        if !ALLOWED.contains(&key.as_str()) {
+        if !SchemaKeyword::from_wire(key).is_some_and(|k| ALLOWED.contains(&k)) {
             out.push(format!("{pointer}: keyword `{key}` is not supported in strict mode"));
         }
     }

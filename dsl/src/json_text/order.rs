@@ -12,7 +12,8 @@
 //! it on), a `Map` already iterates in text order, which is the order the table records.
 //!
 //! [`KeyOrder::parse_schemas`] reads text that holds tool schemas (a spec, a provider's tool
-//! list) and counts their nodes while it reads, so that a schema far past
+//! list) and counts their nodes while it reads (through [`KeyOrder::parse_counting`] here, with
+//! the limit import gives it), so that a schema far past
 //! [`MAX_IMPORT_NODES`] is refused before it is built: a `serde_json::Value` of tiny schemas
 //! takes some 30 times its text, and import would refuse it anyway. Within each schema (the
 //! outermost object that has `properties`, `$defs`, `definitions`, `anyOf` or `oneOf`), each
@@ -24,6 +25,8 @@
 //! refused here is one the import would refuse, and the rest of the document is read as
 //! usual. Literals (`default`, `examples`, `enum`, `const`) and the keywords import keeps
 //! verbatim are not counted.
+//!
+//! [`MAX_IMPORT_NODES`]: crate::json_schema::MAX_IMPORT_NODES
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -32,9 +35,16 @@ use std::fmt;
 use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Number, Value};
 
-use crate::json_schema::imported::{ImportError, ImportErrorKind, MAX_IMPORT_NODES};
 use crate::literal::{Literal, LiteralRangeError};
 use crate::pointer::JsonPointer;
+
+/// The deepest JSON tooldef reads and dispatch accepts: 127 nested arrays or objects, the
+/// outermost counted (the arguments object is the first level). That is as deep as
+/// `serde_json` reads text (its recursion limit stops at the 128th level), so a tool whose
+/// parameters serde decodes straight from the text takes exactly what every other tool takes.
+/// Text or a value built by a host that is deeper is refused with the pointer of the array or
+/// object that crosses the limit.
+pub const MAX_DEPTH: usize = 127;
 
 /// The key order of the objects of one JSON document, where it differs from sorted order.
 ///
@@ -90,30 +100,19 @@ impl KeyOrder {
         KeyOrder::parse_with(text, None)
     }
 
-    /// As [`KeyOrder::parse`], for text that holds tool schemas: their nodes are counted while
-    /// reading (see the module docs), and each schema past [`MAX_IMPORT_NODES`] is left `null`
-    /// in the value and refused with [`ImportErrorKind::TooManyNodes`] at the pointer where the
-    /// count crossed the limit (a pointer into the document). The rest of the document is read
-    /// as usual.
-    ///
-    /// ```
-    /// use tooldef::json_schema::KeyOrder;
-    ///
-    /// let props: Vec<String> = (0..70_000).map(|i| format!("\"p{i}\":{{}}")).collect();
-    /// let text = format!(r#"{{"tools":[{{"name":"wide","inputSchema":{{"properties":{{{}}}}}}}]}}"#, props.join(","));
-    /// let (value, _, refused) = KeyOrder::parse_schemas(text.as_bytes()).unwrap();
-    /// assert_eq!(value["tools"][0]["inputSchema"], serde_json::Value::Null);
-    /// assert_eq!(value["tools"][0]["name"], "wide");
-    /// assert_eq!(refused[0].pointer, "/tools/0/inputSchema/properties/p65536");
-    /// ```
+    /// As [`KeyOrder::parse`], counting the nodes of the tool schemas the text holds while
+    /// reading (see the module docs): each schema past `limit` nodes is left `null` in the
+    /// value, with the pointer where the count crossed the limit (a pointer into the document).
+    /// [`KeyOrder::parse_schemas`] reads with import's limit.
     ///
     /// # Errors
     ///
     /// As [`KeyOrder::parse`].
-    pub fn parse_schemas(
+    pub(crate) fn parse_counting(
         text: &[u8],
-    ) -> Result<(Value, KeyOrder, Vec<ImportError>), serde_json::Error> {
-        let mut budget = Budget::default();
+        limit: usize,
+    ) -> Result<(Value, KeyOrder, Vec<JsonPointer>), serde_json::Error> {
+        let mut budget = Budget { limit, ..Budget::default() };
         let (value, order) =
             KeyOrder::parse_with(text, Some(&mut budget)).map_err(|(error, _)| error)?;
         Ok((value, order, budget.refused))
@@ -343,7 +342,7 @@ fn at_the_bracket(text: &[u8], err: serde_json::Error) -> serde_json::Error {
 pub(crate) enum TextProblem {
     /// A key given twice in one object: the key's pointer.
     DuplicateKey(JsonPointer),
-    /// An array or object nested deeper than [`MAX_DEPTH`](crate::json_text::MAX_DEPTH): its
+    /// An array or object nested deeper than [`MAX_DEPTH`]: its
     /// pointer.
     TooDeep(JsonPointer),
 }
@@ -358,7 +357,10 @@ struct Budget {
     def_nodes: usize,
     /// Past the limit: the rest of the schema is read without being kept.
     skipping: bool,
-    refused: Vec<ImportError>,
+    /// The most nodes of either kind.
+    limit: usize,
+    /// Where each schema past the limit crossed it.
+    refused: Vec<JsonPointer>,
 }
 
 /// What the value being read is, as far as counting schema nodes goes.
@@ -414,7 +416,7 @@ impl Recorder<'_> {
 
     /// Refuses the array or object being entered when it is one level too many.
     fn enter<E: serde::de::Error>(&mut self) -> Result<(), E> {
-        let max = crate::json_text::MAX_DEPTH;
+        let max = MAX_DEPTH;
         if self.depth < max {
             return Ok(());
         }
@@ -437,12 +439,9 @@ impl Recorder<'_> {
         }
         let n = if defs { &mut budget.def_nodes } else { &mut budget.nodes };
         *n += 1;
-        if *n > MAX_IMPORT_NODES {
+        if *n > budget.limit {
             budget.skipping = true;
-            budget.refused.push(ImportError {
-                pointer: self.path.clone(),
-                kind: ImportErrorKind::TooManyNodes,
-            });
+            budget.refused.push(self.path.clone());
         }
     }
 
@@ -483,7 +482,11 @@ impl Recorder<'_> {
     fn end_root(&mut self) -> bool {
         let Some(budget) = self.budget.as_deref_mut() else { return false };
         let refused = budget.skipping;
-        *budget = Budget { refused: std::mem::take(&mut budget.refused), ..Budget::default() };
+        *budget = Budget {
+            limit: budget.limit,
+            refused: std::mem::take(&mut budget.refused),
+            ..Budget::default()
+        };
         refused
     }
 }
@@ -730,63 +733,12 @@ mod tests {
         );
     }
 
-    /// `n` members `"p0":{}`... of a `properties` object.
-    fn props(n: usize) -> String {
-        (0..n).map(|i| format!(r#""p{i}":{{}}"#)).collect::<Vec<_>>().join(",")
-    }
-
-    #[test]
-    fn a_schema_past_the_node_limit_is_left_null_and_refused_where_the_count_crossed() {
-        let text = format!(
-            r#"{{"tools":[{{"name":"a","inputSchema":{{"properties":{{{}}}}}}},{{"name":"b","inputSchema":{{"properties":{{"q":{{}}}}}}}}]}}"#,
-            props(MAX_IMPORT_NODES + 10)
-        );
-        let (value, order, refused) = KeyOrder::parse_schemas(text.as_bytes()).unwrap();
-        assert_eq!(value["tools"][0], json!({"name": "a", "inputSchema": null}));
-        assert_eq!(
-            value["tools"][1],
-            json!({"name": "b", "inputSchema": {"properties": {"q": {}}}})
-        );
-        let expected = ImportError {
-            pointer: JsonPointer::parse("/tools/0/inputSchema/properties/p65536").unwrap(),
-            kind: ImportErrorKind::TooManyNodes,
-        };
-        assert_eq!(refused, [expected]);
-        // Nothing is kept of the refused schema's key order.
-        assert_eq!(order.keys("/tools/0/inputSchema/properties"), None);
-        // At the limit, nothing is refused.
-        let text = format!(r#"{{"properties":{{{}}}}}"#, props(MAX_IMPORT_NODES));
-        assert_eq!(KeyOrder::parse_schemas(text.as_bytes()).unwrap().2, []);
-    }
-
-    #[test]
-    fn variants_and_nested_properties_count_and_literals_do_not() {
-        // A property holding `anyOf` variants: the property and each variant are nodes.
-        let variants = vec!["{}"; MAX_IMPORT_NODES].join(",");
-        let text = format!(r#"{{"properties":{{"x":{{"anyOf":[{variants}]}}}}}}"#);
-        let refused = KeyOrder::parse_schemas(text.as_bytes()).unwrap().2;
-        assert_eq!(refused[0].pointer, "/properties/x/anyOf/65535");
-        // The same members in literals and in keywords kept verbatim are not schema nodes.
-        let wide = format!("{{{}}}", props(MAX_IMPORT_NODES + 1));
-        for keyword in ["default", "enum", "const", "examples", "not", "patternProperties"] {
-            let text =
-                format!(r#"{{"properties":{{"x":{{"{keyword}":{{"properties":{wide}}}}}}}}}"#);
-            assert_eq!(KeyOrder::parse_schemas(text.as_bytes()).unwrap().2, [], "{keyword}");
-        }
-        // Definitions count apart from the rest: each side has the limit to itself here, and
-        // the import, which adds them up, refuses what they hold together.
-        let defs = props(MAX_IMPORT_NODES - 1);
-        let text =
-            format!(r#"{{"$defs":{{"d":{{"properties":{{{defs}}}}}}},"properties":{wide}}}"#);
-        let refused = KeyOrder::parse_schemas(text.as_bytes()).unwrap().2;
-        assert_eq!(refused.len(), 1);
-        assert_eq!(refused[0].pointer, "/properties/p65536");
-    }
-
     #[test]
     fn without_a_budget_nothing_is_counted() {
-        let text = format!(r#"{{"properties":{{{}}}}}"#, props(MAX_IMPORT_NODES + 1));
+        let wide = 64 * 1024 + 1;
+        let props = (0..wide).map(|i| format!(r#""p{i}":{{}}"#)).collect::<Vec<_>>().join(",");
+        let text = format!(r#"{{"properties":{{{props}}}}}"#);
         let (value, _) = KeyOrder::parse(text.as_bytes()).unwrap();
-        assert_eq!(value["properties"].as_object().map(Map::len), Some(MAX_IMPORT_NODES + 1));
+        assert_eq!(value["properties"].as_object().map(Map::len), Some(wide));
     }
 }

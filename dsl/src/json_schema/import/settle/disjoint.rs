@@ -11,8 +11,8 @@
 use std::collections::HashSet;
 
 use super::definitions::ByName;
-use super::enums::EqKey;
 use crate::descriptor_rules::MAX_DEPTH;
+use crate::json_schema::import::lower::enums::EqKey;
 use crate::schema::{EnumValues, RefSchema, Schema, SchemaKind};
 
 /// What [`may_overlap`] found of a `oneOf`'s variants.
@@ -171,13 +171,7 @@ fn nulls(s: &Schema) -> bool {
 
 /// Whether no value can match both `a` and `b` (conservative: `false` when unsure, and when
 /// `steps` runs out, which the caller sees as `*steps == 0`).
-pub(super) fn disjoint(
-    a: &Schema,
-    b: &Schema,
-    defs: &ByName<'_>,
-    depth: usize,
-    steps: &mut usize,
-) -> bool {
+fn disjoint(a: &Schema, b: &Schema, defs: &ByName<'_>, depth: usize, steps: &mut usize) -> bool {
     if depth > MAX_DEPTH || *steps == 0 {
         return false;
     }

@@ -1,11 +1,13 @@
 //! Numeric bounds (`minimum`, `maximum`, their exclusive forms, draft-04 booleans included, and
 //! `multipleOf`) for integers and numbers.
 
+use std::borrow::Cow;
+
 use serde_json::Value;
 
-use super::Importer;
+use crate::json_schema::import::context::Cx;
+use crate::json_schema::import::read::Node;
 use crate::json_schema::imported::{ImportError, unsupported, wrong};
-use crate::json_schema::view::View;
 use crate::schema::NumberSchema;
 
 fn int_of(v: &Value) -> Option<i64> {
@@ -15,12 +17,12 @@ fn int_of(v: &Value) -> Option<i64> {
 }
 
 pub(super) fn number_kws<T: Copy>(
-    view: &View<'_>,
+    node: &Node<'_>,
     conv: impl Fn(&Value) -> Option<T>,
 ) -> Result<NumberSchema<T>, ImportError> {
     let expected = "a number";
     let get = |key: &str| -> Result<Option<T>, ImportError> {
-        match view.get(key) {
+        match node.get(key) {
             None => Ok(None),
             Some(kw) => {
                 conv(&kw.value).map(Some).ok_or_else(|| wrong(&kw.ptr, key, expected, &kw.value))
@@ -30,7 +32,7 @@ pub(super) fn number_kws<T: Copy>(
     let mut minimum = get("minimum")?;
     let mut maximum = get("maximum")?;
     let bound = |key: &str, plain: &mut Option<T>| -> Result<Option<T>, ImportError> {
-        match view.get(key) {
+        match node.get(key) {
             None => Ok(None),
             // Draft-04: a boolean turns the plain bound exclusive.
             Some(kw) if kw.value.is_boolean() => {
@@ -62,127 +64,158 @@ enum IntBound {
     Fraction(f64),
 }
 
-impl Importer {
-    /// The bounds of an integer schema. JSON Schema reads any number with a zero fractional
-    /// part as an integer (`1.0`, `1e3`, `-0`), and so does this. A bound beyond the 64-bit
-    /// range of the IR that every 64-bit integer satisfies (`maximum: 18446744073709551615`)
-    /// is dropped with a note; one that none satisfies cannot be held and is an error. A
-    /// fractional bound is read as the integer bound that admits the same integers
-    /// (`minimum: 0.1` as `minimum: 1`, `exclusiveMaximum: 9.5` as `exclusiveMaximum: 10`),
-    /// a fractional step as the whole step that admits the same integers (`multipleOf: 0.3`,
-    /// which is 3/10, as `multipleOf: 3`), and a step of which every integer is a multiple
-    /// (`multipleOf: 0.5`) is dropped, each with a note.
-    pub(super) fn int_kws(&mut self, view: &View<'_>) -> Result<NumberSchema<i64>, ImportError> {
-        const EDGE: f64 = 9_223_372_036_854_775_807.0;
-        let wide = number_kws(view, |v| {
-            int_of(v).map(IntBound::Int).or_else(|| {
-                let f = v.as_f64().filter(|f| f.is_finite())?;
-                Some(if f.fract() != 0.0 {
-                    IntBound::Fraction(f)
-                } else if f >= EDGE || f <= -EDGE {
-                    IntBound::Beyond
-                } else {
-                    return None;
-                })
+/// The integer schema of a node: its bounds (see [`int_kws`]) and its `int32` or `int64`
+/// format.
+pub(super) fn integer(cx: &mut Cx, node: &Node<'_>) -> Result<NumberSchema<i64>, ImportError> {
+    let mut n = int_kws(cx, node)?;
+    n.format = int_format(node).map(|f| Cow::Owned(f.to_owned()));
+    Ok(n)
+}
+
+/// The `format` of an integer that the IR keeps: `int32` or `int64`, the bounds of a signed
+/// integer of that width (any other format on an integer is dropped with a note).
+pub(super) fn int_format<'n>(node: &'n Node<'_>) -> Option<&'n str> {
+    let format = node.get("format")?.value.as_str()?;
+    crate::schema::int_format_range(format).map(|_| format)
+}
+
+/// The bounds of an integer schema. JSON Schema reads any number with a zero fractional
+/// part as an integer (`1.0`, `1e3`, `-0`), and so does this. A bound beyond the 64-bit
+/// range of the IR that every 64-bit integer satisfies (`maximum: 18446744073709551615`)
+/// is dropped with a note; one that none satisfies cannot be held and is an error. A
+/// fractional bound is read as the integer bound that admits the same integers
+/// (`minimum: 0.1` as `minimum: 1`, `exclusiveMaximum: 9.5` as `exclusiveMaximum: 10`),
+/// a fractional step as the whole step that admits the same integers (`multipleOf: 0.3`,
+/// which is 3/10, as `multipleOf: 3`), and a step of which every integer is a multiple
+/// (`multipleOf: 0.5`) is dropped, each with a note.
+fn int_kws(cx: &mut Cx, node: &Node<'_>) -> Result<NumberSchema<i64>, ImportError> {
+    const EDGE: f64 = 9_223_372_036_854_775_807.0;
+    let wide = number_kws(node, |v| {
+        int_of(v).map(IntBound::Int).or_else(|| {
+            let f = v.as_f64().filter(|f| f.is_finite())?;
+            Some(if f.fract() != 0.0 {
+                IntBound::Fraction(f)
+            } else if f >= EDGE || f <= -EDGE {
+                IntBound::Beyond
+            } else {
+                return None;
             })
-        })?;
-        // The fractional bounds read, by keyword: a range they leave empty is named below.
-        let mut fractions: Vec<(&'static str, f64)> = Vec::new();
-        // `upper`: the bound is a maximum (every integer below a huge one satisfies it).
-        // `round`: the integer that admits the same integers as a fractional bound.
-        let mut keep = |key: &'static str,
-                        bound: Option<IntBound>,
-                        upper: bool,
-                        round: fn(f64) -> f64| {
-            let Some(bound) = bound else { return Ok(None) };
-            let kw = view.get(key).expect("a bound that was read");
-            let ptr = kw.ptr.clone();
-            match bound {
-                IntBound::Int(b) => Ok(Some(b)),
-                IntBound::Fraction(f) => {
-                    // |f| < 2^52 for any double with a fractional part: the cast is exact.
-                    let b = round(f) as i64;
-                    self.note(&ptr, key, format!("{f} on an integer is read as {b}"));
-                    fractions.push((key, f));
-                    Ok(Some(b))
-                }
-                IntBound::Beyond if (kw.value.as_f64().unwrap_or(0.0) > 0.0) == upper => {
-                    self.note(
-                        &ptr,
-                        key,
-                        "is beyond the 64-bit range and every 64-bit integer satisfies it; dropped",
-                    );
-                    Ok(None)
-                }
-                IntBound::Beyond => Err(unsupported(
-                    &kw.ptr,
-                    key,
-                    "is beyond the 64-bit range of integer bounds, and no 64-bit integer satisfies it",
-                )),
-            }
-        };
-        // n >= 0.1 <=> n >= 1; n > 0.1 <=> n > 0; n <= 9.5 <=> n <= 9; n < 9.5 <=> n < 10.
-        let minimum = keep("minimum", wide.minimum, false, f64::ceil)?;
-        let maximum = keep("maximum", wide.maximum, true, f64::floor)?;
-        let exclusive_minimum =
-            keep("exclusiveMinimum", wide.exclusive_minimum, false, f64::floor)?;
-        let exclusive_maximum = keep("exclusiveMaximum", wide.exclusive_maximum, true, f64::ceil)?;
-        if let Some(e) = no_integer_between(
-            view,
-            &fractions,
-            [("minimum", minimum), ("exclusiveMinimum", exclusive_minimum)],
-            [("maximum", maximum), ("exclusiveMaximum", exclusive_maximum)],
-        ) {
-            return Err(e);
-        }
-        let multiple_of = match wide.multiple_of {
-            None => None,
-            Some(IntBound::Int(m)) => Some(m),
-            Some(IntBound::Fraction(r)) => {
-                let kw = view.get("multipleOf").expect("a step that was read");
-                let ptr = kw.ptr.clone();
-                match integer_step(r) {
-                    Some(Step::Every) => {
-                        self.note(
-                            &ptr,
-                            "multipleOf",
-                            format!("{r}: every integer is a multiple of it; dropped"),
-                        );
-                        None
-                    }
-                    Some(Step::Of { step, denominator }) => {
-                        self.note(
-                            &ptr,
-                            "multipleOf",
-                            format!(
-                                "{r} on an integer is read as {step}: an integer is a multiple of {step}/{denominator} exactly when it is a multiple of {step}"
-                            ),
-                        );
-                        Some(step)
-                    }
-                    None => {
-                        return Err(wrong(
-                            &kw.ptr,
-                            "multipleOf",
-                            "a positive whole number, or a fraction of whole numbers, on an integer",
-                            &kw.value,
-                        ));
-                    }
-                }
-            }
-            Some(IntBound::Beyond) => {
-                let kw = view.get("multipleOf").expect("a step that was read");
-                return Err(unsupported(&kw.ptr, "multipleOf", "is beyond the 64-bit range"));
-            }
-        };
-        Ok(NumberSchema {
-            minimum,
-            maximum,
-            exclusive_minimum,
-            exclusive_maximum,
-            multiple_of,
-            format: None,
         })
+    })?;
+    // The fractional bounds read, by keyword: a range they leave empty is named below.
+    let mut fractions: Vec<(&'static str, f64)> = Vec::new();
+    let mut keep =
+        |key: &'static str, bound: Option<IntBound>, upper: bool, round: fn(f64) -> f64| {
+            int_bound(cx, node, IntBoundAt { key, upper, round }, bound, &mut fractions)
+        };
+    // n >= 0.1 <=> n >= 1; n > 0.1 <=> n > 0; n <= 9.5 <=> n <= 9; n < 9.5 <=> n < 10.
+    let minimum = keep("minimum", wide.minimum, false, f64::ceil)?;
+    let maximum = keep("maximum", wide.maximum, true, f64::floor)?;
+    let exclusive_minimum = keep("exclusiveMinimum", wide.exclusive_minimum, false, f64::floor)?;
+    let exclusive_maximum = keep("exclusiveMaximum", wide.exclusive_maximum, true, f64::ceil)?;
+    if let Some(e) = no_integer_between(
+        node,
+        &fractions,
+        [("minimum", minimum), ("exclusiveMinimum", exclusive_minimum)],
+        [("maximum", maximum), ("exclusiveMaximum", exclusive_maximum)],
+    ) {
+        return Err(e);
+    }
+    let multiple_of = int_step(cx, node, wide.multiple_of)?;
+    Ok(NumberSchema {
+        minimum,
+        maximum,
+        exclusive_minimum,
+        exclusive_maximum,
+        multiple_of,
+        format: None,
+    })
+}
+
+/// Which integer bound [`int_bound`] reads: its keyword; `upper`, whether it is a maximum
+/// (every integer below a huge one satisfies it); `round`, the integer that admits the same
+/// integers as a fractional bound.
+struct IntBoundAt {
+    key: &'static str,
+    upper: bool,
+    round: fn(f64) -> f64,
+}
+
+/// One integer bound as the IR holds it (see [`int_kws`]); a fractional one is added to
+/// `fractions`.
+fn int_bound(
+    cx: &mut Cx,
+    node: &Node<'_>,
+    at: IntBoundAt,
+    bound: Option<IntBound>,
+    fractions: &mut Vec<(&'static str, f64)>,
+) -> Result<Option<i64>, ImportError> {
+    let IntBoundAt { key, upper, round } = at;
+    let Some(bound) = bound else { return Ok(None) };
+    let kw = node.get(key).expect("a bound that was read");
+    match bound {
+        IntBound::Int(b) => Ok(Some(b)),
+        IntBound::Fraction(f) => {
+            // |f| < 2^52 for any double with a fractional part: the cast is exact.
+            let b = round(f) as i64;
+            cx.note(&kw.ptr, key, format!("{f} on an integer is read as {b}"));
+            fractions.push((key, f));
+            Ok(Some(b))
+        }
+        IntBound::Beyond if (kw.value.as_f64().unwrap_or(0.0) > 0.0) == upper => {
+            cx.note(
+                &kw.ptr,
+                key,
+                "is beyond the 64-bit range and every 64-bit integer satisfies it; dropped",
+            );
+            Ok(None)
+        }
+        IntBound::Beyond => Err(unsupported(
+            &kw.ptr,
+            key,
+            "is beyond the 64-bit range of integer bounds, and no 64-bit integer satisfies it",
+        )),
+    }
+}
+
+/// An integer schema's `multipleOf` as the IR holds it (see [`int_kws`]).
+fn int_step(
+    cx: &mut Cx,
+    node: &Node<'_>,
+    step: Option<IntBound>,
+) -> Result<Option<i64>, ImportError> {
+    let r = match step {
+        None => return Ok(None),
+        Some(IntBound::Int(m)) => return Ok(Some(m)),
+        Some(IntBound::Fraction(r)) => r,
+        Some(IntBound::Beyond) => {
+            let kw = node.get("multipleOf").expect("a step that was read");
+            return Err(unsupported(&kw.ptr, "multipleOf", "is beyond the 64-bit range"));
+        }
+    };
+    let kw = node.get("multipleOf").expect("a step that was read");
+    match integer_step(r) {
+        Some(Step::Every) => {
+            let message = format!("{r}: every integer is a multiple of it; dropped");
+            cx.note(&kw.ptr, "multipleOf", message);
+            Ok(None)
+        }
+        Some(Step::Of { step, denominator }) => {
+            cx.note(
+                &kw.ptr,
+                "multipleOf",
+                format!(
+                    "{r} on an integer is read as {step}: an integer is a multiple of {step}/{denominator} exactly when it is a multiple of {step}"
+                ),
+            );
+            Ok(Some(step))
+        }
+        None => Err(wrong(
+            &kw.ptr,
+            "multipleOf",
+            "a positive whole number, or a fraction of whole numbers, on an integer",
+            &kw.value,
+        )),
     }
 }
 
@@ -195,7 +228,7 @@ impl Importer {
 /// holds an integer, or when two whole-number inclusive bounds decide (`minimum: 2, maximum:
 /// 1` is the descriptor check's to refuse, as it always was).
 fn no_integer_between(
-    view: &View<'_>,
+    node: &Node<'_>,
     fractions: &[(&'static str, f64)],
     lower: [(&'static str, Option<i64>); 2],
     upper: [(&'static str, Option<i64>); 2],
@@ -216,10 +249,10 @@ fn no_integer_between(
     }
     let written = |key: &str| match fractions.iter().find(|(k, _)| *k == key) {
         Some((_, f)) => f.to_string(),
-        None => written_bound(view, key),
+        None => written_bound(node, key),
     };
     let read_as = if fractional { format!(" (read as {lo} and {hi})") } else { String::new() };
-    let kw = view.get(lo_key)?;
+    let kw = node.get(lo_key)?;
     Some(unsupported(
         &kw.ptr,
         lo_key,
@@ -237,12 +270,12 @@ fn exclusive(key: &str) -> bool {
 }
 
 /// The number of the bound `key` as written.
-fn written_bound(view: &View<'_>, key: &str) -> String {
-    match view.get(key) {
+fn written_bound(node: &Node<'_>, key: &str) -> String {
+    match node.get(key) {
         // Draft-04: `exclusiveMinimum: true` makes `minimum` exclusive; its number is there.
         Some(kw) if kw.value.is_boolean() => {
             let plain = if key == "exclusiveMinimum" { "minimum" } else { "maximum" };
-            view.get(plain).map_or_else(String::new, |kw| kw.value.to_string())
+            node.get(plain).map_or_else(String::new, |kw| kw.value.to_string())
         }
         Some(kw) => kw.value.to_string(),
         None => String::new(),
@@ -255,8 +288,8 @@ fn written_bound(view: &View<'_>, key: &str) -> String {
 /// numbers as written: the descriptor's own check compares exclusive bounds as if they were
 /// inclusive and would accept them. Two inclusive bounds the wrong way round are that check's
 /// to refuse, as they always were.
-pub(super) fn float_kws(view: &View<'_>) -> Result<NumberSchema<f64>, ImportError> {
-    let n = number_kws(view, Value::as_f64)?;
+pub(super) fn float_kws(node: &Node<'_>) -> Result<NumberSchema<f64>, ImportError> {
+    let n = number_kws(node, Value::as_f64)?;
     // The tighter bound of each side; of two equal ones, the exclusive one.
     let tighter = |a: (&'static str, f64), b: (&'static str, f64), above: bool| {
         let past = if above { b.1 > a.1 } else { b.1 < a.1 };
@@ -272,14 +305,14 @@ pub(super) fn float_kws(view: &View<'_>) -> Result<NumberSchema<f64>, ImportErro
     if lo < hi || !(exclusive(lo_key) || exclusive(hi_key)) {
         return Ok(n);
     }
-    let kw = view.get(lo_key).expect("a bound that was read");
+    let kw = node.get(lo_key).expect("a bound that was read");
     Err(unsupported(
         &kw.ptr,
         lo_key,
         format!(
             "{} with `{hi_key}` {} leaves no number to accept",
-            written_bound(view, lo_key),
-            written_bound(view, hi_key)
+            written_bound(node, lo_key),
+            written_bound(node, hi_key)
         ),
     ))
 }

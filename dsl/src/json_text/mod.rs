@@ -14,18 +14,19 @@
 //! Dispatch measures a value with [`depth_exceeds`] (a loop, no recursion) before it does
 //! anything else with it and refuses one deeper than [`MAX_DEPTH`]; [`dismantle`] drops a value
 //! of any depth.
+//!
+//! | file | owns |
+//! | --- | --- |
+//! | `mod.rs` | [`parse`], reading a call's arguments, [`depth_exceeds`], [`dismantle`] |
+//! | `order.rs` | [`KeyOrder`]: the key order of JSON text, kept beside its `Value`, and the reader that records it and refuses text deeper than [`MAX_DEPTH`] |
 
 use serde_json::Value;
 
 use crate::pointer::JsonPointer;
+pub use order::MAX_DEPTH;
+use order::{KeyOrder, TextProblem};
 
-/// The deepest JSON tooldef reads and dispatch accepts: 127 nested arrays or objects, the
-/// outermost counted (the arguments object is the first level). That is as deep as
-/// `serde_json` reads text (its recursion limit stops at the 128th level), so a tool whose
-/// parameters serde decodes straight from the text takes exactly what every other tool takes.
-/// Text or a value built by a host that is deeper is refused with the pointer of the array or
-/// object that crosses the limit.
-pub const MAX_DEPTH: usize = 127;
+pub(crate) mod order;
 
 /// Parses JSON text, refusing a key that appears twice in one object.
 ///
@@ -42,7 +43,7 @@ pub const MAX_DEPTH: usize = 127;
 pub fn parse(bytes: &[u8]) -> Result<Value, serde_json::Error> {
     // The ordered reader refuses duplicate keys with their pointer; the order itself is not
     // needed here.
-    crate::json_schema::KeyOrder::parse(bytes).map(|(value, _)| value)
+    KeyOrder::parse(bytes).map(|(value, _)| value)
 }
 
 /// Why text given as a tool's arguments could not be read.
@@ -61,8 +62,7 @@ pub(crate) enum ArgumentsText {
 /// Parses arguments given as text as [`parse`] does, telling a duplicate key or nesting past
 /// the limit (the model's mistake at one argument) from text that is not JSON.
 pub(crate) fn parse_arguments(bytes: &[u8]) -> Result<Value, ArgumentsText> {
-    use crate::json_schema::TextProblem;
-    match crate::json_schema::KeyOrder::parse_noting_problem(bytes) {
+    match KeyOrder::parse_noting_problem(bytes) {
         Ok((value, _)) => Ok(value),
         Err((_, Some(TextProblem::DuplicateKey(pointer)))) => {
             Err(ArgumentsText::DuplicateKey(pointer))
