@@ -24,7 +24,9 @@
 use rmcp::model::{CallToolRequestParams, CallToolResult, ContentBlock, JsonObject, Tool};
 use serde_json::{Map, Value};
 use tooldef::render::{LossPolicy, RenderError, Renderer};
-use tooldef::{Arguments, CallError, Content, JsonPointer, ToolCall, ToolDescriptor, ToolResult};
+use tooldef::{
+    Arguments, CallError, Content, JsonPointer, Outcome, ToolCall, ToolDescriptor, ToolResult,
+};
 
 use crate::import::{ImportError, ImportedTools, import_tools};
 use crate::render::{McpRenderer, McpVersion};
@@ -222,12 +224,14 @@ pub fn result_from_call_result(result: &CallToolResult, call: &ToolCall) -> Tool
             },
         })
         .collect();
+    let is_error = result.is_error.unwrap_or(false);
     ToolResult {
         call_id: call.id.clone(),
         name: call.name.clone(),
         content,
         structured: result.structured_content.clone(),
-        is_error: result.is_error.unwrap_or(false),
+        is_error,
+        outcome: if is_error { Outcome::ToolError } else { Outcome::Success },
         repairs: Vec::new(),
     }
 }
