@@ -318,8 +318,9 @@
 //! );
 //!
 //! let message = chat_tool_message(&result);
-//! assert_eq!(message["role"], "tool");
-//! assert_eq!(message["tool_call_id"], "call_1");
+//! assert!(message.notes.is_empty()); // every piece of content went through as it was
+//! assert_eq!(message.message["role"], "tool");
+//! assert_eq!(message.message["tool_call_id"], "call_1");
 //! ```
 //!
 //! # The way back: what the model sends, as the descriptor means it
