@@ -86,3 +86,30 @@ pub(super) fn is_constraint(keyword: &str) -> bool {
 pub(super) fn kept_reason(keyword: &str) -> Option<&'static str> {
     KEPT.iter().find(|(k, _)| *k == keyword).map(|(_, why)| *why)
 }
+
+#[cfg(test)]
+mod tests {
+    /// The module docs of `json_schema` say, per kept keyword, whether dispatch enforces it:
+    /// every keyword import keeps verbatim has its row there, so a keyword added to [`KEPT`]
+    /// cannot leave users guessing.
+    #[test]
+    fn every_kept_keyword_has_its_row_in_the_dispatch_table() {
+        let docs = include_str!("mod.rs");
+        let rows: Vec<&str> = docs
+            .lines()
+            .skip_while(|l| !l.starts_with("//! | keyword | dispatch |"))
+            .take_while(|l| l.starts_with("//! |"))
+            .collect();
+        let missing: Vec<&str> = super::KEPT
+            .iter()
+            .map(|(k, _)| *k)
+            .filter(|k| {
+                !rows.iter().any(|row| {
+                    let keywords = row.split('|').nth(1).unwrap_or_default();
+                    keywords.contains(&format!("`{k}`"))
+                })
+            })
+            .collect();
+        assert_eq!(missing, Vec::<&str>::new());
+    }
+}
