@@ -318,8 +318,119 @@
 //! );
 //!
 //! let message = chat_tool_message(&result);
-//! assert_eq!(message["role"], "tool");
-//! assert_eq!(message["tool_call_id"], "call_1");
+//! assert!(message.notes.is_empty()); // every piece of content went through as it was
+//! assert_eq!(message.message["role"], "tool");
+//! assert_eq!(message.message["tool_call_id"], "call_1");
+//! ```
+//!
+//! # Results of every kind: images, audio, resources, links
+//!
+//! A [`ToolResult`](crate::ToolResult)'s content holds what an MCP tool can return:
+//! [`Content`](crate::Content) text, images, audio, embedded resources
+//! ([`ResourceContents`](crate::ResourceContents), text or base64 bytes, with a URI and a MIME
+//! type) and [`ResourceLink`](crate::ResourceLink)s; `structured` holds the tool's output value
+//! beside them. Each provider crate maps every kind to its tool-result message and returns a
+//! [`ResultMessage`](crate::ResultMessage): the message, and a [`ContentNote`](crate::ContentNote)
+//! for each piece it had to change or could not carry. Nothing is dropped silently: what a
+//! provider has no place for leaves a note in the message (so the model knows something is
+//! missing), a `tracing` warning, and a note the host can act on (fetch a link itself, switch
+//! API, tell the user).
+//!
+//! | kind | Anthropic | OpenAI Chat | OpenAI Responses | Gemini | Bedrock | Ollama | MCP |
+//! | --- | --- | --- | --- | --- | --- | --- | --- |
+//! | text | carried | carried | carried | carried | carried | carried | carried |
+//! | image | carried (JPEG, PNG, GIF, WebP) | **not carried** | carried | carried (PNG, JPEG, WebP) | carried (PNG, JPEG, GIF, WebP) | carried | carried |
+//! | audio | **not carried** | **not carried** | **not carried** | **not carried** | **not carried** | **not carried** | carried |
+//! | text resource | changed: a text document titled with its URI (changed only when not `text/plain`) | changed: text | changed: text | changed: a `text/plain` part | changed: a document named after its URI | changed: text | carried |
+//! | binary resource | PDF: a document; image: changed (no URI); else **not carried** | **not carried** | changed: an image, or a file named after its URI | changed for images, PDF, plain text (no URI); else **not carried** | changed for images and documents (PDF, CSV, DOC(X), XLS(X), HTML, TXT, MD); else **not carried** | image: changed (no URI); else **not carried** | carried |
+//! | resource link | changed: text | changed: text | changed: text | changed: a `text/plain` part | changed: text | changed: text | carried |
+//!
+//! The MCP column is the JSON of `tooldef_mcp::call_tool_result` and, both ways, the rmcp
+//! bridge (`tooldef_mcp::sdk`): a result read from an MCP server and served again is the same.
+//!
+//! ```
+//! use serde_json::json;
+//! use tooldef::{Carried, Content, ContentKind, ResourceContents, ToolCall, ToolResult};
+//! use tooldef_openai::{chat_tool_message, responses_function_call_output};
+//!
+//! let call = ToolCall::new("call_1", "get_report", json!({}));
+//! let mut result = ToolResult::success(&call, json!("Report attached."));
+//! result.content.push(Content::audio("UklGRg==", "audio/wav"));
+//! result.content.push(Content::resource(
+//!     ResourceContents::blob("file:///q3.pdf", "JVBERi0=").mime_type("application/pdf"),
+//! ));
+//!
+//! // Chat tool messages carry text only: both are reported, with a note left in the text.
+//! let chat = chat_tool_message(&result);
+//! let lost: Vec<ContentKind> = chat.not_carried().map(|n| n.kind).collect();
+//! assert_eq!(lost, [ContentKind::Audio, ContentKind::BlobResource]);
+//! assert_eq!(
+//!     chat.message["content"],
+//!     "Report attached.\n\
+//!      [audio of type audio/wav not sent: Chat Completions tool messages carry text only]\n\
+//!      [binary resource of type application/pdf not sent: Chat Completions tool messages carry text only]"
+//! );
+//!
+//! // Responses carries the PDF as a file part; only the audio is reported.
+//! let responses = responses_function_call_output(&result);
+//! assert_eq!(responses.message["output"][2]["type"], "input_file");
+//! let notes: Vec<(ContentKind, Carried)> = responses.notes.iter().map(|n| (n.kind, n.carried)).collect();
+//! assert_eq!(
+//!     notes,
+//!     [(ContentKind::Audio, Carried::NotCarried), (ContentKind::BlobResource, Carried::Changed)]
+//! );
+//! ```
+//!
+//! # Calls in production: timeouts, cancellation, a whole turn at once
+//!
+//! [`CallOptions`](crate::dispatch::CallOptions) sets a per-call timeout, a
+//! [`CancelToken`](crate::dispatch::CancelToken) and how many calls of one model turn run at
+//! once; [`Toolbox::call_with`](crate::Toolbox::call_with) /
+//! [`call_all`](crate::Toolbox::call_all) and a registry snapshot's
+//! [`Snapshot::call_with`](crate::Snapshot::call_with) / [`call_all`](crate::Snapshot::call_all)
+//! take them, on the same dispatch path. Results come in the order of the calls. A call that
+//! times out or is cancelled is still an error result the model can read, and its
+//! [`Outcome`](crate::Outcome) says which, so a host can tell it from the tool's own failure
+//! (the same name is the `outcome` field of the call's `tooldef.dispatch` span).
+//!
+//! ```
+//! use std::sync::Arc;
+//! use std::time::Duration;
+//! use serde_json::json;
+//! use tooldef::dispatch::{CallOptions, DynamicTool, block_on};
+//! use tooldef::{Origin, Outcome, Param, ToolCall, ToolDescriptor, ToolError, ToolRegistry};
+//!
+//! let registry = ToolRegistry::new();
+//! let add = ToolDescriptor::builder("add")
+//!     .param(Param::integer("a"))
+//!     .param(Param::integer("b"))
+//!     .build()
+//!     .unwrap();
+//! let sum = |args: serde_json::Value| Ok(json!(args["a"].as_i64().unwrap_or(0) + args["b"].as_i64().unwrap_or(0)));
+//! let add = DynamicTool::new_sync(add, sum);
+//! registry.register(Arc::new(add), Origin::Core).unwrap();
+//! let fail = ToolDescriptor::builder("fail").build().unwrap();
+//! let fail = DynamicTool::new_sync(fail, |_| Err(ToolError::new("the disk is full")));
+//! registry.register(Arc::new(fail), Origin::Plugin).unwrap();
+//! let hang = ToolDescriptor::builder("hang").build().unwrap();
+//! let hang = DynamicTool::new(hang, |_| Box::pin(std::future::pending()));
+//! registry.register(Arc::new(hang), Origin::Mcp).unwrap();
+//!
+//! let turn = [
+//!     ToolCall::new("1", "hang", json!({})),
+//!     ToolCall::new("2", "add", json!({"a": 2, "b": 3})),
+//!     ToolCall::new("3", "fail", json!({})),
+//!     ToolCall::new("4", "add", json!({"a": "two"})),
+//! ];
+//! let options = CallOptions::new().timeout(Duration::from_millis(50)).concurrency(4);
+//! let results = block_on(registry.snapshot().call_all(&turn, &options));
+//! let outcomes: Vec<Outcome> = results.iter().map(|r| r.outcome).collect();
+//! assert_eq!(
+//!     outcomes,
+//!     [Outcome::TimedOut, Outcome::Success, Outcome::ToolError, Outcome::InvalidArguments]
+//! );
+//! assert_eq!(results[0].text(), "hang did not finish within 50ms and was stopped");
+//! assert_eq!(results[1].text(), "5");
 //! ```
 //!
 //! # The way back: what the model sends, as the descriptor means it

@@ -115,7 +115,8 @@ pub use schema::{
 };
 pub use source::SchemaSource;
 pub use tool::{
-    Arguments, BoxFuture, CallError, Content, Executor, Tool, ToolCall, ToolError, ToolResult,
+    Arguments, BoxFuture, CallError, Carried, Content, ContentKind, ContentNote, Executor, Outcome,
+    ResourceContents, ResourceLink, ResultMessage, Tool, ToolCall, ToolError, ToolResult,
 };
 
 // --- json_schema, spec ---

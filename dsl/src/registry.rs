@@ -266,22 +266,74 @@ impl Snapshot {
     /// Calls the tool `call.name` (the name the model sees); an unknown tool is an error result
     /// naming the known ones, with the same text as [`Toolbox::call`](crate::Toolbox::call).
     /// Arguments are repaired as [`Toolbox::call`](crate::Toolbox::call) repairs them (see
-    /// [`Repair`](crate::dispatch::Repair)).
-    pub async fn call(&self, call: &ToolCall) -> ToolResult {
-        match self.get(&call.name) {
-            Some(e) => match crate::dispatch::repair(e.descriptor(), call) {
-                Some((repaired, repairs)) => {
-                    let mut result = e.executor.execute(&repaired).await;
-                    result.repairs = repairs;
-                    result
-                }
-                None => e.executor.execute(call).await,
+    /// [`Repair`](crate::dispatch::Repair)); the call runs in a `tooldef.dispatch` span (see
+    /// [`call_with`](Self::call_with)).
+    pub fn call<'a>(
+        &'a self,
+        call: &'a ToolCall,
+    ) -> impl std::future::Future<Output = ToolResult> + Send + 'a {
+        self.call_with(call, &crate::dispatch::PLAIN)
+    }
+
+    /// [`call`](Self::call) under `options`, exactly as
+    /// [`Toolbox::call_with`](crate::Toolbox::call_with) runs it: a call that outlives the
+    /// timeout or whose cancellation token fires is stopped and answered with an error result
+    /// whose [`outcome`](ToolResult::outcome) is [`TimedOut`](crate::Outcome::TimedOut) or
+    /// [`Cancelled`](crate::Outcome::Cancelled), in the same `tooldef.dispatch` span.
+    pub fn call_with<'a>(
+        &'a self,
+        call: &'a ToolCall,
+        options: &'a crate::dispatch::CallOptions,
+    ) -> impl std::future::Future<Output = ToolResult> + Send + 'a {
+        let executor = self.get(&call.name).map(RegistryEntry::executor).ok_or_else(|| {
+            let known = self.entries.iter().map(|e| e.name().as_str());
+            crate::dispatch::unknown_tool(&call.name, known)
+        });
+        crate::dispatch::dispatch(executor, call, options)
+    }
+
+    /// Calls every call of one model turn, at most
+    /// [`CallOptions::concurrency`](crate::dispatch::CallOptions::concurrency) at a time, each
+    /// under `options` as in [`call_with`](Self::call_with); the results come in the order of
+    /// `calls`. As [`Toolbox::call_all`](crate::Toolbox::call_all): the calls share the polling
+    /// task, so a tool that blocks its thread holds the others up.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use std::time::Duration;
+    /// use tooldef::dispatch::{CallOptions, DynamicTool, block_on};
+    /// use tooldef::{Origin, Outcome, ToolCall, ToolDescriptor, ToolRegistry};
+    ///
+    /// let registry = ToolRegistry::new();
+    /// let echo = ToolDescriptor::builder("echo").build().unwrap();
+    /// let stuck = ToolDescriptor::builder("stuck").build().unwrap();
+    /// registry.register(Arc::new(DynamicTool::new_sync(echo, Ok)), Origin::Core).unwrap();
+    /// let never = DynamicTool::new(stuck, |_| Box::pin(std::future::pending()));
+    /// registry.register(Arc::new(never), Origin::Mcp).unwrap();
+    ///
+    /// let calls = [
+    ///     ToolCall::new("1", "stuck", serde_json::json!({})),
+    ///     ToolCall::new("2", "echo", serde_json::json!({})),
+    /// ];
+    /// let options = CallOptions::new().timeout(Duration::from_millis(20)).concurrency(2);
+    /// let snapshot = registry.snapshot();
+    /// let results = block_on(snapshot.call_all(&calls, &options));
+    /// let outcomes: Vec<Outcome> = results.iter().map(|r| r.outcome).collect();
+    /// assert_eq!(outcomes, [Outcome::TimedOut, Outcome::Success]);
+    /// assert_eq!(results[0].text(), "stuck did not finish within 20ms and was stopped");
+    /// ```
+    pub fn call_all<'a>(
+        &'a self,
+        calls: &'a [ToolCall],
+        options: &'a crate::dispatch::CallOptions,
+    ) -> impl std::future::Future<Output = Vec<ToolResult>> + Send + 'a {
+        crate::dispatch::BoundedJoin::new(
+            calls.len(),
+            options.concurrency_value(),
+            move |i| -> crate::BoxFuture<'a, ToolResult> {
+                Box::pin(self.call_with(&calls[i], options))
             },
-            None => {
-                let known = self.entries.iter().map(|e| e.name().as_str());
-                crate::dispatch::unknown_tool(&call.name, known).to_result(call)
-            }
-        }
+        )
     }
 
     /// [`call`](Self::call), driven to completion on the current thread (for sync callers and

@@ -203,6 +203,34 @@ impl StreamLimits {
         self.max_stream_bytes = n;
         self
     }
+
+    /// These limits with another bound on a call's id and tool name, in bytes.
+    ///
+    /// ```
+    /// use tooldef::stream::{CallAssembler, StreamError, StreamLimits};
+    ///
+    /// let limits = StreamLimits::DEFAULT
+    ///     .max_calls(2)
+    ///     .max_argument_bytes(64)
+    ///     .max_stream_bytes(100)
+    ///     .max_name_bytes(8);
+    /// assert_eq!(
+    ///     (limits.max_calls, limits.max_argument_bytes, limits.max_stream_bytes, limits.max_name_bytes),
+    ///     (2, 64, 100, 8)
+    /// );
+    /// let mut calls = CallAssembler::new().limits(limits);
+    /// let mut events = Vec::new();
+    /// assert_eq!(
+    ///     calls.start(0, "call_1", "get_the_weather", &mut events),
+    ///     Err(StreamError::TooLarge { index: 0, what: "name", limit: 8 })
+    /// );
+    /// assert_eq!(calls.start(0, "call_1", "search", &mut events), Ok(()));
+    /// ```
+    #[must_use]
+    pub const fn max_name_bytes(mut self, n: usize) -> Self {
+        self.max_name_bytes = n;
+        self
+    }
 }
 
 impl Default for StreamLimits {

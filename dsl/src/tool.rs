@@ -1,6 +1,6 @@
 //! The call-side contract shared by the macros, dispatch, the registry and provider crates:
 //! [`Tool`] (a typed tool), [`Executor`] (a type-erased one), [`ToolCall`], [`ToolResult`],
-//! [`ToolError`] and [`Arguments`].
+//! [`ToolError`] and [`Arguments`], with a result's [`Content`] and [`Outcome`].
 //!
 //! Owns only these types. Decoding, validation and the `Toolbox` live in [`crate::dispatch`].
 
@@ -13,6 +13,12 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::descriptor::ToolDescriptor;
+
+mod content;
+
+pub use content::{
+    Carried, Content, ContentKind, ContentNote, ResourceContents, ResourceLink, ResultMessage,
+};
 
 /// A boxed, sendable future (what type-erased tools return).
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
@@ -100,25 +106,6 @@ impl ToolCall {
     }
 }
 
-/// One piece of a tool result's content.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-#[non_exhaustive]
-pub enum Content {
-    /// Text for the model.
-    Text {
-        /// The text.
-        text: String,
-    },
-    /// An image, base64-encoded.
-    Image {
-        /// Base64 data.
-        data: String,
-        /// The MIME type, e.g. `image/png`.
-        mime_type: String,
-    },
-}
-
 /// A provider-neutral tool result.
 ///
 /// What a [`Toolbox`](crate::Toolbox) returns for a call; provider crates turn it into their
@@ -135,6 +122,7 @@ pub enum Content {
 /// let failed = ToolResult::error(&call, "`b` must not be zero");
 /// assert!(failed.is_error);
 /// assert_eq!(failed.text(), "`b` must not be zero");
+/// assert_eq!(failed.outcome, tooldef::Outcome::ToolError);
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct ToolResult {
@@ -147,9 +135,14 @@ pub struct ToolResult {
     /// The structured result (the tool's output value), when there is one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub structured: Option<Value>,
-    /// Whether the call failed; the content then says what to fix.
+    /// Whether the call failed; the content then says what to fix. Always
+    /// [`outcome.is_error()`](Outcome::is_error) for results dispatch builds.
     #[serde(default)]
     pub is_error: bool,
+    /// How the call ended, for a host to match on: a timeout or a cancellation is told apart
+    /// from the tool's own failure and from arguments the model got wrong.
+    #[serde(default, skip_serializing_if = "Outcome::is_success")]
+    pub outcome: Outcome,
     /// The arguments dispatch read differently from how they arrived (an object or array sent
     /// as a JSON string where the schema expects one; see
     /// [`dispatch::Repair`](crate::dispatch::Repair)), in document order; empty for most calls.
@@ -158,7 +151,18 @@ pub struct ToolResult {
 }
 
 impl ToolResult {
-    /// A successful result carrying a value: its JSON text as content, the value as structured.
+    /// A successful result carrying a value: the value as [`structured`](Self::structured),
+    /// and as text content a string's own text (not its JSON, so `"hi"` reads `hi`, without
+    /// quotes) or any other value's JSON text.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tooldef::{ToolCall, ToolResult};
+    ///
+    /// let call = ToolCall::new("1", "echo", json!({}));
+    /// assert_eq!(ToolResult::success(&call, json!("hi")).text(), "hi");
+    /// assert_eq!(ToolResult::success(&call, json!({"n": 1})).text(), r#"{"n":1}"#);
+    /// ```
     pub fn success(call: &ToolCall, value: Value) -> Self {
         let text = match &value {
             Value::String(s) => s.clone(),
@@ -170,18 +174,29 @@ impl ToolResult {
             content: vec![Content::Text { text }],
             structured: Some(value),
             is_error: false,
+            outcome: Outcome::Success,
             repairs: Vec::new(),
         }
     }
 
-    /// An error result whose text tells the model what went wrong.
+    /// An error result whose text tells the model what went wrong, with the outcome
+    /// [`Outcome::ToolError`] (what a tool's own failure is; dispatch gives its own failures
+    /// their outcomes through [`DispatchError::to_result`](crate::DispatchError::to_result)).
     pub fn error(call: &ToolCall, message: impl Into<String>) -> Self {
+        Self::error_with(call, Outcome::ToolError, message)
+    }
+
+    /// An error result with the outcome `outcome` (which should be an error outcome; a
+    /// [`Success`](Outcome::Success) is read as [`ToolError`](Outcome::ToolError)).
+    pub fn error_with(call: &ToolCall, outcome: Outcome, message: impl Into<String>) -> Self {
+        let outcome = if outcome.is_success() { Outcome::ToolError } else { outcome };
         ToolResult {
             call_id: call.id.clone(),
             name: call.name.clone(),
             content: vec![Content::Text { text: message.into() }],
             structured: None,
             is_error: true,
+            outcome,
             repairs: Vec::new(),
         }
     }
@@ -198,6 +213,95 @@ impl ToolResult {
             }
         }
         out
+    }
+}
+
+/// How a call ended: what a host matches on to tell a timeout or a cancellation from the tool's
+/// own failure (each is an error result the model reads, with [`ToolResult::is_error`] set).
+///
+/// Dispatch sets it ([`Toolbox`](crate::Toolbox), a registry [`Snapshot`](crate::Snapshot));
+/// [`ToolResult::error`] gives [`ToolError`](Outcome::ToolError). The names
+/// ([`name`](Outcome::name)) are the `outcome` field of the `tooldef.dispatch` span.
+///
+/// ```
+/// use std::time::Duration;
+/// use tooldef::dispatch::{CallOptions, DynamicTool};
+/// use tooldef::{Outcome, ToolCall, ToolDescriptor, Toolbox};
+///
+/// let slow = ToolDescriptor::builder("slow").build().unwrap();
+/// let never = DynamicTool::new(slow, |_| Box::pin(std::future::pending()));
+/// let toolbox = Toolbox::new().with_executor(never.into());
+/// let options = CallOptions::new().timeout(Duration::from_millis(20));
+/// let call = ToolCall::new("1", "slow", serde_json::json!({}));
+/// let result = tooldef::dispatch::block_on(toolbox.call_with(&call, &options));
+/// match result.outcome {
+///     Outcome::TimedOut => {} // retry later, or tell the user
+///     other => panic!("expected a timeout, got {other:?}"),
+/// }
+/// assert!(result.is_error);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum Outcome {
+    /// The tool ran and succeeded.
+    #[default]
+    Success,
+    /// The tool ran and returned an error (or a result marked as one).
+    ToolError,
+    /// No tool has the name the model sent.
+    UnknownTool,
+    /// The arguments are not JSON.
+    MalformedJson,
+    /// The arguments do not fit the tool's parameters.
+    InvalidArguments,
+    /// The tool panicked.
+    Panicked,
+    /// The tool's result could not be turned into JSON.
+    InvalidOutput,
+    /// The call outlived its timeout and was stopped.
+    TimedOut,
+    /// The call was cancelled before it finished.
+    Cancelled,
+}
+
+impl Outcome {
+    /// A short stable name: `success`, `tool_error`, `unknown_tool`, `malformed_json`,
+    /// `invalid_arguments`, `panicked`, `invalid_output`, `timed_out`, `cancelled`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Outcome::Success => "success",
+            Outcome::ToolError => "tool_error",
+            Outcome::UnknownTool => "unknown_tool",
+            Outcome::MalformedJson => "malformed_json",
+            Outcome::InvalidArguments => "invalid_arguments",
+            Outcome::Panicked => "panicked",
+            Outcome::InvalidOutput => "invalid_output",
+            Outcome::TimedOut => "timed_out",
+            Outcome::Cancelled => "cancelled",
+        }
+    }
+
+    /// Whether the call succeeded.
+    pub const fn is_success(&self) -> bool {
+        matches!(self, Outcome::Success)
+    }
+
+    /// Whether the call failed (every outcome but [`Success`](Outcome::Success)).
+    pub const fn is_error(&self) -> bool {
+        !self.is_success()
+    }
+
+    /// Whether the call was stopped from outside before the tool finished (timed out or
+    /// cancelled): the tool may not have done its work, or may have done part of it.
+    pub const fn is_interrupted(&self) -> bool {
+        matches!(self, Outcome::TimedOut | Outcome::Cancelled)
+    }
+}
+
+impl std::fmt::Display for Outcome {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
     }
 }
 

@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 use tooldef::dispatch::{
     CallOptions, CancelToken, DynamicTool, ThreadTimer, Timer, Toolbox, block_on,
 };
-use tooldef::{Param, ToolCall, ToolDescriptor, ToolResult};
+use tooldef::{Outcome, Param, ToolCall, ToolDescriptor, ToolResult};
 
 /// `wait`: sleeps `ms` milliseconds on the thread timer, counting how many calls are in flight.
 /// `never`: never finishes. `boom`: fails with a message.
@@ -51,7 +51,11 @@ fn a_call_past_its_timeout_is_stopped_with_an_error_result() {
     let result = block_on(toolbox.call_with(&call, &options));
     assert_eq!(
         result,
-        ToolResult::error(&call, "never did not finish within 40ms and was stopped")
+        ToolResult::error_with(
+            &call,
+            Outcome::TimedOut,
+            "never did not finish within 40ms and was stopped"
+        )
     );
     // A call that finishes in time is not affected.
     let quick = ToolCall::new("c2", "wait", json!({"ms": 1}));
@@ -76,13 +80,21 @@ fn cancelling_stops_running_calls_and_refuses_new_ones() {
     canceller.join().unwrap();
     assert_eq!(
         result,
-        ToolResult::error(&call, "the call to never was cancelled before it finished")
+        ToolResult::error_with(
+            &call,
+            Outcome::Cancelled,
+            "the call to never was cancelled before it finished"
+        )
     );
     assert!(token.is_cancelled());
     let later = ToolCall::new("c2", "wait", json!({"ms": 1}));
     assert_eq!(
-        block_on(toolbox.call_with(&later, &options)).text(),
-        "the call to wait was cancelled before it finished"
+        block_on(toolbox.call_with(&later, &options)),
+        ToolResult::error_with(
+            &later,
+            Outcome::Cancelled,
+            "the call to wait was cancelled before it finished"
+        )
     );
 }
 
@@ -122,6 +134,69 @@ fn a_turn_runs_concurrently_within_the_bound_and_answers_in_call_order() {
         ]
     );
     assert_eq!(block_on(toolbox.call_all(&[], &options)), vec![]);
+}
+
+#[test]
+fn a_registry_snapshot_runs_a_turn_as_a_toolbox_does_with_outcomes_to_match_on() {
+    use tooldef::{Origin, ToolRegistry};
+    let (in_flight, peak) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
+    let registry = ToolRegistry::new();
+    for executor in toolbox(in_flight, peak.clone()).executors() {
+        registry.register(executor.clone(), Origin::Core).unwrap();
+    }
+    let snapshot = registry.snapshot();
+    let calls: Vec<ToolCall> = [60, 10, 40, 5, 20, 1]
+        .iter()
+        .enumerate()
+        .map(|(i, ms)| ToolCall::new(format!("c{i}"), "wait", json!({"ms": ms})))
+        .collect();
+    let results = block_on(snapshot.call_all(&calls, &CallOptions::new().concurrency(2)));
+    let ids: Vec<&str> = results.iter().map(|r| r.call_id.as_str()).collect();
+    assert_eq!(ids, ["c0", "c1", "c2", "c3", "c4", "c5"]);
+    assert_eq!(peak.load(Ordering::SeqCst), 2, "at most two at once, and two did overlap");
+
+    let mixed = [
+        ToolCall::new("a", "nope", json!({})),
+        ToolCall::new("b", "boom", json!({})),
+        ToolCall::new("c", "never", json!({})),
+        ToolCall::new("d", "wait", json!({"ms": "soon"})),
+        ToolCall::new("e", "wait", json!({"ms": 1})),
+    ];
+    let options = CallOptions::new().timeout(Duration::from_millis(30));
+    let results = block_on(snapshot.call_all(&mixed, &options));
+    let seen: Vec<(Outcome, bool, String)> =
+        results.iter().map(|r| (r.outcome, r.is_error, r.text())).collect();
+    let expected = [
+        (
+            Outcome::UnknownTool,
+            true,
+            r#"there is no tool named "nope"; the available tools are boom, never, wait"#,
+        ),
+        (Outcome::ToolError, true, "the boom tool failed"),
+        (Outcome::TimedOut, true, "never did not finish within 30ms and was stopped"),
+        (
+            Outcome::InvalidArguments,
+            true,
+            "invalid arguments for wait: /ms must be an integer; got \"soon\"",
+        ),
+        (Outcome::Success, false, r#"{"ms":1}"#),
+    ];
+    let expected: Vec<(Outcome, bool, String)> =
+        expected.into_iter().map(|(o, e, t)| (o, e, t.to_owned())).collect();
+    assert_eq!(seen, expected);
+
+    // Cancelled before it starts: answered at once, as cancelled, not as the tool's failure.
+    let token = CancelToken::new();
+    token.cancel();
+    let call = ToolCall::new("f", "wait", json!({"ms": 1}));
+    assert_eq!(
+        block_on(snapshot.call_with(&call, &CallOptions::new().cancel(token))),
+        ToolResult::error_with(
+            &call,
+            Outcome::Cancelled,
+            "the call to wait was cancelled before it finished"
+        )
+    );
 }
 
 /// Records the fields of every span (by span name and call id).
@@ -200,19 +275,9 @@ fn each_call_runs_in_a_span_with_its_tool_id_outcome_and_duration() {
     assert_eq!(
         seen,
         vec![
-            fields(&[("call_id", "c1"), ("outcome", "ok"), ("tool", "wait")]),
-            fields(&[
-                ("call_id", "c2"),
-                ("error", "invalid_arguments"),
-                ("outcome", "error"),
-                ("tool", "wait")
-            ]),
-            fields(&[
-                ("call_id", "c3"),
-                ("error", "timed_out"),
-                ("outcome", "error"),
-                ("tool", "never")
-            ]),
+            fields(&[("call_id", "c1"), ("outcome", "success"), ("tool", "wait")]),
+            fields(&[("call_id", "c2"), ("outcome", "invalid_arguments"), ("tool", "wait")]),
+            fields(&[("call_id", "c3"), ("outcome", "timed_out"), ("tool", "never")]),
         ]
     );
 }
@@ -258,5 +323,5 @@ fn a_repair_is_recorded_in_the_span_of_its_call() {
     let recorded = spans.fields.lock().unwrap();
     let span = recorded.values().find(|f| f["name"] == "tooldef.dispatch").unwrap();
     assert_eq!(span["repairs"], "/filter: a JSON string read as the object it holds");
-    assert_eq!(span["outcome"], "ok");
+    assert_eq!(span["outcome"], "success");
 }

@@ -92,7 +92,7 @@ fn run() -> Result<Run, Box<dyn std::error::Error>> {
                 .into(),
         );
         let results = block_on(toolbox.call_all(&calls, &options));
-        messages.extend(results.iter().map(|r| typed::tool_message(r).into()));
+        messages.extend(results.iter().map(|r| typed::tool_message(r).into_message().into()));
         run.results.extend(results);
     }
     Err("the model kept calling tools".into())

@@ -96,7 +96,7 @@ pub fn run_openai_chat(
         messages.push(message);
         for call in &calls {
             let result = dispatch(call);
-            messages.push(tooldef_openai::chat_tool_message(&result));
+            messages.push(tooldef_openai::chat_tool_message(&result).into_message());
             transcript.results.push(result);
         }
     }
@@ -148,7 +148,9 @@ pub fn run_anthropic(
         }
         messages.push(json!({ "role": "assistant", "content": reply["content"] }));
         let results: Vec<ToolResult> = calls.iter().map(dispatch).collect();
-        messages.push(tooldef_anthropic::tool_result_message(&results));
+        // Content Anthropic cannot carry is noted in the message and logged; this loop sends
+        // what it can.
+        messages.push(tooldef_anthropic::tool_result_message(&results).into_message());
         transcript.results.extend(results);
     }
     Err(AgentError::TooManyTurns)

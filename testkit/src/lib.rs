@@ -1,6 +1,7 @@
 //! Test support shared by tooldef's crates (not published).
 
 pub mod assembly;
+pub mod content;
 pub mod corpus;
 pub mod extras;
 pub mod fuzz;

@@ -4,18 +4,6 @@ use std::fmt;
 
 use crate::arg_checks::ArgErrors;
 
-thread_local! {
-    /// The kind of the last error turned into a result on this thread: how the dispatch span
-    /// learns why a call failed (the result itself only says that it did), since an executor
-    /// builds its error result in the same poll that returns it.
-    static LAST_KIND: std::cell::Cell<Option<&'static str>> = const { std::cell::Cell::new(None) };
-}
-
-/// Takes the kind [`DispatchError::to_result`] last recorded on this thread.
-pub(crate) fn take_last_kind() -> Option<&'static str> {
-    LAST_KIND.with(std::cell::Cell::take)
-}
-
 /// Why a call produced an error result: the tool ([`tool`](DispatchError::tool)) and what went
 /// wrong ([`kind`](DispatchError::kind)).
 ///
@@ -92,9 +80,25 @@ pub enum DispatchErrorKind {
 }
 
 impl DispatchErrorKind {
+    /// The [`Outcome`](crate::Outcome) of a result with this error: what
+    /// [`to_result`](DispatchError::to_result) sets, and the `outcome` field of the
+    /// `tooldef.dispatch` span.
+    pub fn outcome(&self) -> crate::Outcome {
+        use crate::Outcome;
+        match self {
+            DispatchErrorKind::UnknownTool { .. } => Outcome::UnknownTool,
+            DispatchErrorKind::MalformedJson { .. } => Outcome::MalformedJson,
+            DispatchErrorKind::InvalidArguments { .. } => Outcome::InvalidArguments,
+            DispatchErrorKind::Failed { .. } => Outcome::ToolError,
+            DispatchErrorKind::Panicked { .. } => Outcome::Panicked,
+            DispatchErrorKind::TimedOut { .. } => Outcome::TimedOut,
+            DispatchErrorKind::Cancelled => Outcome::Cancelled,
+            DispatchErrorKind::Output { .. } => Outcome::InvalidOutput,
+        }
+    }
+
     /// A short stable name for the kind (`unknown_tool`, `malformed_json`,
-    /// `invalid_arguments`, `failed`, `panicked`, `timed_out`, `cancelled`, `output`): the
-    /// `error` field of the dispatch span.
+    /// `invalid_arguments`, `failed`, `panicked`, `timed_out`, `cancelled`, `output`).
     pub fn name(&self) -> &'static str {
         match self {
             DispatchErrorKind::UnknownTool { .. } => "unknown_tool",
@@ -175,10 +179,9 @@ impl DispatchError {
     }
 
     /// The error result answering `call`, with [`model_text`](DispatchError::model_text) as
-    /// its text.
+    /// its text and the kind's [`outcome`](DispatchErrorKind::outcome).
     pub fn to_result(&self, call: &crate::ToolCall) -> crate::ToolResult {
-        LAST_KIND.with(|k| k.set(Some(self.kind.name())));
-        crate::ToolResult::error(call, self.model_text())
+        crate::ToolResult::error_with(call, self.kind.outcome(), self.model_text())
     }
 }
 

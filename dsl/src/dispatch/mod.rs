@@ -8,7 +8,8 @@
 //! inside the result ([`CatchUnwind`] for executors and servers that run tools themselves, [`block_on`] for
 //! sync callers), and what production hosts need around a
 //! call: [`CallOptions`] (a per-call timeout on a runtime-agnostic [`Timer`], a
-//! [`CancelToken`], a bound on concurrent calls for [`Toolbox::call_all`]), `tracing` spans
+//! [`CancelToken`], a bound on concurrent calls for [`Toolbox::call_all`] and
+//! [`Snapshot::call_all`](crate::Snapshot::call_all)), `tracing` spans
 //! and tool panics kept off stderr ([`set_quiet_panics`]). Messages come from
 //! [`crate::arg_checks`].
 //! Does not touch providers' wire formats, the registry or overrides.
@@ -54,12 +55,13 @@ pub use dynamic::{DynamicTool, prepare_arguments};
 pub(crate) use dynamic::{read_arguments, too_deep};
 pub(crate) use error::closest;
 pub use error::{DispatchError, DispatchErrorKind};
+pub(crate) use options::BoundedJoin;
 pub use options::CallOptions;
+pub(crate) use repair::repairable;
 pub use repair::{Repair, RepairKind};
-pub(crate) use repair::{repair, repairable};
 pub use runtime::{CatchUnwind, block_on, set_quiet_panics};
 pub use timer::{ThreadTimer, Timer};
 pub use toolbox::Toolbox;
-pub(crate) use toolbox::{check_repaired, unknown_tool};
+pub(crate) use toolbox::{PLAIN, check_repaired, dispatch, unknown_tool};
 pub use typed::TypedTool;
 pub(crate) use typed::unreadable;

@@ -11,7 +11,7 @@ use indexmap::IndexMap;
 use tracing::Instrument;
 
 use crate::descriptor::ToolDescriptor;
-use crate::dispatch::error::{DispatchError, DispatchErrorKind, closest, take_last_kind};
+use crate::dispatch::error::{DispatchError, DispatchErrorKind, closest};
 use crate::dispatch::options::{BoundedJoin, CallOptions};
 use crate::dispatch::repair::repair;
 use crate::dispatch::runtime::{CatchUnwind, block_on, catch_unwind};
@@ -20,7 +20,7 @@ use crate::render::{LossPolicy, RenderCache, RenderError, RenderedSet, Renderer}
 use crate::tool::{BoxFuture, Executor, Tool, ToolCall, ToolResult};
 
 /// The options of [`Toolbox::call`]: no timeout, no cancellation.
-static PLAIN: CallOptions = CallOptions::new();
+pub(crate) static PLAIN: CallOptions = CallOptions::new();
 
 /// Tools by name, called from [`ToolCall`]s.
 ///
@@ -189,46 +189,21 @@ impl Toolbox {
 
     /// [`call`](Toolbox::call) under `options`: a call that outlives the timeout, or whose
     /// cancellation token fires, has its future dropped and is answered with an error result
-    /// saying so.
+    /// saying so, whose [`outcome`](ToolResult::outcome) is
+    /// [`TimedOut`](crate::Outcome::TimedOut) or [`Cancelled`](crate::Outcome::Cancelled).
     ///
     /// Each call runs in an `info` span `tooldef.dispatch` with the fields `tool`, `call_id`,
-    /// `outcome` (`ok` or `error`), `error` (what went wrong, as [`DispatchErrorKind::name`] names
-    /// it), `repairs` (the [`Repair`](crate::dispatch::Repair)s made, when there are any, as
-    /// [`ToolResult::repairs`] also holds them) and `duration_ms`.
+    /// `outcome` (the result's [`Outcome`](crate::Outcome) by its
+    /// [`name`](crate::Outcome::name): `success`, `tool_error`, `invalid_arguments`,
+    /// `timed_out`, `cancelled`, ...), `repairs` (the [`Repair`](crate::dispatch::Repair)s made,
+    /// when there are any, as [`ToolResult::repairs`] also holds them) and `duration_ms`.
     pub fn call_with<'a>(
         &'a self,
         call: &'a ToolCall,
         options: &'a CallOptions,
     ) -> impl Future<Output = ToolResult> + Send + 'a {
-        let span = tracing::info_span!(
-            "tooldef.dispatch",
-            tool = %call.name,
-            call_id = %call.id,
-            outcome = tracing::field::Empty,
-            error = tracing::field::Empty,
-            repairs = tracing::field::Empty,
-            duration_ms = tracing::field::Empty,
-        );
-        let record = span.clone();
-        async move {
-            let start = Instant::now();
-            take_last_kind(); // nothing stale from an earlier call on this thread
-            let result = self.run(call, options).await;
-            if !result.repairs.is_empty() {
-                record.record("repairs", tracing::field::display(Repairs(&result.repairs)));
-            }
-            if result.is_error {
-                record.record("outcome", "error");
-                if let Some(kind) = take_last_kind() {
-                    record.record("error", kind);
-                }
-            } else {
-                record.record("outcome", "ok");
-            }
-            record.record("duration_ms", start.elapsed().as_secs_f64() * 1000.0);
-            result
-        }
-        .instrument(span)
+        let executor = self.tools.get(call.name.as_str()).ok_or_else(|| self.unknown(&call.name));
+        dispatch(executor, call, options)
     }
 
     /// Calls every call of one model turn, at most [`CallOptions::concurrency`] at a time,
@@ -246,62 +221,6 @@ impl Toolbox {
         BoundedJoin::new(calls.len(), options.concurrency, move |i| -> BoxFuture<'a, ToolResult> {
             Box::pin(self.call_with(&calls[i], options))
         })
-    }
-
-    async fn run(&self, call: &ToolCall, options: &CallOptions) -> ToolResult {
-        let Some(executor) = self.tools.get(call.name.as_str()) else {
-            return self.unknown(&call.name).to_result(call);
-        };
-        let repaired = options.repair.then(|| repair(executor.descriptor(), call)).flatten();
-        let Some((repaired, repairs)) = repaired else {
-            return self.run_on(executor, call, options).await;
-        };
-        let mut result = self.run_on(executor, &repaired, options).await;
-        result.repairs = repairs;
-        result
-    }
-
-    async fn run_on(
-        &self,
-        executor: &Arc<dyn Executor>,
-        call: &ToolCall,
-        options: &CallOptions,
-    ) -> ToolResult {
-        let cancelled =
-            || DispatchError::new(call.name.clone(), DispatchErrorKind::Cancelled).to_result(call);
-        if options.cancel.as_ref().is_some_and(|t| t.is_cancelled()) {
-            return cancelled();
-        }
-        // An executor may panic before it returns its future, or while it is polled.
-        let future = match catch_unwind(|| executor.execute(call)) {
-            Ok(future) => future,
-            Err(panic) => return panicked(call, &call.name, panic),
-        };
-        let mut future = CatchUnwind::new(future);
-        let mut sleep = options.timeout.map(|d| options.sleep(d));
-        let mut cancel = options.cancel.as_ref().map(|t| t.cancelled());
-        poll_fn(|cx| {
-            if let Some(c) = cancel.as_mut()
-                && std::pin::Pin::new(c).poll(cx).is_ready()
-            {
-                return Poll::Ready(cancelled());
-            }
-            if let Poll::Ready(out) = std::pin::Pin::new(&mut future).poll(cx) {
-                return Poll::Ready(match out {
-                    Ok(result) => result,
-                    Err(panic) => panicked(call, &call.name, panic),
-                });
-            }
-            if let (Some(s), Some(after)) = (sleep.as_mut(), options.timeout)
-                && s.as_mut().poll(cx).is_ready()
-            {
-                let error =
-                    DispatchError::new(call.name.clone(), DispatchErrorKind::TimedOut { after });
-                return Poll::Ready(error.to_result(call));
-            }
-            Poll::Pending
-        })
-        .await
     }
 
     /// [`call`](Toolbox::call), driven to completion on the current thread (for sync callers
@@ -347,6 +266,91 @@ impl Toolbox {
     fn unknown(&self, name: &str) -> DispatchError {
         unknown_tool(name, self.tools.keys().map(String::as_str))
     }
+}
+
+/// One call under `options`, in its `tooldef.dispatch` span: the path a [`Toolbox`] and a
+/// registry [`Snapshot`](crate::Snapshot) share. `executor` is the tool the call names, or the
+/// unknown-tool error to answer with.
+pub(crate) fn dispatch<'a>(
+    executor: Result<&'a Arc<dyn Executor>, DispatchError>,
+    call: &'a ToolCall,
+    options: &'a CallOptions,
+) -> impl Future<Output = ToolResult> + Send + 'a {
+    let span = tracing::info_span!(
+        "tooldef.dispatch",
+        tool = %call.name,
+        call_id = %call.id,
+        outcome = tracing::field::Empty,
+        repairs = tracing::field::Empty,
+        duration_ms = tracing::field::Empty,
+    );
+    let record = span.clone();
+    async move {
+        let start = Instant::now();
+        let result = match executor {
+            Ok(executor) => run(executor, call, options).await,
+            Err(unknown) => unknown.to_result(call),
+        };
+        if !result.repairs.is_empty() {
+            record.record("repairs", tracing::field::display(Repairs(&result.repairs)));
+        }
+        record.record("outcome", result.outcome.name());
+        record.record("duration_ms", start.elapsed().as_secs_f64() * 1000.0);
+        result
+    }
+    .instrument(span)
+}
+
+async fn run(executor: &Arc<dyn Executor>, call: &ToolCall, options: &CallOptions) -> ToolResult {
+    let repaired = options.repair.then(|| repair(executor.descriptor(), call)).flatten();
+    let Some((repaired, repairs)) = repaired else {
+        return run_on(executor, call, options).await;
+    };
+    let mut result = run_on(executor, &repaired, options).await;
+    result.repairs = repairs;
+    result
+}
+
+async fn run_on(
+    executor: &Arc<dyn Executor>,
+    call: &ToolCall,
+    options: &CallOptions,
+) -> ToolResult {
+    let cancelled =
+        || DispatchError::new(call.name.clone(), DispatchErrorKind::Cancelled).to_result(call);
+    if options.cancel.as_ref().is_some_and(|t| t.is_cancelled()) {
+        return cancelled();
+    }
+    // An executor may panic before it returns its future, or while it is polled.
+    let future = match catch_unwind(|| executor.execute(call)) {
+        Ok(future) => future,
+        Err(panic) => return panicked(call, &call.name, panic),
+    };
+    let mut future = CatchUnwind::new(future);
+    let mut sleep = options.timeout.map(|d| options.sleep(d));
+    let mut cancel = options.cancel.as_ref().map(|t| t.cancelled());
+    poll_fn(|cx| {
+        if let Some(c) = cancel.as_mut()
+            && std::pin::Pin::new(c).poll(cx).is_ready()
+        {
+            return Poll::Ready(cancelled());
+        }
+        if let Poll::Ready(out) = std::pin::Pin::new(&mut future).poll(cx) {
+            return Poll::Ready(match out {
+                Ok(result) => result,
+                Err(panic) => panicked(call, &call.name, panic),
+            });
+        }
+        if let (Some(s), Some(after)) = (sleep.as_mut(), options.timeout)
+            && s.as_mut().poll(cx).is_ready()
+        {
+            let error =
+                DispatchError::new(call.name.clone(), DispatchErrorKind::TimedOut { after });
+            return Poll::Ready(error.to_result(call));
+        }
+        Poll::Pending
+    })
+    .await
 }
 
 /// [`Executor::check_arguments`] of the call as [`Toolbox::call`] runs it (repaired).

@@ -367,6 +367,32 @@ mod tests {
         }
     }
 
+    /// The module docs of `json_schema` say, per kept keyword, whether dispatch enforces it:
+    /// every keyword import keeps verbatim has its row there, so a keyword added to the table
+    /// as kept cannot leave users guessing.
+    #[test]
+    fn every_kept_keyword_has_its_row_in_the_dispatch_table() {
+        let docs = include_str!("mod.rs");
+        let rows: Vec<&str> = docs
+            .lines()
+            .skip_while(|l| !l.starts_with("//! | keyword | dispatch |"))
+            .take_while(|l| l.starts_with("//! |"))
+            .collect();
+        let missing: Vec<&str> = SchemaKeyword::ALL
+            .iter()
+            .filter(|k| kept_reason(k.wire()).is_some())
+            .map(|k| k.wire())
+            .filter(|wire| {
+                !rows.iter().any(|row| {
+                    let keywords = row.split('|').nth(1).unwrap_or_default();
+                    keywords.contains(&format!("`{wire}`"))
+                })
+            })
+            .collect();
+        assert!(!rows.is_empty(), "the dispatch table is gone from json_schema's docs");
+        assert_eq!(missing, Vec::<&str>::new());
+    }
+
     #[test]
     fn render_keywords_are_the_rows_that_name_them_in_bit_order() {
         use crate::render::Keyword as R;

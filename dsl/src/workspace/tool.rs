@@ -100,9 +100,16 @@ fn outcome_result(
                 content: vec![Content::Text { text }],
                 structured,
                 is_error: false,
+                outcome: crate::Outcome::Success,
                 repairs: Vec::new(),
             }
         }
+        // A command killed at its deadline is a timeout, as a call timeout is.
+        Err(failure @ command::CommandFailure::Timeout { .. }) => ToolResult::error_with(
+            call,
+            crate::Outcome::TimedOut,
+            format!("workspace tool {name} {failure}"),
+        ),
         Err(failure) => ToolResult::error(call, format!("workspace tool {name} {failure}")),
     }
 }

@@ -30,7 +30,7 @@ fn mapped_names_go_out_safe_and_come_back_original() {
         let calls = set.names().restore_all(tool_calls(&message).unwrap());
         assert_dispatched_under_original_names(&calls[0]);
         let result = set.names().to_wire(echo_toolbox().call_blocking(&calls[0]));
-        assert_eq!(tool_result_block(&result)["tool_use_id"], "toolu_1");
+        assert_eq!(tool_result_block(&result).message["tool_use_id"], "toolu_1");
     }
 }
 

@@ -42,7 +42,7 @@ fn malformed_calls_name_the_place() {
 fn results_become_function_response_parts() {
     let call = ToolCall::new("", "get_weather", json!({"city": "Paris"}));
     let ok = ToolResult::success(&call, json!({"temp": 21}));
-    let part = function_response(&ok);
+    let part = function_response(&ok).into_message();
     assert_eq!(
         part,
         json!({"functionResponse": {"name": "get_weather", "response": {"output": {"temp": 21}}}})
@@ -55,7 +55,7 @@ fn results_become_function_response_parts() {
     let with_id =
         ToolCall { id: "c-2".into(), name: "ping".into(), arguments: Arguments::default() };
     let failed = ToolResult::error(&with_id, "`city` is required");
-    let part = function_response(&failed);
+    let part = function_response(&failed).into_message();
     assert_eq!(
         part,
         json!({"functionResponse": {"id": "c-2", "name": "ping", "response": {"error": "`city` is required"}}})
@@ -63,13 +63,73 @@ fn results_become_function_response_parts() {
 
     let mut image = ToolResult::success(&call, json!("done"));
     image.content.push(Content::Image { data: "aGk=".into(), mime_type: "image/png".into() });
-    let part = function_response(&image);
+    let part = function_response(&image).into_message();
     assert_eq!(part["functionResponse"]["parts"][0]["inlineData"]["mimeType"], "image/png");
 
-    let content = function_response_content([&ok, &failed, &image]);
+    let content = function_response_content([&ok, &failed, &image]).into_message();
     assert_eq!(content["role"], "user");
     assert_conforms(
         "content",
         gemini::validate_message(&format!("{}.Content", gemini::V1BETA), &content),
+    );
+}
+
+#[test]
+fn content_of_every_kind_is_carried_changed_or_reported() {
+    let result = tooldef_testkit::content::every_kind();
+    let part = function_response(&result);
+    let text = |s: &str| {
+        use std::fmt::Write;
+        // The parts' text, base64 as proto3 JSON writes bytes, spelled out by a second
+        // encoder so the test does not trust the one under test.
+        let table = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+        let bits: String = s.bytes().fold(String::new(), |mut acc, b| {
+            write!(acc, "{b:08b}").unwrap();
+            acc
+        });
+        let mut out: String = bits
+            .as_bytes()
+            .chunks(6)
+            .map(|c| {
+                let mut v = 0usize;
+                for (k, bit) in c.iter().enumerate() {
+                    v |= usize::from(*bit == b'1') << (5 - k);
+                }
+                char::from(table[v])
+            })
+            .collect();
+        while !out.len().is_multiple_of(4) {
+            out.push('=');
+        }
+        json!({"inlineData": {"mimeType": "text/plain", "data": out}})
+    };
+    assert_eq!(
+        part.message,
+        json!({"functionResponse": {
+            "id": "call_7",
+            "name": "fetch_report",
+            "response": {"output": "Report ready."},
+            "parts": [
+                {"inlineData": {"mimeType": "image/png", "data": "iVBORw0KGgo="}},
+                text("[audio of type audio/wav not sent: Gemini function responses take images, PDF and plain text, not audio]"),
+                text("resource file:///reports/summary.md (text/markdown):\n# Summary\nAll good."),
+                {"inlineData": {"mimeType": "application/pdf", "data": "JVBERi0xLjcK"}},
+                text("resource link: raw.csv <file:///reports/raw.csv> (text/csv, 52000 bytes)"),
+            ]
+        }})
+    );
+    assert_conforms(
+        "every kind",
+        gemini::validate_message(&format!("{}.Part", gemini::V1BETA), &part.message),
+    );
+    let notes: Vec<String> = part.notes.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        notes,
+        [
+            "fetch_report (call call_7): content 2 (audio) not carried: Gemini function responses take images, PDF and plain text, not audio",
+            "fetch_report (call call_7): content 3 (text resource) carried with a change: sent as a text/plain part",
+            "fetch_report (call call_7): content 4 (binary resource) carried with a change: sent as an inline data part, without its URI",
+            "fetch_report (call call_7): content 5 (resource link) carried with a change: written as a text/plain part",
+        ]
     );
 }

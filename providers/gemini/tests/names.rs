@@ -64,7 +64,7 @@ fn both_forms_send_safe_names_and_give_the_call_back_under_the_original_ones() {
         assert_dispatched_under_original_names(&calls[0]);
         // The response names the function as the model knows it.
         let result = set.names().to_wire(echo_toolbox().call_blocking(&calls[0]));
-        assert_eq!(function_response(&result)["functionResponse"]["name"], "weather_get");
+        assert_eq!(function_response(&result).message["functionResponse"]["name"], "weather_get");
     }
 }
 

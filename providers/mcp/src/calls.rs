@@ -2,7 +2,7 @@
 //! `CallToolResult`.
 
 use serde_json::{Map, Value, json};
-use tooldef::{Arguments, CallError, Content, ToolCall, ToolResult};
+use tooldef::{Arguments, CallError, Content, ResourceContents, ToolCall, ToolResult};
 
 use crate::McpVersion;
 
@@ -50,21 +50,12 @@ pub fn tool_call(request: &Value) -> Result<ToolCall, CallError> {
 
 /// The `CallToolResult` for a result, in the given version's shape.
 ///
-/// `content` holds text and image blocks; `isError` is written for errors; `structuredContent`
-/// carries the structured value (before 2026-07-28 only when it is an object, as those versions
-/// require); 2026-07-28 adds `"resultType": "complete"`.
+/// `content` holds every kind of [`Content`] as MCP's content block of that kind (text, image,
+/// audio, an embedded resource, a resource link: MCP carries them all); `isError` is written
+/// for errors; `structuredContent` carries the structured value (before 2026-07-28 only when it
+/// is an object, as those versions require); 2026-07-28 adds `"resultType": "complete"`.
 pub fn call_tool_result(result: &ToolResult, version: McpVersion) -> Value {
-    let content: Vec<Value> = result
-        .content
-        .iter()
-        .filter_map(|c| match c {
-            Content::Text { text } => Some(json!({ "type": "text", "text": text })),
-            Content::Image { data, mime_type } => {
-                Some(json!({ "type": "image", "data": data, "mimeType": mime_type }))
-            }
-            _ => None,
-        })
-        .collect();
+    let content: Vec<Value> = result.content.iter().map(content_block).collect();
     let mut m = Map::new();
     m.insert("content".into(), Value::Array(content));
     if let Some(v) = &result.structured
@@ -79,4 +70,53 @@ pub fn call_tool_result(result: &ToolResult, version: McpVersion) -> Value {
         m.insert("resultType".into(), json!("complete"));
     }
     Value::Object(m)
+}
+
+/// MCP's content block for one piece of content.
+fn content_block(content: &Content) -> Value {
+    match content {
+        Content::Text { text } => json!({ "type": "text", "text": text }),
+        Content::Image { data, mime_type } => {
+            json!({ "type": "image", "data": data, "mimeType": mime_type })
+        }
+        Content::Audio { data, mime_type } => {
+            json!({ "type": "audio", "data": data, "mimeType": mime_type })
+        }
+        Content::Resource { resource } => {
+            let mut r = Map::new();
+            r.insert("uri".into(), json!(resource.uri()));
+            if let Some(mime) = resource.mime_type_value() {
+                r.insert("mimeType".into(), json!(mime));
+            }
+            match resource {
+                ResourceContents::Text { text, .. } => r.insert("text".into(), json!(text)),
+                ResourceContents::Blob { blob, .. } => r.insert("blob".into(), json!(blob)),
+            };
+            json!({ "type": "resource", "resource": r })
+        }
+        Content::ResourceLink(link) => {
+            let mut m = Map::new();
+            m.insert("type".into(), json!("resource_link"));
+            m.insert("uri".into(), json!(link.uri));
+            m.insert("name".into(), json!(link.name));
+            let optional = [
+                ("title", link.title.as_ref().map(|t| json!(t))),
+                ("description", link.description.as_ref().map(|d| json!(d))),
+                ("mimeType", link.mime_type.as_ref().map(|t| json!(t))),
+                ("size", link.size.map(|s| json!(s))),
+            ];
+            for (key, value) in optional {
+                if let Some(v) = value {
+                    m.insert(key.into(), v);
+                }
+            }
+            Value::Object(m)
+        }
+        // A kind added to `Content` later: written as tooldef's JSON of it (with its `type`),
+        // so it is not lost on the way out, and logged.
+        other => {
+            tracing::warn!(kind = %other.kind(), "content kind without an MCP mapping; sent as its JSON");
+            serde_json::to_value(other).unwrap_or(Value::Null)
+        }
+    }
 }

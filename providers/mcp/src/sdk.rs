@@ -24,7 +24,10 @@
 use rmcp::model::{CallToolRequestParams, CallToolResult, ContentBlock, JsonObject, Tool};
 use serde_json::{Map, Value};
 use tooldef::render::{LossPolicy, RenderError, Renderer};
-use tooldef::{Arguments, CallError, Content, JsonPointer, ToolCall, ToolDescriptor, ToolResult};
+use tooldef::{
+    Arguments, CallError, Content, JsonPointer, Outcome, ResourceContents, ResourceLink, ToolCall,
+    ToolDescriptor, ToolResult,
+};
 
 use crate::import::{ImportError, ImportedTools, import_tools};
 use crate::render::{McpRenderer, McpVersion};
@@ -159,7 +162,8 @@ pub fn params_from_call(call: &ToolCall) -> Result<CallToolRequestParams, CallEr
 
 /// The rmcp [`CallToolResult`] of a result.
 ///
-/// Text and image content map one to one; `structuredContent` is the structured value when
+/// Every kind of [`Content`] maps to rmcp's block of that kind (text, image, audio, an embedded
+/// text or blob resource, a resource link); `structuredContent` is the structured value when
 /// `with_structured` is set (servers set it when the tool declares an output schema, as MCP
 /// requires; before 2026-07-28 only object values are sent); `isError` is always written.
 pub fn call_result_from_result(
@@ -176,15 +180,7 @@ pub fn into_call_result(
     version: McpVersion,
     with_structured: bool,
 ) -> CallToolResult {
-    let content = result
-        .content
-        .into_iter()
-        .filter_map(|c| match c {
-            Content::Text { text } => Some(ContentBlock::text(text)),
-            Content::Image { data, mime_type } => Some(ContentBlock::image(data, mime_type)),
-            _ => None,
-        })
-        .collect();
+    let content = result.content.into_iter().map(block_from_content).collect();
     let mut out = if result.is_error {
         CallToolResult::error(content)
     } else {
@@ -202,32 +198,104 @@ pub fn into_call_result(
     out
 }
 
+/// rmcp's content block for one piece of content.
+pub fn block_from_content(content: Content) -> ContentBlock {
+    match content {
+        Content::Text { text } => ContentBlock::text(text),
+        Content::Image { data, mime_type } => ContentBlock::image(data, mime_type),
+        Content::Audio { data, mime_type } => ContentBlock::audio(data, mime_type),
+        Content::Resource { resource } => ContentBlock::resource(match resource {
+            ResourceContents::Text { uri, mime_type, text } => {
+                rmcp::model::ResourceContents::TextResourceContents {
+                    uri,
+                    mime_type,
+                    text,
+                    meta: None,
+                }
+            }
+            ResourceContents::Blob { uri, mime_type, blob } => {
+                rmcp::model::ResourceContents::BlobResourceContents {
+                    uri,
+                    mime_type,
+                    blob,
+                    meta: None,
+                }
+            }
+        }),
+        Content::ResourceLink(link) => {
+            let mut r = rmcp::model::Resource::new(link.uri, link.name);
+            r.title = link.title;
+            r.description = link.description;
+            r.mime_type = link.mime_type;
+            r.size = link.size;
+            ContentBlock::resource_link(r)
+        }
+        // A kind tooldef adds later and this bridge does not know yet: sent as text holding
+        // its JSON, with a warning, rather than dropped.
+        other => {
+            tracing::warn!(kind = %other.kind(), "content kind without an rmcp mapping; sent as its JSON text");
+            ContentBlock::text(serde_json::to_string(&other).unwrap_or_default())
+        }
+    }
+}
+
+/// The [`Content`] of one of rmcp's content blocks. Annotations and `_meta` are not kept (a
+/// [`Content`] has no place for them).
+pub fn content_from_block(block: &ContentBlock) -> Content {
+    match block {
+        ContentBlock::Text(t) => Content::text(t.text.clone()),
+        ContentBlock::Image(i) => Content::image(i.data.clone(), i.mime_type.clone()),
+        ContentBlock::Audio(a) => Content::audio(a.data.clone(), a.mime_type.clone()),
+        ContentBlock::Resource(r) => match &r.resource {
+            rmcp::model::ResourceContents::TextResourceContents {
+                uri, mime_type, text, ..
+            } => Content::resource(ResourceContents::Text {
+                uri: uri.clone(),
+                mime_type: mime_type.clone(),
+                text: text.clone(),
+            }),
+            rmcp::model::ResourceContents::BlobResourceContents {
+                uri, mime_type, blob, ..
+            } => Content::resource(ResourceContents::Blob {
+                uri: uri.clone(),
+                mime_type: mime_type.clone(),
+                blob: blob.clone(),
+            }),
+            // A kind of resource contents rmcp adds later: kept as text holding its JSON.
+            other => Content::text(serde_json::to_string(other).unwrap_or_default()),
+        },
+        ContentBlock::ResourceLink(r) => {
+            let mut link = ResourceLink::new(r.uri.clone(), r.name.clone());
+            link.title = r.title.clone();
+            link.description = r.description.clone();
+            link.mime_type = r.mime_type.clone();
+            link.size = r.size;
+            Content::ResourceLink(link)
+        }
+        // A block kind rmcp adds later: kept as text holding its JSON, so nothing the server
+        // sent is lost to the model.
+        other => Content::text(
+            serde_json::to_string(other)
+                .unwrap_or_else(|e| format!("(a content block that does not serialize: {e})")),
+        ),
+    }
+}
+
 /// The [`ToolResult`] of an rmcp [`CallToolResult`] answering `call`.
 ///
-/// Text and image blocks map one to one. Content tooldef has no type for (audio, an embedded
-/// resource, a resource link) becomes a text block holding its JSON, so nothing the server sent
-/// is lost to the model. `structuredContent` is kept; an absent `isError` means success.
+/// Every block maps to the [`Content`] of its kind ([`content_from_block`]); a block kind rmcp
+/// adds later becomes a text block holding its JSON, so nothing the server sent is lost to the
+/// model. `structuredContent` is kept; an absent `isError` means success.
 pub fn result_from_call_result(result: &CallToolResult, call: &ToolCall) -> ToolResult {
-    let content = result
-        .content
-        .iter()
-        .map(|block| match block {
-            ContentBlock::Text(t) => Content::Text { text: t.text.clone() },
-            ContentBlock::Image(i) => {
-                Content::Image { data: i.data.clone(), mime_type: i.mime_type.clone() }
-            }
-            other => Content::Text {
-                text: serde_json::to_string(other)
-                    .unwrap_or_else(|e| format!("(a content block that does not serialize: {e})")),
-            },
-        })
-        .collect();
+    let content = result.content.iter().map(content_from_block).collect();
+    let is_error = result.is_error.unwrap_or(false);
     ToolResult {
         call_id: call.id.clone(),
         name: call.name.clone(),
         content,
         structured: result.structured_content.clone(),
-        is_error: result.is_error.unwrap_or(false),
+        is_error,
+        outcome: if is_error { Outcome::ToolError } else { Outcome::Success },
         repairs: Vec::new(),
     }
 }

@@ -64,3 +64,37 @@ fn results_become_call_tool_results_per_version() {
         }
     }
 }
+
+#[test]
+fn content_of_every_kind_is_written_as_mcp_blocks_that_conform_and_read_back() {
+    let result = tooldef_testkit::content::every_kind();
+    let v = call_tool_result(&result, McpVersion::V2025_06_18);
+    assert_eq!(
+        v,
+        json!({"content": [
+            {"type": "text", "text": "Report ready."},
+            {"type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png"},
+            {"type": "audio", "data": "UklGRiQAAABXQVZF", "mimeType": "audio/wav"},
+            {"type": "resource", "resource": {"uri": "file:///reports/summary.md",
+                "mimeType": "text/markdown", "text": "# Summary\nAll good."}},
+            {"type": "resource", "resource": {"uri": "file:///reports/q3.pdf",
+                "mimeType": "application/pdf", "blob": "JVBERi0xLjcK"}},
+            {"type": "resource_link", "uri": "file:///reports/raw.csv", "name": "raw.csv",
+                "mimeType": "text/csv", "size": 52000},
+        ]})
+    );
+    let versions = [
+        (McpVersion::V2025_06_18, mcp::McpVersion::V2025_06_18),
+        (McpVersion::V2025_11_25, mcp::McpVersion::V2025_11_25),
+        (McpVersion::V2026_07_28, mcp::McpVersion::V2026_07_28),
+    ];
+    for (ours, theirs) in versions {
+        let v = call_tool_result(&result, ours);
+        assert_conforms(&format!("{ours:?}"), mcp::validate_call_tool_result(theirs, &v));
+        // The Rust SDK's model holds every block as it is.
+        let sdk: rmcp::model::CallToolResult = serde_json::from_value(v.clone()).unwrap();
+        let mut again = serde_json::to_value(&sdk).unwrap();
+        again.as_object_mut().unwrap().remove("isError");
+        assert_eq!(again, v);
+    }
+}

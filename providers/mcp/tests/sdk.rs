@@ -121,25 +121,48 @@ fn results_go_to_call_tool_results_and_back() {
 }
 
 #[test]
-fn content_tooldef_has_no_type_for_is_kept_as_text() {
-    let call = ToolCall::new("c1", "fetch", json!({}));
-    let sdk = CallToolResult::success(vec![
-        ContentBlock::text("a"),
-        ContentBlock::image("AAAA", "image/png"),
-        ContentBlock::audio("BBBB", "audio/wav"),
-    ]);
-    let back = result_from_call_result(&sdk, &call);
+fn content_of_every_kind_goes_through_the_bridge_both_ways() {
+    let result = tooldef_testkit::content::every_kind();
+    let sdk = call_result_from_result(&result, McpVersion::V2025_11_25, false);
     assert_eq!(
-        back.content,
+        serde_json::to_value(&sdk).unwrap(),
+        json!({
+            "content": [
+                {"type": "text", "text": "Report ready."},
+                {"type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png"},
+                {"type": "audio", "data": "UklGRiQAAABXQVZF", "mimeType": "audio/wav"},
+                {"type": "resource", "resource": {
+                    "uri": "file:///reports/summary.md", "mimeType": "text/markdown",
+                    "text": "# Summary\nAll good."}},
+                {"type": "resource", "resource": {
+                    "uri": "file:///reports/q3.pdf", "mimeType": "application/pdf",
+                    "blob": "JVBERi0xLjcK"}},
+                {"type": "resource_link", "uri": "file:///reports/raw.csv", "name": "raw.csv",
+                    "mimeType": "text/csv", "size": 52000},
+            ],
+            "isError": false
+        })
+    );
+    assert_eq!(result_from_call_result(&sdk, &tooldef_testkit::content::call()), result);
+    // And from rmcp's own constructors: each block comes back as the kind it is.
+    let from_rmcp = CallToolResult::success(vec![
+        ContentBlock::audio("BBBB", "audio/wav"),
+        ContentBlock::embedded_text("file:///a.txt", "hello"),
+        ContentBlock::resource_link(
+            rmcp::model::Resource::new("file:///b.bin", "b.bin").with_title("B"),
+        ),
+    ]);
+    let call = ToolCall::new("c1", "fetch", json!({}));
+    assert_eq!(
+        result_from_call_result(&from_rmcp, &call).content,
         [
-            Content::Text { text: "a".into() },
-            Content::Image { data: "AAAA".into(), mime_type: "image/png".into() },
-            Content::Text {
-                text: r#"{"type":"audio","data":"BBBB","mimeType":"audio/wav"}"#.into()
-            },
+            Content::audio("BBBB", "audio/wav"),
+            Content::resource(
+                tooldef::ResourceContents::text("file:///a.txt", "hello").mime_type("text/plain")
+            ),
+            Content::ResourceLink(tooldef::ResourceLink::new("file:///b.bin", "b.bin").title("B")),
         ]
     );
-    assert!(!back.is_error);
 }
 
 #[test]

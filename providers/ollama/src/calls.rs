@@ -5,7 +5,10 @@
 //! server sent one and empty otherwise. Results are matched by `tool_name` and order.
 
 use serde_json::{Map, Value, json};
-use tooldef::{Arguments, CallError, Content, ToolCall, ToolResult};
+use tooldef::{
+    Arguments, CallError, Carried, Content, ContentNote, ResourceContents, ResultMessage, ToolCall,
+    ToolResult,
+};
 
 fn err(pointer: impl Into<String>, message: impl Into<String>) -> CallError {
     CallError { pointer: pointer.into(), message: message.into() }
@@ -56,27 +59,63 @@ pub fn tool_calls(message: &Value) -> Result<Vec<ToolCall>, CallError> {
     Ok(out)
 }
 
-/// The `tool` message answering one call: `{"role":"tool","tool_name":…,"content":…}`.
+/// The `tool` message answering one call: `{"role":"tool","tool_name":…,"content":…}`, with a
+/// note for each piece of content it could not carry as it was.
 ///
 /// `content` is the result's text (for an error, the message telling the model what to fix,
-/// prefixed `Error: ` since Ollama has no error flag); images go into `images` as base64.
-pub fn tool_message(result: &ToolResult) -> Value {
-    let text = result.text();
+/// prefixed `Error: ` since Ollama has no error flag); images go into `images` as base64:
+///
+/// | content | in the message |
+/// | --- | --- |
+/// | text | `content` |
+/// | image | `images` |
+/// | audio | not carried: a note in `content`, and a `tracing` warning |
+/// | text resource | `content`, its text under a line naming its URI and MIME type (changed) |
+/// | binary resource | an image type: `images` (changed: the URI is not sent); another type is not carried |
+/// | resource link | a line of `content` naming it (changed) |
+pub fn tool_message(result: &ToolResult) -> ResultMessage {
+    let mut lines: Vec<String> = Vec::new();
+    let mut images = Vec::new();
+    let mut notes = Vec::new();
+    for (i, c) in result.content.iter().enumerate() {
+        let mut changed =
+            |reason: &str| notes.push(ContentNote::new(result, i, Carried::Changed, reason));
+        match c {
+            Content::Text { text } => lines.push(text.clone()),
+            Content::Image { data, .. } => images.push(json!(data)),
+            Content::Resource {
+                resource: ResourceContents::Blob { mime_type: Some(m), blob, .. },
+            } if m.starts_with("image/") => {
+                changed("sent as an image, without its URI");
+                images.push(json!(blob));
+            }
+            Content::Resource { resource } if resource.to_text().is_some() => {
+                changed("written as text");
+                lines.push(resource.to_text().unwrap_or_default());
+            }
+            Content::ResourceLink(link) => {
+                changed("written as text");
+                lines.push(link.to_text());
+            }
+            other => {
+                let reason = match other {
+                    Content::Audio { .. } => "Ollama tool messages hold text and images, not audio",
+                    _ => "Ollama tool messages hold text and images",
+                };
+                let note = ContentNote::new(result, i, Carried::NotCarried, reason);
+                lines.push(note.placeholder(other));
+                notes.push(note);
+            }
+        }
+    }
+    let text = lines.join("\n");
     let content = if result.is_error { format!("Error: {text}") } else { text };
     let mut m = Map::new();
     m.insert("role".into(), json!("tool"));
     m.insert("tool_name".into(), json!(result.name));
     m.insert("content".into(), json!(content));
-    let images: Vec<Value> = result
-        .content
-        .iter()
-        .filter_map(|c| match c {
-            Content::Image { data, .. } => Some(json!(data)),
-            _ => None,
-        })
-        .collect();
     if !images.is_empty() {
         m.insert("images".into(), Value::Array(images));
     }
-    Value::Object(m)
+    ResultMessage::new(Value::Object(m), notes)
 }

@@ -5,7 +5,10 @@
 
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
-use tooldef::{Arguments, CallError, Content, ToolCall, ToolResult};
+use tooldef::{
+    Arguments, CallError, Carried, Content, ContentNote, ResourceContents, ResultMessage, ToolCall,
+    ToolResult,
+};
 
 #[derive(Deserialize)]
 struct WireCall {
@@ -106,64 +109,144 @@ pub fn responses_tool_calls(output: &Value) -> Result<Vec<ToolCall>, CallError> 
 }
 
 /// The Chat Completions tool message answering a call:
-/// `{"role":"tool","tool_call_id":…,"content":…}`.
+/// `{"role":"tool","tool_call_id":…,"content":…}`, with a note for each piece of content it
+/// could not carry as it was.
 ///
-/// Chat tool messages carry text only: images are replaced by a note naming their type (and a
-/// `tracing` warning). An error result's text is sent as is; Chat has no error flag.
-pub fn chat_tool_message(result: &ToolResult) -> Value {
-    json!({ "role": "tool", "tool_call_id": result.call_id, "content": chat_tool_text(result) })
+/// Chat tool messages carry text only (the spec's tool message content parts are `text` alone):
+///
+/// | content | in the message |
+/// | --- | --- |
+/// | text | its text |
+/// | text resource | its text under a line naming its URI and MIME type (changed) |
+/// | resource link | a line naming it (changed) |
+/// | image, audio, binary resource | not carried: a note in its place, and a `tracing` warning |
+///
+/// The pieces are joined by newlines. An error result's text is sent as is; Chat has no error
+/// flag.
+pub fn chat_tool_message(result: &ToolResult) -> ResultMessage {
+    chat_tool_text(result).map(
+        |content| json!({ "role": "tool", "tool_call_id": result.call_id, "content": content }),
+    )
 }
 
-/// The text of a Chat tool message: text parts joined by newlines, images replaced by a note.
-pub(crate) fn chat_tool_text(result: &ToolResult) -> String {
+/// The text of a Chat tool message, with its notes ([`chat_tool_message`]).
+pub(crate) fn chat_tool_text(result: &ToolResult) -> ResultMessage<String> {
     let mut text = String::new();
-    for c in &result.content {
-        if !text.is_empty() {
+    let mut notes = Vec::new();
+    for (i, c) in result.content.iter().enumerate() {
+        if i > 0 {
             text.push('\n');
         }
         match c {
             Content::Text { text: t } => text.push_str(t),
-            Content::Image { mime_type, .. } => {
-                tracing::warn!(
-                    tool = %result.name,
-                    "Chat Completions tool messages carry text only; an image was replaced by a note"
-                );
-                text.push_str(&format!("[image of type {mime_type} omitted]"));
+            Content::Resource { resource } if resource.to_text().is_some() => {
+                notes.push(ContentNote::new(result, i, Carried::Changed, "written as text"));
+                text.push_str(&resource.to_text().unwrap_or_default());
             }
-            _ => {}
+            Content::ResourceLink(link) => {
+                notes.push(ContentNote::new(result, i, Carried::Changed, "written as text"));
+                text.push_str(&link.to_text());
+            }
+            other => {
+                let reason = "Chat Completions tool messages carry text only";
+                let note = ContentNote::new(result, i, Carried::NotCarried, reason);
+                text.push_str(&note.placeholder(other));
+                notes.push(note);
+            }
         }
     }
-    text
+    ResultMessage::new(text, notes)
 }
 
 /// The Responses input item answering a call:
-/// `{"type":"function_call_output","call_id":…,"output":…}`; text only gives a string output,
-/// images give a list of `input_text` / `input_image` parts.
-pub fn responses_function_call_output(result: &ToolResult) -> Value {
-    let has_image = result.content.iter().any(|c| matches!(c, Content::Image { .. }));
-    let output = if has_image {
-        Value::Array(
-            result
-                .content
-                .iter()
-                .filter_map(|c| match c {
-                    Content::Text { text } => Some(json!({"type": "input_text", "text": text})),
-                    Content::Image { data, mime_type } => Some(json!({
-                        "type": "input_image",
-                        "image_url": format!("data:{mime_type};base64,{data}"),
-                    })),
-                    _ => None,
-                })
-                .collect(),
-        )
-    } else {
+/// `{"type":"function_call_output","call_id":…,"output":…}`, with a note for each piece of
+/// content it could not carry as it was.
+///
+/// A result of text alone gives a string `output`; any other content gives a list of parts:
+///
+/// | content | part |
+/// | --- | --- |
+/// | text | `input_text` |
+/// | image | `input_image` with a `data:` URL |
+/// | audio | not carried (function call outputs hold text, images and files): an `input_text` note in its place, and a `tracing` warning |
+/// | text resource | `input_text`, its text under a line naming its URI and MIME type (changed) |
+/// | binary resource | an image type: `input_image` (changed: the URI is not sent); another: `input_file` with a `data:` URL, named with the URI's last segment (changed) |
+/// | resource link | `input_text` naming it (changed) |
+pub fn responses_function_call_output(result: &ToolResult) -> ResultMessage {
+    let only_text = result.content.iter().all(|c| matches!(c, Content::Text { .. }));
+    let mut notes = Vec::new();
+    let output = if only_text {
         Value::String(result.text())
+    } else {
+        let mut parts = Vec::with_capacity(result.content.len());
+        for (i, c) in result.content.iter().enumerate() {
+            let mut changed =
+                |reason: String| notes.push(ContentNote::new(result, i, Carried::Changed, reason));
+            let part = match c {
+                Content::Text { text } => input_text(text),
+                Content::Image { data, mime_type } => input_image(mime_type, data),
+                Content::Resource { resource: ResourceContents::Blob { uri, mime_type, blob } } => {
+                    let mime = mime_type.as_deref().unwrap_or("application/octet-stream");
+                    if mime.starts_with("image/") {
+                        changed("sent as an image, without its URI".to_owned());
+                        input_image(mime, blob)
+                    } else {
+                        let name = file_name(uri);
+                        changed(format!("sent as a file named {name}"));
+                        json!({
+                            "type": "input_file",
+                            "filename": name,
+                            "file_data": format!("data:{mime};base64,{blob}"),
+                        })
+                    }
+                }
+                Content::Resource { resource } => {
+                    changed("written as text".to_owned());
+                    input_text(&resource.to_text().unwrap_or_default())
+                }
+                Content::ResourceLink(link) => {
+                    changed("written as text".to_owned());
+                    input_text(&link.to_text())
+                }
+                other => {
+                    let reason = match other {
+                        Content::Audio { .. } => {
+                            "function call outputs hold text, images and files, not audio"
+                        }
+                        _ => "function call outputs have no part for this kind of content",
+                    };
+                    let note = ContentNote::new(result, i, Carried::NotCarried, reason);
+                    let part = input_text(&note.placeholder(other));
+                    notes.push(note);
+                    part
+                }
+            };
+            parts.push(part);
+        }
+        Value::Array(parts)
     };
     let mut m = Map::new();
     m.insert("type".into(), Value::from("function_call_output"));
     m.insert("call_id".into(), Value::from(result.call_id.as_str()));
     m.insert("output".into(), output);
-    Value::Object(m)
+    ResultMessage::new(Value::Object(m), notes)
+}
+
+fn input_text(text: &str) -> Value {
+    json!({"type": "input_text", "text": text})
+}
+
+fn input_image(mime_type: &str, data: &str) -> Value {
+    json!({"type": "input_image", "image_url": format!("data:{mime_type};base64,{data}")})
+}
+
+/// The last path segment of a URI (what a file part is named), or `resource` when it has none.
+fn file_name(uri: &str) -> &str {
+    let path = uri.split(['?', '#']).next().unwrap_or(uri);
+    match path.rsplit('/').next() {
+        Some(last) if !last.is_empty() => last,
+        _ => "resource",
+    }
 }
 
 fn err(pointer: &str, message: impl std::fmt::Display) -> CallError {

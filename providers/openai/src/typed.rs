@@ -3,8 +3,10 @@
 //! messages, and its stream types fed to [`ChatStream`] and [`ResponsesStream`].
 //!
 //! Tools go through the same renderer as the JSON path and are then read by `async-openai`'s
-//! own serde, so the typed value says exactly what the JSON says (the tests serialize it back
-//! and compare). Only `async-openai`'s type features are used (`chat-completion-types`,
+//! own serde, so a typed tool says exactly what the JSON says (the tests serialize it back and
+//! compare). Results say the same as the JSON path too, with one difference in form:
+//! `async-openai` always writes an image part's `detail`, as `"auto"` (the API's default) where
+//! the JSON path leaves it out. Only `async-openai`'s type features are used (`chat-completion-types`,
 //! `response-types`, no default features): no HTTP client is built.
 //!
 //! The way back: under strict mode, keep the renderings (render with
@@ -38,7 +40,8 @@ use async_openai::types::responses::{
 };
 use tooldef::stream::{StreamError, StreamEvent};
 use tooldef::{
-    Arguments, LossPolicy, RenderError, Rendered, Renderer, ToolCall, ToolDescriptor, ToolResult,
+    Arguments, Carried, Content, ContentNote, LossPolicy, RenderError, Rendered, Renderer,
+    ResultMessage, ToolCall, ToolDescriptor, ToolResult,
 };
 
 use crate::calls::{chat_tool_text, responses_function_call_output};
@@ -190,28 +193,44 @@ pub fn output_tool_calls(output: &[OutputItem]) -> Vec<ToolCall> {
 }
 
 /// The Chat Completions tool message answering a call (what
-/// [`chat_tool_message`](crate::chat_tool_message) writes as JSON).
-pub fn tool_message(result: &ToolResult) -> ChatCompletionRequestToolMessage {
-    ChatCompletionRequestToolMessage {
-        content: ChatCompletionRequestToolMessageContent::Text(chat_tool_text(result)),
+/// [`chat_tool_message`](crate::chat_tool_message) writes as JSON), with the same notes.
+pub fn tool_message(result: &ToolResult) -> ResultMessage<ChatCompletionRequestToolMessage> {
+    chat_tool_text(result).map(|text| ChatCompletionRequestToolMessage {
+        content: ChatCompletionRequestToolMessageContent::Text(text),
         tool_call_id: result.call_id.clone(),
-    }
+    })
 }
 
 /// The Responses `function_call_output` input item answering a call (what
-/// [`responses_function_call_output`] writes as JSON).
-pub fn function_call_output(result: &ToolResult) -> FunctionCallOutputItemParam {
+/// [`responses_function_call_output`] writes as JSON), with the same notes.
+///
+/// `async-openai` writes an image part's `detail` always: `"auto"`, the API's default, where
+/// the JSON path leaves it out (the same request, one field longer).
+pub fn function_call_output(result: &ToolResult) -> ResultMessage<FunctionCallOutputItemParam> {
     let json = responses_function_call_output(result);
-    let output = match serde_json::from_value::<FunctionCallOutput>(json["output"].clone()) {
+    let mut notes = json.notes;
+    let output = match serde_json::from_value::<FunctionCallOutput>(json.message["output"].clone())
+    {
         Ok(output) => output,
-        // Text and image parts are what async-openai's content types hold; should a version
-        // refuse them, the text alone still answers the call.
+        // Text, image and file parts are what async-openai's content types hold; should a
+        // version refuse them, the text alone still answers the call, and each other piece is
+        // reported as not carried.
         Err(e) => {
             tracing::warn!(tool = %result.name, error = %e, "function call output sent as text only");
+            for (i, c) in result.content.iter().enumerate() {
+                if !matches!(c, Content::Text { .. })
+                    && !notes.iter().any(|n| n.index == i && n.carried == Carried::NotCarried)
+                {
+                    notes.retain(|n| n.index != i);
+                    let reason = format!("async-openai's output types refused it: {e}");
+                    notes.push(ContentNote::new(result, i, Carried::NotCarried, reason));
+                }
+            }
+            notes.sort_by_key(|n| n.index);
             FunctionCallOutput::Text(result.text())
         }
     };
-    FunctionCallOutputItemParam {
+    let item = FunctionCallOutputItemParam {
         call_id: Some(result.call_id.clone()),
         output,
         id: None,
@@ -219,7 +238,8 @@ pub fn function_call_output(result: &ToolResult) -> FunctionCallOutputItemParam 
         name: None,
         caller: None,
         namespace: None,
-    }
+    };
+    ResultMessage::new(item, notes)
 }
 
 impl ChatStream<'_> {

@@ -68,14 +68,14 @@ fn responses_function_calls_use_the_call_id() {
 fn results_become_spec_conforming_messages() {
     let call = ToolCall::new("call_1", "get_weather", json!({}));
     let ok = ToolResult::success(&call, json!({"temp": 21}));
-    let msg = chat_tool_message(&ok);
+    let msg = chat_tool_message(&ok).into_message();
     assert_eq!(msg, json!({"role": "tool", "tool_call_id": "call_1", "content": "{\"temp\":21}"}));
     assert_conforms(
         "tool message",
         spec::validate_component("ChatCompletionRequestToolMessage", &msg),
     );
 
-    let item = responses_function_call_output(&ok);
+    let item = responses_function_call_output(&ok).into_message();
     assert_eq!(
         item,
         json!({"type": "function_call_output", "call_id": "call_1", "output": "{\"temp\":21}"})
@@ -85,8 +85,77 @@ fn results_become_spec_conforming_messages() {
     let mut image = ToolResult::error(&call, "see picture");
     image.content.push(Content::Image { data: "AAAA".into(), mime_type: "image/png".into() });
     let item = responses_function_call_output(&image);
-    assert_eq!(item["output"][1]["image_url"], "data:image/png;base64,AAAA");
-    assert_conforms("image output", spec::validate_component("FunctionCallOutputItemParam", &item));
+    assert!(item.notes.is_empty());
+    assert_eq!(item.message["output"][1]["image_url"], "data:image/png;base64,AAAA");
+    assert_conforms(
+        "image output",
+        spec::validate_component("FunctionCallOutputItemParam", &item.message),
+    );
     let msg = chat_tool_message(&image);
-    assert_eq!(msg["content"], "see picture\n[image of type image/png omitted]");
+    assert_eq!(
+        msg.message["content"],
+        "see picture\n[image of type image/png not sent: Chat Completions tool messages carry text only]"
+    );
+    assert!(!msg.carried_all());
+}
+
+#[test]
+fn content_of_every_kind_is_carried_changed_or_reported_by_both_apis() {
+    let result = tooldef_testkit::content::every_kind();
+    let notes = |notes: &[tooldef::ContentNote]| -> Vec<String> {
+        notes.iter().map(ToString::to_string).collect()
+    };
+
+    let chat = chat_tool_message(&result);
+    let content = [
+            "Report ready.",
+            "[image of type image/png not sent: Chat Completions tool messages carry text only]",
+            "[audio of type audio/wav not sent: Chat Completions tool messages carry text only]",
+            "resource file:///reports/summary.md (text/markdown):",
+            "# Summary",
+            "All good.",
+            "[binary resource of type application/pdf not sent: Chat Completions tool messages carry text only]",
+            "resource link: raw.csv <file:///reports/raw.csv> (text/csv, 52000 bytes)",
+    ].join("\n");
+    assert_eq!(chat.message, json!({"role": "tool", "tool_call_id": "call_7", "content": content}));
+    assert_conforms(
+        "tool message",
+        spec::validate_component("ChatCompletionRequestToolMessage", &chat.message),
+    );
+    assert_eq!(
+        notes(&chat.notes),
+        [
+            "fetch_report (call call_7): content 1 (image) not carried: Chat Completions tool messages carry text only",
+            "fetch_report (call call_7): content 2 (audio) not carried: Chat Completions tool messages carry text only",
+            "fetch_report (call call_7): content 3 (text resource) carried with a change: written as text",
+            "fetch_report (call call_7): content 4 (binary resource) not carried: Chat Completions tool messages carry text only",
+            "fetch_report (call call_7): content 5 (resource link) carried with a change: written as text",
+        ]
+    );
+
+    let responses = responses_function_call_output(&result);
+    assert_eq!(
+        responses.message,
+        json!({"type": "function_call_output", "call_id": "call_7", "output": [
+            {"type": "input_text", "text": "Report ready."},
+            {"type": "input_image", "image_url": "data:image/png;base64,iVBORw0KGgo="},
+            {"type": "input_text", "text": "[audio of type audio/wav not sent: function call outputs hold text, images and files, not audio]"},
+            {"type": "input_text", "text": "resource file:///reports/summary.md (text/markdown):\n# Summary\nAll good."},
+            {"type": "input_file", "filename": "q3.pdf", "file_data": "data:application/pdf;base64,JVBERi0xLjcK"},
+            {"type": "input_text", "text": "resource link: raw.csv <file:///reports/raw.csv> (text/csv, 52000 bytes)"},
+        ]})
+    );
+    assert_conforms(
+        "every kind",
+        spec::validate_component("FunctionCallOutputItemParam", &responses.message),
+    );
+    assert_eq!(
+        notes(&responses.notes),
+        [
+            "fetch_report (call call_7): content 2 (audio) not carried: function call outputs hold text, images and files, not audio",
+            "fetch_report (call call_7): content 3 (text resource) carried with a change: written as text",
+            "fetch_report (call call_7): content 4 (binary resource) carried with a change: sent as a file named q3.pdf",
+            "fetch_report (call call_7): content 5 (resource link) carried with a change: written as text",
+        ]
+    );
 }

@@ -45,7 +45,7 @@ fn chat_calls_under_the_safe_name_reach_the_tool_under_the_original() {
     let calls = set.names().restore_all(chat_tool_calls(&message).unwrap());
     assert_dispatched_under_original_names(&calls[0]);
     let result = tooldef_testkit::names::echo_toolbox().call_blocking(&calls[0]);
-    assert_eq!(chat_tool_message(&set.names().to_wire(result))["tool_call_id"], "call_1");
+    assert_eq!(chat_tool_message(&set.names().to_wire(result)).message["tool_call_id"], "call_1");
 }
 
 #[test]

@@ -99,24 +99,34 @@ fn results() -> Vec<ToolResult> {
         ToolResult::success(&call, json!({"temp": 21})),
         ToolResult::error(&call, "city must not be empty"),
         with_image,
+        tooldef_testkit::content::every_kind(),
     ]
 }
 
 #[test]
 fn tool_results_become_the_same_messages_as_the_json_path() {
     for result in results() {
-        let mut tool_message = serde_json::to_value(typed::tool_message(&result)).unwrap();
+        let typed_message = typed::tool_message(&result);
+        let json_message = chat_tool_message(&result);
+        assert_eq!(typed_message.notes, json_message.notes);
+        let mut tool_message = serde_json::to_value(typed_message.message).unwrap();
         tool_message["role"] = json!("tool");
-        assert_eq!(tool_message, chat_tool_message(&result));
-        let mut output = serde_json::to_value(typed::function_call_output(&result)).unwrap();
+        assert_eq!(tool_message, json_message.message);
+
+        let typed_output = typed::function_call_output(&result);
+        let json_output = responses_function_call_output(&result);
+        assert_eq!(typed_output.notes, json_output.notes);
+        let mut output = serde_json::to_value(typed_output.message).unwrap();
         output["type"] = json!("function_call_output");
-        // async-openai spells out the API's default image detail; the JSON path leaves it out.
-        for part in output["output"].as_array_mut().into_iter().flatten() {
-            if part["detail"] == "auto" {
-                part.as_object_mut().unwrap().remove("detail");
+        // The one difference the module docs state: async-openai writes an image part's
+        // `detail` always, as the API's default `auto`; nothing else differs.
+        let mut expected = json_output.message;
+        for part in expected["output"].as_array_mut().into_iter().flatten() {
+            if part["type"] == "input_image" {
+                part["detail"] = json!("auto");
             }
         }
-        assert_eq!(output, responses_function_call_output(&result));
+        assert_eq!(output, expected);
     }
 }
 
