@@ -110,7 +110,7 @@ fn without_a_host_notifications_go_nowhere_and_requests_are_unsupported() {
     let toolbox = Toolbox::new().with(Add).with(Attached);
     let result = toolbox.call_blocking(&call("add", json!({"a": 2, "b": 3})));
     assert!(result.is_error);
-    assert_eq!(result.text(), "tool add failed: the client does not support sampling");
+    assert_eq!(result.text(), "the client does not support sampling");
     assert_eq!(toolbox.call_blocking(&call("attached", json!({}))).text(), "false");
     assert!(!CallContext::detached().is_cancelled());
 }

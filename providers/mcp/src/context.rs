@@ -18,7 +18,10 @@ use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
-use rmcp::model::{ClientResult, InputRequest, ProgressToken, ServerNotification, ServerRequest};
+use rmcp::model::{
+    ClientResult, InputRequest, InputRequiredResult, ProgressToken, ServerNotification,
+    ServerRequest,
+};
 use rmcp::{Peer, RoleServer};
 use serde_json::{Value, json};
 use tooldef::context::{
@@ -71,11 +74,32 @@ impl McpCallPeer {
         }
     }
 
-    /// The requests the call made that the client must answer first (2026-07-28), if any.
-    pub(crate) fn input_requests(&self) -> Option<BTreeMap<String, InputRequest>> {
+    /// The answers of every earlier round of a 2026-07-28 call: those the client's retry
+    /// carries (`inputResponses`, this round's) over those of the rounds before, which the
+    /// server handed the client to echo back (`requestState`). The state is the client's own
+    /// answers, so a client that rewrites it only changes what it answered.
+    pub(crate) fn answers(
+        request_state: Option<&str>,
+        responses: Option<BTreeMap<String, Value>>,
+    ) -> BTreeMap<String, Value> {
+        let mut answers: BTreeMap<String, Value> =
+            request_state.and_then(|s| serde_json::from_str(s).ok()).unwrap_or_default();
+        answers.extend(responses.unwrap_or_default());
+        answers
+    }
+
+    /// The requests the call made that the client must answer first (2026-07-28), if any,
+    /// with the state that carries the answers so far to the next round.
+    pub(crate) fn input_required(&self) -> Option<InputRequiredResult> {
         let pending =
             std::mem::take(&mut *self.pending.lock().unwrap_or_else(PoisonError::into_inner));
-        (!pending.is_empty()).then_some(pending)
+        if pending.is_empty() {
+            return None;
+        }
+        let state = (!self.responses.is_empty())
+            .then(|| serde_json::to_string(&self.responses).ok())
+            .flatten();
+        Some(InputRequiredResult::new(Some(pending), state))
     }
 
     fn stateless(&self) -> bool {

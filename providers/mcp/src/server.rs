@@ -38,7 +38,7 @@ use std::time::Duration;
 
 use rmcp::model::{
     CacheScope as SdkCacheScope, CallToolRequestParams, CallToolResponse, CallToolResult,
-    CustomRequest, CustomResult, ErrorCode, Implementation, InputRequiredResult, ListToolsResult,
+    CustomRequest, CustomResult, ErrorCode, Implementation, ListToolsResult,
     PaginatedRequestParams, ServerCapabilities, ServerConfig, SubscriptionFilter, Tool,
 };
 use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
@@ -557,7 +557,8 @@ impl ServerHandler for McpServer {
         };
         let protocol = version_of(context.protocol_version().as_ref());
         let text = self.screened_arguments(&mut request, &mut context);
-        let responses = request.input_responses.take().unwrap_or_default();
+        let responses =
+            McpCallPeer::answers(request.request_state.as_deref(), request.input_responses.take());
         let peer = Arc::new(McpCallPeer::new(
             context.peer.clone(),
             context.meta.get_progress_token(),
@@ -588,12 +589,10 @@ impl ServerHandler for McpServer {
                 return Err(ErrorData::internal_error("the call was cancelled", None));
             }
         };
-        if let Some(requests) = peer.input_requests() {
+        if let Some(asked) = peer.input_required() {
             // The tool asked the client things a 2026-07-28 session cannot be asked mid-call:
             // the answer is the questions; the client's retry brings the answers.
-            return Ok(CallToolResponse::InputRequired(InputRequiredResult::from_input_requests(
-                requests,
-            )));
+            return Ok(CallToolResponse::InputRequired(asked));
         }
         let out: CallToolResult = into_call_result(result, protocol, with_structured);
         Ok(CallToolResponse::Complete(out))
