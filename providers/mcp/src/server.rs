@@ -538,8 +538,9 @@ impl ServerHandler for McpServer {
             result_type: None,
             meta: None,
             next_cursor,
-            ttl_ms: Some(0),
-            cache_scope: Some(SdkCacheScope::Private),
+            // Fields of 2026-07-28 only: an older client's list carries exactly its version's.
+            ttl_ms: protocol.has_result_type().then_some(0),
+            cache_scope: protocol.has_result_type().then_some(SdkCacheScope::Private),
             tools: tools[start..end].to_vec(),
         })
     }
