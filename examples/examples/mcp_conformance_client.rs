@@ -12,6 +12,8 @@
 //! the first tool listed, if any). The user behind it accepts every elicitation with the
 //! defaults the form offers. `.ci/mcp-conformance.sh` runs it.
 
+#![allow(clippy::print_stdout, clippy::print_stderr)] // an example prints what it does
+
 use serde_json::{Map, Value, json};
 use tooldef::context::{Elicitation, ElicitationRequest};
 use tooldef::{ToolCall, Toolbox};
@@ -31,7 +33,7 @@ async fn accept_defaults(request: ElicitationRequest) -> Elicitation {
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let url = std::env::args()
-        .last()
+        .next_back()
         .filter(|a| a.contains("://"))
         .ok_or("usage: mcp_conformance_client URL")?;
     let scenario = std::env::var("MCP_CONFORMANCE_SCENARIO").unwrap_or_default();
