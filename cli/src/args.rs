@@ -204,20 +204,50 @@ client cancels kills its command's process group.
 The server stops when its client closes stdin, once the calls in flight are answered (at most
 5 s later); a command still running then is killed. Only MCP messages are written on stdout.
 
+With --http ADDR it serves streamable HTTP instead, until it is interrupted, and prints the
+endpoint's URL (`http://ADDR/mcp`) as its first line on stdout. It has no authentication: bind
+a loopback address. Requests whose `Host` is not loopback are refused (DNS rebinding), as are
+browser pages whose `Origin` is neither loopback nor given with --allow-origin.
+
 ",
         ),
         outro: "",
         column: 16,
         operand: Operand { usage: "DIR...", after: None },
         options: &Opts::<ServeArgs> {
-            opts: &[],
+            opts: &[
+                Opt::value(
+                    "--http",
+                    Value::optional("ADDR"),
+                    "Serve streamable HTTP on ADDR instead of stdio: `127.0.0.1:8080`, or a port
+alone for loopback (`8080`; `0` picks a free port)",
+                    |d, _, addr| {
+                        d.http = Some(addr);
+                        Ok(())
+                    },
+                ),
+                Opt::value(
+                    "--allow-origin",
+                    Value::repeated("ORIGIN"),
+                    "With --http, also serve browser pages of ORIGIN (`https://app.example:443`,
+`https://app.example:*`, `null`); loopback origins always are",
+                    |d, _, origin| {
+                        d.allowed_origins.push(origin);
+                        Ok(())
+                    },
+                ),
+            ],
             operand: |d, p| {
                 d.paths.push(PathBuf::from(p));
                 Ok(())
             },
-            finish: |d| match d.paths.is_empty() {
-                true => Err("no DIR given".into()),
-                false => Ok(Command::Serve(d)),
+            finish: |d| match (
+                d.paths.is_empty(),
+                d.http.is_none() && !d.allowed_origins.is_empty(),
+            ) {
+                (true, _) => Err("no DIR given".into()),
+                (_, true) => Err("--allow-origin is for --http".into()),
+                (false, false) => Ok(Command::Serve(d)),
             },
         },
     },

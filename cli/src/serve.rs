@@ -1,4 +1,5 @@
-//! `tooldef serve PATH...`: the tools of workspace directories as an MCP server on stdio.
+//! `tooldef serve [--http ADDR] PATH...`: the tools of workspace directories as an MCP server
+//! on stdio, or on streamable HTTP (`tooldef_mcp`'s `HttpOptions`: `Host` and `Origin` checked).
 //!
 //! Each directory is a [`Workspace`] reconciled into one registry on every `tools/list` (a
 //! broken file is skipped, a changed file that breaks keeps its last good version); clients are
@@ -14,12 +15,17 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use tooldef::{ToolRegistry, Workspace};
+use tooldef_mcp::http::HttpOptions;
 use tooldef_mcp::server::McpServer;
 
 /// Arguments of `tooldef serve`.
 #[derive(Debug, Default, PartialEq)]
 pub(crate) struct ServeArgs {
     pub(crate) paths: Vec<PathBuf>,
+    /// `--http ADDR`: streamable HTTP on ADDR rather than stdio.
+    pub(crate) http: Option<String>,
+    /// `--allow-origin ORIGIN`, in the order given.
+    pub(crate) allowed_origins: Vec<String>,
 }
 
 /// Runs the server until the client goes.
@@ -47,7 +53,10 @@ pub(crate) fn serve(args: ServeArgs) -> Result<(), String> {
         .build()
         .map_err(|e| format!("cannot start the async runtime: {e}"))?;
     let server = McpServer::from_workspaces(registry, workspaces.clone());
-    let served = runtime.block_on(server.serve_stdio()).map_err(|e| e.to_string());
+    let served = match &args.http {
+        None => runtime.block_on(server.serve_stdio()).map_err(|e| e.to_string()),
+        Some(addr) => runtime.block_on(serve_http(server, addr, &args.allowed_origins)),
+    };
     // stdin is read by a blocking thread that may still wait for input: do not wait for it.
     // Shutting down drops the calls still in flight, which kills their commands; what any
     // other path left running is killed here, before the process exits.
@@ -56,4 +65,36 @@ pub(crate) fn serve(args: ServeArgs) -> Result<(), String> {
         workspace.kill_commands();
     }
     served
+}
+
+/// Serves streamable HTTP on `addr` until the process is interrupted, after printing the
+/// endpoint's URL.
+async fn serve_http(server: McpServer, addr: &str, origins: &[String]) -> Result<(), String> {
+    // A port alone is a loopback address.
+    let addr = match addr.parse::<u16>() {
+        Ok(port) => format!("127.0.0.1:{port}"),
+        Err(_) => addr.to_owned(),
+    };
+    let addr = addr.as_str();
+    let listener = tokio::net::TcpListener::bind(addr)
+        .await
+        .map_err(|e| format!("--http {addr}: cannot listen there: {e}"))?;
+    let bound = listener.local_addr().map_err(|e| format!("--http {addr}: {e}"))?;
+    if !bound.ip().is_loopback() {
+        let _ = writeln!(
+            std::io::stderr().lock(),
+            "warning: --http {addr}: {bound} is not a loopback address, and the server has no \
+             authentication; only clients that name it by a loopback host are served"
+        );
+    }
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "http://{bound}/mcp").and_then(|()| out.flush()).map_err(|e| e.to_string())?;
+    drop(out);
+    let options = origins
+        .iter()
+        .fold(HttpOptions::default(), |options, origin| options.allow_origin(origin.clone()));
+    tokio::select! {
+        served = server.serve_http_with(listener, options) => served.map_err(|e| e.to_string()),
+        stopped = tokio::signal::ctrl_c() => stopped.map_err(|e| e.to_string()),
+    }
 }

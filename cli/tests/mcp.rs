@@ -491,3 +491,68 @@ fn a_server_s_names_and_error_text_reach_the_terminal_escaped() {
         )
     );
 }
+
+/// One HTTP/1.1 POST of an `initialize` to the server at `port`, with `host` and `origin`: the
+/// status line of the answer.
+fn post_initialize(port: u16, host: &str, origin: Option<&str>) -> String {
+    use std::io::{BufRead, BufReader, Write};
+    let body = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#;
+    let origin = origin.map(|o| format!("Origin: {o}\r\n")).unwrap_or_default();
+    let mut stream = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+    stream.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    write!(
+        stream,
+        "POST /mcp HTTP/1.1\r\nHost: {host}\r\n{origin}Content-Type: application/json\r\n\
+         Accept: application/json, text/event-stream\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut line = String::new();
+    BufReader::new(stream).read_line(&mut line).unwrap();
+    line.trim_end().to_owned()
+}
+
+#[test]
+fn serve_http_prints_its_url_and_checks_host_and_origin() {
+    use std::io::{BufRead, BufReader};
+    let mut child = Command::new(TOOLDEF)
+        .args(["serve", "--http", "0", "--allow-origin", "https://app.example:443"])
+        .arg(fixture("serve"))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut url = String::new();
+    BufReader::new(child.stdout.take().unwrap()).read_line(&mut url).unwrap();
+    let url = url.trim_end();
+    let port: u16 = url
+        .strip_prefix("http://127.0.0.1:")
+        .and_then(|rest| rest.strip_suffix("/mcp"))
+        .and_then(|p| p.parse().ok())
+        .unwrap_or_else(|| panic!("not a loopback endpoint URL: {url}"));
+    let local = format!("127.0.0.1:{port}");
+    let answers = [
+        post_initialize(port, &local, None),
+        post_initialize(port, &local, Some("https://app.example:443")),
+        post_initialize(port, "evil.example.com", None),
+        post_initialize(port, &local, Some("https://evil.example.com")),
+    ];
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert_eq!(
+        answers,
+        ["HTTP/1.1 200 OK", "HTTP/1.1 200 OK", "HTTP/1.1 403 Forbidden", "HTTP/1.1 403 Forbidden"]
+    );
+}
+
+#[test]
+fn allow_origin_needs_http() {
+    let out = Command::new(TOOLDEF)
+        .args(["serve", "--allow-origin", "https://app.example:443"])
+        .arg(fixture("serve"))
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(stderr.starts_with("error: --allow-origin is for --http"), "{stderr}");
+}

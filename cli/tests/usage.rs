@@ -19,7 +19,7 @@ Usage:
   tooldef render --provider P [--strict] [--report] [--pretty] [--keep-going] [--map-names] PATH...
   tooldef check  [--provider P]... [--strict] PATH...
   tooldef import --from mcp|openai|anthropic|gemini [--keep-going] FILE [--out DIR] [--force]
-  tooldef serve  DIR...
+  tooldef serve  [--http ADDR] [--allow-origin ORIGIN]... DIR...
   tooldef help   [COMMAND]
   tooldef --help | --version";
 
@@ -182,7 +182,7 @@ fn help_and_version_go_to_stdout_and_exit_zero() {
             "import",
             "Usage: tooldef import --from mcp|openai|anthropic|gemini [--keep-going] FILE [--out DIR] [--force]",
         ),
-        ("serve", "Usage: tooldef serve DIR..."),
+        ("serve", "Usage: tooldef serve [--http ADDR] [--allow-origin ORIGIN]... DIR..."),
     ] {
         for args in [[verb, "--help"], [verb, "-h"], ["help", verb]] {
             let o = tooldef(&args);

@@ -33,6 +33,25 @@ pub(crate) struct FnIr<'a> {
     pub(crate) sig: &'a Signature,
     pub(crate) receiver: Option<&'a Receiver>,
     pub(crate) ret: Type,
+    /// The `&CallContext` (or `CallContext`) parameter: how many tool parameters come before
+    /// it, and whether it is taken by reference. Not a parameter the model sends.
+    pub(crate) context: Option<(usize, bool)>,
+}
+
+/// Whether `ty` is `CallContext` (`Some(false)`) or `&CallContext` (`Some(true)`), by the last
+/// segment of its path, as `tooldef::context::CallContext` is usually imported.
+pub(crate) fn context_type(ty: &Type) -> Option<bool> {
+    let (inner, by_ref) = match ty {
+        Type::Reference(r) if r.mutability.is_none() => (&*r.elem, true),
+        other => (other, false),
+    };
+    match inner {
+        Type::Path(p) if p.qself.is_none() => {
+            let last = p.path.segments.last()?;
+            (last.ident == "CallContext" && last.arguments.is_empty()).then_some(by_ref)
+        }
+        _ => None,
+    }
 }
 
 /// One parameter (or field of a derived tool).
@@ -89,6 +108,7 @@ pub(crate) fn tool_fn<'a>(
         attrs.description.as_ref().map(syn::LitStr::value).or_else(|| doc_of(fn_attrs));
     let type_ident = attrs.type_name.clone().unwrap_or_else(|| camel(ident));
     let mut receiver = None;
+    let mut context = None;
     let mut params = Vec::new();
     for arg in &sig.inputs {
         match arg {
@@ -104,6 +124,13 @@ pub(crate) fn tool_fn<'a>(
                         continue;
                     }
                 };
+                if let Some(by_ref) = context_type(&pt.ty) {
+                    if context.is_some() {
+                        cx.error(&pt.ty, "a tool takes the `CallContext` once");
+                    }
+                    context = Some((params.len(), by_ref));
+                    continue;
+                }
                 let attrs = ParamAttrs::from_attrs(cx, &pt.attrs);
                 let (wire, wire_span) = match attrs.name.get() {
                     Some(n) => (n.value(), n.span()),
@@ -135,7 +162,7 @@ pub(crate) fn tool_fn<'a>(
         vis,
         type_ident,
         params,
-        func: Some(FnIr { sig, receiver, ret }),
+        func: Some(FnIr { sig, receiver, ret, context }),
     }
 }
 

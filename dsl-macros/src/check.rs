@@ -63,7 +63,9 @@ fn signature(cx: &Ctxt, sig: &syn::Signature, receiver: Option<&syn::Receiver>, 
         _ => {}
     }
     for arg in &sig.inputs {
-        if let FnArg::Typed(pt) = arg {
+        if let FnArg::Typed(pt) = arg
+            && crate::ast::context_type(&pt.ty).is_none()
+        {
             param_type(cx, &pt.ty);
         }
     }

@@ -106,6 +106,43 @@
 //! With tokio (or any runtime), `toolbox.call(&call).await` runs the same tool inside the
 //! runtime, so the tool body may await the runtime's I/O.
 //!
+//! # Talking back while a tool runs: `&CallContext`
+//!
+//! A tool that reports progress, writes log messages for the client, notices cancellation, or
+//! asks the client something (a completion by its model, values from its user) names a
+//! [`&CallContext`](crate::context::CallContext) parameter. It is no argument of the model's
+//! and not in the schema; the other tools stay as they are. The host passes the context:
+//! `tooldef-mcp`'s server carries it as MCP's progress and log notifications,
+//! `sampling/createMessage` and `elicitation/create` (or, to a 2026-07-28 client, an
+//! `InputRequiredResult` whose answers come back with the client's retry, so a tool that asks
+//! must not do before asking what it cannot do twice). Without a host (`call_blocking`,
+//! another provider's loop) notifications go nowhere and requests return
+//! [`ContextError::Unsupported`](crate::context::ContextError::Unsupported), which the tool
+//! answers as it sees fit.
+//!
+#![cfg_attr(feature = "macros", doc = "```")]
+#![cfg_attr(not(feature = "macros"), doc = "```text")]
+//! use tooldef::context::{CallContext, ContextError, LogLevel, Progress, SamplingRequest};
+//! use tooldef::{ToolCall, ToolError, Toolbox, tool};
+//!
+//! /// Summarise a text, with the client's model when it lends it.
+//! #[tool]
+//! async fn summarise(text: String, ctx: &CallContext) -> Result<String, ToolError> {
+//!     ctx.progress(Progress::new(0.0).total(1.0)).await?;
+//!     ctx.log(LogLevel::Debug, format!("{} bytes", text.len())).await?;
+//!     let prompt = format!("Summarise in five words: {text}");
+//!     match ctx.sample(&SamplingRequest::new(prompt, 20)).await {
+//!         Ok(answer) => Ok(answer.text().to_owned()),
+//!         Err(ContextError::Unsupported { .. }) => Ok(text.chars().take(20).collect()),
+//!         Err(other) => Err(other.into()),
+//!     }
+//! }
+//!
+//! let toolbox = Toolbox::new().with(Summarise);
+//! let call = ToolCall::new("1", "summarise", serde_json::json!({"text": "a very long text indeed"}));
+//! assert_eq!(toolbox.call_blocking(&call).text(), "a very long text ind");
+//! ```
+//!
 //! # Tools with state: `#[tools]` on an `impl`
 //!
 //! Methods taking `&self` become tools under `#[tools]`. Each `#[tool]` method gets its own

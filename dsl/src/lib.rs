@@ -71,6 +71,7 @@ pub mod arg_checks;
 pub mod assembly;
 mod builder;
 mod const_text;
+pub mod context;
 mod descriptor;
 pub mod descriptor_rules;
 pub mod dispatch;

@@ -385,6 +385,19 @@ pub trait Tool: Send + Sync + 'static {
 
     /// Runs the tool.
     fn call(&self, args: Self::Args) -> BoxFuture<'_, Result<Self::Output, ToolError>>;
+
+    /// Runs the tool with the call's [`CallContext`](crate::context::CallContext): progress,
+    /// logs, cancellation and requests back to the client. The default ignores the context and
+    /// runs [`call`](Tool::call); `#[tool]` overrides it for a function that takes a
+    /// `&CallContext` parameter.
+    fn call_with<'a>(
+        &'a self,
+        args: Self::Args,
+        ctx: &'a crate::context::CallContext,
+    ) -> BoxFuture<'a, Result<Self::Output, ToolError>> {
+        let _ = ctx;
+        self.call(args)
+    }
 }
 
 /// A type-erased tool: a descriptor and a way to run a [`ToolCall`]. What the registry and the
@@ -395,6 +408,19 @@ pub trait Executor: Send + Sync {
 
     /// Decodes, validates and runs `call`; every failure is an error result.
     fn execute<'a>(&'a self, call: &'a ToolCall) -> BoxFuture<'a, ToolResult>;
+
+    /// [`execute`](Executor::execute) with the call's [`CallContext`](crate::context::CallContext),
+    /// which a host that carries progress, logs, cancellation and requests back to its client
+    /// passes (`tooldef-mcp`'s server does). The default ignores the context; typed tools and
+    /// override wrappers pass it on to the tool.
+    fn execute_with<'a>(
+        &'a self,
+        call: &'a ToolCall,
+        ctx: &'a crate::context::CallContext,
+    ) -> BoxFuture<'a, ToolResult> {
+        let _ = ctx;
+        self.execute(call)
+    }
 
     /// Decodes and checks `arguments` as [`execute`](Executor::execute) would before running the
     /// tool, without running it (a host that wants to vet a call first, or to queue it).

@@ -281,6 +281,7 @@ impl<T: ToolSchema + Serialize + Send + 'static> ToolReturn for T {
 #[doc(hidden)]
 pub mod __private {
     pub use std::boxed::Box;
+    pub use std::clone::Clone;
     pub use std::option::Option::{self, None, Some};
     pub use std::result::Result::{self, Err, Ok};
     pub use std::string::String;
@@ -299,6 +300,7 @@ pub mod __private {
         ToolSchema, ToolSet, ToolVisitor,
     };
     pub use crate::arg_checks::{ArgErrors, Pattern, one_of};
+    pub use crate::context::CallContext;
     pub use crate::descriptor::{Definition, Param, ToolDescriptor, ToolName};
     pub use crate::literal::Literal;
     pub use crate::schema::Schema;

@@ -419,7 +419,17 @@ pub(crate) fn tool_impl(ir: &ToolIr<'_>, kind: &Kind<'_>, krate: &TokenStream) -
                 let (field, ty) = (a.field, a.ty);
                 quote!(#vis #field: #ty)
             });
-            let call_args = args.iter().map(|a| a.field);
+            let mut call_args: Vec<TokenStream> = args
+                .iter()
+                .map(|a| {
+                    let f = a.field;
+                    quote!(args.#f)
+                })
+                .collect();
+            if let Some((at, by_ref)) = f.context {
+                let ctx = if by_ref { quote!(__ctx) } else { quote!(__p::Clone::clone(__ctx)) };
+                call_args.insert(at.min(call_args.len()), ctx);
+            }
             items.extend(quote! {
                 #[doc(hidden)]
                 #vis struct __Args {
@@ -430,8 +440,31 @@ pub(crate) fn tool_impl(ir: &ToolIr<'_>, kind: &Kind<'_>, krate: &TokenStream) -
             (
                 quote!(__Args),
                 quote_spanned!(ret.span()=> <#ret as __p::ToolReturn>::Ok),
-                quote!(__p::Box::pin(__p::#wrap(#target(#(args.#call_args),*)))),
+                quote!(__p::Box::pin(__p::#wrap(#target(#(#call_args),*)))),
             )
+        }
+    };
+
+    let takes_context = ir.func.as_ref().is_some_and(|f| f.context.is_some());
+    let call_fns = if takes_context {
+        quote! {
+            fn call(&self, args: Self::Args) -> __p::BoxFuture<'_, __p::Result<Self::Output, __p::ToolError>> {
+                self.call_with(args, __p::CallContext::detached())
+            }
+
+            fn call_with<'__a>(
+                &'__a self,
+                args: Self::Args,
+                __ctx: &'__a __p::CallContext,
+            ) -> __p::BoxFuture<'__a, __p::Result<Self::Output, __p::ToolError>> {
+                #call
+            }
+        }
+    } else {
+        quote! {
+            fn call(&self, args: Self::Args) -> __p::BoxFuture<'_, __p::Result<Self::Output, __p::ToolError>> {
+                #call
+            }
         }
     };
 
@@ -469,9 +502,7 @@ pub(crate) fn tool_impl(ir: &ToolIr<'_>, kind: &Kind<'_>, krate: &TokenStream) -
 
                 #check_fn
 
-                fn call(&self, args: Self::Args) -> __p::BoxFuture<'_, __p::Result<Self::Output, __p::ToolError>> {
-                    #call
-                }
+                #call_fns
             }
         };
     }

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use crate::arg_checks::ArgErrors;
+use crate::context::CallContext;
 use crate::descriptor::ToolDescriptor;
 use crate::dispatch::arg_validator::ArgValidator;
 use crate::dispatch::error::{DispatchError, DispatchErrorKind, without_position};
@@ -211,14 +212,15 @@ fn rescue_plan<'v>(
 /// tool rather than once per tool. Implemented by every [`Tool`] itself, so that a tool in a
 /// [`Toolbox`](crate::Toolbox) costs one small vtable (this one) and no other per-tool method.
 trait Start: Send + Sync {
-    /// Decodes and checks the arguments, then, when `run` is true, starts the tool: its
-    /// future, whose output is already turned into JSON (`None` when `run` is false). One
-    /// method for both uses, so that each tool holds one copy of the decoding call, not two.
+    /// Decodes and checks the arguments, then, when `run` gives the call's context, starts
+    /// the tool: its future, whose output is already turned into JSON (`None` when `run` is
+    /// `None`). One method for both uses, so that each tool holds one copy of the decoding
+    /// call, not two.
     fn start<'a>(
         &'a self,
         validator: &ArgValidator,
         arguments: &Arguments,
-        run: bool,
+        run: Option<&'a CallContext>,
     ) -> Result<Option<Running<'a>>, DispatchError>;
 }
 
@@ -230,10 +232,10 @@ impl<T: Tool> Start for T {
         &'a self,
         validator: &ArgValidator,
         arguments: &Arguments,
-        run: bool,
+        run: Option<&'a CallContext>,
     ) -> Result<Option<Running<'a>>, DispatchError> {
         let args = decode::<T>(validator, arguments)?;
-        Ok(run.then(|| encoded(T::descriptor(), self.call(args))))
+        Ok(run.map(|ctx| encoded(T::descriptor(), self.call_with(args, ctx))))
     }
 }
 
@@ -287,7 +289,21 @@ impl Executor for ErasedTool {
     }
 
     fn execute<'a>(&'a self, call: &'a ToolCall) -> BoxFuture<'a, ToolResult> {
-        execute_started(&*self.tool, &self.validator, self.descriptor, call)
+        execute_started(
+            &*self.tool,
+            &self.validator,
+            self.descriptor,
+            call,
+            CallContext::detached(),
+        )
+    }
+
+    fn execute_with<'a>(
+        &'a self,
+        call: &'a ToolCall,
+        ctx: &'a CallContext,
+    ) -> BoxFuture<'a, ToolResult> {
+        execute_started(&*self.tool, &self.validator, self.descriptor, call, ctx)
     }
 
     fn check_arguments(&self, arguments: &Arguments) -> Result<(), DispatchError> {
@@ -302,11 +318,13 @@ fn execute_started<'a>(
     validator: &'a ArgValidator,
     descriptor: &'a ToolDescriptor,
     call: &'a ToolCall,
+    ctx: &'a CallContext,
 ) -> BoxFuture<'a, ToolResult> {
     Box::pin(async move {
         let name = descriptor.name.as_str();
-        let started =
-            crate::dispatch::runtime::catch_unwind(|| tool.start(validator, &call.arguments, true));
+        let started = crate::dispatch::runtime::catch_unwind(|| {
+            tool.start(validator, &call.arguments, Some(ctx))
+        });
         let running = match started {
             Ok(Ok(Some(running))) => running,
             // `start` returns a future whenever `run` is true.
@@ -330,7 +348,7 @@ fn check_started(
     arguments: &Arguments,
 ) -> Result<(), DispatchError> {
     // A `Deserialize` written by hand may panic: the guard that `execute` has.
-    match crate::dispatch::runtime::catch_unwind(|| tool.start(validator, arguments, false)) {
+    match crate::dispatch::runtime::catch_unwind(|| tool.start(validator, arguments, None)) {
         Ok(result) => result.map(drop),
         Err(message) => {
             let tool = descriptor.name.to_string();
@@ -346,7 +364,15 @@ impl<T: Tool> Executor for TypedTool<T> {
     }
 
     fn execute<'a>(&'a self, call: &'a ToolCall) -> BoxFuture<'a, ToolResult> {
-        execute_started(&self.tool, &self.validator, T::descriptor(), call)
+        execute_started(&self.tool, &self.validator, T::descriptor(), call, CallContext::detached())
+    }
+
+    fn execute_with<'a>(
+        &'a self,
+        call: &'a ToolCall,
+        ctx: &'a CallContext,
+    ) -> BoxFuture<'a, ToolResult> {
+        execute_started(&self.tool, &self.validator, T::descriptor(), call, ctx)
     }
 
     fn check_arguments(&self, arguments: &Arguments) -> Result<(), DispatchError> {

@@ -191,11 +191,19 @@ impl Executor for OverriddenExecutor {
     }
 
     fn execute<'a>(&'a self, call: &'a ToolCall) -> BoxFuture<'a, ToolResult> {
+        self.execute_with(call, crate::context::CallContext::detached())
+    }
+
+    fn execute_with<'a>(
+        &'a self,
+        call: &'a ToolCall,
+        ctx: &'a crate::context::CallContext,
+    ) -> BoxFuture<'a, ToolResult> {
         Box::pin(async move {
             let mut result = match self.prepare(call) {
                 Ok(prepared) => match self.run_hooks(call, &prepared) {
                     Ok(()) => {
-                        let result = self.inner.execute(&prepared.forwarded).await;
+                        let result = self.inner.execute_with(&prepared.forwarded, ctx).await;
                         if result.is_error && self.renames_only() {
                             // Arguments passed on as they came were refused by the registered
                             // tool, in its own name: answer in the name the model called.

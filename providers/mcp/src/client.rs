@@ -55,6 +55,7 @@ use rmcp::transport::async_rw::AsyncRwTransport;
 use rmcp::transport::{IntoTransport, Transport};
 use rmcp::{RoleClient, ServiceExt};
 use tokio::process::{ChildStdin, ChildStdout};
+use tooldef::context::{Elicitation, ElicitationRequest};
 use tooldef::dispatch::{ArgValidator, DispatchError, DispatchErrorKind};
 use tooldef::json_schema::ImportNote;
 use tooldef::{
@@ -66,8 +67,13 @@ use crate::import::{ImportError, index};
 use crate::lines::{LineGuard, MAX_LINE, is_too_large};
 use crate::sdk::{descriptor_from_tool, params_from_call, result_from_call_result};
 
-/// Deadlines and limits of an [`McpClient`].
-#[derive(Clone, Debug)]
+/// How an [`McpClient`] answers a server's `elicitation/create` (see
+/// [`ClientOptions::on_elicitation`]).
+pub type ElicitationHandler =
+    Arc<dyn Fn(ElicitationRequest) -> BoxFuture<'static, Elicitation> + Send + Sync>;
+
+/// Deadlines and limits of an [`McpClient`], and what it offers the server.
+#[derive(Clone)]
 pub struct ClientOptions {
     /// How long the server may take to start (the protocol's opening exchange); default 30 s.
     pub start_timeout: Duration,
@@ -85,6 +91,29 @@ pub struct ClientOptions {
     /// cursors; past it the listing is an error. Default [`DEFAULT_MAX_LIST_BYTES`] (16 MiB,
     /// what one page may carry).
     pub max_list_bytes: usize,
+    /// The protocol version offered at `initialize` (`2025-06-18`, `2025-11-25`,
+    /// `2026-07-28`); `None` (the default) offers the newest rmcp speaks. The server may answer
+    /// an older one, which the session then speaks.
+    pub protocol_version: Option<crate::McpVersion>,
+    /// Who answers the server's `elicitation/create` requests; with one, the client declares
+    /// the `elicitation` capability. `None` (the default): no capability, and a request is
+    /// declined.
+    pub elicitation: Option<ElicitationHandler>,
+}
+
+impl std::fmt::Debug for ClientOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ClientOptions")
+            .field("start_timeout", &self.start_timeout)
+            .field("list_timeout", &self.list_timeout)
+            .field("call_timeout", &self.call_timeout)
+            .field("max_pages", &self.max_pages)
+            .field("max_tools", &self.max_tools)
+            .field("max_list_bytes", &self.max_list_bytes)
+            .field("protocol_version", &self.protocol_version)
+            .field("elicitation", &self.elicitation.is_some())
+            .finish()
+    }
 }
 
 /// The default of [`ClientOptions::max_tools`].
@@ -102,11 +131,32 @@ impl Default for ClientOptions {
             max_pages: 1000,
             max_tools: DEFAULT_MAX_TOOLS,
             max_list_bytes: DEFAULT_MAX_LIST_BYTES,
+            protocol_version: None,
+            elicitation: None,
         }
     }
 }
 
 impl ClientOptions {
+    /// Offers `version` at `initialize` rather than the newest.
+    #[must_use]
+    pub fn protocol_version(mut self, version: crate::McpVersion) -> Self {
+        self.protocol_version = Some(version);
+        self
+    }
+
+    /// Answers the server's `elicitation/create` requests with `handler` (and declares the
+    /// `elicitation` capability).
+    #[must_use]
+    pub fn on_elicitation<F, Fut>(mut self, handler: F) -> Self
+    where
+        F: Fn(ElicitationRequest) -> Fut + Send + Sync + 'static,
+        Fut: std::future::Future<Output = Elicitation> + Send + 'static,
+    {
+        self.elicitation = Some(Arc::new(move |request| Box::pin(handler(request))));
+        self
+    }
+
     /// Sets [`call_timeout`](Self::call_timeout).
     #[must_use]
     pub fn call_timeout(mut self, timeout: Duration) -> Self {
@@ -216,7 +266,7 @@ pub enum ClientError {
     },
 }
 
-type Service = RunningService<RoleClient, ()>;
+type Service = RunningService<RoleClient, Handler>;
 
 struct Connection {
     label: String,
@@ -361,7 +411,13 @@ impl McpClient {
     {
         let label = label.into();
         let start = |message: String| ClientError::Start { server: label.clone(), message };
-        let service = match tokio::time::timeout(options.start_timeout, ().serve(transport)).await {
+        let handler = Handler {
+            protocol_version: options.protocol_version,
+            elicitation: options.elicitation.clone(),
+        };
+        let service = match tokio::time::timeout(options.start_timeout, handler.serve(transport))
+            .await
+        {
             Ok(Ok(service)) => service,
             Ok(Err(e)) => return Err(start(quoted(&e.to_string(), 1000))),
             Err(_) => {
@@ -706,4 +762,49 @@ fn command_line(command: &std::process::Command) -> String {
         out.push_str(&arg.to_string_lossy());
     }
     out
+}
+
+/// The client side of the protocol: what [`ClientOptions`] offers, and the answers to the
+/// server's requests.
+struct Handler {
+    protocol_version: Option<crate::McpVersion>,
+    elicitation: Option<ElicitationHandler>,
+}
+
+impl rmcp::ClientHandler for Handler {
+    fn get_info(&self) -> rmcp::model::ClientConfig {
+        let mut info = serde_json::to_value(rmcp::model::ClientConfig::default())
+            .unwrap_or(serde_json::Value::Null);
+        if let Some(version) = self.protocol_version {
+            info["protocolVersion"] = serde_json::Value::from(version.as_str());
+        }
+        if self.elicitation.is_some() {
+            info["capabilities"]["elicitation"] = serde_json::json!({});
+        }
+        serde_json::from_value(info).unwrap_or_default()
+    }
+
+    async fn create_elicitation(
+        &self,
+        request: rmcp::model::ElicitRequestParams,
+        _context: rmcp::service::RequestContext<RoleClient>,
+    ) -> Result<rmcp::model::ElicitResult, rmcp::ErrorData> {
+        let decline = || serde_json::json!({"action": "decline"});
+        let answer = match (&self.elicitation, serde_json::to_value(&request)) {
+            (Some(handler), Ok(params)) => {
+                let message = params["message"].as_str().unwrap_or_default().to_owned();
+                let schema = params.get("requestedSchema").cloned().unwrap_or_default();
+                match handler(ElicitationRequest::new(message, schema)).await {
+                    Elicitation::Accept(values) => {
+                        serde_json::json!({"action": "accept", "content": values})
+                    }
+                    Elicitation::Decline => decline(),
+                    Elicitation::Cancel => serde_json::json!({"action": "cancel"}),
+                }
+            }
+            _ => decline(),
+        };
+        serde_json::from_value(answer)
+            .map_err(|e| rmcp::ErrorData::internal_error(e.to_string(), None))
+    }
 }

@@ -45,6 +45,7 @@ mod serve {
 
     use super::conn::{TrackedBody, Watch, Watched, watched};
     use super::sessions::Sessions;
+    use crate::lines::{check_request, refusal};
     use crate::screen::take_arguments;
     use crate::server::McpServer;
 
@@ -427,6 +428,19 @@ mod serve {
                 ));
             }
         };
+        // A request rmcp would refuse at the HTTP level (`params` an array or a string, a
+        // `tools/call` without a string `name`) goes on as the stdio reader sends it on: as
+        // the request of its refusal, which the server answers with a JSON-RPC error for its id.
+        let refused = match check_request(bytes.trim_ascii()) {
+            Some((id, code, message)) if parts.method == Method::POST => {
+                tracing::debug!(id, message, "a request rmcp cannot read was refused");
+                let mut body = Vec::new();
+                refusal(&mut body, id, code, &message);
+                Some(body)
+            }
+            _ => None,
+        };
+        let bytes = refused.map_or(bytes, Bytes::from);
         let bytes = match take_arguments(bytes.trim_ascii()) {
             Some((screened, arguments)) => {
                 // Beside the message, where no byte of the request can write.

@@ -39,6 +39,8 @@
 mod calls;
 #[cfg(feature = "client")]
 pub mod client;
+#[cfg(feature = "server")]
+mod context;
 #[cfg(any(feature = "http-server", feature = "http-client"))]
 pub mod http;
 mod import;

@@ -72,13 +72,34 @@ enum Side {
 
 /// An [`AsyncRead`] of newline-delimited JSON-RPC that never holds more than one line of at
 /// most [`MAX_LINE`] bytes, and replaces what would go unanswered (see the module docs).
-pub(crate) struct LineGuard<R> {
-    inner: R,
+pub(crate) type LineGuard<R> = LineRewriter<R, Guard>;
+
+/// What a [`LineGuard`] does to each line: bound it, and check it on the side it reads.
+pub(crate) struct Guard {
     side: Side,
     /// The line being read, up to [`MAX_LINE`] bytes.
     line: Vec<u8>,
     /// Past the limit: the rest of the line is being dropped.
     discarding: bool,
+}
+
+/// What a [`LineRewriter`] does with the bytes it reads: whole lines rewritten into what its
+/// reader gets.
+pub(crate) trait Rewrite {
+    /// Takes `bytes` read from the peer, writing what is ready for the reader to `out` and
+    /// holding the start of a line until its end arrives.
+    fn feed(&mut self, bytes: &[u8], out: &mut Vec<u8>);
+
+    /// The peer's input ended: writes to `out` what is still held.
+    fn end(&mut self, out: &mut Vec<u8>);
+}
+
+/// A reader that reads its peer in chunks, has a [`Rewrite`] turn them into the bytes its own
+/// reader gets, and hands those out: the buffered loop that [`LineGuard`] and
+/// `crate::screen::ScreenedReader` share.
+pub(crate) struct LineRewriter<R, F> {
+    inner: R,
+    rewrite: F,
     /// Bytes ready for the reader, from `out_at` on.
     out: Vec<u8>,
     out_at: usize,
@@ -87,135 +108,20 @@ pub(crate) struct LineGuard<R> {
     chunk: Vec<u8>,
 }
 
-impl<R> LineGuard<R> {
-    fn new(inner: R, side: Side) -> Self {
-        LineGuard {
-            inner,
-            side,
-            line: Vec::new(),
-            discarding: false,
-            out: Vec::new(),
-            out_at: 0,
-            eof: false,
-            chunk: Vec::new(),
-        }
+impl<R, F> LineRewriter<R, F> {
+    /// Reads `inner` through `rewrite`.
+    pub(crate) fn rewriting(inner: R, rewrite: F) -> Self {
+        LineRewriter { inner, rewrite, out: Vec::new(), out_at: 0, eof: false, chunk: Vec::new() }
     }
 
-    /// A server's first reader: lines over [`MAX_LINE`] refused, nothing else looked at.
-    #[cfg(feature = "server")]
-    pub(crate) fn server(inner: R) -> Self {
-        LineGuard::new(inner, Side::Server { checks: false })
-    }
-
-    /// A server's last reader, in front of rmcp: lines over [`MAX_LINE`] and requests rmcp
-    /// would drop refused.
-    #[cfg(feature = "server")]
-    pub(crate) fn server_checked(inner: R) -> Self {
-        LineGuard::new(inner, Side::Server { checks: true })
-    }
-
-    /// A client's reader of a server's answers: an answer over [`MAX_LINE`] becomes an error
-    /// for the request it answers.
-    #[cfg(feature = "client")]
-    pub(crate) fn client(inner: R) -> Self {
-        LineGuard::new(inner, Side::Client)
-    }
-
-    /// Takes `bytes` read from the peer: whole lines go to `out` (checked, or replaced), the
-    /// start of the next stays in `line`.
-    fn take(&mut self, mut bytes: &[u8]) {
-        while !bytes.is_empty() {
-            let newline = bytes.iter().position(|&b| b == b'\n');
-            let (part, rest) = match newline {
-                Some(at) => (&bytes[..at], &bytes[at + 1..]),
-                None => (bytes, &[][..]),
-            };
-            bytes = rest;
-            if self.discarding {
-                self.discarding = newline.is_none();
-                continue;
-            }
-            // The line and its newline must fit in the limit.
-            if self.line.len() + part.len() >= MAX_LINE {
-                let room = MAX_LINE.saturating_sub(self.line.len());
-                self.hold(&part[..room.min(part.len())]);
-                self.too_large();
-                self.discarding = newline.is_none();
-                continue;
-            }
-            self.hold(part);
-            if newline.is_some() {
-                self.finish_line();
-            }
-        }
-    }
-
-    /// Appends to `line`, never growing it past [`MAX_LINE`] (no doubling beyond it).
-    fn hold(&mut self, bytes: &[u8]) {
-        let needed = self.line.len() + bytes.len();
-        if needed > self.line.capacity() {
-            let target = (self.line.capacity() * 2).clamp(needed, MAX_LINE.max(needed));
-            self.line.reserve_exact(target - self.line.len());
-        }
-        self.line.extend_from_slice(bytes);
-    }
-
-    /// Empties `line`, letting go of the memory a long one took.
-    fn clear_line(&mut self) {
-        self.line.clear();
-        if self.line.capacity() > 1 << 20 {
-            self.line.shrink_to(64 << 10);
-        }
-    }
-
-    /// Replaces the line in `line`, over the limit, by its refusal (or by nothing).
-    fn too_large(&mut self) {
-        let message = format!(
-            "the message is larger than {MAX_LINE} bytes, the most one message may be; it was \
-             discarded unread"
-        );
-        match self.side {
-            Side::Server { .. } => {
-                if let Some(id) = message_id(&self.line) {
-                    tracing::warn!(id, "a request over the line limit was refused");
-                    refusal(&mut self.out, id, INVALID_REQUEST, &message);
-                } else {
-                    tracing::warn!("a message over the line limit, without an id, was discarded");
-                }
-            }
-            Side::Client => {
-                if let Some(id) = message_id(&self.line) {
-                    tracing::warn!(id, "an answer over the line limit was discarded");
-                    too_large_answer(&mut self.out, id, &message);
-                } else {
-                    tracing::warn!("a message over the line limit, without an id, was discarded");
-                }
-            }
-        }
-        self.clear_line();
-    }
-
-    /// Moves the whole line in `line` to `out`, or its refusal.
-    fn finish_line(&mut self) {
-        let refused = match self.side {
-            Side::Server { checks: true } => check_request(&self.line),
-            _ => None,
-        };
-        match refused {
-            Some((id, code, message)) => {
-                tracing::debug!(id, message, "a request rmcp cannot read was refused");
-                refusal(&mut self.out, id, code, &message);
-            }
-            None => {
-                self.out.extend_from_slice(&self.line);
-                self.out.push(b'\n');
-            }
-        }
-        self.clear_line();
+    /// The rewrite's state.
+    #[cfg_attr(not(feature = "server"), allow(dead_code))]
+    pub(crate) fn rewrite(&self) -> &F {
+        &self.rewrite
     }
 }
 
-impl<R: AsyncRead + Unpin> AsyncRead for LineGuard<R> {
+impl<R: AsyncRead + Unpin, F: Rewrite + Unpin> AsyncRead for LineRewriter<R, F> {
     fn poll_read(
         mut self: Pin<&mut Self>,
         cx: &mut Context<'_>,
@@ -247,14 +153,9 @@ impl<R: AsyncRead + Unpin> AsyncRead for LineGuard<R> {
                     let filled = chunk_buf.filled().len();
                     if filled == 0 {
                         this.eof = true;
-                        // An unterminated last line goes on as it is (rmcp drops it).
-                        if !this.discarding {
-                            this.out.append(&mut this.line);
-                        }
+                        this.rewrite.end(&mut this.out);
                     } else {
-                        let chunk = std::mem::take(&mut this.chunk);
-                        this.take(&chunk[..filled]);
-                        this.chunk = chunk;
+                        this.rewrite.feed(&this.chunk[..filled], &mut this.out);
                     }
                 }
             }
@@ -262,9 +163,143 @@ impl<R: AsyncRead + Unpin> AsyncRead for LineGuard<R> {
     }
 }
 
+impl<R> LineRewriter<R, Guard> {
+    fn guarded(inner: R, side: Side) -> Self {
+        LineRewriter::rewriting(inner, Guard { side, line: Vec::new(), discarding: false })
+    }
+
+    /// A server's first reader: lines over [`MAX_LINE`] refused, nothing else looked at.
+    #[cfg(feature = "server")]
+    pub(crate) fn server(inner: R) -> Self {
+        LineGuard::guarded(inner, Side::Server { checks: false })
+    }
+
+    /// A server's last reader, in front of rmcp: lines over [`MAX_LINE`] and requests rmcp
+    /// would drop refused.
+    #[cfg(feature = "server")]
+    pub(crate) fn server_checked(inner: R) -> Self {
+        LineGuard::guarded(inner, Side::Server { checks: true })
+    }
+
+    /// A client's reader of a server's answers: an answer over [`MAX_LINE`] becomes an error
+    /// for the request it answers.
+    #[cfg(feature = "client")]
+    pub(crate) fn client(inner: R) -> Self {
+        LineGuard::guarded(inner, Side::Client)
+    }
+}
+
+impl Guard {
+    /// Takes `bytes` read from the peer: whole lines go to `out` (checked, or replaced), the
+    /// start of the next stays in `line`.
+    fn take(&mut self, mut bytes: &[u8], out: &mut Vec<u8>) {
+        while !bytes.is_empty() {
+            let newline = bytes.iter().position(|&b| b == b'\n');
+            let (part, rest) = match newline {
+                Some(at) => (&bytes[..at], &bytes[at + 1..]),
+                None => (bytes, &[][..]),
+            };
+            bytes = rest;
+            if self.discarding {
+                self.discarding = newline.is_none();
+                continue;
+            }
+            // The line and its newline must fit in the limit.
+            if self.line.len() + part.len() >= MAX_LINE {
+                let room = MAX_LINE.saturating_sub(self.line.len());
+                self.hold(&part[..room.min(part.len())]);
+                self.too_large(out);
+                self.discarding = newline.is_none();
+                continue;
+            }
+            self.hold(part);
+            if newline.is_some() {
+                self.finish_line(out);
+            }
+        }
+    }
+
+    /// Appends to `line`, never growing it past [`MAX_LINE`] (no doubling beyond it).
+    fn hold(&mut self, bytes: &[u8]) {
+        let needed = self.line.len() + bytes.len();
+        if needed > self.line.capacity() {
+            let target = (self.line.capacity() * 2).clamp(needed, MAX_LINE.max(needed));
+            self.line.reserve_exact(target - self.line.len());
+        }
+        self.line.extend_from_slice(bytes);
+    }
+
+    /// Empties `line`, letting go of the memory a long one took.
+    fn clear_line(&mut self) {
+        self.line.clear();
+        if self.line.capacity() > 1 << 20 {
+            self.line.shrink_to(64 << 10);
+        }
+    }
+
+    /// Replaces the line in `line`, over the limit, by its refusal (or by nothing).
+    fn too_large(&mut self, out: &mut Vec<u8>) {
+        let message = format!(
+            "the message is larger than {MAX_LINE} bytes, the most one message may be; it was \
+             discarded unread"
+        );
+        match self.side {
+            Side::Server { .. } => {
+                if let Some(id) = message_id(&self.line) {
+                    tracing::warn!(id, "a request over the line limit was refused");
+                    refusal(out, id, INVALID_REQUEST, &message);
+                } else {
+                    tracing::warn!("a message over the line limit, without an id, was discarded");
+                }
+            }
+            Side::Client => {
+                if let Some(id) = message_id(&self.line) {
+                    tracing::warn!(id, "an answer over the line limit was discarded");
+                    too_large_answer(out, id, &message);
+                } else {
+                    tracing::warn!("a message over the line limit, without an id, was discarded");
+                }
+            }
+        }
+        self.clear_line();
+    }
+
+    /// Moves the whole line in `line` to `out`, or its refusal.
+    fn finish_line(&mut self, out: &mut Vec<u8>) {
+        let refused = match self.side {
+            Side::Server { checks: true } => check_request(&self.line),
+            _ => None,
+        };
+        match refused {
+            Some((id, code, message)) => {
+                tracing::debug!(id, message, "a request rmcp cannot read was refused");
+                refusal(out, id, code, &message);
+            }
+            None => {
+                out.extend_from_slice(&self.line);
+                out.push(b'\n');
+            }
+        }
+        self.clear_line();
+    }
+}
+
+impl Rewrite for Guard {
+    fn feed(&mut self, bytes: &[u8], out: &mut Vec<u8>) {
+        self.take(bytes, out);
+    }
+
+    fn end(&mut self, out: &mut Vec<u8>) {
+        // An unterminated last line goes on as it is (rmcp drops it).
+        if !self.discarding {
+            out.append(&mut self.line);
+        }
+    }
+}
+
 /// Writes the request a server answers with the error `code` and `message` (see
 /// [`REFUSED_METHOD`]), for the request `id` (its JSON text).
-fn refusal(out: &mut Vec<u8>, id: &str, code: i64, message: &str) {
+pub(crate) fn refusal(out: &mut Vec<u8>, id: &str, code: i64, message: &str) {
     let params = serde_json::json!({"code": code, "message": message});
     out.extend_from_slice(b"{\"jsonrpc\":\"2.0\",\"id\":");
     out.extend_from_slice(id.as_bytes());
@@ -315,7 +350,7 @@ pub(crate) fn is_too_large(error: &rmcp::ErrorData) -> bool {
 /// The id, refusal code and message for a whole request line rmcp would not answer: `params`
 /// neither an object nor `null`, or nesting past [`MAX_NESTING`]. `None` for every other
 /// line (notifications and answers included: nobody waits for an answer to them).
-fn check_request(line: &[u8]) -> Option<(&str, i64, String)> {
+pub(crate) fn check_request(line: &[u8]) -> Option<(&str, i64, String)> {
     let top = top_members(line)?;
     if !top.complete {
         return None;
@@ -596,6 +631,6 @@ mod tests {
             out,
             format!("{refusal}\n{{\"jsonrpc\":\"2.0\",\"id\":10,\"method\":\"ping\"}}\n")
         );
-        assert!(guard.line.capacity() <= 64 << 10, "{}", guard.line.capacity());
+        assert!(guard.rewrite.line.capacity() <= 64 << 10, "{}", guard.rewrite.line.capacity());
     }
 }

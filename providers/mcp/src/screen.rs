@@ -29,14 +29,9 @@
 //!   one that writes `tooldef/argumentsText` (or any other key) only adds an entry that
 //!   nothing reads.
 
-use std::io;
-use std::pin::Pin;
 use std::sync::Arc;
-use std::task::{Context, Poll};
 
-use tokio::io::{AsyncRead, ReadBuf};
-
-use crate::lines::{skip_string, skip_value, skip_ws};
+use crate::lines::{LineRewriter, Rewrite, skip_string, skip_value, skip_ws};
 
 /// The arguments of one `tools/call`, as the text the client wrote, carried in an HTTP
 /// request's extensions by the server's own reader.
@@ -262,43 +257,33 @@ impl Iterator for Members<'_> {
 
 /// An [`AsyncRead`] of newline-delimited JSON-RPC messages that passes each line through
 /// [`screen_line`] on its way to rmcp, with a [`key`](ScreenedReader::key) of its own.
-pub(crate) struct ScreenedReader<R> {
-    inner: R,
+pub(crate) type ScreenedReader<R> = LineRewriter<R, Screen>;
+
+/// What a [`ScreenedReader`] does to each line: screen a `tools/call`'s arguments out.
+pub(crate) struct Screen {
     /// The `_meta` key this reader carries arguments under.
     key: Arc<str>,
     /// Bytes read but not yet part of a whole line.
     partial: Vec<u8>,
     /// How much of `partial` is known to hold no newline (a long line is searched once).
     searched: usize,
-    /// Screened bytes ready for the reader, from `out_at` on.
-    out: Vec<u8>,
-    out_at: usize,
-    eof: bool,
-    /// Where reads from `inner` land (allocated on first use).
-    chunk: Vec<u8>,
 }
 
-impl<R> ScreenedReader<R> {
+impl<R> LineRewriter<R, Screen> {
     pub(crate) fn new(inner: R) -> Self {
-        ScreenedReader {
-            inner,
-            key: fresh_arguments_key(),
-            partial: Vec::new(),
-            searched: 0,
-            out: Vec::new(),
-            out_at: 0,
-            eof: false,
-            chunk: Vec::new(),
-        }
+        let screen = Screen { key: fresh_arguments_key(), partial: Vec::new(), searched: 0 };
+        LineRewriter::rewriting(inner, screen)
     }
 
     /// The `_meta` key this reader carries a call's arguments under; only the reader writes it.
     pub(crate) fn key(&self) -> &Arc<str> {
-        &self.key
+        &self.rewrite().key
     }
+}
 
-    /// Moves every whole line of `partial` (all of it at end of input) to `out`, screened.
-    fn screen_pending(&mut self) {
+impl Screen {
+    /// Moves every whole line of `partial` to `out`, screened.
+    fn screen_pending(&mut self, out: &mut Vec<u8>) {
         let mut start = 0;
         let mut from = self.searched;
         while let Some(n) = self.partial[from..].iter().position(|&b| b == b'\n') {
@@ -306,61 +291,28 @@ impl<R> ScreenedReader<R> {
             let line = &self.partial[start..end];
             let line = line.strip_suffix(b"\r").unwrap_or(line);
             match screen_line(line, &self.key) {
-                Some(screened) => self.out.extend_from_slice(&screened),
-                None => self.out.extend_from_slice(line),
+                Some(screened) => out.extend_from_slice(&screened),
+                None => out.extend_from_slice(line),
             }
-            self.out.push(b'\n');
+            out.push(b'\n');
             start = end + 1;
             from = start;
         }
         self.partial.drain(..start);
         self.searched = self.partial.len();
-        if self.eof && !self.partial.is_empty() {
-            // An unterminated last line: rmcp does not deliver it; pass it on as it is.
-            self.out.append(&mut self.partial);
-        }
     }
 }
 
-impl<R: AsyncRead + Unpin> AsyncRead for ScreenedReader<R> {
-    fn poll_read(
-        mut self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-        buf: &mut ReadBuf<'_>,
-    ) -> Poll<io::Result<()>> {
-        let this = &mut *self;
-        loop {
-            if this.out_at < this.out.len() {
-                let n = buf.remaining().min(this.out.len() - this.out_at);
-                buf.put_slice(&this.out[this.out_at..this.out_at + n]);
-                this.out_at += n;
-                if this.out_at == this.out.len() {
-                    this.out.clear();
-                    this.out_at = 0;
-                }
-                return Poll::Ready(Ok(()));
-            }
-            if this.eof {
-                return Poll::Ready(Ok(()));
-            }
-            if this.chunk.is_empty() {
-                this.chunk = vec![0; 64 << 10];
-            }
-            let mut chunk_buf = ReadBuf::new(&mut this.chunk);
-            match Pin::new(&mut this.inner).poll_read(cx, &mut chunk_buf) {
-                Poll::Pending => return Poll::Pending,
-                Poll::Ready(Err(e)) => return Poll::Ready(Err(e)),
-                Poll::Ready(Ok(())) => {
-                    let got = chunk_buf.filled();
-                    if got.is_empty() {
-                        this.eof = true;
-                    } else {
-                        this.partial.extend_from_slice(got);
-                    }
-                    this.screen_pending();
-                }
-            }
-        }
+impl Rewrite for Screen {
+    fn feed(&mut self, bytes: &[u8], out: &mut Vec<u8>) {
+        self.partial.extend_from_slice(bytes);
+        self.screen_pending(out);
+    }
+
+    fn end(&mut self, out: &mut Vec<u8>) {
+        self.screen_pending(out);
+        // An unterminated last line: rmcp does not deliver it; pass it on as it is.
+        out.append(&mut self.partial);
     }
 }
 

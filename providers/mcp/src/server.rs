@@ -44,9 +44,11 @@ use rmcp::model::{
 use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
 use serde_json::Value;
-use tooldef::dispatch::CatchUnwind;
+use tooldef::context::{CallContext, CallPeer, LogLevel};
+use tooldef::dispatch::{CancelToken, CatchUnwind};
 use tooldef::{Arguments, Executor, ToolRegistry, ToolResult, Toolbox, Workspace};
 
+use crate::context::{LevelCell, McpCallPeer, level_code};
 use crate::lines::{LineGuard, REFUSED_METHOD, refused};
 use crate::render::McpVersion;
 use crate::screen::ScreenedReader;
@@ -133,6 +135,8 @@ struct Session {
     /// The set version of the client's last `tools/list`, plus one (0: never listed).
     listed: AtomicU64,
     watching: AtomicBool,
+    /// The lowest log level the client asked for (`logging/setLevel`).
+    log_level: LevelCell,
 }
 
 /// An MCP server over a [`Toolbox`] or a [`ToolRegistry`]; an `rmcp::ServerHandler`, so any
@@ -458,11 +462,17 @@ fn parse_cursor(cursor: &str) -> Option<(u64, usize)> {
 }
 
 impl ServerHandler for McpServer {
+    // Logging is deprecated from 2026-07-28 on; tools log to clients of the versions before.
+    #[allow(deprecated)]
     fn get_info(&self) -> ServerConfig {
         let caps = if self.dynamic() {
-            ServerCapabilities::builder().enable_tools().enable_tool_list_changed().build()
+            ServerCapabilities::builder()
+                .enable_tools()
+                .enable_tool_list_changed()
+                .enable_logging()
+                .build()
         } else {
-            ServerCapabilities::builder().enable_tools().build()
+            ServerCapabilities::builder().enable_tools().enable_logging().build()
         };
         let o = &self.options;
         let mut config = ServerConfig::new(caps)
@@ -528,8 +538,9 @@ impl ServerHandler for McpServer {
             result_type: None,
             meta: None,
             next_cursor,
-            ttl_ms: Some(0),
-            cache_scope: Some(SdkCacheScope::Private),
+            // Fields of 2026-07-28 only: an older client's list carries exactly its version's.
+            ttl_ms: protocol.has_result_type().then_some(0),
+            cache_scope: protocol.has_result_type().then_some(SdkCacheScope::Private),
             tools: tools[start..end].to_vec(),
         })
     }
@@ -547,13 +558,24 @@ impl ServerHandler for McpServer {
         };
         let protocol = version_of(context.protocol_version().as_ref());
         let text = self.screened_arguments(&mut request, &mut context);
+        let responses =
+            McpCallPeer::answers(request.request_state.as_deref(), request.input_responses.take());
+        let peer = Arc::new(McpCallPeer::new(
+            context.peer.clone(),
+            context.meta.get_progress_token(),
+            protocol,
+            Arc::clone(&self.session.log_level),
+            responses,
+        ));
+        let cancel = CancelToken::new();
+        let ctx = CallContext::new(Arc::clone(&peer) as Arc<dyn CallPeer>, cancel.clone());
         let mut call = into_call(request, context.id.to_string());
         if let Some(text) = text {
             call.arguments = Arguments::Text(text);
         }
         let with_structured = executor.descriptor().output.is_some();
         let run = async {
-            match CatchUnwind::new(executor.execute(&call)).await {
+            match CatchUnwind::new(executor.execute_with(&call, &ctx)).await {
                 Ok(result) => result,
                 Err(panic) => {
                     ToolResult::error(&call, format!("tool {} panicked: {panic}", call.name))
@@ -563,10 +585,16 @@ impl ServerHandler for McpServer {
         let result = tokio::select! {
             result = run => result,
             () = context.ct.cancelled() => {
+                cancel.cancel();
                 tracing::debug!(tool = %call.name, "call cancelled by the client");
                 return Err(ErrorData::internal_error("the call was cancelled", None));
             }
         };
+        if let Some(asked) = peer.input_required() {
+            // The tool asked the client things a 2026-07-28 session cannot be asked mid-call:
+            // the answer is the questions; the client's retry brings the answers.
+            return Ok(CallToolResponse::InputRequired(asked));
+        }
         let out: CallToolResult = into_call_result(result, protocol, with_structured);
         Ok(CallToolResponse::Complete(out))
     }
@@ -583,6 +611,19 @@ impl ServerHandler for McpServer {
             "tools/call" => ErrorData::invalid_params(bad_call(request.params.as_ref()), None),
             other => ErrorData::new(ErrorCode::METHOD_NOT_FOUND, other.to_owned(), None),
         })
+    }
+
+    #[allow(deprecated)] // Logging is deprecated from 2026-07-28 on; older clients set it.
+    async fn set_level(
+        &self,
+        request: rmcp::model::SetLevelRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        let level: LogLevel = serde_json::to_value(request.level)
+            .and_then(serde_json::from_value)
+            .map_err(|e| ErrorData::invalid_params(format!("unknown log level: {e}"), None))?;
+        self.session.log_level.store(level_code(level), Ordering::Relaxed);
+        Ok(())
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {

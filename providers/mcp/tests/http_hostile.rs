@@ -308,3 +308,26 @@ async fn a_stateless_call_from_a_foreign_origin_runs_no_tool() {
     );
     assert_eq!(runs.load(Ordering::SeqCst), 1);
 }
+
+#[tokio::test]
+async fn a_post_whose_params_rmcp_cannot_read_gets_the_json_rpc_error_stdio_gives() {
+    let addr = serve_toolbox(HttpOptions::default()).await;
+    let session = open_session(addr).await;
+    let array = post(
+        addr,
+        Some(&session),
+        r#"{"jsonrpc":"2.0","id":7,"method":"tools/list","params":[1]}"#,
+    )
+    .await;
+    let text = post(
+        addr,
+        Some(&session),
+        r#"{"jsonrpc":"2.0","id":8,"method":"tools/call","params":"x"}"#,
+    )
+    .await;
+    let codes: Vec<(serde_json::Value, serde_json::Value)> = [array.answer(7), text.answer(8)]
+        .into_iter()
+        .map(|a| (a["id"].clone(), a["error"]["code"].clone()))
+        .collect();
+    assert_eq!(codes, [(json!(7), json!(-32602)), (json!(8), json!(-32602))]);
+}

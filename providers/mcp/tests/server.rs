@@ -275,3 +275,31 @@ async fn a_cancelled_call_is_dropped() {
     assert!(matches!(outcome, Err(ServiceError::Timeout { .. })), "got {outcome:?}");
     client.cancel().await.unwrap();
 }
+
+/// A client that offers `version` at `initialize`.
+struct Offers(&'static str);
+
+impl ClientHandler for Offers {
+    fn get_info(&self) -> ClientConfig {
+        serde_json::from_value(json!({
+            "protocolVersion": self.0,
+            "capabilities": {},
+            "clientInfo": {"name": "offers", "version": "1"}
+        }))
+        .unwrap()
+    }
+}
+
+#[tokio::test]
+async fn tools_list_carries_exactly_the_fields_of_the_sessions_version() {
+    for (version, cache_fields) in [("2025-06-18", None), ("2025-11-25", None)] {
+        let client = connect(McpServer::from_toolbox(toolbox(0)), Offers(version)).await;
+        let list = within("tools/list", client.list_tools(None)).await.unwrap();
+        assert_eq!((list.ttl_ms, list.cache_scope.is_some()), (cache_fields, false), "{version}");
+        client.cancel().await.unwrap();
+    }
+    let client = connect_discover(McpServer::from_toolbox(toolbox(0))).await;
+    let list = within("tools/list", client.list_tools(None)).await.unwrap();
+    assert_eq!((list.ttl_ms, list.cache_scope.is_some()), (Some(0), true));
+    client.cancel().await.unwrap();
+}
