@@ -76,9 +76,12 @@ pub mod descriptor_rules;
 pub mod dispatch;
 // Shared with `tooldef-macros`, which refuses at compile time what it refuses.
 mod ecma;
+// Shared with `tooldef-macros` too: the rules of a grammar definition.
 pub mod export;
 mod extensions;
 pub mod files;
+pub mod grammar;
+mod grammar_rules;
 pub mod guide;
 pub mod json_schema;
 pub mod json_text;
@@ -106,6 +109,7 @@ pub use descriptor::{
 };
 pub use descriptor_rules::{DescriptorError, Rule};
 pub use extensions::Extensions;
+pub use grammar::{Grammar, GrammarError, GrammarInput, GrammarSyntax, ToolGrammar};
 pub use literal::{Literal, Text};
 pub use pointer::{JsonPointer, PointerError};
 pub use schema::{
@@ -137,7 +141,7 @@ pub use tool_schema::{
     RunTool, SchemaGen, Shape, StringKey, ToolReturn, ToolSchema, ToolSet, ToolVisitor, schema_for,
 };
 #[cfg(feature = "macros")]
-pub use tooldef_macros::{Tool, ToolSchema, tool, tools};
+pub use tooldef_macros::{Tool, ToolGrammar, ToolSchema, tool, tools};
 
 // --- dispatch ---
 pub use dispatch::{
