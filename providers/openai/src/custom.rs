@@ -13,6 +13,7 @@
 use serde_json::{Map, Value};
 use tooldef::json_key;
 use tooldef::render::{Change, ChangeKind, JsonWriter, RenderCtx, RenderError, Rendered};
+use tooldef::stream::{CallAssembler, StreamError, StreamEvent};
 use tooldef::{Arguments, CallError, ToolCall, ToolDescriptor};
 
 use crate::render::Api;
@@ -107,4 +108,47 @@ pub(crate) fn responses_custom_call(item: &Value, pointer: &str) -> Result<ToolC
         })
     };
     Ok(custom_call(text("call_id")?, text("name")?, text("input")?))
+}
+
+/// The argument text a streamed custom tool call opens with: `{"input":"`, the text's escaped
+/// pieces follow.
+const OPEN: &str = "{\"input\":\"";
+
+/// `response.output_item.added` for a `custom_tool_call` item: the call opens, its arguments
+/// the start of `{"input": "...`.
+pub(crate) fn stream_added(
+    calls: &mut CallAssembler<'_>,
+    index: u64,
+    call_id: &str,
+    name: &str,
+    out: &mut Vec<StreamEvent>,
+) -> Result<(), StreamError> {
+    calls.start(index, call_id, name, out)?;
+    calls.append(index, OPEN, out)
+}
+
+/// `response.custom_tool_call_input.delta`: more of the text, escaped into the JSON string.
+pub(crate) fn stream_delta(
+    calls: &mut CallAssembler<'_>,
+    index: u64,
+    delta: &str,
+    out: &mut Vec<StreamEvent>,
+) -> Result<(), StreamError> {
+    let quoted = Value::String(delta.to_owned()).to_string();
+    calls.append(index, &quoted[1..quoted.len() - 1], out)
+}
+
+/// `response.custom_tool_call_input.done` (or the item's `done` without it): the whole text,
+/// and the call is complete.
+pub(crate) fn stream_done(
+    calls: &mut CallAssembler<'_>,
+    index: u64,
+    input: &str,
+    out: &mut Vec<StreamEvent>,
+) -> Result<(), StreamError> {
+    let mut args = Map::new();
+    args.insert(tooldef::grammar::INPUT.to_owned(), Value::String(input.to_owned()));
+    calls.replace(index, &Value::Object(args).to_string(), out)?;
+    out.push(StreamEvent::Call(calls.finish(index)?));
+    Ok(())
 }
