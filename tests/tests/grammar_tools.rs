@@ -128,6 +128,14 @@ fn openai_gets_a_custom_tool_that_its_spec_accepts() {
         "CustomToolParam",
         openai::validate_component("CustomToolParam", &rendered.to_value()),
     );
+    let two_params = ToolDescriptor {
+        params: vec![tooldef::Param::string("input"), tooldef::Param::string("other")].into(),
+        ..sku
+    };
+    assert_eq!(
+        OpenAiRenderer::responses().render(&two_params, LossPolicy::Allow).unwrap_err().to_string(),
+        "tool `find_sku`: a grammar tool takes exactly one parameter, the required string `input` (make it with `ToolDescriptor::grammar_tool`)"
+    );
 }
 
 #[test]

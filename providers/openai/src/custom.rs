@@ -27,6 +27,20 @@ pub(crate) fn render_custom(
     let Some(grammar) = &tool.grammar else {
         return Ok(ctx.finish(JsonWriter::for_tool(tool)));
     };
+    // The call comes back as `{"input": <text>}`: a descriptor that takes anything else could
+    // not be called as it says.
+    let input_only = matches!(&*tool.params, [p] if p.name == tooldef::grammar::INPUT
+        && p.required
+        && matches!(p.schema.kind, tooldef::SchemaKind::String(_)));
+    if !input_only {
+        return Err(ctx.error(
+            tooldef::JsonPointer::root(),
+            "",
+            tooldef::render::RenderRule::Unsupported,
+            "a grammar tool takes exactly one parameter, the required string `input` (make it \
+             with `ToolDescriptor::grammar_tool`)",
+        ));
+    }
     let mut out = JsonWriter::for_tool(tool);
     out.begin_object();
     out.static_key(json_key!("type"));
