@@ -16,9 +16,10 @@
 //! [`GrammarInput<T>`] as its `Args`, which parses the text into `T`, and a text that does not
 //! parse is an argument error naming what was expected and at which byte.
 //!
-//! ```
-//! use tooldef::grammar::{GrammarInput, ToolGrammar};
-//! use tooldef::{Arguments, ToolCall, ToolDescriptor};
+#![cfg_attr(feature = "macros", doc = "```")]
+#![cfg_attr(not(feature = "macros"), doc = "```text")]
+//! use tooldef::grammar::ToolGrammar;
+//! use tooldef::ToolDescriptor;
 //!
 //! #[derive(Debug, PartialEq, tooldef::ToolGrammar)]
 //! enum Unit {
