@@ -53,6 +53,7 @@
 //! | the IR | `descriptor`, `schema`, `literal`, `extensions` | [`ToolDescriptor`], [`Param`], [`ToolName`], [`Schema`], [`Literal`] |
 //! | structural rules of a descriptor | [`descriptor_rules`], `builder` | [`DescriptorError`], [`ToolBuilder`] |
 //! | Rust types to schemas, the macros' runtime | [`tool_schema`] | [`ToolSchema`], [`ToolSet`], [`RunTool`] |
+//! | Rust types as the text of a grammar (grammar tools) | [`grammar`](mod@grammar) | [`ToolGrammar`](trait@ToolGrammar), [`Grammar`], [`GrammarInput`] |
 //! | JSON Schema in and out, spec files | [`json_schema`], [`spec`], [`files`], [`json_text`], [`pointer`](mod@pointer) | [`import_input`], [`export_input`], [`Spec`], [`JsonPointer`] |
 //! | patches | [`overrides`] | [`Override`], [`Overrides`], [`Constraint`] |
 //! | which tools exist | [`registry`], [`workspace`] | [`ToolRegistry`], [`Workspace`] |
@@ -63,7 +64,8 @@
 //!
 //! # Features
 //!
-//! - `macros` (default): `#[tool]`, `#[tools]`, `#[derive(Tool)]`, `#[derive(ToolSchema)]`.
+//! - `macros` (default): `#[tool]`, `#[tools]`, `#[derive(Tool)]`, `#[derive(ToolSchema)]`,
+//!   `#[derive(ToolGrammar)]`.
 //! - `chrono`, `uuid`, `url`: [`ToolSchema`] for those crates' types, with the matching `format`.
 #![cfg_attr(docsrs, feature(doc_auto_cfg))]
 
