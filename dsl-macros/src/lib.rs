@@ -18,6 +18,9 @@ mod check;
 mod ecma;
 mod expand;
 mod fallback;
+mod grammar;
+// Shared with `tooldef`: the rules of a grammar definition.
+mod grammar_rules;
 // Shared with `tooldef`, which reads what the macros write with these keys.
 #[allow(unreachable_pub)]
 mod packed_keys;
@@ -264,4 +267,13 @@ pub fn derive_tool_schema(input: TokenStream) -> TokenStream {
         expand::schema::derive(&c, &krate)
     };
     with_errors(cx, out).into()
+}
+
+/// Implements `tooldef::grammar::ToolGrammar`: an enum of unit variants (each a literal: its name
+/// in snake case, or `#[grammar("text")]`), or a newtype with `#[grammar(regex = "...")]` or
+/// `#[grammar(lark = "...")]`. The grammar is checked at compile time.
+#[proc_macro_derive(ToolGrammar, attributes(grammar))]
+pub fn derive_tool_grammar(input: TokenStream) -> TokenStream {
+    let input = syn::parse_macro_input!(input as syn::DeriveInput);
+    grammar::derive(&input).into()
 }

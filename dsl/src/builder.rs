@@ -133,6 +133,7 @@ impl ToolBuilder {
             annotations: self.annotations,
             input_kept: Vec::new(),
             extensions: Extensions::NONE,
+            grammar: None,
             source: crate::SchemaSource::NONE,
         };
         descriptor.validate()?;

@@ -433,6 +433,11 @@ pub struct ToolDescriptor {
     /// the renderer of that provider.
     #[serde(default, skip_serializing_if = "Extensions::is_empty")]
     pub extensions: Extensions,
+    /// The grammar of a grammar tool's input (see [`grammar`](crate::grammar)): OpenAI sends it
+    /// as a custom tool, other providers as a function tool with the one string parameter
+    /// `input`. `None` for a tool whose input is the JSON object of `params`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grammar: Option<crate::grammar::Grammar>,
     /// The JSON text the schemas were imported from, for renderers that can write it back
     /// unchanged (see [`SchemaSource`]). Not serialized, and not part of equality.
     #[serde(skip)]
@@ -455,6 +460,7 @@ impl PartialEq for ToolDescriptor {
             annotations,
             input_kept,
             extensions,
+            grammar,
             source: _,
         } = self;
         *name == other.name
@@ -467,6 +473,7 @@ impl PartialEq for ToolDescriptor {
             && *annotations == other.annotations
             && *input_kept == other.input_kept
             && *extensions == other.extensions
+            && *grammar == other.grammar
     }
 }
 
@@ -494,8 +501,40 @@ impl ToolDescriptor {
             annotations: Annotations::NONE,
             input_kept: Vec::new(),
             extensions: Extensions::NONE,
+            grammar: None,
             source: SchemaSource::NONE,
         }
+    }
+
+    /// A grammar tool whose input is the text of `T` (see [`grammar`](crate::grammar)): one
+    /// string parameter, `input`, described by the grammar, and `T`'s [`Grammar`](crate::grammar::Grammar).
+    ///
+    /// # Errors
+    ///
+    /// A name that breaks the [`ToolName`] rule, or a grammar that [`Grammar::check`](crate::grammar::Grammar::check)
+    /// refuses (named as the `input` parameter's problem).
+    pub fn grammar_tool<T: crate::grammar::ToolGrammar>(
+        name: &str,
+        description: &str,
+    ) -> Result<ToolDescriptor, crate::BuildError> {
+        let grammar = T::GRAMMAR;
+        let mut input = Param::string(crate::grammar::INPUT);
+        input.schema.description = Some(Cow::Owned(grammar.description()));
+        let mut tool = ToolDescriptor::builder(name.to_owned())
+            .description(description.to_owned())
+            .param(input)
+            .build()?;
+        if let Err(reason) = grammar.check() {
+            let input = crate::grammar::INPUT;
+            return Err(crate::BuildError::Invalid(crate::DescriptorError {
+                tool: name.to_owned(),
+                param: input.to_owned(),
+                rule: crate::Rule::BadPattern,
+                message: format!("tool `{name}`, parameter `{input}`: {reason}"),
+            }));
+        }
+        tool.grammar = Some(grammar);
+        Ok(tool)
     }
 
     /// Sets the description.

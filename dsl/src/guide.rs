@@ -518,6 +518,65 @@
 //! each such repair is in [`ToolResult::repairs`](crate::ToolResult::repairs), and
 //! [`CallOptions::repair`](crate::dispatch::CallOptions::repair) turns it off.
 //!
+//! # Grammar tools: input text in a grammar
+//!
+//! Some inputs are text in a small language rather than a JSON object: a unit, a product code,
+//! a query. OpenAI's custom tools take a grammar (Lark or a regex) and hold the model to it.
+//! `#[derive(ToolGrammar)]` makes a Rust type that text: an enum of unit variants (each a
+//! literal), a newtype with `#[grammar(regex = "...")]`, or one with `#[grammar(lark = "...")]`;
+//! the grammar is checked at compile time. [`ToolDescriptor::grammar_tool`](crate::ToolDescriptor::grammar_tool)
+//! makes the tool, and a typed tool takes [`GrammarInput<T>`](crate::GrammarInput) as its
+//! `Args`. OpenAI gets a custom tool; every other provider a function tool with one string
+//! parameter `input` whose description holds the grammar, reported as a lossy change. A custom
+//! tool call and that function call both come back as `{"input": <text>}`, parsed into the type
+//! on dispatch; text outside the grammar is an error naming what was expected at which byte.
+//! Details in [`grammar`](crate::grammar).
+//!
+#![cfg_attr(feature = "macros", doc = "```")]
+#![cfg_attr(not(feature = "macros"), doc = "```text")]
+//! use std::sync::LazyLock;
+//! use tooldef::{BoxFuture, GrammarInput, LossPolicy, Renderer, Tool, ToolDescriptor, ToolError, Toolbox};
+//! use tooldef_openai::{OpenAiRenderer, responses_tool_calls};
+//!
+//! #[derive(Debug, tooldef::ToolGrammar)]
+//! enum Unit { Celsius, Fahrenheit }
+//!
+//! struct SetUnit;
+//!
+//! impl Tool for SetUnit {
+//!     const NAME: &'static str = "set_unit";
+//!     type Args = GrammarInput<Unit>;
+//!     type Output = String;
+//!     fn descriptor() -> &'static ToolDescriptor {
+//!         static D: LazyLock<ToolDescriptor> = LazyLock::new(|| {
+//!             ToolDescriptor::grammar_tool::<Unit>("set_unit", "Set the unit.").unwrap()
+//!         });
+//!         &D
+//!     }
+//!     fn call(&self, args: Self::Args) -> BoxFuture<'_, Result<String, ToolError>> {
+//!         Box::pin(async move { Ok(format!("{:?}", args.into_inner())) })
+//!     }
+//! }
+//!
+//! let rendered = OpenAiRenderer::responses().render(SetUnit::descriptor(), LossPolicy::Refuse).unwrap();
+//! assert_eq!(
+//!     rendered.json(),
+//!     r#"{"type":"custom","name":"set_unit","description":"Set the unit.","format":{"type":"grammar","syntax":"lark","definition":"start: \"celsius\" | \"fahrenheit\""}}"#
+//! );
+//!
+//! let toolbox = Toolbox::new().with(SetUnit);
+//! let response = serde_json::json!({"output": [
+//!     {"type": "custom_tool_call", "call_id": "call_1", "name": "set_unit", "input": "fahrenheit"},
+//!     {"type": "custom_tool_call", "call_id": "call_2", "name": "set_unit", "input": "kelvin"},
+//! ]});
+//! let calls = responses_tool_calls(&response).unwrap();
+//! assert_eq!(toolbox.call_blocking(&calls[0]).text(), "Fahrenheit");
+//! assert_eq!(
+//!     toolbox.call_blocking(&calls[1]).text(),
+//!     r#"invalid arguments for set_unit: the arguments could not be decoded: /input: expected one of "celsius", "fahrenheit" at byte 0; got "kelvin""#
+//! );
+//! ```
+//!
 //! # Tools from files and from other providers
 //!
 //! - A spec file (`*.json`: `name`, `title`, `description`, `input_schema`, `output_schema`,

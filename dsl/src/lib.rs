@@ -53,6 +53,7 @@
 //! | the IR | `descriptor`, `schema`, `literal`, `extensions` | [`ToolDescriptor`], [`Param`], [`ToolName`], [`Schema`], [`Literal`] |
 //! | structural rules of a descriptor | [`descriptor_rules`], `builder` | [`DescriptorError`], [`ToolBuilder`] |
 //! | Rust types to schemas, the macros' runtime | [`tool_schema`] | [`ToolSchema`], [`ToolSet`], [`RunTool`] |
+//! | Rust types as the text of a grammar (grammar tools) | [`grammar`](mod@grammar) | [`ToolGrammar`](trait@ToolGrammar), [`Grammar`], [`GrammarInput`] |
 //! | JSON Schema in and out, spec files | [`json_schema`], [`spec`], [`files`], [`json_text`], [`pointer`](mod@pointer) | [`import_input`], [`export_input`], [`Spec`], [`JsonPointer`] |
 //! | patches | [`overrides`] | [`Override`], [`Overrides`], [`Constraint`] |
 //! | which tools exist | [`registry`], [`workspace`] | [`ToolRegistry`], [`Workspace`] |
@@ -63,7 +64,8 @@
 //!
 //! # Features
 //!
-//! - `macros` (default): `#[tool]`, `#[tools]`, `#[derive(Tool)]`, `#[derive(ToolSchema)]`.
+//! - `macros` (default): `#[tool]`, `#[tools]`, `#[derive(Tool)]`, `#[derive(ToolSchema)]`,
+//!   `#[derive(ToolGrammar)]`.
 //! - `chrono`, `uuid`, `url`: [`ToolSchema`] for those crates' types, with the matching `format`.
 #![cfg_attr(docsrs, feature(doc_auto_cfg))]
 
@@ -77,9 +79,12 @@ pub mod descriptor_rules;
 pub mod dispatch;
 // Shared with `tooldef-macros`, which refuses at compile time what it refuses.
 mod ecma;
+// Shared with `tooldef-macros` too: the rules of a grammar definition.
 pub mod export;
 mod extensions;
 pub mod files;
+pub mod grammar;
+mod grammar_rules;
 pub mod guide;
 pub mod json_schema;
 pub mod json_text;
@@ -107,6 +112,7 @@ pub use descriptor::{
 };
 pub use descriptor_rules::{DescriptorError, Rule};
 pub use extensions::Extensions;
+pub use grammar::{Grammar, GrammarError, GrammarInput, GrammarSyntax, ToolGrammar};
 pub use literal::{Literal, Text};
 pub use pointer::{JsonPointer, PointerError};
 pub use schema::{
@@ -139,7 +145,7 @@ pub use tool_schema::{
     RunTool, SchemaGen, Shape, StringKey, ToolReturn, ToolSchema, ToolSet, ToolVisitor, schema_for,
 };
 #[cfg(feature = "macros")]
-pub use tooldef_macros::{Tool, ToolSchema, tool, tools};
+pub use tooldef_macros::{Tool, ToolGrammar, ToolSchema, tool, tools};
 
 // --- dispatch ---
 pub use dispatch::{

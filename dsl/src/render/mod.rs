@@ -177,6 +177,7 @@
 //! | `schema_writer/` | [`write_input_schema`], [`write_output_schema`] (one file per concept: nodes, planning, annotations, objects, references, definitions) |
 
 mod cache;
+mod grammar;
 mod json_writer;
 pub(crate) mod lowering;
 pub(crate) mod name_map;
@@ -187,6 +188,7 @@ mod schema_options;
 mod schema_writer;
 
 pub use cache::{RenderCache, content_hash};
+pub use grammar::grammar_as_function;
 pub use json_writer::{JsonWriter, StaticKey, escape_into, literal_text};
 pub use lowering::{Inverse, Pass, Passes, WayBack};
 pub use name_map::{MappedSet, NameMap, NameRules, render_mapped};

@@ -90,6 +90,7 @@ impl AnthropicRenderer {
         policy: LossPolicy,
     ) -> Result<(Rendered, SchemaStats), RenderError> {
         let mut ctx = RenderCtx::new(tool, policy);
+        tooldef::render::grammar_as_function(&mut ctx, tool)?;
         ctx.check_name(&rules::TOOL_NAME)?;
         let mut out = JsonWriter::for_tool(tool);
         out.begin_object();

@@ -84,6 +84,7 @@ impl Renderer for BedrockRenderer {
 
     fn render(&self, tool: &ToolDescriptor, policy: LossPolicy) -> Result<Rendered, RenderError> {
         let mut ctx = RenderCtx::new(tool, policy);
+        tooldef::render::grammar_as_function(&mut ctx, tool)?;
         ctx.check_name(&rules::TOOL_NAME)?;
         let mut out = JsonWriter::for_tool(tool);
         out.begin_object();

@@ -219,6 +219,7 @@ impl Renderer for GeminiRenderer {
 
     fn render(&self, tool: &ToolDescriptor, policy: LossPolicy) -> Result<Rendered, RenderError> {
         let mut ctx = RenderCtx::new(tool, policy);
+        tooldef::render::grammar_as_function(&mut ctx, tool)?;
         ctx.check_name(&FUNCTION_NAME)?;
         let (params_key, response_key) = self.schema_keys();
         let mut out = JsonWriter::for_tool(tool);

@@ -113,6 +113,7 @@ impl Renderer for McpRenderer {
 
     fn render(&self, tool: &ToolDescriptor, policy: LossPolicy) -> Result<Rendered, RenderError> {
         let mut ctx = RenderCtx::new(tool, policy);
+        tooldef::render::grammar_as_function(&mut ctx, tool)?;
         ctx.check_name(&TOOL_NAME)?;
         let opts = self.schema_options();
         let mut out = JsonWriter::for_tool(tool);

@@ -58,6 +58,7 @@ impl Renderer for OllamaRenderer {
 
     fn render(&self, tool: &ToolDescriptor, policy: LossPolicy) -> Result<Rendered, RenderError> {
         let mut ctx = RenderCtx::new(tool, policy);
+        tooldef::render::grammar_as_function(&mut ctx, tool)?;
         let mut out = JsonWriter::for_tool(tool);
         out.begin_object();
         out.static_key(json_key!("type"));

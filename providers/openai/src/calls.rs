@@ -29,11 +29,13 @@ struct WireFunction {
 
 /// The tool calls of a Chat Completions assistant message (`{"role":"assistant",
 /// "tool_calls":[…]}`), or of a bare `tool_calls` array, in order. A message without tool calls
-/// gives an empty list.
+/// gives an empty list. A custom tool call (`"type": "custom"`) gives the arguments
+/// `{"input": <its custom.input>}` (see [`tooldef::grammar`]).
 ///
 /// # Errors
 ///
-/// A call without `function.name`, or whose `arguments` is not a string.
+/// A call without `function.name`, or whose `arguments` is not a string; a custom call without
+/// string `custom.name` and `custom.input`.
 pub fn chat_tool_calls(message: &Value) -> Result<Vec<ToolCall>, CallError> {
     let (calls, base) = match message {
         Value::Array(items) => (items.as_slice(), ""),
@@ -47,8 +49,11 @@ pub fn chat_tool_calls(message: &Value) -> Result<Vec<ToolCall>, CallError> {
     let mut out = Vec::with_capacity(calls.len());
     for (i, call) in calls.iter().enumerate() {
         let wire = WireCall::deserialize(call).map_err(|e| err(&format!("{base}/{i}"), e))?;
+        if wire.kind.as_deref() == Some("custom") {
+            out.push(crate::custom::chat_custom_call(call, &format!("{base}/{i}"))?);
+            continue;
+        }
         if wire.kind.as_deref().is_some_and(|k| k != "function") {
-            // Custom tools carry free text, not function arguments; they are not ours.
             continue;
         }
         let Some(function) = wire.function else {
@@ -75,13 +80,15 @@ struct WireItem {
     arguments: Option<String>,
 }
 
-/// The `function_call` items of a Responses `output` (the whole response object or its
-/// `output` array), in order; other items (messages, reasoning) are skipped. The call's id is
-/// its `call_id`, which the result must echo.
+/// The `function_call` and `custom_tool_call` items of a Responses `output` (the whole response
+/// object or its `output` array), in order; other items (messages, reasoning) are skipped. The
+/// call's id is its `call_id`, which the result must echo. A custom tool call's raw `input`
+/// becomes the arguments `{"input": <text>}` (see [`tooldef::grammar`]).
 ///
 /// # Errors
 ///
-/// A `function_call` item without `call_id`, `name` or string `arguments`.
+/// A `function_call` item without `call_id`, `name` or string `arguments`, or a
+/// `custom_tool_call` without `call_id`, `name` or string `input`.
 pub fn responses_tool_calls(output: &Value) -> Result<Vec<ToolCall>, CallError> {
     let (items, base) = match output {
         Value::Array(items) => (items.as_slice(), ""),
@@ -95,6 +102,10 @@ pub fn responses_tool_calls(output: &Value) -> Result<Vec<ToolCall>, CallError> 
     for (i, item) in items.iter().enumerate() {
         let pointer = format!("{base}/{i}");
         let Ok(wire) = WireItem::deserialize(item) else { continue };
+        if wire.kind == "custom_tool_call" {
+            out.push(crate::custom::responses_custom_call(item, &pointer)?);
+            continue;
+        }
         if wire.kind != "function_call" {
             continue;
         }

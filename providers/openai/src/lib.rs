@@ -47,6 +47,7 @@
 //! non-strict dialects change nothing a value needs given back.
 
 mod calls;
+mod custom;
 mod render;
 mod request;
 mod rules;

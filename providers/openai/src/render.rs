@@ -245,6 +245,13 @@ impl OpenAiRenderer {
                 format_args!("{} has no Responses API; use the Chat shape", self.profile.slug()),
             ));
         }
+        if tool.grammar.is_some() {
+            if self.profile == Profile::OpenAi {
+                let rendered = crate::custom::render_custom(self.api, tool, ctx)?;
+                return Ok((rendered, SchemaStats::default()));
+            }
+            tooldef::render::grammar_as_function(&mut ctx, tool)?;
+        }
         if self.strict && row.strict_fields.is_some() && !tool.params.iter().any(|p| p.required) {
             return Err(ctx.error(
                 JsonPointer::from_segments(["function", "parameters", "required"]),

@@ -6,7 +6,9 @@
 //! `function.arguments` text; a choice's `finish_reason` ends its calls. Responses streams a
 //! `function_call` item as `response.output_item.added`, then
 //! `response.function_call_arguments.delta` pieces and `response.function_call_arguments.done`
-//! (with the whole text), keyed by `output_index`. The assembling and the early checks are
+//! (with the whole text), keyed by `output_index`; a `custom_tool_call` item (a grammar tool,
+//! see `tooldef::grammar`) the same way with `response.custom_tool_call_input.delta` / `.done`,
+//! its text assembled as the arguments `{"input": <text>}`. The assembling and the early checks are
 //! [`tooldef::stream::CallAssembler`]'s; this module only maps events onto it.
 
 use serde_json::Value;
@@ -297,7 +299,34 @@ impl<'a> ResponsesStream<'a> {
         let fields = EventFields::new(kind, event);
         let mut out = Vec::new();
         let is_call = || at(event, "/item/type").and_then(Value::as_str) == Some("function_call");
+        let is_custom =
+            || at(event, "/item/type").and_then(Value::as_str) == Some("custom_tool_call");
         match kind {
+            "response.output_item.added" if is_custom() => {
+                let (id, name) = (fields.string("/item/call_id")?, fields.string("/item/name")?);
+                let index = fields.integer("/output_index")?;
+                crate::custom::stream_added(&mut self.calls, index, id, name, &mut out)?;
+            }
+            "response.custom_tool_call_input.delta" => {
+                let index = fields.integer("/output_index")?;
+                let delta = fields.string("/delta")?;
+                crate::custom::stream_delta(&mut self.calls, index, delta, &mut out)?;
+            }
+            "response.custom_tool_call_input.done" => {
+                let index = fields.integer("/output_index")?;
+                let input = fields.string("/input")?;
+                crate::custom::stream_done(&mut self.calls, index, input, &mut out)?;
+            }
+            "response.output_item.done" if is_custom() => {
+                let index = fields.integer("/output_index")?;
+                if !self.calls.is_finished(index) {
+                    if !self.calls.is_open(index) {
+                        return Err(StreamError::NotStarted { index });
+                    }
+                    let input = fields.string("/item/input")?;
+                    crate::custom::stream_done(&mut self.calls, index, input, &mut out)?;
+                }
+            }
             "response.output_item.added" if is_call() => {
                 let arguments = at(event, "/item/arguments").and_then(Value::as_str);
                 let (id, name) = (fields.string("/item/call_id")?, fields.string("/item/name")?);

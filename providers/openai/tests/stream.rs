@@ -179,3 +179,41 @@ fn hostile_responses_streams_get_errors_naming_the_call() {
         "the provider reported an error in the stream: boom"
     );
 }
+
+const CUSTOM: &str = include_str!("fixtures/stream/responses_custom.sse");
+
+#[test]
+fn responses_custom_tool_calls_are_assembled_as_their_input() {
+    let tool = ToolDescriptor {
+        grammar: Some(tooldef::Grammar::lark(r#"start: "celsius" | "fahrenheit""#)),
+        ..ToolDescriptor::builder("set_unit")
+            .param(tooldef::Param::string("input"))
+            .build()
+            .unwrap()
+    };
+    let tools = vec![tool];
+    let events = sse(CUSTOM);
+    let mut stream = ResponsesStream::with_tools(&tools);
+    let got = run_events(&events, |e| stream.push(e));
+    stream.finish().unwrap();
+    let call = |id: &str, args: &str| tooldef::ToolCall {
+        id: id.into(),
+        name: "set_unit".into(),
+        arguments: tooldef::Arguments::Text(args.into()),
+    };
+    assert_eq!(
+        got,
+        vec![
+            (6, Ok(call("call_ccc", r#"{"input":"fahren\"heit"}"#))),
+            (10, Ok(call("call_ddd", r#"{"input":"celsius"}"#))),
+        ]
+    );
+    use async_openai::types::responses::ResponseStreamEvent;
+    for event in events
+        .iter()
+        .filter(|e| e["type"] != "response.created" && e["type"] != "response.completed")
+    {
+        let typed: Result<ResponseStreamEvent, _> = serde_json::from_value(event.clone());
+        assert!(typed.is_ok(), "{event}: {:?}", typed.err());
+    }
+}

@@ -1,0 +1,1 @@
+../../dsl-macros/src/grammar_rules.rs
