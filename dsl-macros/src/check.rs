@@ -7,20 +7,22 @@ use syn::{FnArg, Type};
 
 use crate::ast::{Container, Data, ParamIr, Style, ToolIr};
 use crate::attr::{Ctxt, SpannedValue, Value};
+use crate::number_bounds::{Bounds, Broken};
+use crate::tool_name_words as words;
 
-/// The tool name rule every provider accepts: `^[a-zA-Z0-9_-]{1,64}$`.
+/// The tool name rule every provider accepts: `^[a-zA-Z0-9_-]{1,64}$`, in `tooldef`'s words.
 pub(crate) fn tool_name(cx: &Ctxt, name: &str, span: Span) {
+    const PATTERN: &str = "^[a-zA-Z0-9_-]{1,64}$";
+    const MAX_LEN: usize = 64;
+    const CHARACTERS: &str = "a-z, A-Z, 0-9, `_` and `-`";
     if name.is_empty() {
-        cx.error_at(span, "tool name is empty; it must match ^[a-zA-Z0-9_-]{1,64}$");
-    } else if name.len() > 64 {
-        cx.error_at(
-            span,
-            format!("tool name `{name}` is {} characters long; at most 64 are allowed", name.len()),
-        );
-    } else if let Some(ch) =
-        name.chars().find(|c| !(c.is_ascii_alphanumeric() || *c == '_' || *c == '-'))
+        cx.error_at(span, words::empty(PATTERN));
+    } else if name.len() > MAX_LEN {
+        cx.error_at(span, words::too_long(name, name.len(), MAX_LEN));
+    } else if let Some((at, ch)) =
+        name.char_indices().find(|(_, c)| !(c.is_ascii_alphanumeric() || *c == '_' || *c == '-'))
     {
-        cx.error_at(span, format!("tool name `{name}` has the character {ch:?}; only a-z, A-Z, 0-9, `_` and `-` are allowed"));
+        cx.error_at(span, words::bad_char(name, ch, at, CHARACTERS));
     }
 }
 
@@ -197,27 +199,23 @@ fn param(cx: &Ctxt, p: &ParamIr<'_>, derived: bool) {
                     ),
                 ),
                 Some(x) => {
-                    if let Some(lo) = min.as_ref().and_then(|m| m.value.as_f64())
-                        && x < lo
-                    {
-                        cx.error_at(
-                            v.span,
-                            format!(
-                                "the {what} is below the minimum {}",
-                                show(&min.as_ref().unwrap().value)
-                            ),
-                        );
-                    }
-                    if let Some(hi) = max.as_ref().and_then(|m| m.value.as_f64())
-                        && x > hi
-                    {
-                        cx.error_at(
-                            v.span,
-                            format!(
-                                "the {what} is above the maximum {}",
-                                show(&max.as_ref().unwrap().value)
-                            ),
-                        );
+                    let as_f64 =
+                        |b: &Option<SpannedValue>| b.as_ref().and_then(|b| b.value.as_f64());
+                    // Each bound on its own: a minimum above the maximum (reported above) can
+                    // leave a value below the one and above the other.
+                    let lo = Bounds::inclusive(as_f64(&min), None).float_inclusive(x);
+                    let hi = Bounds::inclusive(None, as_f64(&max)).float_inclusive(x);
+                    for (broken, bound) in [(lo, &min), (hi, &max)] {
+                        if let (Some(broken), Some(bound)) = (broken, bound) {
+                            let words = match broken {
+                                Broken::Minimum(_) => "below the minimum",
+                                _ => "above the maximum",
+                            };
+                            cx.error_at(
+                                v.span,
+                                format!("the {what} is {words} {}", show(&bound.value)),
+                            );
+                        }
                     }
                 }
             }

@@ -52,6 +52,7 @@ use std::path::Path;
 
 use serde_json::{Map, Value};
 
+use crate::arg_checks;
 use crate::descriptor::{Annotations, NameError, ToolDescriptor, ToolName};
 use crate::descriptor_rules::DescriptorError;
 use crate::extensions::Extensions;
@@ -277,22 +278,10 @@ fn err(file: &str, kind: SpecErrorKind) -> SpecError {
     SpecError { file: file.to_owned(), problems: vec![kind] }
 }
 
-fn describe(v: &Value) -> String {
-    match v {
-        Value::Null => "null".into(),
-        Value::Bool(b) => format!("the boolean {b}"),
-        Value::Number(n) => format!("the number {n}"),
-        Value::String(s) if s.chars().count() > 40 => "a string".into(),
-        Value::String(s) => format!("the string {s:?}"),
-        Value::Array(_) => "an array".into(),
-        Value::Object(_) => "an object".into(),
-    }
-}
-
 /// A field of the wrong type; `pointer` is pointer text this reader wrote.
 fn wrong(pointer: &str, expected: &'static str, found: &Value) -> SpecErrorKind {
     let pointer = JsonPointer::from_written(pointer);
-    SpecErrorKind::WrongType { pointer, expected, found: describe(found) }
+    SpecErrorKind::WrongType { pointer, expected, found: arg_checks::named(found) }
 }
 
 /// The problems found so far in one spec.

@@ -11,7 +11,8 @@
 use super::{Cx, MAX_DEPTH, Msg, Path, Rule, scalar_text, slice};
 use crate::literal::{Literal, Text};
 use crate::schema::{
-    Additional, Definition, NumberSchema, ObjectSchema, Schema, SchemaKind, str_eq, text_str,
+    Additional, Broken, Definition, NumberSchema, ObjectSchema, Schema, SchemaKind, str_eq,
+    text_str,
 };
 
 /// The most schema nodes one default or example is checked against (each visit counts).
@@ -351,45 +352,26 @@ impl Cx<'_> {
         path: &Path<'_>,
         what: &str,
     ) -> Result<(), Msg> {
-        if let Some(min) = n.minimum
-            && v < min
-        {
-            let mut m = self.start(Rule::OutOfRange, path);
-            m.s(what).lit(l).s(" is below the minimum ").int(min);
-            return Err(m);
-        }
-        if let Some(max) = n.maximum
-            && v > max
-        {
-            let mut m = self.start(Rule::OutOfRange, path);
-            m.s(what).lit(l).s(" is above the maximum ").int(max);
-            return Err(m);
-        }
-        if let Some(min) = n.exclusive_minimum
-            && v <= min
-        {
-            let mut m = self.start(Rule::OutOfRange, path);
-            m.s(what).lit(l).s(" is not above the exclusive minimum ").int(min);
-            return Err(m);
-        }
-        if let Some(max) = n.exclusive_maximum
-            && v >= max
-        {
-            let mut m = self.start(Rule::OutOfRange, path);
-            m.s(what).lit(l).s(" is not below the exclusive maximum ").int(max);
-            return Err(m);
-        }
-        if let Some(step) = n.multiple_of
-            && step > 0
-            && v % step != 0
-        {
-            let mut m = self.start(Rule::OutOfRange, path);
-            m.s(what).lit(l).s(" is not a multiple of ").int(step);
-            return Err(m);
-        }
-        Ok(())
+        let broken = match n.bounds().int_broken(v as i128) {
+            // `multipleOf` is positive (a structural rule); another is not judged here.
+            Some(Broken::MultipleOf(step)) if step <= 0 => return Ok(()),
+            Some(broken) => broken,
+            None => return Ok(()),
+        };
+        let mut m = self.start(Rule::OutOfRange, path);
+        m.s(what).lit(l);
+        match broken {
+            Broken::Minimum(b) => m.s(" is below the minimum ").int(b),
+            Broken::Maximum(b) => m.s(" is above the maximum ").int(b),
+            Broken::ExclusiveMinimum(b) => m.s(" is not above the exclusive minimum ").int(b),
+            Broken::ExclusiveMaximum(b) => m.s(" is not below the exclusive maximum ").int(b),
+            Broken::MultipleOf(b) => m.s(" is not a multiple of ").int(b),
+        };
+        Err(m)
     }
 
+    /// A fractional `multipleOf` is not judged here: its tolerance needs rounding, which is not
+    /// `const`.
     const fn float_in(
         &self,
         n: &NumberSchema<f64>,
@@ -398,35 +380,17 @@ impl Cx<'_> {
         path: &Path<'_>,
         what: &str,
     ) -> Result<(), Msg> {
-        if let Some(min) = n.minimum
-            && v < min
-        {
-            let mut m = self.start(Rule::OutOfRange, path);
-            m.s(what).lit(l).s(" is below the minimum ").float(min);
-            return Err(m);
-        }
-        if let Some(max) = n.maximum
-            && v > max
-        {
-            let mut m = self.start(Rule::OutOfRange, path);
-            m.s(what).lit(l).s(" is above the maximum ").float(max);
-            return Err(m);
-        }
-        if let Some(min) = n.exclusive_minimum
-            && v <= min
-        {
-            let mut m = self.start(Rule::OutOfRange, path);
-            m.s(what).lit(l).s(" is not above the exclusive minimum ").float(min);
-            return Err(m);
-        }
-        if let Some(max) = n.exclusive_maximum
-            && v >= max
-        {
-            let mut m = self.start(Rule::OutOfRange, path);
-            m.s(what).lit(l).s(" is not below the exclusive maximum ").float(max);
-            return Err(m);
-        }
-        Ok(())
+        let Some(broken) = n.bounds().float_bounds(v) else { return Ok(()) };
+        let mut m = self.start(Rule::OutOfRange, path);
+        m.s(what).lit(l);
+        match broken {
+            Broken::Minimum(b) => m.s(" is below the minimum ").float(b),
+            Broken::Maximum(b) => m.s(" is above the maximum ").float(b),
+            Broken::ExclusiveMinimum(b) => m.s(" is not above the exclusive minimum ").float(b),
+            Broken::ExclusiveMaximum(b) => m.s(" is not below the exclusive maximum ").float(b),
+            Broken::MultipleOf(b) => m.s(" is not a multiple of ").float(b),
+        };
+        Err(m)
     }
 }
 

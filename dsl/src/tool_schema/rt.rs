@@ -13,7 +13,7 @@ use crate::descriptor::{Param, ToolDescriptor, ToolName};
 use crate::literal::Literal;
 use crate::schema::{
     Additional, AnyOfSchema, Bound, EnumSchema, EnumValue, EnumValues, ObjectSchema, Schema,
-    SchemaKind, SchemaRef, Slot, str_eq,
+    SchemaKind, SchemaRef, Slot, lower_int, str_eq, upper_int,
 };
 
 /// A tool as `#[tool]` declares it: its checked name, its other keys packed into one string
@@ -52,12 +52,12 @@ impl ParamSpec {
     fn constrain(&self, schema: &mut Schema) {
         let lower: fn(&Literal) -> Option<i64> = |l| match l {
             Literal::Int(i) => Some(*i),
-            Literal::Float(f) => Some(f.ceil() as i64),
+            Literal::Float(f) => Some(lower_int(*f)),
             _ => None,
         };
         let upper: fn(&Literal) -> Option<i64> = |l| match l {
             Literal::Int(i) => Some(*i),
-            Literal::Float(f) => Some(f.floor() as i64),
+            Literal::Float(f) => Some(upper_int(*f)),
             _ => None,
         };
         let as_f64 = |l: &Literal| match l {
