@@ -14,8 +14,9 @@ use std::fmt;
 use std::fmt::Write as _;
 use std::sync::OnceLock;
 
+use crate::ecma;
 use crate::pointer::JsonPointer;
-use crate::schema::{Bounds, Broken, ScalarRef};
+use crate::schema::{Bounds, Broken, NumberSchema, ScalarRef};
 
 /// One argument the model got wrong.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -141,11 +142,7 @@ pub fn int_multiple_of(value: impl Into<i128>, step: i64, pointer: &str) -> Resu
 /// # Errors
 ///
 /// The value breaks one of them.
-pub fn float_range(
-    value: f64,
-    bounds: &crate::schema::NumberSchema<f64>,
-    pointer: &str,
-) -> Result<(), ArgError> {
+pub fn float_range(value: f64, bounds: &NumberSchema<f64>, pointer: &str) -> Result<(), ArgError> {
     if !value.is_finite() {
         return Err(ArgError::at(pointer, format!("must be a finite number; got {value}")));
     }
@@ -501,7 +498,7 @@ pub fn pattern(value: &str, source: &str, pointer: &str) -> Result<(), ArgError>
 
 /// The largest compiled pattern, in bytes of the engine's program (`a{1000}{1000}` and the
 /// like are refused rather than built).
-pub const MAX_PATTERN_SIZE: usize = crate::ecma::MAX_PROGRAM_SIZE;
+pub const MAX_PATTERN_SIZE: usize = ecma::MAX_PROGRAM_SIZE;
 
 /// A pattern that tooldef cannot enforce with ECMA-262's meaning, and why.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -550,7 +547,7 @@ impl EcmaRegex {
 ///
 /// A [`PatternError`] naming the pattern and what cannot be enforced.
 pub fn compile(source: &str) -> Result<EcmaRegex, PatternError> {
-    crate::ecma::compile(source)
+    ecma::compile(source)
         .map(|c| EcmaRegex { main: c.main, ahead: c.ahead })
         .map_err(|reason| PatternError { pattern: source.to_owned(), reason })
 }
@@ -652,18 +649,11 @@ mod tests {
         assert!(int_exclusive(9, Some(1), Some(10), "/d").is_ok());
         assert!(int_multiple_of(15, 5, "/d").is_ok());
         assert!(int_multiple_of(16, 5, "/d").is_err());
-        let b = crate::schema::NumberSchema {
-            minimum: Some(0.0),
-            maximum: Some(1.0),
-            ..crate::schema::NumberSchema::NONE_F64
-        };
+        let b = NumberSchema { minimum: Some(0.0), maximum: Some(1.0), ..NumberSchema::NONE_F64 };
         assert!(float_range(0.5, &b, "/r").is_ok());
         assert!(float_range(1.5, &b, "/r").is_err());
         assert!(float_range(f64::NAN, &b, "/r").is_err());
-        let step = crate::schema::NumberSchema {
-            multiple_of: Some(0.1),
-            ..crate::schema::NumberSchema::NONE_F64
-        };
+        let step = NumberSchema { multiple_of: Some(0.1), ..NumberSchema::NONE_F64 };
         assert!(float_range(0.3, &step, "/r").is_ok(), "tolerates binary rounding");
         assert!(float_range(0.35, &step, "/r").is_err());
     }

@@ -56,6 +56,7 @@ use crate::arg_checks;
 use crate::descriptor::{Annotations, NameError, ToolDescriptor, ToolName};
 use crate::descriptor_rules::DescriptorError;
 use crate::extensions::Extensions;
+use crate::files::{FileProblem, read_regular};
 use crate::json_schema::export::Obj;
 use crate::json_schema::{
     ImportError, ImportErrorKind, ImportNote, KeyOrder, MAX_IMPORT_NODES, export_input_literal,
@@ -65,6 +66,7 @@ use crate::json_schema::{
 use crate::literal::Literal;
 use crate::pointer::JsonPointer;
 use crate::schema::SchemaRef;
+use crate::suggest::closest;
 
 /// The largest spec file [`load_spec_file`] reads (1 MiB): the one limit of every spec reader
 /// (directories in [`crate::export`] and the CLI, and by default the workspace).
@@ -312,7 +314,7 @@ impl Problems {
                 pointer: JsonPointer::from_written(pointer),
                 key: key.clone(),
                 allowed,
-                suggestion: crate::suggest::closest(key, allowed.iter().copied()),
+                suggestion: closest(key, allowed.iter().copied()),
             });
         }
     }
@@ -394,10 +396,10 @@ pub fn load_spec_file(
     let path = path.as_ref();
     let file = path.display().to_string();
     // Opened without blocking and checked by its handle: a FIFO or a device is refused.
-    let bytes = crate::files::read_regular(path, MAX_SPEC_BYTES).map_err(|problem| {
+    let bytes = read_regular(path, MAX_SPEC_BYTES).map_err(|problem| {
         let kind = match problem {
-            crate::files::FileProblem::TooLarge { size, .. } => SpecErrorKind::TooLarge { size },
-            crate::files::FileProblem::NotFound => SpecErrorKind::Io(std::io::Error::new(
+            FileProblem::TooLarge { size, .. } => SpecErrorKind::TooLarge { size },
+            FileProblem::NotFound => SpecErrorKind::Io(std::io::Error::new(
                 std::io::ErrorKind::NotFound,
                 problem.to_string(),
             )),
