@@ -5,6 +5,7 @@
 //! the JSON pointer of the input file. Reading and writing files is the caller's.
 
 use serde_json::{Map, Value};
+use tooldef::arg_checks::kind;
 use tooldef::json_schema::{ImportError, ImportNote, SchemaKeyword};
 use tooldef::{JsonPointer, KeyOrder, Spec, SpecError, SpecErrorKind, spec_from_value_ordered};
 
@@ -264,17 +265,6 @@ fn read_tool(
         warnings.push(relocate_note(note, &map).to_string());
     }
     Ok(Some(parsed))
-}
-
-fn kind(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
 }
 
 fn token(key: &str) -> String {

@@ -7,20 +7,22 @@ use syn::{FnArg, Type};
 
 use crate::ast::{Container, Data, ParamIr, Style, ToolIr};
 use crate::attr::{Ctxt, SpannedValue, Value};
+use crate::number_bounds::{Bounds, Broken};
+use crate::tool_name_words as words;
 
-/// The tool name rule every provider accepts: `^[a-zA-Z0-9_-]{1,64}$`.
+/// The tool name rule every provider accepts: `^[a-zA-Z0-9_-]{1,64}$`, in `tooldef`'s words.
 pub(crate) fn tool_name(cx: &Ctxt, name: &str, span: Span) {
+    const PATTERN: &str = "^[a-zA-Z0-9_-]{1,64}$";
+    const MAX_LEN: usize = 64;
+    const CHARACTERS: &str = "a-z, A-Z, 0-9, `_` and `-`";
     if name.is_empty() {
-        cx.error_at(span, "tool name is empty; it must match ^[a-zA-Z0-9_-]{1,64}$");
-    } else if name.len() > 64 {
-        cx.error_at(
-            span,
-            format!("tool name `{name}` is {} characters long; at most 64 are allowed", name.len()),
-        );
-    } else if let Some(ch) =
-        name.chars().find(|c| !(c.is_ascii_alphanumeric() || *c == '_' || *c == '-'))
+        cx.error_at(span, words::empty(PATTERN));
+    } else if name.len() > MAX_LEN {
+        cx.error_at(span, words::too_long(name, name.len(), MAX_LEN));
+    } else if let Some((at, ch)) =
+        name.char_indices().find(|(_, c)| !(c.is_ascii_alphanumeric() || *c == '_' || *c == '-'))
     {
-        cx.error_at(span, format!("tool name `{name}` has the character {ch:?}; only a-z, A-Z, 0-9, `_` and `-` are allowed"));
+        cx.error_at(span, words::bad_char(name, ch, at, CHARACTERS));
     }
 }
 
@@ -99,7 +101,21 @@ fn param(cx: &Ctxt, p: &ParamIr<'_>, derived: bool) {
             "`default` on a `#[derive(Tool)]` field needs `#[serde(default = ...)]` too, since serde fills absent fields",
         );
     }
-    // Numeric bounds: `range`, or `min`/`max`, not both.
+    let (min, max) = numeric_bounds(cx, p);
+    let len = length_bounds(cx, p);
+    text_keys(cx, p);
+    let keys = ValueKeys { min: &min, max: &max, len };
+    if let Some(d) = a.default.get() {
+        value_fits(cx, p, &keys, d, "default");
+    }
+    for e in a.examples.get().into_iter().flatten() {
+        value_fits(cx, p, &keys, e, "example");
+    }
+}
+
+/// The numeric bounds of a parameter, checked: `range`, or `min`/`max`, not both.
+fn numeric_bounds(cx: &Ctxt, p: &ParamIr<'_>) -> (Option<SpannedValue>, Option<SpannedValue>) {
+    let a = &p.attrs;
     let (mut min, mut max) = (a.min.get().cloned(), a.max.get().cloned());
     if let Some(r) = a.range.get() {
         for (k, s) in [("min", a.min.span()), ("max", a.max.span())] {
@@ -124,7 +140,12 @@ fn param(cx: &Ctxt, p: &ParamIr<'_>, derived: bool) {
             format!("the minimum {} is above the maximum {}", show(&lo.value), show(&hi.value)),
         );
     }
-    // Lengths: non-negative integers, min <= max.
+    (min, max)
+}
+
+/// The `length` bounds of a parameter, checked: non-negative integers, min <= max.
+fn length_bounds(cx: &Ctxt, p: &ParamIr<'_>) -> (Option<i128>, Option<i128>) {
+    let a = &p.attrs;
     let mut len = (None, None);
     if let Some(b) = a.length.get() {
         for (slot, v) in [(&mut len.0, &b.min), (&mut len.1, &b.max)] {
@@ -144,6 +165,12 @@ fn param(cx: &Ctxt, p: &ParamIr<'_>, derived: bool) {
             );
         }
     }
+    len
+}
+
+/// `pattern` (it compiles) and `one_of` (values, none twice).
+fn text_keys(cx: &Ctxt, p: &ParamIr<'_>) {
+    let a = &p.attrs;
     if let Some(pat) = a.pattern.get() {
         let source = pat.value();
         if source.is_empty() {
@@ -167,75 +194,67 @@ fn param(cx: &Ctxt, p: &ParamIr<'_>, derived: bool) {
             }
         }
     }
-    let fits = |v: &SpannedValue, what: &str| {
-        let what = format!("{what} {} of parameter `{}`", show(&v.value), p.wire);
-        if let Some(values) = a.one_of.get() {
-            match &v.value {
-                Value::Str(s) if !values.iter().any(|(_, w)| w == s) => cx.error_at(
-                    v.span,
-                    format!(
-                        "the {what} is not one of {}",
-                        values
-                            .iter()
-                            .map(|(_, w)| format!("\"{w}\""))
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ),
+}
+
+/// What a default or an example is checked against: the parameter's bounds.
+struct ValueKeys<'a> {
+    min: &'a Option<SpannedValue>,
+    max: &'a Option<SpannedValue>,
+    len: (Option<i128>, Option<i128>),
+}
+
+/// Whether a default or an example (`what`) keeps the parameter's `one_of`, bounds and length.
+fn value_fits(cx: &Ctxt, p: &ParamIr<'_>, keys: &ValueKeys<'_>, v: &SpannedValue, what: &str) {
+    let (a, min, max, len) = (&p.attrs, keys.min, keys.max, keys.len);
+    let what = format!("{what} {} of parameter `{}`", show(&v.value), p.wire);
+    if let Some(values) = a.one_of.get() {
+        match &v.value {
+            Value::Str(s) if !values.iter().any(|(_, w)| w == s) => cx.error_at(
+                v.span,
+                format!(
+                    "the {what} is not one of {}",
+                    values.iter().map(|(_, w)| format!("\"{w}\"")).collect::<Vec<_>>().join(", ")
                 ),
-                Value::Str(_) => {}
-                other => cx.error_at(
-                    v.span,
-                    format!("the {what} is {}, but `one_of` takes strings", other.kind()),
-                ),
-            }
+            ),
+            Value::Str(_) => {}
+            other => cx.error_at(
+                v.span,
+                format!("the {what} is {}, but `one_of` takes strings", other.kind()),
+            ),
         }
-        if min.is_some() || max.is_some() {
-            match v.value.as_f64() {
-                None => cx.error_at(
-                    v.span,
-                    format!(
-                        "the {what} is {}, but the parameter has numeric bounds",
-                        v.value.kind()
-                    ),
-                ),
-                Some(x) => {
-                    if let Some(lo) = min.as_ref().and_then(|m| m.value.as_f64())
-                        && x < lo
-                    {
+    }
+    if min.is_some() || max.is_some() {
+        match v.value.as_f64() {
+            None => cx.error_at(
+                v.span,
+                format!("the {what} is {}, but the parameter has numeric bounds", v.value.kind()),
+            ),
+            Some(x) => {
+                let as_f64 = |b: &Option<SpannedValue>| b.as_ref().and_then(|b| b.value.as_f64());
+                // Each bound on its own: a minimum above the maximum (reported above) can
+                // leave a value below the one and above the other.
+                let lo = Bounds::inclusive(as_f64(min), None).float_inclusive(x);
+                let hi = Bounds::inclusive(None, as_f64(max)).float_inclusive(x);
+                for (broken, bound) in [(lo, min), (hi, max)] {
+                    if let (Some(broken), Some(bound)) = (broken, bound) {
+                        let words = match broken {
+                            Broken::Minimum(_) => "below the minimum",
+                            _ => "above the maximum",
+                        };
                         cx.error_at(
                             v.span,
-                            format!(
-                                "the {what} is below the minimum {}",
-                                show(&min.as_ref().unwrap().value)
-                            ),
-                        );
-                    }
-                    if let Some(hi) = max.as_ref().and_then(|m| m.value.as_f64())
-                        && x > hi
-                    {
-                        cx.error_at(
-                            v.span,
-                            format!(
-                                "the {what} is above the maximum {}",
-                                show(&max.as_ref().unwrap().value)
-                            ),
+                            format!("the {what} is {words} {}", show(&bound.value)),
                         );
                     }
                 }
             }
         }
-        if let Value::Str(s) = &v.value {
-            let n = s.chars().count() as i128;
-            if len.0.is_some_and(|l| n < l) || len.1.is_some_and(|h| n > h) {
-                cx.error_at(v.span, format!("the {what} has {n} characters, outside `length`"));
-            }
-        }
-    };
-    if let Some(d) = a.default.get() {
-        fits(d, "default");
     }
-    for e in a.examples.get().into_iter().flatten() {
-        fits(e, "example");
+    if let Value::Str(s) = &v.value {
+        let n = s.chars().count() as i128;
+        if len.0.is_some_and(|l| n < l) || len.1.is_some_and(|h| n > h) {
+            cx.error_at(v.span, format!("the {what} has {n} characters, outside `length`"));
+        }
     }
 }
 

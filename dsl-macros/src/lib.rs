@@ -21,6 +21,10 @@ mod fallback;
 mod grammar;
 // Shared with `tooldef`: the rules of a grammar definition.
 mod grammar_rules;
+// Shared with `tooldef`, where every bound of a number is judged with it; the macros judge
+// a default's inclusive bounds and round a fractional bound of an integer.
+#[allow(dead_code, unreachable_pub)]
+mod number_bounds;
 // Shared with `tooldef`, which reads what the macros write with these keys.
 #[allow(unreachable_pub)]
 mod packed_keys;
@@ -30,6 +34,10 @@ mod pointer_segment;
 // Shared with `tooldef`, where its items are public.
 #[allow(unreachable_pub)]
 mod suggest;
+// Shared with `tooldef`, whose run-time and `const` checks word a bad name alike; the macros
+// use the whole messages only.
+#[allow(dead_code, unreachable_pub)]
+mod tool_name_words;
 
 use proc_macro::TokenStream;
 use proc_macro2::TokenStream as TokenStream2;

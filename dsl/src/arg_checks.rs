@@ -14,8 +14,9 @@ use std::fmt;
 use std::fmt::Write as _;
 use std::sync::OnceLock;
 
+use crate::ecma;
 use crate::pointer::JsonPointer;
-use crate::schema::ScalarRef;
+use crate::schema::{Bounds, Broken, NumberSchema, ScalarRef};
 
 /// One argument the model got wrong.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -105,17 +106,7 @@ pub fn int_range(
     pointer: &str,
 ) -> Result<(), ArgError> {
     let v = value.into();
-    if let Some(min) = min
-        && v < i128::from(min)
-    {
-        return Err(ArgError::at(pointer, format!("must be at least {min}; got {v}")));
-    }
-    if let Some(max) = max
-        && v > i128::from(max)
-    {
-        return Err(ArgError::at(pointer, format!("must be at most {max}; got {v}")));
-    }
-    Ok(())
+    broken(Bounds::inclusive(min, max).int_inclusive(v), v, pointer)
 }
 
 /// Checks exclusive integer bounds.
@@ -130,17 +121,9 @@ pub fn int_exclusive(
     pointer: &str,
 ) -> Result<(), ArgError> {
     let v = value.into();
-    if let Some(min) = min
-        && v <= i128::from(min)
-    {
-        return Err(ArgError::at(pointer, format!("must be greater than {min}; got {v}")));
-    }
-    if let Some(max) = max
-        && v >= i128::from(max)
-    {
-        return Err(ArgError::at(pointer, format!("must be less than {max}; got {v}")));
-    }
-    Ok(())
+    let bounds =
+        Bounds { exclusive_minimum: min, exclusive_maximum: max, ..Bounds::inclusive(None, None) };
+    broken(bounds.int_exclusive(v), v, pointer)
 }
 
 /// Checks that an integer is a multiple of `step`.
@@ -150,10 +133,8 @@ pub fn int_exclusive(
 /// It is not.
 pub fn int_multiple_of(value: impl Into<i128>, step: i64, pointer: &str) -> Result<(), ArgError> {
     let v = value.into();
-    if step != 0 && v % i128::from(step) != 0 {
-        return Err(ArgError::at(pointer, format!("must be a multiple of {step}; got {v}")));
-    }
-    Ok(())
+    let bounds = Bounds { multiple_of: Some(step), ..Bounds::inclusive(None, None) };
+    broken(bounds.int_step(v), v, pointer)
 }
 
 /// Checks inclusive and exclusive number bounds and `multipleOf`.
@@ -161,44 +142,30 @@ pub fn int_multiple_of(value: impl Into<i128>, step: i64, pointer: &str) -> Resu
 /// # Errors
 ///
 /// The value breaks one of them.
-pub fn float_range(
-    value: f64,
-    bounds: &crate::schema::NumberSchema<f64>,
-    pointer: &str,
-) -> Result<(), ArgError> {
+pub fn float_range(value: f64, bounds: &NumberSchema<f64>, pointer: &str) -> Result<(), ArgError> {
     if !value.is_finite() {
         return Err(ArgError::at(pointer, format!("must be a finite number; got {value}")));
     }
-    if let Some(min) = bounds.minimum
-        && value < min
-    {
-        return Err(ArgError::at(pointer, format!("must be at least {min}; got {value}")));
-    }
-    if let Some(max) = bounds.maximum
-        && value > max
-    {
-        return Err(ArgError::at(pointer, format!("must be at most {max}; got {value}")));
-    }
-    if let Some(min) = bounds.exclusive_minimum
-        && value <= min
-    {
-        return Err(ArgError::at(pointer, format!("must be greater than {min}; got {value}")));
-    }
-    if let Some(max) = bounds.exclusive_maximum
-        && value >= max
-    {
-        return Err(ArgError::at(pointer, format!("must be less than {max}; got {value}")));
-    }
-    if let Some(step) = bounds.multiple_of {
-        let q = value / step;
-        if step > 0.0 && (q - q.round()).abs() > 1e-9 * q.abs().max(1.0) {
-            return Err(ArgError::at(
-                pointer,
-                format!("must be a multiple of {step}; got {value}"),
-            ));
-        }
-    }
-    Ok(())
+    let bounds = bounds.bounds();
+    let first = bounds.float_bounds(value).or_else(|| bounds.float_step(value));
+    broken(first, value, pointer)
+}
+
+/// The argument message of the bound a number breaks (every kind of number words it alike).
+fn broken<T: fmt::Display>(
+    broken: Option<Broken<T>>,
+    got: impl fmt::Display,
+    pointer: &str,
+) -> Result<(), ArgError> {
+    let Some(broken) = broken else { return Ok(()) };
+    let message = match broken {
+        Broken::Minimum(b) => format!("must be at least {b}; got {got}"),
+        Broken::Maximum(b) => format!("must be at most {b}; got {got}"),
+        Broken::ExclusiveMinimum(b) => format!("must be greater than {b}; got {got}"),
+        Broken::ExclusiveMaximum(b) => format!("must be less than {b}; got {got}"),
+        Broken::MultipleOf(b) => format!("must be a multiple of {b}; got {got}"),
+    };
+    Err(ArgError::at(pointer, message))
 }
 
 /// Checks a string's length in characters (Unicode scalar values, as JSON Schema counts).
@@ -437,7 +404,8 @@ pub fn unique<T: PartialEq>(items: &[T], pointer: &str) -> Result<(), ArgError> 
     Ok(())
 }
 
-/// A value as messages show it: scalars as JSON (long strings shortened), containers by kind.
+/// A value as argument messages show it: scalars as JSON (long strings shortened), containers
+/// by [`kind`].
 pub fn describe(value: &serde_json::Value) -> String {
     use serde_json::Value;
     const MAX_CHARS: usize = 60;
@@ -448,9 +416,44 @@ pub fn describe(value: &serde_json::Value) -> String {
             format!("{}...\"", &quoted[..quoted.len() - 1])
         }
         Value::String(s) => quote(s),
-        Value::Array(_) => "an array".to_owned(),
-        Value::Object(_) => "an object".to_owned(),
+        Value::Array(_) | Value::Object(_) => kind(value).to_owned(),
         other => other.to_string(),
+    }
+}
+
+/// What kind of JSON value `value` is, as every message names it: `null`, `a boolean`,
+/// `a number`, `a string`, `an array` or `an object`.
+///
+/// ```
+/// use serde_json::json;
+/// use tooldef::arg_checks::{kind, named};
+///
+/// assert_eq!(kind(&json!([1])), "an array");
+/// assert_eq!(named(&json!(42)), "the number 42");
+/// assert_eq!(named(&json!("no")), "the string \"no\"");
+/// ```
+pub fn kind(value: &serde_json::Value) -> &'static str {
+    use serde_json::Value;
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// A value named as messages about a file show it: its [`kind`] and, for a scalar, the value
+/// (`the boolean true`, `the number 42`, `the string "no"`; a string past 40 characters only as
+/// `a string`).
+pub fn named(value: &serde_json::Value) -> String {
+    use serde_json::Value;
+    match value {
+        Value::Bool(b) => format!("the boolean {b}"),
+        Value::Number(n) => format!("the number {n}"),
+        Value::String(s) if s.chars().count() <= 40 => format!("the string {s:?}"),
+        other => kind(other).to_owned(),
     }
 }
 
@@ -495,7 +498,7 @@ pub fn pattern(value: &str, source: &str, pointer: &str) -> Result<(), ArgError>
 
 /// The largest compiled pattern, in bytes of the engine's program (`a{1000}{1000}` and the
 /// like are refused rather than built).
-pub const MAX_PATTERN_SIZE: usize = crate::ecma::MAX_PROGRAM_SIZE;
+pub const MAX_PATTERN_SIZE: usize = ecma::MAX_PROGRAM_SIZE;
 
 /// A pattern that tooldef cannot enforce with ECMA-262's meaning, and why.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -544,7 +547,7 @@ impl EcmaRegex {
 ///
 /// A [`PatternError`] naming the pattern and what cannot be enforced.
 pub fn compile(source: &str) -> Result<EcmaRegex, PatternError> {
-    crate::ecma::compile(source)
+    ecma::compile(source)
         .map(|c| EcmaRegex { main: c.main, ahead: c.ahead })
         .map_err(|reason| PatternError { pattern: source.to_owned(), reason })
 }
@@ -646,18 +649,11 @@ mod tests {
         assert!(int_exclusive(9, Some(1), Some(10), "/d").is_ok());
         assert!(int_multiple_of(15, 5, "/d").is_ok());
         assert!(int_multiple_of(16, 5, "/d").is_err());
-        let b = crate::schema::NumberSchema {
-            minimum: Some(0.0),
-            maximum: Some(1.0),
-            ..crate::schema::NumberSchema::NONE_F64
-        };
+        let b = NumberSchema { minimum: Some(0.0), maximum: Some(1.0), ..NumberSchema::NONE_F64 };
         assert!(float_range(0.5, &b, "/r").is_ok());
         assert!(float_range(1.5, &b, "/r").is_err());
         assert!(float_range(f64::NAN, &b, "/r").is_err());
-        let step = crate::schema::NumberSchema {
-            multiple_of: Some(0.1),
-            ..crate::schema::NumberSchema::NONE_F64
-        };
+        let step = NumberSchema { multiple_of: Some(0.1), ..NumberSchema::NONE_F64 };
         assert!(float_range(0.3, &step, "/r").is_ok(), "tolerates binary rounding");
         assert!(float_range(0.35, &step, "/r").is_err());
     }

@@ -7,7 +7,9 @@ use crate::descriptor::{Annotations, Definition, NameError, Param, ToolDescripto
 use crate::descriptor_rules::DescriptorError;
 use crate::extensions::Extensions;
 use crate::literal::{Literal, Text};
-use crate::schema::{Additional, EnumValue, EnumValues, Scalar, Schema, SchemaKind, SchemaRef};
+use crate::schema::{
+    Additional, EnumSchema, EnumValue, EnumValues, Scalar, Schema, SchemaKind, SchemaRef,
+};
 
 /// Why a run-time descriptor could not be built.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -144,7 +146,7 @@ impl ToolBuilder {
 impl Schema {
     /// One of the given strings, computed at run time.
     pub fn enumeration_of<S: Into<Text>>(values: impl IntoIterator<Item = S>) -> Self {
-        Schema::of(SchemaKind::Enum(crate::schema::EnumSchema {
+        Schema::of(SchemaKind::Enum(EnumSchema {
             values: values
                 .into_iter()
                 .map(|v| EnumValue { value: Scalar::Str(v.into()), description: None })
@@ -162,7 +164,7 @@ impl Schema {
     /// assert_eq!(export_schema(&level, &[]), serde_json::json!({"type": "integer", "enum": [1, 2, 3]}));
     /// ```
     pub fn enumeration_of_scalars<S: Into<Scalar>>(values: impl IntoIterator<Item = S>) -> Self {
-        Schema::of(SchemaKind::Enum(crate::schema::EnumSchema {
+        Schema::of(SchemaKind::Enum(EnumSchema {
             values: values.into_iter().map(|v| EnumValue::scalar(v.into())).collect::<EnumValues>(),
         }))
     }

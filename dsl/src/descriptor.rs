@@ -22,6 +22,10 @@ use crate::schema::{Additional, ObjectSchema, Schema, SchemaKind, SchemaRef, put
 pub use crate::schema::{Definition, Param};
 use crate::source::{SchemaParts, SchemaSource};
 
+// Shared with `tooldef-macros`, whose `#[tool]` words a bad name alike.
+#[allow(unreachable_pub)]
+mod name_words;
+
 /// A tool name: 1 to 128 characters of `a-zA-Z0-9_.-`, the widest rule a provider documents
 /// (MCP's), so that a descriptor can hold any tool some provider accepts.
 ///
@@ -82,13 +86,13 @@ impl ToolNameRule {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum NameError {
     /// The name is empty.
-    #[error("tool name is empty; it must match {}", .rule.pattern())]
+    #[error("{}", name_words::empty(.rule.pattern()))]
     Empty {
         /// The rule the name was checked against.
         rule: ToolNameRule,
     },
     /// The name is longer than the rule allows.
-    #[error("tool name `{name}` is {len} characters long; at most {} are allowed", .rule.max_len())]
+    #[error("{}", name_words::too_long(.name, *.len, .rule.max_len()))]
     TooLong {
         /// The name.
         name: String,
@@ -98,10 +102,7 @@ pub enum NameError {
         rule: ToolNameRule,
     },
     /// The name has a character the rule does not allow.
-    #[error(
-        "tool name `{name}` has the character {ch:?} at byte {at}; only {} are allowed",
-        .rule.characters()
-    )]
+    #[error("{}", name_words::bad_char(.name, *.ch, *.at, .rule.characters()))]
     BadChar {
         /// The name.
         name: String,
@@ -131,16 +132,20 @@ pub(crate) const fn name_rule(name: &str, rule: ToolNameRule) -> Result<(), usiz
     Ok(())
 }
 
-/// The message for a tool name that breaks the rule, built in `const`; `at` is the offending
-/// byte offset, or `usize::MAX` for an empty or too long name (see [`name_rule`]).
+/// The message for a name that breaks the portable rule, built in `const` from the words
+/// [`NameError`] says; `at` is the offending byte offset, or `usize::MAX` for an empty or too
+/// long name (see [`name_rule`]).
 const fn bad_name(name: &str, at: usize) -> ConstText {
+    let rule = ToolNameRule::Portable;
     let mut m = ConstText::EMPTY;
-    m.s("invalid tool name \"").s(name).s("\": ");
     if name.is_empty() {
-        m.s("it is empty");
+        m.s(name_words::EMPTY).s(rule.pattern());
     } else if at == usize::MAX {
-        m.s("it is ").uint(name.len() as u64).s(" bytes long");
+        let [is, long, allowed] = name_words::TOO_LONG;
+        m.s(name_words::NAME).s(name).s(is).uint(name.len() as u64);
+        m.s(long).uint(rule.max_len() as u64).s(allowed);
     } else {
+        let [has, byte, only, allowed] = name_words::BAD_CHAR;
         let (_, rest) = name.as_bytes().split_at(at);
         let width = match rest {
             [b, ..] if *b >= 0xF0 => 4,
@@ -148,11 +153,33 @@ const fn bad_name(name: &str, at: usize) -> ConstText {
             [b, ..] if *b >= 0x80 => 2,
             _ => 1,
         };
-        m.s("the character `").s(str_slice(name.as_bytes(), at, at + width)).s("` at byte ");
-        m.int(at as i64).s(" is not allowed");
+        m.s(name_words::NAME).s(name).s(has);
+        char_debug(&mut m, str_slice(name.as_bytes(), at, at + width));
+        m.s(byte).int(at as i64).s(only).s(rule.characters()).s(allowed);
     }
-    m.s("; a tool name must be 1 to 64 characters of a-z, A-Z, 0-9, `_` or `-`");
     m
+}
+
+/// Writes the character `ch` (one character's text) quoted as `{:?}` writes it: `'a'`, with
+/// `'`, `\` and ASCII control characters escaped.
+const fn char_debug(m: &mut ConstText, ch: &str) {
+    m.s("'");
+    match ch.as_bytes() {
+        [b'\''] => m.s("\\'"),
+        [b'\\'] => m.s("\\\\"),
+        [b'\t'] => m.s("\\t"),
+        [b'\n'] => m.s("\\n"),
+        [b'\r'] => m.s("\\r"),
+        [0] => m.s("\\0"),
+        [b] if *b < 0x20 || *b == 0x7F => {
+            const HEX: &[u8; 16] = b"0123456789abcdef";
+            let digits = [HEX[(*b >> 4) as usize], HEX[(*b & 0xF) as usize]];
+            let digits = str_slice(&digits, if *b >> 4 == 0 { 1 } else { 0 }, 2);
+            m.s("\\u{").s(digits).s("}")
+        }
+        _ => m.s(ch),
+    };
+    m.s("'");
 }
 
 impl ToolName {

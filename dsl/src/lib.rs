@@ -97,6 +97,7 @@ mod rules;
 mod schema;
 mod source;
 pub mod spec;
+mod spec_files;
 pub mod stream;
 #[doc(hidden)]
 pub mod suggest;

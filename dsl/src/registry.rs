@@ -79,6 +79,7 @@ use indexmap::IndexMap;
 use crate::assembly::{AssemblyContext, Contribution, Contributor};
 use crate::descriptor::{ToolDescriptor, ToolName};
 use crate::descriptor_rules::DescriptorError;
+use crate::dispatch;
 use crate::overrides::{
     OverriddenExecutor, OverrideError, OverrideErrorKind, OverrideReport, Overrides, Patched,
 };
@@ -339,7 +340,7 @@ impl Snapshot {
     /// [`call`](Self::call), driven to completion on the current thread (for sync callers and
     /// tests; tools that need an async runtime's reactor must be called from that runtime).
     pub fn call_blocking(&self, call: &ToolCall) -> ToolResult {
-        crate::dispatch::block_on(self.call(call))
+        dispatch::block_on(self.call(call))
     }
 
     /// Every tool of the snapshot (sorted by name) rendered for `renderer` through `cache`
@@ -370,10 +371,10 @@ impl Snapshot {
     /// [`check_arguments`](Executor::check_arguments) error.
     pub fn check(&self, call: &ToolCall) -> Result<(), crate::DispatchError> {
         match self.get(&call.name) {
-            Some(e) => crate::dispatch::check_repaired(&e.executor, call),
+            Some(e) => dispatch::check_repaired(&e.executor, call),
             None => {
                 let known = self.entries.iter().map(|e| e.name().as_str());
-                Err(crate::dispatch::unknown_tool(&call.name, known))
+                Err(dispatch::unknown_tool(&call.name, known))
             }
         }
     }

@@ -21,11 +21,15 @@ use crate::literal::{Literal, Text};
 
 mod bound;
 mod enum_values;
+// Shared with `tooldef-macros`, which checks a `#[param]` default and bound with it.
+#[allow(unreachable_pub)]
+mod number_bounds;
 mod param;
 mod scalar;
 
 pub(crate) use bound::{Bound, Slot};
 pub use enum_values::{EnumValue, EnumValues};
+pub(crate) use number_bounds::{Bounds, Broken, lower_int, upper_int};
 pub use param::Param;
 pub(crate) use scalar::str_eq;
 pub use scalar::{Scalar, ScalarRef};
@@ -627,6 +631,19 @@ impl SchemaKind {
             SchemaKind::Object(_) => "object",
             SchemaKind::AnyOf(_) => "anyOf",
             SchemaKind::Ref(_) => "$ref",
+        }
+    }
+}
+
+impl<T: Copy> NumberSchema<T> {
+    /// Its bounds, which [`Bounds`] judges a value against.
+    pub(crate) const fn bounds(&self) -> Bounds<T> {
+        Bounds {
+            minimum: self.minimum,
+            maximum: self.maximum,
+            exclusive_minimum: self.exclusive_minimum,
+            exclusive_maximum: self.exclusive_maximum,
+            multiple_of: self.multiple_of,
         }
     }
 }

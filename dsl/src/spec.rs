@@ -52,9 +52,11 @@ use std::path::Path;
 
 use serde_json::{Map, Value};
 
+use crate::arg_checks;
 use crate::descriptor::{Annotations, NameError, ToolDescriptor, ToolName};
 use crate::descriptor_rules::DescriptorError;
 use crate::extensions::Extensions;
+use crate::files::{FileProblem, read_regular};
 use crate::json_schema::export::Obj;
 use crate::json_schema::{
     ImportError, ImportErrorKind, ImportNote, KeyOrder, MAX_IMPORT_NODES, export_input_literal,
@@ -64,6 +66,7 @@ use crate::json_schema::{
 use crate::literal::Literal;
 use crate::pointer::JsonPointer;
 use crate::schema::SchemaRef;
+use crate::suggest::closest;
 
 /// The largest spec file [`load_spec_file`] reads (1 MiB): the one limit of every spec reader
 /// (directories in [`crate::export`] and the CLI, and by default the workspace).
@@ -277,22 +280,10 @@ fn err(file: &str, kind: SpecErrorKind) -> SpecError {
     SpecError { file: file.to_owned(), problems: vec![kind] }
 }
 
-fn describe(v: &Value) -> String {
-    match v {
-        Value::Null => "null".into(),
-        Value::Bool(b) => format!("the boolean {b}"),
-        Value::Number(n) => format!("the number {n}"),
-        Value::String(s) if s.chars().count() > 40 => "a string".into(),
-        Value::String(s) => format!("the string {s:?}"),
-        Value::Array(_) => "an array".into(),
-        Value::Object(_) => "an object".into(),
-    }
-}
-
 /// A field of the wrong type; `pointer` is pointer text this reader wrote.
 fn wrong(pointer: &str, expected: &'static str, found: &Value) -> SpecErrorKind {
     let pointer = JsonPointer::from_written(pointer);
-    SpecErrorKind::WrongType { pointer, expected, found: describe(found) }
+    SpecErrorKind::WrongType { pointer, expected, found: arg_checks::named(found) }
 }
 
 /// The problems found so far in one spec.
@@ -323,7 +314,7 @@ impl Problems {
                 pointer: JsonPointer::from_written(pointer),
                 key: key.clone(),
                 allowed,
-                suggestion: crate::suggest::closest(key, allowed.iter().copied()),
+                suggestion: closest(key, allowed.iter().copied()),
             });
         }
     }
@@ -405,10 +396,10 @@ pub fn load_spec_file(
     let path = path.as_ref();
     let file = path.display().to_string();
     // Opened without blocking and checked by its handle: a FIFO or a device is refused.
-    let bytes = crate::files::read_regular(path, MAX_SPEC_BYTES).map_err(|problem| {
+    let bytes = read_regular(path, MAX_SPEC_BYTES).map_err(|problem| {
         let kind = match problem {
-            crate::files::FileProblem::TooLarge { size, .. } => SpecErrorKind::TooLarge { size },
-            crate::files::FileProblem::NotFound => SpecErrorKind::Io(std::io::Error::new(
+            FileProblem::TooLarge { size, .. } => SpecErrorKind::TooLarge { size },
+            FileProblem::NotFound => SpecErrorKind::Io(std::io::Error::new(
                 std::io::ErrorKind::NotFound,
                 problem.to_string(),
             )),

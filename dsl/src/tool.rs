@@ -12,6 +12,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::arg_checks::ArgErrors;
 use crate::descriptor::ToolDescriptor;
 
 mod content;
@@ -375,7 +376,7 @@ pub trait Tool: Send + Sync + 'static {
 
     /// Checks the constraints serde does not enforce (ranges, lengths, patterns, `one_of`) on
     /// decoded arguments. The message names the JSON pointer (`/days must be at most 10; got 11`).
-    fn check(args: &Self::Args) -> Result<(), crate::arg_checks::ArgErrors>
+    fn check(args: &Self::Args) -> Result<(), ArgErrors>
     where
         Self: Sized,
     {

@@ -24,6 +24,7 @@ use serde::Serialize;
 
 use crate::descriptor::{Definition, ToolDescriptor};
 use crate::dispatch::{Toolbox, TypedTool};
+use crate::literal::Text;
 use crate::schema::Schema;
 use crate::tool::{Executor, Tool, ToolError};
 
@@ -95,8 +96,6 @@ pub struct SchemaGen {
     active: Vec<(&'static str, bool)>,
     definitions: Vec<Definition>,
 }
-
-type Text = crate::literal::Text;
 
 impl SchemaGen {
     /// An empty context.

@@ -175,8 +175,8 @@ fn bound_checks(p: &ParamIr<'_>) -> TokenStream {
         let Some(v) = v else { continue };
         let int = match v.value {
             Value::Int(i) => i as i64,
-            Value::Float(f) if which == "minimum" => f.ceil() as i64,
-            Value::Float(f) => f.floor() as i64,
+            Value::Float(f) if which == "minimum" => crate::number_bounds::lower_int(f),
+            Value::Float(f) => crate::number_bounds::upper_int(f),
             _ => continue,
         };
         let head = format!("the {which} {} of parameter `{}`", literal_text(&v.value), p.wire);

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use serde_json::{Map, Value};
 
 use crate::descriptor::{Param, ToolDescriptor};
+use crate::json_schema::KeyOrder;
 use crate::literal::Text;
 use crate::schema::Schema;
 use crate::tool::{ToolCall, ToolError};
@@ -42,7 +43,7 @@ pub(super) enum Step {
     Constrain(Text, Constraint),
     Hide(Text, Value),
     RenameParam(Text, Text),
-    InputSchema(Value, crate::json_schema::KeyOrder),
+    InputSchema(Value, KeyOrder),
     AugmentOutput(Schema),
     Edit(Arc<EditFn>),
     OnCall(Hook),
@@ -181,7 +182,7 @@ impl Override {
     /// the parameters come in `Map` order (sorted, by default); to keep the order the schema
     /// was written in, use [`Override::input_schema_text`].
     pub fn input_schema(schema: Value) -> Self {
-        Override::one(Step::InputSchema(schema, crate::json_schema::KeyOrder::default()))
+        Override::one(Step::InputSchema(schema, KeyOrder::default()))
     }
 
     /// As [`Override::input_schema`], from JSON Schema text: the parameters keep the order the
@@ -203,7 +204,7 @@ impl Override {
     ///
     /// serde_json's error (with line and column) for text that is not JSON.
     pub fn input_schema_text(schema: &str) -> Result<Self, serde_json::Error> {
-        let (value, order) = crate::json_schema::KeyOrder::parse(schema.as_bytes())?;
+        let (value, order) = KeyOrder::parse(schema.as_bytes())?;
         Ok(Override::one(Step::InputSchema(value, order)))
     }
 

@@ -11,7 +11,8 @@
 use super::{Cx, MAX_DEPTH, Msg, Path, Rule, scalar_text, slice};
 use crate::literal::{Literal, Text};
 use crate::schema::{
-    Additional, Definition, NumberSchema, ObjectSchema, Schema, SchemaKind, str_eq, text_str,
+    Additional, Broken, Definition, EnumSchema, ListSchema, NumberSchema, ObjectSchema, Schema,
+    SchemaKind, str_eq, text_str,
 };
 
 /// The most schema nodes one default or example is checked against (each visit counts).
@@ -104,22 +105,7 @@ impl Cx<'_> {
         depth: usize,
         b: &mut Budget,
     ) -> Result<(), Msg> {
-        // `anyOf` variants that refer back to their own definition branch at every level:
-        // without a bound the paths to try grow as 2^depth.
-        b.steps += 1;
-        if b.steps > b.limit && b.limit < MAX_VALUE_STEPS {
-            b.out_of_steps = true;
-            return Err(self.start(Rule::TooDeep, path));
-        }
-        if b.steps > MAX_VALUE_STEPS {
-            let mut m = self.start(Rule::TooDeep, path);
-            m.s(what).s("takes more than ").uint(MAX_VALUE_STEPS as u64);
-            m.s(" steps to check against its schema (definitions that refer to each other through `anyOf` alone?)");
-            return Err(m);
-        }
-        if depth > MAX_DEPTH {
-            let mut m = self.start(Rule::TooDeep, path);
-            m.s(what).s("nests deeper than the schema can be followed");
+        if let Err(m) = self.step(path, what, depth, b) {
             return Err(m);
         }
         if let Literal::Null = l
@@ -159,65 +145,12 @@ impl Cx<'_> {
             (
                 SchemaKind::Enum(e),
                 l @ (Literal::Str(_) | Literal::Int(_) | Literal::Float(_) | Literal::Bool(_)),
-            ) => {
-                let mut i = 0;
-                while i < e.values.len() {
-                    if e.values.get(i).matches_literal(l) {
-                        return Ok(());
-                    }
-                    i += 1;
-                }
-                let mut m = self.start(Rule::NotInEnum, path);
-                m.s(what).lit(l).s(" is not one of ");
-                let mut i = 0;
-                while i < e.values.len() {
-                    if i > 0 {
-                        m.s(", ");
-                    }
-                    scalar_text(&mut m, e.values.get(i));
-                    i += 1;
-                }
-                Err(m)
-            }
+            ) => self.enum_value(e, l, path, what),
             (SchemaKind::List(list), Literal::List(items)) => {
-                let items = slice(items);
-                let n = items.len() as u64;
-                if let Some(min) = list.min_items
-                    && n < min
-                {
-                    let mut m = self.start(Rule::OutOfRange, path);
-                    m.s(what).s("has ").uint(n).s(" items; the minimum is ").uint(min);
-                    return Err(m);
-                }
-                if let Some(max) = list.max_items
-                    && n > max
-                {
-                    let mut m = self.start(Rule::OutOfRange, path);
-                    m.s(what).s("has ").uint(n).s(" items; the maximum is ").uint(max);
-                    return Err(m);
-                }
-                // Each item is a new value: references followed so far do not count there.
-                let refs = b.refs;
-                b.refs = 0;
-                let mut i = 0;
-                while i < items.len() {
-                    if let Err(m) = self.value(
-                        list.items.get(),
-                        &items[i],
-                        &path.push("[]"),
-                        what,
-                        depth + 1,
-                        b,
-                    ) {
-                        b.refs = refs;
-                        return Err(m);
-                    }
-                    i += 1;
-                }
-                b.refs = refs;
-                Ok(())
+                self.list_value(list, slice(items), path, what, depth, b)
             }
             (SchemaKind::Object(o), Literal::Object(entries)) => {
+                // Each property is a new value: references followed so far do not count there.
                 let refs = b.refs;
                 b.refs = 0;
                 let r = self.object_value(o, slice(entries), path, what, depth, b);
@@ -225,52 +158,177 @@ impl Cx<'_> {
                 r
             }
             (SchemaKind::AnyOf(a), _) => {
-                let variants = slice(&a.variants);
-                let mut i = 0;
-                while i < variants.len() {
-                    match self.value(&variants[i], l, path, what, depth + 1, b) {
-                        Ok(()) => return Ok(()),
-                        // Out of steps: say so, not that no variant matched.
-                        Err(m) if b.spent() => return Err(m),
-                        Err(_) => {}
-                    }
-                    i += 1;
-                }
-                let mut m = self.start(Rule::WrongType, path);
-                m.s(what).lit(l).s(" matches none of the anyOf variants");
-                Err(m)
+                self.any_of_value(slice(&a.variants), l, path, what, depth, b)
             }
-            // More references than definitions at one value went round a loop: a value that
-            // matches does so without it, so this path fails at once.
-            (SchemaKind::Ref(_), _) if b.refs >= self.defs.len() => {
-                let mut m = self.start(Rule::WrongType, path);
-                m.s(what).lit(l).s(" matches no definition without going round a loop");
-                Err(m)
-            }
-            (SchemaKind::Ref(r), _) => {
-                match self.find_def(text_str(&r.name)) {
-                    Some(target) => {
-                        b.refs += 1;
-                        let r = self.value(target, l, path, what, depth + 1, b);
-                        b.refs -= 1;
-                        r
-                    }
-                    None => Ok(()), // reported as UnknownRef by the structural pass
-                }
-            }
-            _ => {
-                let mut m = self.start(Rule::WrongType, path);
-                m.s(what).lit(l).s(" is ");
-                m.s(article(l.type_name())).s(l.type_name()).s(", but the parameter is ");
-                if s.nullable {
-                    m.s("a nullable ");
-                } else {
-                    m.s(article(s.kind.type_name()));
-                }
-                m.s(s.kind.type_name());
-                Err(m)
-            }
+            (SchemaKind::Ref(r), _) => self.ref_value(text_str(&r.name), l, path, what, depth, b),
+            _ => Err(self.wrong_kind(s, l, path, what)),
         }
+    }
+
+    /// Counts one schema node of the walk, and stops it past its budget or its depth.
+    const fn step(
+        &self,
+        path: &Path<'_>,
+        what: &str,
+        depth: usize,
+        b: &mut Budget,
+    ) -> Result<(), Msg> {
+        // `anyOf` variants that refer back to their own definition branch at every level:
+        // without a bound the paths to try grow as 2^depth.
+        b.steps += 1;
+        if b.steps > b.limit && b.limit < MAX_VALUE_STEPS {
+            b.out_of_steps = true;
+            return Err(self.start(Rule::TooDeep, path));
+        }
+        if b.steps > MAX_VALUE_STEPS {
+            let mut m = self.start(Rule::TooDeep, path);
+            m.s(what).s("takes more than ").uint(MAX_VALUE_STEPS as u64);
+            m.s(" steps to check against its schema (definitions that refer to each other through `anyOf` alone?)");
+            return Err(m);
+        }
+        if depth > MAX_DEPTH {
+            let mut m = self.start(Rule::TooDeep, path);
+            m.s(what).s("nests deeper than the schema can be followed");
+            return Err(m);
+        }
+        Ok(())
+    }
+
+    /// A scalar against the values of an enum.
+    const fn enum_value(
+        &self,
+        e: &EnumSchema,
+        l: &Literal,
+        path: &Path<'_>,
+        what: &str,
+    ) -> Result<(), Msg> {
+        let mut i = 0;
+        while i < e.values.len() {
+            if e.values.get(i).matches_literal(l) {
+                return Ok(());
+            }
+            i += 1;
+        }
+        let mut m = self.start(Rule::NotInEnum, path);
+        m.s(what).lit(l).s(" is not one of ");
+        let mut i = 0;
+        while i < e.values.len() {
+            if i > 0 {
+                m.s(", ");
+            }
+            scalar_text(&mut m, e.values.get(i));
+            i += 1;
+        }
+        Err(m)
+    }
+
+    /// A list against its item count and its items' schema.
+    const fn list_value(
+        &self,
+        list: &ListSchema,
+        items: &[Literal],
+        path: &Path<'_>,
+        what: &str,
+        depth: usize,
+        b: &mut Budget,
+    ) -> Result<(), Msg> {
+        let n = items.len() as u64;
+        if let Some(min) = list.min_items
+            && n < min
+        {
+            let mut m = self.start(Rule::OutOfRange, path);
+            m.s(what).s("has ").uint(n).s(" items; the minimum is ").uint(min);
+            return Err(m);
+        }
+        if let Some(max) = list.max_items
+            && n > max
+        {
+            let mut m = self.start(Rule::OutOfRange, path);
+            m.s(what).s("has ").uint(n).s(" items; the maximum is ").uint(max);
+            return Err(m);
+        }
+        // Each item is a new value: references followed so far do not count there.
+        let refs = b.refs;
+        b.refs = 0;
+        let mut i = 0;
+        while i < items.len() {
+            if let Err(m) =
+                self.value(list.items.get(), &items[i], &path.push("[]"), what, depth + 1, b)
+            {
+                b.refs = refs;
+                return Err(m);
+            }
+            i += 1;
+        }
+        b.refs = refs;
+        Ok(())
+    }
+
+    /// A value against each variant of an `anyOf` in turn, until one takes it.
+    const fn any_of_value(
+        &self,
+        variants: &[Schema],
+        l: &Literal,
+        path: &Path<'_>,
+        what: &str,
+        depth: usize,
+        b: &mut Budget,
+    ) -> Result<(), Msg> {
+        let mut i = 0;
+        while i < variants.len() {
+            match self.value(&variants[i], l, path, what, depth + 1, b) {
+                Ok(()) => return Ok(()),
+                // Out of steps: say so, not that no variant matched.
+                Err(m) if b.spent() => return Err(m),
+                Err(_) => {}
+            }
+            i += 1;
+        }
+        let mut m = self.start(Rule::WrongType, path);
+        m.s(what).lit(l).s(" matches none of the anyOf variants");
+        Err(m)
+    }
+
+    /// A value against the definition named `name`.
+    const fn ref_value(
+        &self,
+        name: &str,
+        l: &Literal,
+        path: &Path<'_>,
+        what: &str,
+        depth: usize,
+        b: &mut Budget,
+    ) -> Result<(), Msg> {
+        // More references than definitions at one value went round a loop: a value that
+        // matches does so without it, so this path fails at once.
+        if b.refs >= self.defs.len() {
+            let mut m = self.start(Rule::WrongType, path);
+            m.s(what).lit(l).s(" matches no definition without going round a loop");
+            return Err(m);
+        }
+        match self.find_def(name) {
+            Some(target) => {
+                b.refs += 1;
+                let r = self.value(target, l, path, what, depth + 1, b);
+                b.refs -= 1;
+                r
+            }
+            None => Ok(()), // reported as UnknownRef by the structural pass
+        }
+    }
+
+    /// A value of another kind than its schema's.
+    const fn wrong_kind(&self, s: &Schema, l: &Literal, path: &Path<'_>, what: &str) -> Msg {
+        let mut m = self.start(Rule::WrongType, path);
+        m.s(what).lit(l).s(" is ");
+        m.s(article(l.type_name())).s(l.type_name()).s(", but the parameter is ");
+        if s.nullable {
+            m.s("a nullable ");
+        } else {
+            m.s(article(s.kind.type_name()));
+        }
+        m.s(s.kind.type_name());
+        m
     }
 
     const fn object_value(
@@ -351,45 +409,26 @@ impl Cx<'_> {
         path: &Path<'_>,
         what: &str,
     ) -> Result<(), Msg> {
-        if let Some(min) = n.minimum
-            && v < min
-        {
-            let mut m = self.start(Rule::OutOfRange, path);
-            m.s(what).lit(l).s(" is below the minimum ").int(min);
-            return Err(m);
-        }
-        if let Some(max) = n.maximum
-            && v > max
-        {
-            let mut m = self.start(Rule::OutOfRange, path);
-            m.s(what).lit(l).s(" is above the maximum ").int(max);
-            return Err(m);
-        }
-        if let Some(min) = n.exclusive_minimum
-            && v <= min
-        {
-            let mut m = self.start(Rule::OutOfRange, path);
-            m.s(what).lit(l).s(" is not above the exclusive minimum ").int(min);
-            return Err(m);
-        }
-        if let Some(max) = n.exclusive_maximum
-            && v >= max
-        {
-            let mut m = self.start(Rule::OutOfRange, path);
-            m.s(what).lit(l).s(" is not below the exclusive maximum ").int(max);
-            return Err(m);
-        }
-        if let Some(step) = n.multiple_of
-            && step > 0
-            && v % step != 0
-        {
-            let mut m = self.start(Rule::OutOfRange, path);
-            m.s(what).lit(l).s(" is not a multiple of ").int(step);
-            return Err(m);
-        }
-        Ok(())
+        let broken = match n.bounds().int_broken(v as i128) {
+            // `multipleOf` is positive (a structural rule); another is not judged here.
+            Some(Broken::MultipleOf(step)) if step <= 0 => return Ok(()),
+            Some(broken) => broken,
+            None => return Ok(()),
+        };
+        let mut m = self.start(Rule::OutOfRange, path);
+        m.s(what).lit(l);
+        match broken {
+            Broken::Minimum(b) => m.s(" is below the minimum ").int(b),
+            Broken::Maximum(b) => m.s(" is above the maximum ").int(b),
+            Broken::ExclusiveMinimum(b) => m.s(" is not above the exclusive minimum ").int(b),
+            Broken::ExclusiveMaximum(b) => m.s(" is not below the exclusive maximum ").int(b),
+            Broken::MultipleOf(b) => m.s(" is not a multiple of ").int(b),
+        };
+        Err(m)
     }
 
+    /// A fractional `multipleOf` is not judged here: its tolerance needs rounding, which is not
+    /// `const`.
     const fn float_in(
         &self,
         n: &NumberSchema<f64>,
@@ -398,35 +437,17 @@ impl Cx<'_> {
         path: &Path<'_>,
         what: &str,
     ) -> Result<(), Msg> {
-        if let Some(min) = n.minimum
-            && v < min
-        {
-            let mut m = self.start(Rule::OutOfRange, path);
-            m.s(what).lit(l).s(" is below the minimum ").float(min);
-            return Err(m);
-        }
-        if let Some(max) = n.maximum
-            && v > max
-        {
-            let mut m = self.start(Rule::OutOfRange, path);
-            m.s(what).lit(l).s(" is above the maximum ").float(max);
-            return Err(m);
-        }
-        if let Some(min) = n.exclusive_minimum
-            && v <= min
-        {
-            let mut m = self.start(Rule::OutOfRange, path);
-            m.s(what).lit(l).s(" is not above the exclusive minimum ").float(min);
-            return Err(m);
-        }
-        if let Some(max) = n.exclusive_maximum
-            && v >= max
-        {
-            let mut m = self.start(Rule::OutOfRange, path);
-            m.s(what).lit(l).s(" is not below the exclusive maximum ").float(max);
-            return Err(m);
-        }
-        Ok(())
+        let Some(broken) = n.bounds().float_bounds(v) else { return Ok(()) };
+        let mut m = self.start(Rule::OutOfRange, path);
+        m.s(what).lit(l);
+        match broken {
+            Broken::Minimum(b) => m.s(" is below the minimum ").float(b),
+            Broken::Maximum(b) => m.s(" is above the maximum ").float(b),
+            Broken::ExclusiveMinimum(b) => m.s(" is not above the exclusive minimum ").float(b),
+            Broken::ExclusiveMaximum(b) => m.s(" is not below the exclusive maximum ").float(b),
+            Broken::MultipleOf(b) => m.s(" is not a multiple of ").float(b),
+        };
+        Err(m)
     }
 }
 

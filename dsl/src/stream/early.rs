@@ -231,24 +231,15 @@ fn accepts(schema: &Schema, defs: &[Definition], text: &str) -> bool {
         SchemaKind::Enum(e) => plain_string(text).is_some_and(|inner| e.values.contains(inner)),
         SchemaKind::Integer(n) => {
             is_json_number(text)
-                && text.parse::<i64>().is_ok_and(|v| {
-                    n.minimum.is_none_or(|m| v >= m)
-                        && n.maximum.is_none_or(|m| v <= m)
-                        && n.exclusive_minimum.is_none_or(|m| v > m)
-                        && n.exclusive_maximum.is_none_or(|m| v < m)
-                        && n.multiple_of.is_none_or(|step| step > 0 && v % step == 0)
-                })
+                && n.multiple_of.is_none_or(|step| step > 0)
+                && text.parse::<i64>().is_ok_and(|v| n.bounds().int_broken(v.into()).is_none())
         }
         SchemaKind::Float(n) => {
             is_json_number(text)
                 && n.multiple_of.is_none()
-                && text.parse::<f64>().is_ok_and(|v| {
-                    v.is_finite()
-                        && n.minimum.is_none_or(|m| v >= m)
-                        && n.maximum.is_none_or(|m| v <= m)
-                        && n.exclusive_minimum.is_none_or(|m| v > m)
-                        && n.exclusive_maximum.is_none_or(|m| v < m)
-                })
+                && text
+                    .parse::<f64>()
+                    .is_ok_and(|v| v.is_finite() && n.bounds().float_bounds(v).is_none())
         }
         _ => false,
     }

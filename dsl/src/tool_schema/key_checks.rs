@@ -4,7 +4,8 @@
 
 use std::collections::{BTreeSet, HashSet, VecDeque};
 
-use crate::arg_checks::ArgError;
+use crate::arg_checks::{self, ArgError};
+use crate::schema::{NumberSchema, lower_int, upper_int};
 
 /// A bound of `#[param(range/min/max)]` as written: an integer or a fractional literal.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -19,14 +20,14 @@ impl Bound {
     fn lower_int(self) -> i64 {
         match self {
             Bound::Int(i) => i,
-            Bound::Float(f) => f.ceil() as i64,
+            Bound::Float(f) => lower_int(f),
         }
     }
 
     fn upper_int(self) -> i64 {
         match self {
             Bound::Int(i) => i,
-            Bound::Float(f) => f.floor() as i64,
+            Bound::Float(f) => upper_int(f),
         }
     }
 
@@ -88,7 +89,7 @@ macro_rules! int_range_check {
         impl RangeCheck for $t {
             fn check_range(&self, min: Option<Bound>, max: Option<Bound>, pointer: &str)
                 -> Result<(), ArgError> {
-                crate::arg_checks::int_range(*self, min.map(Bound::lower_int), max.map(Bound::upper_int), pointer)
+                arg_checks::int_range(*self, min.map(Bound::lower_int), max.map(Bound::upper_int), pointer)
             }
         }
     )*};
@@ -125,12 +126,12 @@ impl RangeCheck for f64 {
         max: Option<Bound>,
         pointer: &str,
     ) -> Result<(), ArgError> {
-        let bounds = crate::schema::NumberSchema {
+        let bounds = NumberSchema {
             minimum: min.map(Bound::float),
             maximum: max.map(Bound::float),
-            ..crate::schema::NumberSchema::NONE_F64
+            ..NumberSchema::NONE_F64
         };
-        crate::arg_checks::float_range(*self, &bounds, pointer)
+        arg_checks::float_range(*self, &bounds, pointer)
     }
 }
 
@@ -163,7 +164,7 @@ impl LengthCheck for String {
         max: Option<u64>,
         pointer: &str,
     ) -> Result<(), ArgError> {
-        crate::arg_checks::length(self, min, max, pointer)
+        arg_checks::length(self, min, max, pointer)
     }
 }
 
@@ -174,7 +175,7 @@ impl<T> LengthCheck for Vec<T> {
         max: Option<u64>,
         pointer: &str,
     ) -> Result<(), ArgError> {
-        crate::arg_checks::items(self.len(), min, max, pointer)
+        arg_checks::items(self.len(), min, max, pointer)
     }
 }
 
@@ -185,7 +186,7 @@ impl<T> LengthCheck for VecDeque<T> {
         max: Option<u64>,
         pointer: &str,
     ) -> Result<(), ArgError> {
-        crate::arg_checks::items(self.len(), min, max, pointer)
+        arg_checks::items(self.len(), min, max, pointer)
     }
 }
 
@@ -196,7 +197,7 @@ impl<T, S> LengthCheck for HashSet<T, S> {
         max: Option<u64>,
         pointer: &str,
     ) -> Result<(), ArgError> {
-        crate::arg_checks::items(self.len(), min, max, pointer)
+        arg_checks::items(self.len(), min, max, pointer)
     }
 }
 
@@ -207,7 +208,7 @@ impl<T> LengthCheck for BTreeSet<T> {
         max: Option<u64>,
         pointer: &str,
     ) -> Result<(), ArgError> {
-        crate::arg_checks::items(self.len(), min, max, pointer)
+        arg_checks::items(self.len(), min, max, pointer)
     }
 }
 

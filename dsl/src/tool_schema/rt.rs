@@ -12,9 +12,10 @@ use super::{SchemaGen, Shape, ToolSchema};
 use crate::descriptor::{Param, ToolDescriptor, ToolName};
 use crate::literal::Literal;
 use crate::schema::{
-    Additional, AnyOfSchema, Bound, EnumSchema, EnumValue, EnumValues, ObjectSchema, Schema,
-    SchemaKind, SchemaRef, Slot, str_eq,
+    Additional, AnyOfSchema, Bound, EnumSchema, EnumValue, EnumValues, ObjectSchema, Scalar,
+    Schema, SchemaKind, SchemaRef, Slot, lower_int, str_eq, upper_int,
 };
+use crate::tool::ToolError;
 
 /// A tool as `#[tool]` declares it: its checked name, its other keys packed into one string
 /// (see `packed`), and the schema function and optionality of each parameter type.
@@ -52,12 +53,12 @@ impl ParamSpec {
     fn constrain(&self, schema: &mut Schema) {
         let lower: fn(&Literal) -> Option<i64> = |l| match l {
             Literal::Int(i) => Some(*i),
-            Literal::Float(f) => Some(f.ceil() as i64),
+            Literal::Float(f) => Some(lower_int(*f)),
             _ => None,
         };
         let upper: fn(&Literal) -> Option<i64> = |l| match l {
             Literal::Int(i) => Some(*i),
-            Literal::Float(f) => Some(f.floor() as i64),
+            Literal::Float(f) => Some(upper_int(*f)),
             _ => None,
         };
         let as_f64 = |l: &Literal| match l {
@@ -274,7 +275,7 @@ impl<T: ?Sized> NoSchema for &Probe<T> {
 
 /// The future of an `async` tool function, with its return value made a tool result
 /// (one generic function instead of an `async` block per tool keeps expansions small).
-pub async fn finish<F, R>(future: F) -> Result<R::Ok, crate::tool::ToolError>
+pub async fn finish<F, R>(future: F) -> Result<R::Ok, ToolError>
 where
     F: std::future::Future<Output = R>,
     R: super::ToolReturn,
@@ -283,9 +284,7 @@ where
 }
 
 /// The result of a synchronous tool function, as a ready future.
-pub fn ready<R: super::ToolReturn>(
-    value: R,
-) -> std::future::Ready<Result<R::Ok, crate::tool::ToolError>> {
+pub fn ready<R: super::ToolReturn>(value: R) -> std::future::Ready<Result<R::Ok, ToolError>> {
     std::future::ready(value.into_tool_result())
 }
 
@@ -400,10 +399,7 @@ pub fn object_of(properties: Vec<Param>, unknown: Unknown) -> Schema {
 
 /// A one-value enum (a tag or a unit variant's name).
 pub fn constant(value: &'static str, description: Option<&'static str>) -> Schema {
-    let v = EnumValue {
-        value: crate::schema::Scalar::str(value),
-        description: description.map(Cow::Borrowed),
-    };
+    let v = EnumValue { value: Scalar::str(value), description: description.map(Cow::Borrowed) };
     Schema::of(SchemaKind::Enum(EnumSchema { values: EnumValues::owned(vec![v]) }))
 }
 

@@ -430,14 +430,7 @@ impl McpServer {
 
 /// What is wrong with the `params` of a `tools/call` that does not read as one.
 fn bad_call(params: Option<&Value>) -> String {
-    let kind = |v: &Value| match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    };
+    let kind = tooldef::arg_checks::kind;
     let Some(params) = params.filter(|p| !p.is_null()) else {
         return "tools/call needs `params` with the `name` of the tool to call".into();
     };

@@ -1,0 +1,1 @@
+../../../dsl-macros/src/tool_name_words.rs

@@ -1,0 +1,1 @@
+../../../dsl-macros/src/number_bounds.rs
