@@ -153,6 +153,25 @@ impl PromptAssembly {
         Ok(set.tools().to_vec())
     }
 
+    /// The tools' renderings, through `cache` when given ([`render_tools_cached`](Self::render_tools_cached),
+    /// else [`render_tools`](Self::render_tools)): what a provider crate's `request_fragment`
+    /// writes and keeps ([`RequestFragment::new`]).
+    ///
+    /// # Errors
+    ///
+    /// The renderer refuses the set or a tool.
+    pub fn rendered_tools<R: Renderer + ?Sized>(
+        &self,
+        renderer: &R,
+        policy: LossPolicy,
+        cache: Option<&RenderCache>,
+    ) -> Result<Vec<Rendered>, RenderError> {
+        match cache {
+            Some(cache) => self.render_tools_cached(renderer, policy, cache),
+            None => self.render_tools(renderer, policy),
+        }
+    }
+
     /// The tools as wire JSON values with the merged report of every change made, through
     /// `cache` when given: the `tools` half of every provider's request fragment.
     ///
@@ -165,10 +184,7 @@ impl PromptAssembly {
         policy: LossPolicy,
         cache: Option<&RenderCache>,
     ) -> Result<(Vec<serde_json::Value>, Report), RenderError> {
-        let rendered = match cache {
-            Some(cache) => self.render_tools_cached(renderer, policy, cache)?,
-            None => self.render_tools(renderer, policy)?,
-        };
+        let rendered = self.rendered_tools(renderer, policy, cache)?;
         let mut report = Report::default();
         let mut tools = Vec::with_capacity(rendered.len());
         for r in &rendered {
@@ -757,12 +773,37 @@ impl Assembler {
 }
 
 /// The part of one provider's request body that an assembly decides (system slot and tools),
-/// with the merged report of the tools' renderings. Each provider crate's `request_fragment`
-/// returns one.
+/// with the merged report of the tools' renderings and the renderings themselves. Each
+/// provider crate's `request_fragment` returns one.
+///
+/// It keeps the way back: give the model's calls back with
+/// [`WayBack::restore_all`](crate::WayBack::restore_all) on the fragment, without rendering
+/// again.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RequestFragment {
     /// A JSON object holding only the keys the assembly fills.
     pub body: serde_json::Value,
     /// Every change made while rendering the tools, tool by tool in assembly order.
     pub report: Report,
+    /// The tools' renderings, in assembly order: the fragment's way back.
+    pub tools: Vec<Rendered>,
+}
+
+impl RequestFragment {
+    /// The fragment `body` holding `tools` (rendered by the provider's renderer, written into
+    /// `body` by the caller), with their reports merged in order.
+    pub fn new(body: serde_json::Value, tools: Vec<Rendered>) -> Self {
+        let mut report = Report::default();
+        for r in &tools {
+            report.extend(r.report().clone());
+        }
+        RequestFragment { body, report, tools }
+    }
+}
+
+/// The renderings the fragment was written from: a call is given back by its tool's inverse.
+impl crate::render::WayBack for RequestFragment {
+    fn inverse_of(&self, wire_name: &str) -> Option<&crate::render::Inverse> {
+        self.tools.inverse_of(wire_name)
+    }
 }

@@ -360,6 +360,9 @@ struct Open<'a> {
 pub struct CallAssembler<'a> {
     tools: Option<&'a dyn ToolLookup>,
     way_back: Option<&'a dyn WayBack>,
+    /// Whether dispatch repairs a JSON string holding the object or array its place expects
+    /// ([`CallOptions::repair`](crate::dispatch::CallOptions::repair)).
+    repair: bool,
     validator: ArgValidator,
     limits: StreamLimits,
     open: Vec<Open<'a>>,
@@ -390,6 +393,7 @@ impl<'a> CallAssembler<'a> {
         CallAssembler {
             tools: None,
             way_back: None,
+            repair: true,
             validator: ArgValidator::new(),
             limits: StreamLimits::DEFAULT,
             open: Vec::new(),
@@ -418,6 +422,16 @@ impl<'a> CallAssembler<'a> {
     #[must_use]
     pub fn way_back(mut self, way_back: &'a dyn WayBack) -> Self {
         self.way_back = Some(way_back);
+        self
+    }
+
+    /// Whether the checks read a JSON string holding the object or array its place expects as
+    /// that value, as dispatch does with [`CallOptions::repair`](crate::dispatch::CallOptions::repair)
+    /// on (the default). Set it as the calls will be dispatched: off, such a string is an early
+    /// error, as dispatch will refuse it.
+    #[must_use]
+    pub fn repair(mut self, on: bool) -> Self {
+        self.repair = on;
         self
     }
 
@@ -470,13 +484,19 @@ impl<'a> CallAssembler<'a> {
         self.started += 1;
         let mut early = None;
         if let Some(tools) = self.tools {
-            match tools.find(name) {
+            // A mapped set's tool is found under its original name, and its arguments are read
+            // under the names the model was sent.
+            let original = self.way_back.map_or(name, |w| w.original_name(name));
+            match tools.find(original) {
                 Some(d) => {
-                    let passes = self
-                        .way_back
-                        .and_then(|w| w.inverse_of(name))
-                        .map_or(Passes::NONE, Inverse::passes);
-                    early = Some(Early::new(d, passes));
+                    let (d, passes) = match self.way_back {
+                        Some(w) => (
+                            w.wire_descriptor(name).unwrap_or(d),
+                            w.inverse_of(name).map_or(Passes::NONE, Inverse::passes),
+                        ),
+                        None => (d, Passes::NONE),
+                    };
+                    early = Some(Early::new(d, passes, self.repair));
                 }
                 None => {
                     let names = tools.names();
@@ -671,6 +691,15 @@ impl<'a> CallAssembler<'a> {
             },
         };
         if let Err(errors) = self.validator.check_args(d, &value) {
+            // What dispatch reads as the object or array a string holds is no error, where it
+            // repairs.
+            if self.repair
+                && crate::dispatch::repair(d, call).is_some_and(|(c, _)| {
+                    self.validator.check_args(d, &json_of(&c.arguments)).is_ok()
+                })
+            {
+                return;
+            }
             out.push(invalid(DispatchError::new(
                 call.name.clone(),
                 DispatchErrorKind::InvalidArguments { errors },
@@ -684,6 +713,16 @@ impl<'a> CallAssembler<'a> {
         } else {
             StreamError::NotStarted { index }
         }
+    }
+}
+
+/// The arguments as a JSON value (`null` for text that is not JSON).
+fn json_of(arguments: &Arguments) -> std::borrow::Cow<'_, serde_json::Value> {
+    match arguments {
+        Arguments::Json(v) => std::borrow::Cow::Borrowed(v),
+        Arguments::Text(t) => std::borrow::Cow::Owned(
+            crate::json_text::parse_arguments(t.as_bytes()).unwrap_or(serde_json::Value::Null),
+        ),
     }
 }
 

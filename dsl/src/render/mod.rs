@@ -142,6 +142,13 @@
 //! The inverses run in the reverse order of the passes: first those of the rendered
 //! descriptor (under the wire names), then the name map.
 //!
+//! Every place a rendering goes keeps its way back: the render outputs themselves, a provider
+//! crate's [`RequestFragment`](crate::RequestFragment) (its `tools`), and the stream
+//! accumulators given one with `way_back`, which find a mapped tool by its original name
+//! ([`WayBack::original_name`]) and read its arguments under the names the model was sent
+//! ([`WayBack::wire_descriptor`]). Their early checks follow dispatch's repairs: set the
+//! stream's `repair` as [`CallOptions::repair`](crate::dispatch::CallOptions::repair) is set.
+//!
 //! ```
 //! use tooldef::render::{LossPolicy, Renderer};
 //! use tooldef::{Param, ToolDescriptor, Toolbox, dispatch::DynamicTool};

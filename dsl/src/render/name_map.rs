@@ -75,6 +75,9 @@ struct MappedTool {
     /// The original descriptor, kept when a property was renamed (argument keys are mapped back
     /// by walking its schemas).
     original: Option<Box<ToolDescriptor>>,
+    /// The descriptor under the names the provider was sent, kept when a property was renamed
+    /// (a stream's early checks read the model's arguments by it).
+    renamed: Option<Box<ToolDescriptor>>,
 }
 
 /// The two-way table between the names a provider was sent and the original ones, for one
@@ -110,6 +113,13 @@ impl NameMap {
     /// not renamed).
     pub fn original_name<'a>(&'a self, wire: &'a str) -> &'a str {
         self.originals.get(wire).map_or(wire, String::as_str)
+    }
+
+    /// The descriptor of the tool the provider knows as `wire`, under the names it was sent,
+    /// when some property of it was renamed (`None` otherwise: its property names are the
+    /// original ones).
+    pub fn wire_descriptor(&self, wire: &str) -> Option<&ToolDescriptor> {
+        self.tools.get(self.original_name(wire)).and_then(|t| t.renamed.as_deref())
     }
 
     /// The renamed tools, as `(wire name, original name)` pairs sorted by wire name.
@@ -383,6 +393,17 @@ impl WayBack for MappedSet {
         self.rendered.inverse_of(wire_name)
     }
 
+    fn original_name<'s>(&'s self, wire_name: &'s str) -> &'s str {
+        self.names.original_name(wire_name)
+    }
+
+    fn wire_descriptor(&self, wire_name: &str) -> Option<&ToolDescriptor> {
+        match self.inverse_of(wire_name) {
+            Some(inverse) => Some(inverse.descriptor()),
+            None => self.names.wire_descriptor(wire_name),
+        }
+    }
+
     fn restore(&self, call: ToolCall) -> ToolCall {
         let call = match self.inverse_of(&call.name) {
             Some(inverse) => inverse.restore(call),
@@ -396,6 +417,14 @@ impl WayBack for MappedSet {
 impl WayBack for NameMap {
     fn inverse_of(&self, _wire_name: &str) -> Option<&Inverse> {
         None
+    }
+
+    fn original_name<'s>(&'s self, wire_name: &'s str) -> &'s str {
+        NameMap::original_name(self, wire_name)
+    }
+
+    fn wire_descriptor(&self, wire_name: &str) -> Option<&ToolDescriptor> {
+        NameMap::wire_descriptor(self, wire_name)
     }
 
     fn restore(&self, call: ToolCall) -> ToolCall {
@@ -539,7 +568,11 @@ pub(crate) fn plan<'a>(tools: &[&'a ToolDescriptor], rules: &NameRules) -> Plan<
             }
         }
         let wire = renamed.name.to_string();
-        map.tools.insert(original.to_owned(), MappedTool { wire, original: kept });
+        let renamed_kept = kept.as_ref().map(|_| Box::new(renamed.clone().into_owned()));
+        map.tools.insert(
+            original.to_owned(),
+            MappedTool { wire, original: kept, renamed: renamed_kept },
+        );
         renamed_tools.push(renamed);
         all_changes.push(changes);
     }

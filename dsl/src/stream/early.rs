@@ -35,12 +35,14 @@ pub(crate) enum Finding {
 pub(crate) struct Early<'d> {
     descriptor: &'d ToolDescriptor,
     passes: Passes,
+    /// Whether dispatch repairs a string holding the object or array its place expects.
+    repair: bool,
     reported: Vec<ArgError>,
 }
 
 impl<'d> Early<'d> {
-    pub(crate) fn new(descriptor: &'d ToolDescriptor, passes: Passes) -> Self {
-        Early { descriptor, passes, reported: Vec::new() }
+    pub(crate) fn new(descriptor: &'d ToolDescriptor, passes: Passes, repair: bool) -> Self {
+        Early { descriptor, passes, repair, reported: Vec::new() }
     }
 
     /// Checks the key or the value `done` that `scanner` has just completed in `buf`.
@@ -136,7 +138,10 @@ impl<'d> Early<'d> {
         match validator.check_value(schema, &d.definitions, &value, &pointer) {
             Ok(()) => None,
             // What dispatch reads as the object or array it holds is no error either.
-            Err(_) if crate::dispatch::repairable(validator, schema, &d.definitions, &value) => {
+            Err(_)
+                if self.repair
+                    && crate::dispatch::repairable(validator, schema, &d.definitions, &value) =>
+            {
                 None
             }
             Err(errors) => self.fresh(errors.0),

@@ -388,3 +388,95 @@ fn a_string_dispatch_repairs_is_no_early_error() {
         [r#"invalid arguments for plan: /hours must be an array; got "[{\"at\": 25}]""#]
     );
 }
+
+/// With repairs off (as dispatch will run the call), a string holding the array its place
+/// expects is the early error dispatch will give; on (the default), it is none.
+#[test]
+fn with_repairs_off_a_string_dispatch_would_repair_is_an_early_error() {
+    let tools = tools();
+    let text = r#"{"city": "Paris", "hours": "[{\"at\": 5}]"}"#;
+    let run = |repair: bool| {
+        let mut calls = CallAssembler::with_tools(&tools).repair(repair);
+        let mut out = Vec::new();
+        calls.start(0, "c", "get_weather", &mut out).unwrap();
+        calls.append(0, text, &mut out).unwrap();
+        let call = calls.finish(0).unwrap();
+        calls.check_whole(0, &call, &mut out);
+        invalid(&out)
+    };
+    assert_eq!(run(true), Vec::<String>::new());
+    let refused =
+        r#"invalid arguments for get_weather: /hours must be an array; got "[{\"at\": 5}]""#;
+    // Once while streaming, once checking the call whole.
+    assert_eq!(run(false), [refused, refused]);
+}
+
+/// Tool and property names a provider refuses, mapped by `render_mapped`.
+struct Dotted;
+
+impl crate::render::Renderer for Dotted {
+    fn name(&self) -> &str {
+        "dotted"
+    }
+    fn name_rules(&self) -> crate::render::NameRules {
+        crate::render::NameRules::tools(crate::render::NameRule::COMMON_64)
+            .with_properties(crate::render::NameRule::COMMON_64)
+    }
+    fn render(
+        &self,
+        tool: &ToolDescriptor,
+        policy: crate::render::LossPolicy,
+    ) -> Result<crate::render::Rendered, crate::render::RenderError> {
+        let opts = crate::render::SchemaOptions::JSON_SCHEMA
+            .with(crate::render::Pass::NullForAbsent)
+            .with(crate::render::Pass::CloseObjects);
+        let mut ctx = crate::render::RenderCtx::new(tool, policy);
+        let mut out = crate::render::JsonWriter::new();
+        crate::render::write_input_schema(
+            &mut out,
+            tool,
+            &opts,
+            &mut ctx,
+            &crate::JsonPointer::root(),
+        )?;
+        Ok(ctx.finish(out))
+    }
+}
+
+/// A tool whose name and a property's name were mapped is found by its original name, its
+/// streamed arguments read under the names the model was sent (a strict `null` for a
+/// parameter left out no error), and the call given back under the original names.
+#[test]
+fn a_mapped_tool_is_found_by_its_original_name_and_read_under_the_wire_names() {
+    // As an MCP server may name them; the builder keeps to portable names.
+    let mut weather = ToolDescriptor::new("w");
+    weather.name = crate::descriptor::ToolName::parse_wide("weather.get").unwrap();
+    weather.params =
+        vec![Param::string("city.name"), Param::integer("days").range(1, 10).optional()].into();
+    let tools = vec![weather];
+    let refs: Vec<&ToolDescriptor> = tools.iter().collect();
+    let set =
+        crate::render::render_mapped(&Dotted, &refs, crate::render::LossPolicy::Allow).unwrap();
+    assert_eq!(set.names().renamed_tools(), [("weather_get", "weather.get")]);
+    let run = |text: &str| {
+        let mut calls = CallAssembler::with_tools(&tools).way_back(&set);
+        let mut out = Vec::new();
+        calls.start(0, "c", "weather_get", &mut out).unwrap();
+        calls.append(0, text, &mut out).unwrap();
+        let call = calls.finish(0).unwrap();
+        calls.check_whole(0, &call, &mut out);
+        (invalid(&out), call)
+    };
+    let (errors, call) = run(r#"{"city_name": "Paris", "days": null}"#);
+    assert_eq!(errors, Vec::<String>::new());
+    assert_eq!(call, ToolCall::new("c", "weather.get", serde_json::json!({"city.name": "Paris"})));
+    // An error names the pointer the model saw.
+    let (errors, _) = run(r#"{"city_name": "Paris", "days": 11}"#);
+    assert_eq!(
+        errors,
+        [
+            "invalid arguments for weather_get: /days must be at most 10; got 11",
+            "invalid arguments for weather.get: /days must be at most 10; got 11"
+        ]
+    );
+}

@@ -28,6 +28,10 @@
 //! value the model sent. The exceptions are the lossy changes of the render's report (an open
 //! object or a map closed, a `oneOf` sent as `anyOf`), refused under
 //! [`LossPolicy::Refuse`](tooldef::LossPolicy::Refuse).
+//!
+//! A [`request_fragment`] keeps its tools' renderings, so `fragment.restore_all(calls)` gives
+//! the calls back without rendering again; [`ToolUseStream::repair`] matches the stream's
+//! early checks to dispatch's [`CallOptions::repair`](tooldef::dispatch::CallOptions::repair).
 
 mod calls;
 mod render;

@@ -19,7 +19,7 @@
 //! ```
 
 use serde_json::{Map, Value};
-use tooldef::{LossPolicy, PromptAssembly, RenderCache, RenderError, RequestFragment};
+use tooldef::{LossPolicy, PromptAssembly, RenderCache, RenderError, Rendered, RequestFragment};
 
 use crate::render::AnthropicRenderer;
 
@@ -34,7 +34,8 @@ pub fn request_fragment(
     policy: LossPolicy,
     cache: Option<&RenderCache>,
 ) -> Result<RequestFragment, RenderError> {
-    let (tools, report) = assembly.tool_values(renderer, policy, cache)?;
+    let rendered = assembly.rendered_tools(renderer, policy, cache)?;
+    let tools: Vec<Value> = rendered.iter().map(Rendered::to_value).collect();
     let system = assembly.system_text();
     let mut body = Map::new();
     if !system.is_empty() {
@@ -43,5 +44,5 @@ pub fn request_fragment(
     if !tools.is_empty() {
         body.insert("tools".into(), Value::Array(tools));
     }
-    Ok(RequestFragment { body: Value::Object(body), report })
+    Ok(RequestFragment::new(Value::Object(body), rendered))
 }

@@ -77,6 +77,17 @@ impl<'a> ToolUseStream<'a> {
         self
     }
 
+    /// Whether the checks read a JSON string holding the object or array its place expects as
+    /// that value, as dispatch does with
+    /// [`CallOptions::repair`](tooldef::dispatch::CallOptions::repair) on (the default). Set it
+    /// as the calls will be dispatched: off, such a string is reported invalid, as dispatch
+    /// will refuse it.
+    #[must_use]
+    pub fn repair(mut self, on: bool) -> Self {
+        self.calls = self.calls.repair(on);
+        self
+    }
+
     /// Takes one event: a call it completes, and arguments it shows to be invalid.
     ///
     /// # Errors

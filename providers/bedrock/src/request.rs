@@ -24,7 +24,7 @@
 //! ```
 
 use serde_json::{Map, Value, json};
-use tooldef::{LossPolicy, PromptAssembly, RenderCache, RenderError, Report, RequestFragment};
+use tooldef::{LossPolicy, PromptAssembly, RenderCache, RenderError, Rendered, RequestFragment};
 
 use crate::render::BedrockRenderer;
 
@@ -44,12 +44,12 @@ pub fn request_fragment(
     if !system.is_empty() {
         body.insert("system".into(), json!([{"text": system}]));
     }
-    let mut report = Report::default();
+    let mut rendered = Vec::new();
     // Bedrock requires at least one tool in a `toolConfig`: with none, the key is left out.
     if !assembly.tools.is_empty() {
-        let (tools, tool_report) = assembly.tool_values(renderer, policy, cache)?;
-        report = tool_report;
+        rendered = assembly.rendered_tools(renderer, policy, cache)?;
+        let tools: Vec<Value> = rendered.iter().map(Rendered::to_value).collect();
         body.insert("toolConfig".into(), json!({"tools": tools}));
     }
-    Ok(RequestFragment { body: Value::Object(body), report })
+    Ok(RequestFragment::new(Value::Object(body), rendered))
 }

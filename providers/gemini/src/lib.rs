@@ -40,6 +40,10 @@
 //! pointer of the value the model sent. Names Gemini refuses (a dotted MCP name, a property
 //! with a dash) render through [`render_mapped`](tooldef::render_mapped), whose
 //! [`MappedSet::restore`](tooldef::MappedSet::restore) gives them back too.
+//!
+//! A [`request_fragment`] keeps its declarations' renderings, so `fragment.restore_all(calls)`
+//! gives the calls back without rendering again; [`FunctionCallStream::repair`] matches the
+//! stream's checks to dispatch's [`CallOptions::repair`](tooldef::dispatch::CallOptions::repair).
 
 mod calls;
 mod node;

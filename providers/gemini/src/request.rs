@@ -20,7 +20,7 @@
 //! ```
 
 use serde_json::{Map, Value, json};
-use tooldef::{LossPolicy, PromptAssembly, RenderCache, RenderError, RequestFragment};
+use tooldef::{LossPolicy, PromptAssembly, RenderCache, RenderError, Rendered, RequestFragment};
 
 use crate::render::GeminiRenderer;
 
@@ -35,7 +35,8 @@ pub fn request_fragment(
     policy: LossPolicy,
     cache: Option<&RenderCache>,
 ) -> Result<RequestFragment, RenderError> {
-    let (declarations, report) = assembly.tool_values(renderer, policy, cache)?;
+    let rendered = assembly.rendered_tools(renderer, policy, cache)?;
+    let declarations: Vec<Value> = rendered.iter().map(Rendered::to_value).collect();
     let system = assembly.system_text();
     let mut body = Map::new();
     if !system.is_empty() {
@@ -44,5 +45,5 @@ pub fn request_fragment(
     if !declarations.is_empty() {
         body.insert("tools".into(), json!([{"functionDeclarations": declarations}]));
     }
-    Ok(RequestFragment { body: Value::Object(body), report })
+    Ok(RequestFragment::new(Value::Object(body), rendered))
 }

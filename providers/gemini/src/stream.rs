@@ -88,6 +88,17 @@ impl<'a> FunctionCallStream<'a> {
         self
     }
 
+    /// Whether the checks read a JSON string holding the object or array its place expects as
+    /// that value, as dispatch does with
+    /// [`CallOptions::repair`](tooldef::dispatch::CallOptions::repair) on (the default). Set it
+    /// as the calls will be dispatched: off, such a string is reported invalid, as dispatch
+    /// will refuse it.
+    #[must_use]
+    pub fn repair(mut self, on: bool) -> Self {
+        self.checks = self.checks.repair(on);
+        self
+    }
+
     /// Takes one chunk (the JSON of one `data:` line): the calls in its first candidate that
     /// it completes, in order, with an [`StreamEvent::Invalid`] for arguments that fail (for a
     /// streamed call, as soon as the failing value is complete).

@@ -30,6 +30,9 @@
 //! and enforces the rest, naming the pointer of the value the model sent. The exceptions are
 //! the lossy changes of the render's report (a root map's value type dropped, keywords import
 //! kept verbatim), refused under [`LossPolicy::Refuse`](tooldef::LossPolicy::Refuse).
+//!
+//! A [`request_fragment`] keeps its tools' renderings, so `fragment.restore_all(calls)` gives
+//! the calls back without rendering again.
 
 mod calls;
 mod render;

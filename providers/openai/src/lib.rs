@@ -45,6 +45,13 @@
 //! strict dialect moves into descriptions are still enforced by dispatch, naming the pointer
 //! of the value the model sent. Cohere's `strict_tools` keeps optional parameters optional; the
 //! non-strict dialects change nothing a value needs given back.
+//!
+//! A [`request_fragment`] keeps its tools' renderings ([`RequestFragment::tools`](tooldef::RequestFragment::tools)),
+//! so `fragment.restore_all(calls)` gives the calls back without rendering again. The stream
+//! accumulators read a call to a tool of a [`MappedSet`](tooldef::MappedSet) by its original
+//! name and its arguments under the names the model was sent; set their
+//! [`repair`](ChatStream::repair) as the calls will be dispatched, so that a JSON string
+//! holding an object is an early error exactly when dispatch will refuse it.
 
 mod calls;
 mod custom;

@@ -26,15 +26,15 @@
 //! ```
 
 use serde_json::{Map, Value, json};
-use tooldef::{LossPolicy, PromptAssembly, RenderCache, RenderError, RequestFragment};
+use tooldef::{LossPolicy, PromptAssembly, RenderCache, RenderError, Rendered, RequestFragment};
 
 use crate::render::{Api, OpenAiRenderer};
 
 /// The request fragment of `assembly` for `renderer`'s API; tools come from `cache` when given.
 ///
-/// The fragment holds the tools' JSON, not their way back: under strict mode, give the model's
-/// calls back through `assembly.render_tools_cached(renderer, policy, cache)` (the same
-/// renderings, a cache hit) with [`WayBack::restore_all`](tooldef::WayBack::restore_all).
+/// The fragment keeps the tools' renderings, so it is their way back: under strict mode, give
+/// the model's calls back with `fragment.restore_all(calls)`
+/// ([`WayBack::restore_all`](tooldef::WayBack::restore_all)) before dispatch.
 ///
 /// # Errors
 ///
@@ -45,7 +45,8 @@ pub fn request_fragment(
     policy: LossPolicy,
     cache: Option<&RenderCache>,
 ) -> Result<RequestFragment, RenderError> {
-    let (tools, report) = assembly.tool_values(renderer, policy, cache)?;
+    let rendered = assembly.rendered_tools(renderer, policy, cache)?;
+    let tools: Vec<Value> = rendered.iter().map(Rendered::to_value).collect();
     let system = assembly.system_text();
     let mut body = Map::new();
     if !system.is_empty() {
@@ -61,5 +62,5 @@ pub fn request_fragment(
     if !tools.is_empty() {
         body.insert("tools".into(), Value::Array(tools));
     }
-    Ok(RequestFragment { body: Value::Object(body), report })
+    Ok(RequestFragment::new(Value::Object(body), rendered))
 }

@@ -79,6 +79,17 @@ impl<'a> ChatStream<'a> {
         self
     }
 
+    /// Whether the checks read a JSON string holding the object or array its place expects as
+    /// that value, as dispatch does with
+    /// [`CallOptions::repair`](tooldef::dispatch::CallOptions::repair) on (the default). Set it
+    /// as the calls will be dispatched: off, such a string is reported invalid, as dispatch
+    /// will refuse it.
+    #[must_use]
+    pub fn repair(mut self, on: bool) -> Self {
+        self.calls = self.calls.repair(on);
+        self
+    }
+
     /// Takes one chunk (the JSON of one `data:` line): calls it completes, in index order, and
     /// arguments it shows to be invalid.
     ///
@@ -284,6 +295,17 @@ impl<'a> ResponsesStream<'a> {
     #[must_use]
     pub fn way_back(mut self, way_back: &'a dyn tooldef::WayBack) -> Self {
         self.calls = self.calls.way_back(way_back);
+        self
+    }
+
+    /// Whether the checks read a JSON string holding the object or array its place expects as
+    /// that value, as dispatch does with
+    /// [`CallOptions::repair`](tooldef::dispatch::CallOptions::repair) on (the default). Set it
+    /// as the calls will be dispatched: off, such a string is reported invalid, as dispatch
+    /// will refuse it.
+    #[must_use]
+    pub fn repair(mut self, on: bool) -> Self {
+        self.calls = self.calls.repair(on);
         self
     }
 

@@ -122,3 +122,28 @@ fn set_level_check_runs() {
     let renderer = OpenAiRenderer::chat().profile(Profile::Cohere);
     assert!(request_fragment(&big, &renderer, LossPolicy::Allow, None).is_ok());
 }
+
+/// A strict fragment keeps its tools' way back: the model's `null` for a parameter left out is
+/// given back as absent from the fragment itself, with no second render, through Chat and
+/// Responses alike.
+#[test]
+fn a_strict_fragment_gives_the_models_calls_back() {
+    use tooldef::{ToolCall, WayBack};
+    let forecast = ToolDescriptor::builder("forecast")
+        .param(Param::string("city"))
+        .param(Param::integer("days").range(1, 10).optional().with_default(3i64))
+        .build()
+        .unwrap();
+    let mut assembly = PromptAssembly::new();
+    assembly.put_tool(forecast);
+    for renderer in [OpenAiRenderer::chat(), OpenAiRenderer::responses()] {
+        let renderer = renderer.strict(true);
+        let fragment = request_fragment(&assembly, &renderer, LossPolicy::Refuse, None).unwrap();
+        assert_eq!(fragment.tools.len(), 1);
+        let sent = ToolCall::new("c1", "forecast", json!({"city": "Paris", "days": null}));
+        assert_eq!(
+            fragment.restore_all(vec![sent]),
+            [ToolCall::new("c1", "forecast", json!({"city": "Paris"}))]
+        );
+    }
+}

@@ -314,6 +314,22 @@ pub trait WayBack {
     /// a value is sent.
     fn inverse_of(&self, wire_name: &str) -> Option<&Inverse>;
 
+    /// The original name of the tool the provider knows as `wire_name`: itself, unless the set
+    /// was rendered under mapped names ([`MappedSet`](super::MappedSet),
+    /// [`NameMap`](super::NameMap)).
+    fn original_name<'s>(&'s self, wire_name: &'s str) -> &'s str {
+        wire_name
+    }
+
+    /// The descriptor of the tool the provider knows as `wire_name`, under the names the
+    /// provider was sent, when the rendering keeps one (its [`Inverse`]'s, or a mapped set's
+    /// renamed descriptor); `None` when the descriptor found under
+    /// [`original_name`](Self::original_name) reads the model's arguments as they are. A
+    /// stream's early checks read the arguments by it.
+    fn wire_descriptor(&self, wire_name: &str) -> Option<&ToolDescriptor> {
+        self.inverse_of(wire_name).map(Inverse::descriptor)
+    }
+
     /// The call in the terms of the descriptor that was rendered: its arguments given back by
     /// the tool's [`Inverse`] (and, for a name-mapped set, its names). A call to a tool outside
     /// the set is returned unchanged.
@@ -333,6 +349,12 @@ pub trait WayBack {
 impl<T: WayBack + ?Sized> WayBack for &T {
     fn inverse_of(&self, wire_name: &str) -> Option<&Inverse> {
         (**self).inverse_of(wire_name)
+    }
+    fn original_name<'s>(&'s self, wire_name: &'s str) -> &'s str {
+        (**self).original_name(wire_name)
+    }
+    fn wire_descriptor(&self, wire_name: &str) -> Option<&ToolDescriptor> {
+        (**self).wire_descriptor(wire_name)
     }
     fn restore(&self, call: ToolCall) -> ToolCall {
         (**self).restore(call)
