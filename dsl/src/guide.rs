@@ -14,6 +14,9 @@
 //! 10. [Tools from files and from other providers](#tools-from-files-and-from-other-providers)
 //! 11. [The attribute reference](#the-attribute-reference)
 //!
+//! Between 9 and 10: [the way back](#the-way-back-what-the-model-sends-as-the-descriptor-means-it)
+//! and [model families over another family's wire API](#model-families-over-another-familys-wire-api).
+//!
 //! # Install
 //!
 //! ```toml
@@ -369,6 +372,49 @@
 //! string where the schema expects one as the value it holds, when the schema then accepts it;
 //! each such repair is in [`ToolResult::repairs`](crate::ToolResult::repairs), and
 //! [`CallOptions::repair`](crate::dispatch::CallOptions::repair) turns it off.
+//!
+//! # Model families over another family's wire API
+//!
+#![doc = include_str!("guide/models.md")]
+//!
+//! ```
+//! use tooldef::render::{LossPolicy, Renderer, WayBack};
+//! use tooldef::{Arguments, Definition, Param, Schema, ToolCall, ToolDescriptor};
+//! use tooldef_openai::OpenAiRenderer;
+//!
+//! static SEND: ToolDescriptor = ToolDescriptor::new("send")
+//!     .definitions(const {
+//!         &[Definition::new("Address", Schema::object(const { &[Param::string("city")] }))]
+//!     })
+//!     .params(const { &[
+//!         Param::new("to", Schema::reference("Address")),
+//!         Param::integer("priority").optional(),
+//!     ] });
+//!
+//! // Qwen over OpenAI's Chat Completions: definitions inlined.
+//! let qwen = OpenAiRenderer::chat().model("Qwen/Qwen2.5-72B-Instruct");
+//! let rendered = qwen.render(&SEND, LossPolicy::Refuse).unwrap();
+//! assert_eq!(
+//!     rendered.to_value()["function"]["parameters"]["properties"]["to"],
+//!     serde_json::json!({"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"], "additionalProperties": false})
+//! );
+//!
+//! // Kimi takes no strict tool definitions: asked for strict mode, it renders without and says so.
+//! let kimi = OpenAiRenderer::chat().strict(true).model("kimi-k2-0905-preview");
+//! let rendered = kimi.render(&SEND, LossPolicy::Allow).unwrap();
+//! assert_eq!(rendered.to_value()["function"].get("strict"), None);
+//! assert_eq!(
+//!     rendered.report().lossy().map(ToString::to_string).collect::<Vec<_>>(),
+//!     ["tool `send`: strict mode off: the kimi models take no strict tool definitions (lossy)"]
+//! );
+//!
+//! // An OpenAI reasoning model: `priority` is sent as required and nullable, and its `null`
+//! // comes back as absent.
+//! let o3 = OpenAiRenderer::chat().model("o3-mini");
+//! let rendered = o3.render(&SEND, LossPolicy::Refuse).unwrap();
+//! let call = ToolCall::from_text("c1", "send", r#"{"to":{"city":"Oslo"},"priority":null}"#);
+//! assert_eq!(rendered.restore(call).arguments, Arguments::Text(r#"{"to":{"city":"Oslo"}}"#.into()));
+//! ```
 //!
 //! # Tools from files and from other providers
 //!

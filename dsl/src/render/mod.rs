@@ -121,6 +121,8 @@
 //! | [`Pass::KeptInText`] | a keyword import kept verbatim written into the description | none: dispatch checks it |
 //! | [`Pass::ClampMinItems`] | `minItems` clamped to what the provider takes | none: dispatch checks the bound |
 //! | [`Pass::CloseObjects`] | objects closed with `additionalProperties: false` | none |
+//! | [`Pass::OpenAnyMaps`] | a map of any value written as `additionalProperties: true` (model profiles) | none: the same values are valid |
+//! | [`Pass::DropNeverVariants`] | `anyOf` variants that accept no value left out (model profiles) | none: the same values are valid |
 //!
 //! The inverses run in the reverse order of the passes: first those of the rendered
 //! descriptor (under the wire names), then the name map.
@@ -156,12 +158,14 @@
 //! | `cache.rs` | [`RenderCache`] |
 //! | `json_writer.rs` | [`JsonWriter`] and its escaping |
 //! | `schema_options.rs` | [`SchemaOptions`], [`Keywords`], [`SchemaStats`] |
+//! | `models.rs` | [`ModelProfile`], [`ModelChoice`]: model families on top of a wire API, chosen by model id |
 //! | `lowering/` | the lowering passes ([`Pass`]), each next to its inverse, and the way back ([`Inverse`], [`WayBack`]): `back.rs` the walker, one file per value-changing pass |
 //! | `schema_writer/` | [`write_input_schema`], [`write_output_schema`] (one file per concept: nodes, planning, annotations, objects, references, definitions) |
 
 mod cache;
 mod json_writer;
 pub(crate) mod lowering;
+mod models;
 pub(crate) mod name_map;
 mod names;
 mod renderer;
@@ -172,6 +176,7 @@ mod schema_writer;
 pub use cache::{RenderCache, content_hash};
 pub use json_writer::{JsonWriter, StaticKey, escape_into, literal_text};
 pub use lowering::{Inverse, Pass, Passes, WayBack};
+pub use models::{ModelChoice, ModelProfile};
 pub use name_map::{MappedSet, NameMap, NameRules, render_mapped};
 pub use names::NameRule;
 pub use renderer::{RenderCtx, Rendered, RenderedSet, Renderer, json_array, tools_json};

@@ -133,6 +133,18 @@ impl Keywords {
     pub const fn contains(self, k: Keyword) -> bool {
         self.0 & (1 << k as u8) != 0
     }
+
+    /// Both sets together.
+    #[must_use]
+    pub const fn union(self, other: Keywords) -> Keywords {
+        Keywords(self.0 | other.0)
+    }
+
+    /// The set without the keywords of `other`.
+    #[must_use]
+    pub const fn difference(self, other: Keywords) -> Keywords {
+        Keywords(self.0 & !other.0)
+    }
 }
 
 /// How a schema says "or null".
@@ -299,7 +311,9 @@ impl SchemaOptions {
             Pass::MapValuesInText => self.additional_properties = false,
             Pass::ClampMinItems => self.max_min_items = Some(1),
             Pass::CloseObjects => self.close_objects = true,
-            Pass::KeywordsInText | Pass::MapNames => {}
+            // The descriptor rewrites of model profiles (`lowering/rewrite.rs`).
+            Pass::KeywordsInText | Pass::MapNames | Pass::OpenAnyMaps | Pass::DropNeverVariants => {
+            }
         }
         self
     }

@@ -8,9 +8,9 @@ use serde_json::Value;
 use tooldef::JsonPointer;
 use tooldef::json_key;
 use tooldef::render::{
-    Change, ChangeKind, JsonWriter, Keyword, Keywords, LossPolicy, NameRules, NullStyle, RefStyle,
-    RenderCtx, RenderError, RenderRule, Rendered, Renderer, SchemaOptions, Unsupported,
-    write_input_schema, write_output_schema,
+    Change, ChangeKind, JsonWriter, Keyword, Keywords, LossPolicy, ModelChoice, NameRules,
+    NullStyle, RefStyle, RenderCtx, RenderError, RenderRule, Rendered, Renderer, SchemaOptions,
+    Unsupported, write_input_schema, write_output_schema,
 };
 use tooldef::{Additional, ToolDescriptor};
 
@@ -44,17 +44,32 @@ const OPENAPI_FORMATS: &[&str] = &["date-time", "enum"];
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct GeminiRenderer {
     form: Form,
+    model: ModelChoice,
 }
 
 impl GeminiRenderer {
     /// `parametersJsonSchema` (the default).
     pub const fn new() -> Self {
-        GeminiRenderer { form: Form::JsonSchema }
+        GeminiRenderer { form: Form::JsonSchema, model: ModelChoice::WireApi }
     }
 
     /// The OpenAPI-subset `parameters` form, for the Live API and models before 2.5.
     pub const fn openapi() -> Self {
-        GeminiRenderer { form: Form::OpenApi }
+        GeminiRenderer { form: Form::OpenApi, model: ModelChoice::WireApi }
+    }
+
+    /// The same renderer for the model `id`: its family's
+    /// [`ModelProfile`](tooldef::render::ModelProfile) runs on top of the form's lowering
+    /// (chosen by [`ModelChoice::for_id`]; an id no profile matches keeps the defaults and is
+    /// reported on each tool).
+    #[must_use]
+    pub fn model(self, id: &str) -> Self {
+        GeminiRenderer { model: ModelChoice::for_id(id), ..self }
+    }
+
+    /// The model the tools are rendered for.
+    pub const fn model_choice(&self) -> ModelChoice {
+        self.model
     }
 
     /// The form rendered.
@@ -64,6 +79,11 @@ impl GeminiRenderer {
 
     /// The lowering used for the parameter and response schemas.
     pub const fn schema_options(&self) -> SchemaOptions {
+        self.model.schema_options(self.form_options())
+    }
+
+    /// The form's own lowering, before the model's profile.
+    const fn form_options(&self) -> SchemaOptions {
         match self.form {
             Form::JsonSchema => SchemaOptions {
                 // The documented subset; the rest is written into descriptions.
@@ -223,6 +243,9 @@ impl Renderer for GeminiRenderer {
         let mut ctx = RenderCtx::new(tool, policy);
         ctx.check_name(&FUNCTION_NAME)?;
         let (params_key, response_key) = self.schema_keys();
+        let prepared =
+            self.model.prepare(tool, &mut ctx, &JsonPointer::from_segments([params_key]), false)?;
+        let tool = &*prepared;
         let mut out = JsonWriter::for_tool(tool);
         out.begin_object();
         out.static_key(json_key!("name"));
