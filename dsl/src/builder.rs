@@ -48,6 +48,7 @@ pub struct ToolBuilder {
     definitions: Vec<Definition>,
     output: Option<Schema>,
     annotations: Annotations,
+    input_examples: Vec<Literal>,
 }
 
 impl ToolDescriptor {
@@ -62,6 +63,7 @@ impl ToolDescriptor {
             definitions: Vec::new(),
             output: None,
             annotations: Annotations::NONE,
+            input_examples: Vec::new(),
         }
     }
 }
@@ -115,6 +117,13 @@ impl ToolBuilder {
         self
     }
 
+    /// Adds a whole example input (an object of parameter values), checked by
+    /// [`build`](Self::build) against the parameters.
+    pub fn input_example(mut self, example: impl Into<Literal>) -> Self {
+        self.input_examples.push(example.into());
+        self
+    }
+
     /// Checks the name and every rule, and returns the descriptor.
     ///
     /// # Errors
@@ -133,6 +142,7 @@ impl ToolBuilder {
             annotations: self.annotations,
             input_kept: Vec::new(),
             extensions: Extensions::NONE,
+            input_examples: Cow::Owned(self.input_examples),
             source: crate::SchemaSource::NONE,
         };
         descriptor.validate()?;

@@ -16,7 +16,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::const_text::{ConstText, str_slice};
 use crate::extensions::Extensions;
-use crate::literal::Text;
+use crate::literal::{Literal, Text};
 use crate::rules;
 use crate::schema::{Additional, ObjectSchema, Schema, SchemaKind, SchemaRef, put, text_str};
 pub use crate::schema::{Definition, Param};
@@ -433,6 +433,12 @@ pub struct ToolDescriptor {
     /// the renderer of that provider.
     #[serde(default, skip_serializing_if = "Extensions::is_empty")]
     pub extensions: Extensions,
+    /// Whole example inputs (objects of parameter values), for the model: Anthropic takes them
+    /// as the tool's `input_examples`; the other renderers write them into the description
+    /// and report it. Each is checked against the parameters like a default
+    /// ([`validate`](Self::validate)); dispatch does not read them.
+    #[serde(default, skip_serializing_if = "<[Literal]>::is_empty")]
+    pub input_examples: Cow<'static, [Literal]>,
     /// The JSON text the schemas were imported from, for renderers that can write it back
     /// unchanged (see [`SchemaSource`]). Not serialized, and not part of equality.
     #[serde(skip)]
@@ -455,6 +461,7 @@ impl PartialEq for ToolDescriptor {
             annotations,
             input_kept,
             extensions,
+            input_examples,
             source: _,
         } = self;
         *name == other.name
@@ -467,6 +474,7 @@ impl PartialEq for ToolDescriptor {
             && *annotations == other.annotations
             && *input_kept == other.input_kept
             && *extensions == other.extensions
+            && *input_examples == other.input_examples
     }
 }
 
@@ -494,6 +502,7 @@ impl ToolDescriptor {
             annotations: Annotations::NONE,
             input_kept: Vec::new(),
             extensions: Extensions::NONE,
+            input_examples: Cow::Borrowed(&[]),
             source: SchemaSource::NONE,
         }
     }
@@ -540,6 +549,13 @@ impl ToolDescriptor {
     /// Sets the behaviour hints.
     pub const fn annotations(mut self, annotations: Annotations) -> Self {
         put(&mut self.annotations, annotations);
+        self
+    }
+
+    /// Sets whole example inputs ([`input_examples`](Self::input_examples)), each an object of
+    /// parameter values; [`validate`](Self::validate) checks each against the parameters.
+    pub const fn input_examples(mut self, examples: &'static [Literal]) -> Self {
+        put(&mut self.input_examples, Cow::Borrowed(examples));
         self
     }
 

@@ -15,7 +15,8 @@
 //! 11. [The attribute reference](#the-attribute-reference)
 //!
 //! Between 9 and 10: [the way back](#the-way-back-what-the-model-sends-as-the-descriptor-means-it)
-//! and [model families over another family's wire API](#model-families-over-another-familys-wire-api).
+//! [model families over another family's wire API](#model-families-over-another-familys-wire-api)
+//! and [whole example inputs](#whole-example-inputs).
 //!
 //! # Install
 //!
@@ -414,6 +415,38 @@
 //! let rendered = o3.render(&SEND, LossPolicy::Refuse).unwrap();
 //! let call = ToolCall::from_text("c1", "send", r#"{"to":{"city":"Oslo"},"priority":null}"#);
 //! assert_eq!(rendered.restore(call).arguments, Arguments::Text(r#"{"to":{"city":"Oslo"}}"#.into()));
+//! ```
+//!
+//! # Whole example inputs
+//!
+//! A tool can carry whole example inputs ([`ToolDescriptor::input_examples`](crate::ToolDescriptor::input_examples),
+//! [`ToolBuilder::input_example`](crate::ToolBuilder::input_example), `input_examples` in a spec
+//! file), each checked against the parameters like a default. Anthropic takes them as the
+//! tool's `input_examples`; the other providers read them at the end of the description, a
+//! lossless change in the report; MCP's `Tool` has no field for them (omitted, reported).
+//! Dispatch does not read them.
+//!
+//! ```
+//! use tooldef::render::{LossPolicy, Renderer};
+//! use tooldef::{Literal, Param, ToolDescriptor};
+//! use tooldef_openai::OpenAiRenderer;
+//!
+//! let example = Literal::from_json(&serde_json::json!({"city": "Paris", "days": 3})).unwrap();
+//! let forecast = ToolDescriptor::builder("forecast")
+//!     .description("Forecast the weather.")
+//!     .param(Param::string("city"))
+//!     .param(Param::integer("days").range(1, 10).optional())
+//!     .input_example(example)
+//!     .build()
+//!     .unwrap();
+//! // `tooldef_anthropic::AnthropicRenderer` writes them as `"input_examples": [{"city": "Paris", "days": 3}]`.
+//! assert_eq!(forecast.input_examples.len(), 1);
+//! let chat = OpenAiRenderer::chat().render(&forecast, LossPolicy::Refuse).unwrap();
+//! assert_eq!(
+//!     chat.to_value()["function"]["description"],
+//!     r#"Forecast the weather. Example input: {"city":"Paris","days":3}."#
+//! );
+//! assert_eq!(chat.report().len(), 1);
 //! ```
 //!
 //! # Tools from files and from other providers

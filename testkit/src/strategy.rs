@@ -94,6 +94,7 @@ pub fn arb_descriptor() -> BoxedStrategy<ToolDescriptor> {
                 annotations,
                 input_kept: Vec::new(),
                 extensions: tooldef::Extensions::NONE,
+                input_examples: Cow::Borrowed(&[]),
                 source: tooldef::SchemaSource::NONE,
             }
         },

@@ -158,11 +158,13 @@
 //! | `cache.rs` | [`RenderCache`] |
 //! | `json_writer.rs` | [`JsonWriter`] and its escaping |
 //! | `schema_options.rs` | [`SchemaOptions`], [`Keywords`], [`SchemaStats`] |
+//! | `examples.rs` | [`fold_input_examples`]: tool-level input examples written into descriptions |
 //! | `models.rs` | [`ModelProfile`], [`ModelChoice`]: model families on top of a wire API, chosen by model id |
 //! | `lowering/` | the lowering passes ([`Pass`]), each next to its inverse, and the way back ([`Inverse`], [`WayBack`]): `back.rs` the walker, one file per value-changing pass |
 //! | `schema_writer/` | [`write_input_schema`], [`write_output_schema`] (one file per concept: nodes, planning, annotations, objects, references, definitions) |
 
 mod cache;
+mod examples;
 mod json_writer;
 pub(crate) mod lowering;
 mod models;
@@ -174,6 +176,7 @@ mod schema_options;
 mod schema_writer;
 
 pub use cache::{RenderCache, content_hash};
+pub use examples::{fold_input_examples, input_examples_text};
 pub use json_writer::{JsonWriter, StaticKey, escape_into, literal_text};
 pub use lowering::{Inverse, Pass, Passes, WayBack};
 pub use models::{ModelChoice, ModelProfile};

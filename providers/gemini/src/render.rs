@@ -10,7 +10,7 @@ use tooldef::json_key;
 use tooldef::render::{
     Change, ChangeKind, JsonWriter, Keyword, Keywords, LossPolicy, ModelChoice, NameRules,
     NullStyle, RefStyle, RenderCtx, RenderError, RenderRule, Rendered, Renderer, SchemaOptions,
-    Unsupported, write_input_schema, write_output_schema,
+    Unsupported, fold_input_examples, write_input_schema, write_output_schema,
 };
 use tooldef::{Additional, ToolDescriptor};
 
@@ -253,7 +253,8 @@ impl Renderer for GeminiRenderer {
         out.static_key(json_key!("description"));
         let mut title_used = false;
         if !tool.description.trim().is_empty() {
-            out.string(&tool.description);
+            let at = JsonPointer::from_segments(["description"]);
+            out.string(&fold_input_examples(tool, &tool.description, &mut ctx, &at)?);
         } else if let Some(title) = tool.title.as_deref().filter(|t| !t.trim().is_empty()) {
             ctx.record(Change::lossless(ChangeKind::Rewritten, "description").at(JsonPointer::from_segments(["description"])).detail("the tool has no description, which FunctionDeclaration requires; its title is sent instead"))?;
             out.string(title);

@@ -7,7 +7,8 @@ use tooldef::ToolDescriptor;
 use tooldef::json_key;
 use tooldef::render::{
     Change, ChangeKind, JsonWriter, Keywords, LossPolicy, ModelChoice, RefStyle, RenderCtx,
-    RenderError, Rendered, Renderer, SchemaOptions, input_description, write_input_schema,
+    RenderError, Rendered, Renderer, SchemaOptions, fold_input_examples, input_description,
+    write_input_schema,
 };
 
 /// Renders tools for Ollama's native `/api/chat`:
@@ -90,12 +91,9 @@ impl Renderer for OllamaRenderer {
         let opts = self.schema_options();
         // The server keeps no description on `parameters`: what the root lowers into text
         // goes into the tool's.
-        let description = input_description(
-            tool,
-            &opts,
-            &mut ctx,
-            &JsonPointer::from_segments(["function", "description"]),
-        )?;
+        let at = JsonPointer::from_segments(["function", "description"]);
+        let description = input_description(tool, &opts, &mut ctx, &at)?;
+        let description = fold_input_examples(tool, &description, &mut ctx, &at)?.into_owned();
         if !description.is_empty() {
             out.static_key(json_key!("description"));
             out.string(&description);

@@ -8,7 +8,7 @@ use tooldef::json_key;
 use tooldef::render::{
     Change, ChangeKind, JsonWriter, Keyword, Keywords, LossPolicy, ModelChoice, NameRules,
     NullStyle, Pass, Passes, RenderCtx, RenderError, RenderRule, Rendered, Renderer, SchemaOptions,
-    SchemaStats, write_input_schema, write_output_schema,
+    SchemaStats, fold_input_examples, write_input_schema, write_output_schema,
 };
 use tooldef::{SchemaKind, ToolDescriptor};
 
@@ -318,9 +318,11 @@ impl OpenAiRenderer {
         let base = &self.base;
         out.static_key(json_key!("name"));
         out.string(tool.name.as_str());
-        if !tool.description.is_empty() || row.description_always {
+        let description =
+            fold_input_examples(tool, &tool.description, &mut ctx, &base.child("description"))?;
+        if !description.is_empty() || row.description_always {
             out.static_key(json_key!("description"));
-            out.string(&tool.description);
+            out.string(&description);
         }
         out.static_key(json_key!("parameters"));
         let pointer = &self.parameters;
