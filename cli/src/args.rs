@@ -84,6 +84,7 @@ expansion budget, the nesting guard, a provider's size limits; named with file a
         options: &Opts::<RenderDraft> {
             opts: &[
                 RENDER_PROVIDER,
+                RENDER_MODEL,
                 Opt::switch(
                     "--strict",
                     "Strict mode where the provider has one (`strict: true`), and the strict
@@ -150,6 +151,16 @@ or a tool too large or too deeply nested to render (as for `render`).
                     },
                 )
                 .listing(provider_list),
+                Opt::value(
+                    "--model",
+                    Value::optional("ID"),
+                    "Check for this model, on the providers that render for one (as
+`render --model`)",
+                    |d: &mut CheckArgs, _, id| {
+                        d.model = Some(id);
+                        Ok(())
+                    },
+                ),
                 Opt::switch(
                     "--strict",
                     "Check strict mode, with lossy changes as errors (as `render --strict`)",
@@ -384,10 +395,24 @@ const RENDER_PROVIDER: Opt<RenderDraft> = Opt::value(
 )
 .listing(provider_list);
 
+const RENDER_MODEL: Opt<RenderDraft> = Opt::value(
+    "--model",
+    Value::optional("ID"),
+    "Render for this model (`qwen3-coder`, `kimi-k2`, `gemini-2.0-flash`, `o3`): its
+family's profile on top of the provider's wire API (openai-chat,
+openai-responses, gemini, gemini-openapi, ollama); an ID no profile matches
+keeps the provider's defaults, and --report says so",
+    |d: &mut RenderDraft, _, id| {
+        d.model = Some(id);
+        Ok(())
+    },
+);
+
 /// `render`'s arguments as they are read.
 #[derive(Default)]
 struct RenderDraft {
     provider: Option<Provider>,
+    model: Option<String>,
     strict: bool,
     report: bool,
     pretty: bool,
@@ -398,13 +423,21 @@ struct RenderDraft {
 
 impl RenderDraft {
     fn finish(self) -> Result<Command, String> {
-        let RenderDraft { provider, strict, report, pretty, keep_going, map_names, paths } = self;
+        let RenderDraft { provider, model, strict, report, pretty, keep_going, map_names, paths } =
+            self;
         let provider = provider.ok_or_else(|| RENDER_PROVIDER.flag.required())?;
+        if model.is_some() && !provider.takes_model() {
+            return Err(format!(
+                "`--model` applies to the wire APIs other model families are served over; `{}` renders for no model",
+                provider.name()
+            ));
+        }
         if paths.is_empty() {
             return Err("no PATH given".into());
         }
         Ok(Command::Render(RenderArgs {
             provider,
+            model,
             strict,
             report,
             pretty,

@@ -15,6 +15,8 @@ use crate::{Failure, Status, out};
 #[derive(Debug, Default, PartialEq)]
 pub(crate) struct CheckArgs {
     pub(crate) providers: Vec<Provider>,
+    /// The model checked for (`--model`), on the providers that render for one.
+    pub(crate) model: Option<String>,
     pub(crate) strict: bool,
     /// Spec files and directories; `-` for one spec read from stdin.
     pub(crate) paths: Vec<PathBuf>,
@@ -34,7 +36,8 @@ pub(crate) fn run(a: CheckArgs) -> Result<(), Failure> {
     let providers =
         if tools.is_empty() && !loaded.problems.is_empty() { &[][..] } else { &a.providers[..] };
     for provider in providers {
-        let renderer = provider.renderer(a.strict);
+        let model = a.model.as_deref().filter(|_| provider.takes_model());
+        let renderer = provider.renderer(a.strict, model);
         let lines = check_one(specs, &tools, &*renderer, policy(a.strict));
         if lines.refused > 0 {
             refusing.push(provider.name());

@@ -61,24 +61,37 @@ macro_rules! named {
     };
 }
 
-/// Builds a provider's renderer; the argument turns on its strict mode where it has one.
-type MakeRenderer = fn(bool) -> Box<dyn Renderer>;
+/// Builds a provider's renderer: the first argument turns on its strict mode where it has one,
+/// the second names the model (`--model`) where the provider renders for one.
+type MakeRenderer = fn(bool, Option<&str>) -> Box<dyn Renderer>;
 
 named! {
     /// A provider target of `render` and `check`.
     enum Provider {
         fn make -> MakeRenderer;
-        OpenAiChat = "openai-chat" => |strict| Box::new(OpenAiRenderer::chat().strict(strict)),
-        OpenAiResponses = "openai-responses" =>
-            |strict| Box::new(OpenAiRenderer::responses().strict(strict)),
-        Anthropic = "anthropic" => |strict| Box::new(AnthropicRenderer::new().strict(strict)),
+        OpenAiChat = "openai-chat" => |strict, model| {
+            let r = OpenAiRenderer::chat().strict(strict);
+            Box::new(match model { Some(id) => r.model(id), None => r })
+        },
+        OpenAiResponses = "openai-responses" => |strict, model| {
+            let r = OpenAiRenderer::responses().strict(strict);
+            Box::new(match model { Some(id) => r.model(id), None => r })
+        },
+        // Anthropic, MCP and Bedrock render for no model family (`--model` is refused).
+        Anthropic = "anthropic" => |strict, _| Box::new(AnthropicRenderer::new().strict(strict)),
         // Gemini's strictness is per request (`VALIDATED` mode); per tool, only the policy.
-        Gemini = "gemini" => |_| Box::new(GeminiRenderer::new()),
-        GeminiOpenApi = "gemini-openapi" => |_| Box::new(GeminiRenderer::openapi()),
+        Gemini = "gemini" => |_, model| {
+            Box::new(model.map_or(GeminiRenderer::new(), |id| GeminiRenderer::new().model(id)))
+        },
+        GeminiOpenApi = "gemini-openapi" => |_, model| {
+            Box::new(model.map_or(GeminiRenderer::openapi(), |id| GeminiRenderer::openapi().model(id)))
+        },
         // Ollama and MCP have no strict mode.
-        Ollama = "ollama" => |_| Box::new(OllamaRenderer::new()),
-        Mcp = "mcp" => |_| Box::new(McpRenderer::new()),
-        Bedrock = "bedrock" => |strict| match strict {
+        Ollama = "ollama" => |_, model| {
+            Box::new(model.map_or(OllamaRenderer::new(), |id| OllamaRenderer::new().model(id)))
+        },
+        Mcp = "mcp" => |_, _| Box::new(McpRenderer::new()),
+        Bedrock = "bedrock" => |strict, _| match strict {
             true => Box::new(BedrockRenderer::strict()),
             false => Box::new(BedrockRenderer::new()),
         },
@@ -86,9 +99,23 @@ named! {
 }
 
 impl Provider {
-    /// The renderer; `strict` turns on the provider's strict mode where it has one.
-    pub(crate) fn renderer(self, strict: bool) -> Box<dyn Renderer> {
-        (self.make())(strict)
+    /// The renderer; `strict` turns on the provider's strict mode where it has one, `model`
+    /// names the model it renders for (see [`takes_model`](Self::takes_model)).
+    pub(crate) fn renderer(self, strict: bool, model: Option<&str>) -> Box<dyn Renderer> {
+        (self.make())(strict, model)
+    }
+
+    /// Whether the provider renders for a model family (`--model`): the wire APIs other
+    /// families are served over.
+    pub(crate) fn takes_model(self) -> bool {
+        matches!(
+            self,
+            Provider::OpenAiChat
+                | Provider::OpenAiResponses
+                | Provider::Gemini
+                | Provider::GeminiOpenApi
+                | Provider::Ollama
+        )
     }
 }
 

@@ -15,6 +15,8 @@ use crate::{Failure, Status, out, warn};
 #[derive(Debug, PartialEq)]
 pub(crate) struct RenderArgs {
     pub(crate) provider: Provider,
+    /// The model rendered for (`--model`), on top of the provider's wire API.
+    pub(crate) model: Option<String>,
     pub(crate) strict: bool,
     pub(crate) report: bool,
     pub(crate) pretty: bool,
@@ -32,7 +34,7 @@ pub(crate) fn run(a: RenderArgs) -> Result<(), Failure> {
     loaded.print_problems();
     let specs = &loaded.specs;
     let tools = specs.descriptors();
-    let renderer = a.provider.renderer(a.strict);
+    let renderer = a.provider.renderer(a.strict, a.model.as_deref());
     let name = a.provider.name();
     let each = if a.map_names {
         render_each_mapped(&*renderer, &tools, policy(a.strict)).0

@@ -141,6 +141,58 @@ fn strict_turns_on_strict_mode_where_the_provider_has_one() {
 }
 
 #[test]
+fn model_renders_a_family_profile_on_top_of_the_wire_api_and_reports_it() {
+    let file = fixture("models/send.json");
+    let o = tooldef([
+        "render".as_ref(),
+        "--provider".as_ref(),
+        "openai-chat".as_ref(),
+        "--model".as_ref(),
+        "Qwen/Qwen2.5-72B-Instruct".as_ref(),
+        "--report".as_ref(),
+        file.as_os_str(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        String::from_utf8(o.stdout.clone()).unwrap(),
+        r#"[{"type":"function","function":{"name":"send","parameters":{"type":"object","properties":{"to":{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]},"note":{"type":"string","maxLength":20}},"required":["to"]}}}]
+"#
+    );
+    assert_eq!(
+        stderr(&o),
+        "openai-chat: tool `send`, parameter `to` at /function/parameters/properties/to: reference to `Addr` replaced by its definition\n"
+    );
+    let o = tooldef([
+        "render".as_ref(),
+        "--provider".as_ref(),
+        "openai-chat".as_ref(),
+        "--model".as_ref(),
+        "mystery-1".as_ref(),
+        "--report".as_ref(),
+        file.as_os_str(),
+    ]);
+    assert_eq!(
+        stderr(&o),
+        "openai-chat: tool `send`: no model profile matches the model id: the wire API's defaults apply\n"
+    );
+    let o = tooldef([
+        "render".as_ref(),
+        "--provider".as_ref(),
+        "anthropic".as_ref(),
+        "--model".as_ref(),
+        "qwen-plus".as_ref(),
+        file.as_os_str(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        stderr(&o).lines().next(),
+        Some(
+            "error: `--model` applies to the wire APIs other model families are served over; `anthropic` renders for no model"
+        )
+    );
+}
+
+#[test]
 fn render_of_the_examples_directory_works() {
     let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/tools");
     let tools = render("openai-chat", &["--pretty"], &[&examples]);
@@ -563,17 +615,17 @@ fn help_is_printed_for_every_command() {
         (
             &["--help"][..],
             "tooldef: render, check and import LLM tool definitions",
-            "  tooldef render --provider P [--strict] [--report] [--pretty] [--keep-going] [--map-names] PATH...",
+            "  tooldef render --provider P [--model ID] [--strict] [--report] [--pretty] [--keep-going] [--map-names] PATH...",
         ),
         (
             &["render", "--help"][..],
             "Print the provider's wire JSON",
-            "Usage: tooldef render --provider P [--strict] [--report] [--pretty] [--keep-going] [--map-names] PATH...",
+            "Usage: tooldef render --provider P [--model ID] [--strict] [--report] [--pretty] [--keep-going] [--map-names] PATH...",
         ),
         (
             &["check", "-h"][..],
             "Show, per provider,",
-            "Usage: tooldef check [--provider P]... [--strict] PATH...",
+            "Usage: tooldef check [--provider P]... [--model ID] [--strict] PATH...",
         ),
         (
             &["help", "import"][..],

@@ -16,8 +16,8 @@ const TIMEOUT: Duration = Duration::from_secs(60);
 
 const USAGE: &str = "\
 Usage:
-  tooldef render --provider P [--strict] [--report] [--pretty] [--keep-going] [--map-names] PATH...
-  tooldef check  [--provider P]... [--strict] PATH...
+  tooldef render --provider P [--model ID] [--strict] [--report] [--pretty] [--keep-going] [--map-names] PATH...
+  tooldef check  [--provider P]... [--model ID] [--strict] PATH...
   tooldef import --from mcp|openai|anthropic|gemini [--keep-going] FILE [--out DIR] [--force]
   tooldef serve  [--http ADDR] [--allow-origin ORIGIN]... DIR...
   tooldef help   [COMMAND]
@@ -150,7 +150,7 @@ fn a_mistyped_option_is_named_under_its_verbs_usage() {
     assert_eq!(
         stderr(&o),
         "error: unknown option `--stirct`; did you mean `--strict`?\n\n\
-         Usage: tooldef check [--provider P]... [--strict] PATH...\n\n\
+         Usage: tooldef check [--provider P]... [--model ID] [--strict] PATH...\n\n\
          For more information, try `tooldef check --help`.\n"
     );
     let o = tooldef(&["import", "--from", "antropic", "x.json"]);
@@ -175,9 +175,9 @@ fn help_and_version_go_to_stdout_and_exit_zero() {
     for (verb, usage) in [
         (
             "render",
-            "Usage: tooldef render --provider P [--strict] [--report] [--pretty] [--keep-going] [--map-names] PATH...",
+            "Usage: tooldef render --provider P [--model ID] [--strict] [--report] [--pretty] [--keep-going] [--map-names] PATH...",
         ),
-        ("check", "Usage: tooldef check [--provider P]... [--strict] PATH..."),
+        ("check", "Usage: tooldef check [--provider P]... [--model ID] [--strict] PATH..."),
         (
             "import",
             "Usage: tooldef import --from mcp|openai|anthropic|gemini [--keep-going] FILE [--out DIR] [--force]",

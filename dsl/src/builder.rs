@@ -50,6 +50,7 @@ pub struct ToolBuilder {
     definitions: Vec<Definition>,
     output: Option<Schema>,
     annotations: Annotations,
+    input_examples: Vec<Literal>,
 }
 
 impl ToolDescriptor {
@@ -64,6 +65,7 @@ impl ToolDescriptor {
             definitions: Vec::new(),
             output: None,
             annotations: Annotations::NONE,
+            input_examples: Vec::new(),
         }
     }
 }
@@ -117,6 +119,13 @@ impl ToolBuilder {
         self
     }
 
+    /// Adds a whole example input (an object of parameter values), checked by
+    /// [`build`](Self::build) against the parameters.
+    pub fn input_example(mut self, example: impl Into<Literal>) -> Self {
+        self.input_examples.push(example.into());
+        self
+    }
+
     /// Checks the name and every rule, and returns the descriptor.
     ///
     /// # Errors
@@ -136,6 +145,7 @@ impl ToolBuilder {
             input_kept: Vec::new(),
             extensions: Extensions::NONE,
             grammar: None,
+            input_examples: Cow::Owned(self.input_examples),
             source: crate::SchemaSource::NONE,
         };
         descriptor.validate()?;

@@ -16,7 +16,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::const_text::{ConstText, str_slice};
 use crate::extensions::Extensions;
-use crate::literal::Text;
+use crate::literal::{Literal, Text};
 use crate::rules;
 use crate::schema::{Additional, ObjectSchema, Schema, SchemaKind, SchemaRef, put, text_str};
 pub use crate::schema::{Definition, Param};
@@ -465,6 +465,12 @@ pub struct ToolDescriptor {
     /// `input`. `None` for a tool whose input is the JSON object of `params`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub grammar: Option<crate::grammar::Grammar>,
+    /// Whole example inputs (objects of parameter values), for the model: Anthropic takes them
+    /// as the tool's `input_examples`; the other renderers write them into the description
+    /// and report it. Each is checked against the parameters like a default
+    /// ([`validate`](Self::validate)); dispatch does not read them.
+    #[serde(default, skip_serializing_if = "<[Literal]>::is_empty")]
+    pub input_examples: Cow<'static, [Literal]>,
     /// The JSON text the schemas were imported from, for renderers that can write it back
     /// unchanged (see [`SchemaSource`]). Not serialized, and not part of equality.
     #[serde(skip)]
@@ -488,6 +494,7 @@ impl PartialEq for ToolDescriptor {
             input_kept,
             extensions,
             grammar,
+            input_examples,
             source: _,
         } = self;
         *name == other.name
@@ -501,6 +508,7 @@ impl PartialEq for ToolDescriptor {
             && *input_kept == other.input_kept
             && *extensions == other.extensions
             && *grammar == other.grammar
+            && *input_examples == other.input_examples
     }
 }
 
@@ -529,6 +537,7 @@ impl ToolDescriptor {
             input_kept: Vec::new(),
             extensions: Extensions::NONE,
             grammar: None,
+            input_examples: Cow::Borrowed(&[]),
             source: SchemaSource::NONE,
         }
     }
@@ -606,6 +615,13 @@ impl ToolDescriptor {
     /// Sets the behaviour hints.
     pub const fn annotations(mut self, annotations: Annotations) -> Self {
         put(&mut self.annotations, annotations);
+        self
+    }
+
+    /// Sets whole example inputs ([`input_examples`](Self::input_examples)), each an object of
+    /// parameter values; [`validate`](Self::validate) checks each against the parameters.
+    pub const fn input_examples(mut self, examples: &'static [Literal]) -> Self {
+        put(&mut self.input_examples, Cow::Borrowed(examples));
         self
     }
 

@@ -22,6 +22,7 @@
 //! ECMA-262's meaning is refused there, and dispatch refuses values against it.
 
 use crate::descriptor::ToolDescriptor;
+use crate::literal::Literal;
 use crate::rules;
 pub use crate::rules::{MAX_DEPTH, Rule, Violation};
 
@@ -83,7 +84,46 @@ impl ToolDescriptor {
             }
             Err(v) => Err(v),
         };
-        found.map_err(|v| DescriptorError { tool: self.name.to_string(), ..v.into() })
+        found.map_err(|v| DescriptorError { tool: self.name.to_string(), ..v.into() })?;
+        self.check_input_examples()
+    }
+
+    /// Each input example is an object the input schema accepts ([`Rule::BadInputExample`]).
+    fn check_input_examples(&self) -> Result<(), DescriptorError> {
+        if self.input_examples.is_empty() {
+            return Ok(());
+        }
+        let input = self.input_schema();
+        let order = rules::name_order(&self.definitions);
+        let mut steps = usize::MAX;
+        for (i, example) in self.input_examples.iter().enumerate() {
+            let why = match example {
+                Literal::Object(_) => {
+                    match rules::literal_fits(
+                        &input,
+                        example,
+                        &self.definitions,
+                        &order,
+                        &mut steps,
+                    ) {
+                        Err(rules::Unfit::Rejected(why)) => why,
+                        // Past the budget: dispatch still checks every call.
+                        _ => continue,
+                    }
+                }
+                other => format!("it is {}, not an object of parameter values", other.type_name()),
+            };
+            let tool = self.name.to_string();
+            return Err(DescriptorError {
+                message: format!(
+                    "tool `{tool}`: input example {i} is not an input the tool takes: {why}"
+                ),
+                tool,
+                param: String::new(),
+                rule: Rule::BadInputExample,
+            });
+        }
+        Ok(())
     }
 }
 

@@ -14,6 +14,10 @@
 //! 10. [Tools from files and from other providers](#tools-from-files-and-from-other-providers)
 //! 11. [The attribute reference](#the-attribute-reference)
 //!
+//! Between 9 and 10: [the way back](#the-way-back-what-the-model-sends-as-the-descriptor-means-it)
+//! [model families over another family's wire API](#model-families-over-another-familys-wire-api)
+//! and [whole example inputs](#whole-example-inputs).
+//!
 //! # Install
 //!
 //! ```toml
@@ -575,6 +579,80 @@
 //!     toolbox.call_blocking(&calls[1]).text(),
 //!     r#"invalid arguments for set_unit: the arguments could not be decoded: /input: expected one of "celsius", "fahrenheit" at byte 0; got "kelvin""#
 //! );
+//!
+//! # Model families over another family's wire API
+//!
+#![doc = include_str!("guide/models.md")]
+//!
+//! ```
+//! use tooldef::render::{LossPolicy, Renderer, WayBack};
+//! use tooldef::{Arguments, Definition, Param, Schema, ToolCall, ToolDescriptor};
+//! use tooldef_openai::OpenAiRenderer;
+//!
+//! static SEND: ToolDescriptor = ToolDescriptor::new("send")
+//!     .definitions(const {
+//!         &[Definition::new("Address", Schema::object(const { &[Param::string("city")] }))]
+//!     })
+//!     .params(const { &[
+//!         Param::new("to", Schema::reference("Address")),
+//!         Param::integer("priority").optional(),
+//!     ] });
+//!
+//! // Qwen over OpenAI's Chat Completions: definitions inlined.
+//! let qwen = OpenAiRenderer::chat().model("Qwen/Qwen2.5-72B-Instruct");
+//! let rendered = qwen.render(&SEND, LossPolicy::Refuse).unwrap();
+//! assert_eq!(
+//!     rendered.to_value()["function"]["parameters"]["properties"]["to"],
+//!     serde_json::json!({"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"], "additionalProperties": false})
+//! );
+//!
+//! // Kimi takes no strict tool definitions: asked for strict mode, it renders without and says so.
+//! let kimi = OpenAiRenderer::chat().strict(true).model("kimi-k2-0905-preview");
+//! let rendered = kimi.render(&SEND, LossPolicy::Allow).unwrap();
+//! assert_eq!(rendered.to_value()["function"].get("strict"), None);
+//! assert_eq!(
+//!     rendered.report().lossy().map(ToString::to_string).collect::<Vec<_>>(),
+//!     ["tool `send`: strict mode off: the kimi models take no strict tool definitions (lossy)"]
+//! );
+//!
+//! // An OpenAI reasoning model: `priority` is sent as required and nullable, and its `null`
+//! // comes back as absent.
+//! let o3 = OpenAiRenderer::chat().model("o3-mini");
+//! let rendered = o3.render(&SEND, LossPolicy::Refuse).unwrap();
+//! let call = ToolCall::from_text("c1", "send", r#"{"to":{"city":"Oslo"},"priority":null}"#);
+//! assert_eq!(rendered.restore(call).arguments, Arguments::Text(r#"{"to":{"city":"Oslo"}}"#.into()));
+//! ```
+//!
+//! # Whole example inputs
+//!
+//! A tool can carry whole example inputs ([`ToolDescriptor::input_examples`](crate::ToolDescriptor::input_examples),
+//! [`ToolBuilder::input_example`](crate::ToolBuilder::input_example), `input_examples` in a spec
+//! file), each checked against the parameters like a default. Anthropic takes them as the
+//! tool's `input_examples`; the other providers read them at the end of the description, a
+//! lossless change in the report; MCP's `Tool` has no field for them (omitted, reported).
+//! Dispatch does not read them.
+//!
+//! ```
+//! use tooldef::render::{LossPolicy, Renderer};
+//! use tooldef::{Literal, Param, ToolDescriptor};
+//! use tooldef_openai::OpenAiRenderer;
+//!
+//! let example = Literal::from_json(&serde_json::json!({"city": "Paris", "days": 3})).unwrap();
+//! let forecast = ToolDescriptor::builder("forecast")
+//!     .description("Forecast the weather.")
+//!     .param(Param::string("city"))
+//!     .param(Param::integer("days").range(1, 10).optional())
+//!     .input_example(example)
+//!     .build()
+//!     .unwrap();
+//! // `tooldef_anthropic::AnthropicRenderer` writes them as `"input_examples": [{"city": "Paris", "days": 3}]`.
+//! assert_eq!(forecast.input_examples.len(), 1);
+//! let chat = OpenAiRenderer::chat().render(&forecast, LossPolicy::Refuse).unwrap();
+//! assert_eq!(
+//!     chat.to_value()["function"]["description"],
+//!     r#"Forecast the weather. Example input: {"city":"Paris","days":3}."#
+//! );
+//! assert_eq!(chat.report().len(), 1);
 //! ```
 //!
 //! # Tools from files and from other providers

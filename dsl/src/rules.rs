@@ -64,6 +64,9 @@ pub enum Rule {
     /// A pattern cannot be enforced with ECMA-262's meaning (see [`crate::arg_checks::compile`]);
     /// checked at run time only (`ToolDescriptor::validate`).
     BadPattern,
+    /// A tool-level input example is not an input the parameters accept; checked at run time
+    /// (`ToolDescriptor::validate`), and by `#[tool(example(...))]` at compile time.
+    BadInputExample,
 }
 
 /// How deep schemas may nest before validation gives up (guards against runaway recursion).

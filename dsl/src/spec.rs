@@ -13,6 +13,7 @@
 //!   "output_schema": { "type": "object" },
 //!   "annotations": { "readOnlyHint": true },
 //!   "extensions": { "mcp": { "_meta": { "vendor": "example" } } },
+//!   "input_examples": [ { "city": "Paris" } ],
 //!   "command": { "argv": ["python3", "weather.py"], "timeout_ms": 10000, "env": ["WEATHER_KEY"] }
 //! }
 //! ```
@@ -24,7 +25,9 @@
 //! with a note), the `name` key, and for [`load_spec_file`] only, the file stem. `$schema` is
 //! accepted and ignored (editors use it); any other unknown key is an error. `extensions` holds
 //! provider fields the IR does not model, per provider namespace (see [`Extensions`]); the
-//! renderer of that provider writes them back. `command` is an argv
+//! renderer of that provider writes them back. `input_examples` holds whole example inputs
+//! (objects of parameter values, checked against the input schema like a default; see
+//! [`ToolDescriptor::input_examples`](crate::ToolDescriptor::input_examples)). `command` is an argv
 //! array of strings (`["python3", "weather.py"]`) or `{"argv": [..], "timeout_ms": n, "env":
 //! [..]}`; `env` names the host's environment variables passed through to the command (it runs
 //! with a minimal environment otherwise, see [`crate::workspace`]). It is checked here
@@ -85,6 +88,7 @@ pub const SPEC_KEYS: &[&str] = &[
     "output_schema",
     "annotations",
     "extensions",
+    "input_examples",
     "command",
 ];
 
@@ -507,6 +511,21 @@ fn spec_value(
             ),
         }
     }
+    if let Some(examples) = obj.get("input_examples") {
+        match examples.as_array() {
+            None => problems.wrong("/input_examples", "an array of objects", examples),
+            Some(list) => {
+                let mut kept = Vec::with_capacity(list.len());
+                for (i, e) in list.iter().enumerate() {
+                    match (e.is_object(), Literal::from_json(e)) {
+                        (true, Ok(l)) => kept.push(l),
+                        _ => problems.wrong(&format!("/input_examples/{i}"), "an object", e),
+                    }
+                }
+                d.input_examples = kept.into();
+            }
+        }
+    }
     let command = obj.get("command").and_then(|c| parse_command(c, &mut problems));
     if name.is_some()
         && schemas_in
@@ -769,6 +788,9 @@ pub fn spec_to_literal(d: &ToolDescriptor, command: Option<&Command>) -> Literal
             // not written back into the spec text.
             Err(e) => tracing::warn!(tool = %d.name, "extensions not written to the spec: {e}"),
         }
+    }
+    if !d.input_examples.is_empty() {
+        m.insert("input_examples", Literal::List(d.input_examples.clone()));
     }
     if let Some(c) = command {
         let strings =

@@ -95,6 +95,7 @@ pub fn arb_descriptor() -> BoxedStrategy<ToolDescriptor> {
                 input_kept: Vec::new(),
                 extensions: tooldef::Extensions::NONE,
                 grammar: None,
+                input_examples: Cow::Borrowed(&[]),
                 source: tooldef::SchemaSource::NONE,
             }
         },

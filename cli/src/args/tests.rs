@@ -20,6 +20,7 @@ fn render_takes_flags_in_any_order_and_inline_values() {
         c,
         Ok(Command::Render(RenderArgs {
             provider: Provider::Anthropic,
+            model: None,
             strict: false,
             report: false,
             pretty: true,
@@ -27,6 +28,22 @@ fn render_takes_flags_in_any_order_and_inline_values() {
             map_names: false,
             paths: vec!["a.json".into(), "dir".into()],
         }))
+    );
+}
+
+#[test]
+fn model_is_read_for_the_wire_apis_that_take_one_and_refused_elsewhere() {
+    let Ok(Command::Render(r)) =
+        parse_str(&["render", "--provider", "ollama", "--model=llama3.1:8b", "a.json"])
+    else {
+        panic!("render parsed")
+    };
+    assert_eq!(r.model.as_deref(), Some("llama3.1:8b"));
+    assert_eq!(
+        parse_str(&["render", "--provider", "mcp", "--model", "qwen", "a.json"])
+            .unwrap_err()
+            .message,
+        "`--model` applies to the wire APIs other model families are served over; `mcp` renders for no model"
     );
 }
 
@@ -83,7 +100,7 @@ fn usage_errors_name_the_argument_and_suggest_a_close_one() {
     );
     assert_eq!(
         message(&["check", "--keep-going", "x"]),
-        "unknown option `--keep-going`; `check` takes `--provider`, `--strict` or `--help`"
+        "unknown option `--keep-going`; `check` takes `--provider`, `--model`, `--strict` or `--help`"
     );
     assert_eq!(
         message(&["import", "--from", "gemni", "x"]),
@@ -102,7 +119,7 @@ fn usage_errors_name_the_argument_and_suggest_a_close_one() {
     assert_eq!(message(&["--verison"]), "unknown option `--verison`; did you mean `--version`?");
     assert_eq!(
         message(&["check", "--keep", "x"]),
-        "unknown option `--keep`; `check` takes `--provider`, `--strict` or `--help`"
+        "unknown option `--keep`; `check` takes `--provider`, `--model`, `--strict` or `--help`"
     );
     assert_eq!(message(&["import", "-force"]), "unknown option `-force`; did you mean `--force`?");
     assert_eq!(message(&["import", "--from", "mcp"]), "no FILE given (`-` reads stdin)");
@@ -116,14 +133,14 @@ fn usage_errors_name_the_argument_and_suggest_a_close_one() {
 #[test]
 fn usage_under_an_error_is_the_verbs_line_or_every_verb() {
     let e = parse_str(&["check"]).unwrap_err();
-    assert_eq!(e.usage(), "Usage: tooldef check [--provider P]... [--strict] PATH...");
+    assert_eq!(e.usage(), "Usage: tooldef check [--provider P]... [--model ID] [--strict] PATH...");
     assert_eq!(e.more(), "tooldef check --help");
     let e = parse_str(&[]).unwrap_err();
     assert_eq!(
         e.usage(),
         "Usage:
-  tooldef render --provider P [--strict] [--report] [--pretty] [--keep-going] [--map-names] PATH...
-  tooldef check  [--provider P]... [--strict] PATH...
+  tooldef render --provider P [--model ID] [--strict] [--report] [--pretty] [--keep-going] [--map-names] PATH...
+  tooldef check  [--provider P]... [--model ID] [--strict] PATH...
   tooldef import --from mcp|openai|anthropic|gemini [--keep-going] FILE [--out DIR] [--force]
   tooldef serve  [--http ADDR] [--allow-origin ORIGIN]... DIR...
   tooldef help   [COMMAND]

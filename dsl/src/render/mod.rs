@@ -121,6 +121,8 @@
 //! | [`Pass::KeptInText`] | a keyword import kept verbatim written into the description | none: dispatch checks it |
 //! | [`Pass::ClampMinItems`] | `minItems` clamped to what the provider takes | none: dispatch checks the bound |
 //! | [`Pass::CloseObjects`] | objects closed with `additionalProperties: false` | none |
+//! | [`Pass::OpenAnyMaps`] | a map of any value written as `additionalProperties: true` (model profiles) | none: the same values are valid |
+//! | [`Pass::DropNeverVariants`] | `anyOf` variants that accept no value left out (model profiles) | none: the same values are valid |
 //!
 //! Each pass is one small unit in `render/lowering/`, in a file named after it (the table in
 //! `ARCHITECTURE.md` lists them): what the schema writer asks it at a node (does it fire,
@@ -180,13 +182,17 @@
 //! | `cache.rs` | [`RenderCache`] |
 //! | `json_writer.rs` | [`JsonWriter`] and its escaping |
 //! | `schema_options.rs` | [`SchemaOptions`], [`Keywords`], [`SchemaStats`] |
+//! | `examples.rs` | [`fold_input_examples`]: tool-level input examples written into descriptions |
+//! | `models.rs` | [`ModelProfile`], [`ModelChoice`]: model families on top of a wire API, chosen by model id |
 //! | `lowering/` | the lowering passes ([`Pass`]), each next to its inverse, and the way back ([`Inverse`], [`WayBack`]): `back.rs` the walker, one file per value-changing pass |
 //! | `schema_writer/` | [`write_input_schema`], [`write_output_schema`] (one file per concept: nodes, planning, annotations, objects, references, definitions) |
 
 mod cache;
 mod grammar;
+mod examples;
 mod json_writer;
 pub(crate) mod lowering;
+mod models;
 pub(crate) mod name_map;
 mod names;
 mod renderer;
@@ -196,8 +202,10 @@ mod schema_writer;
 
 pub use cache::{RenderCache, content_hash};
 pub use grammar::grammar_as_function;
+pub use examples::{fold_input_examples, input_examples_text};
 pub use json_writer::{JsonWriter, StaticKey, escape_into, literal_text};
 pub use lowering::{Inverse, Pass, Passes, WayBack};
+pub use models::{ModelChoice, ModelProfile};
 pub use name_map::{MappedSet, NameMap, NameRules, render_mapped};
 pub use names::NameRule;
 pub use renderer::{RenderCtx, Rendered, RenderedSet, Renderer, json_array, tools_json};

@@ -118,6 +118,18 @@ impl Keywords {
     pub const fn contains(self, k: Keyword) -> bool {
         self.0 & (1 << k as u8) != 0
     }
+
+    /// Both sets together.
+    #[must_use]
+    pub const fn union(self, other: Keywords) -> Keywords {
+        Keywords(self.0 | other.0)
+    }
+
+    /// The set without the keywords of `other`.
+    #[must_use]
+    pub const fn difference(self, other: Keywords) -> Keywords {
+        Keywords(self.0 & !other.0)
+    }
 }
 
 /// How a schema says "or null".
@@ -249,7 +261,9 @@ impl SchemaOptions {
     #[must_use]
     pub const fn with(mut self, pass: Pass) -> Self {
         match pass {
-            Pass::KeywordsInText | Pass::MapNames => {}
+            // The descriptor rewrites of model profiles (`lowering/rewrite.rs`) run before the
+            // writer, which has nothing to ask of them.
+            Pass::KeywordsInText | Pass::MapNames | Pass::OpenAnyMaps | Pass::DropNeverVariants => {}
             Pass::StringEnums => {
                 self.passes = self.passes.with(Pass::StringEnums).with(Pass::EnumsInText);
             }

@@ -112,6 +112,13 @@ impl AnthropicRenderer {
             out.static_key(json_key!("strict"));
             out.bool(true);
         }
+        // The tool's own field for whole example inputs.
+        if !tool.input_examples.is_empty() {
+            out.static_key(json_key!("input_examples"));
+            out.begin_array();
+            tool.input_examples.iter().for_each(|e| out.literal(e));
+            out.end_array();
+        }
         out.end_object();
         if let Some(title) = &tool.title {
             ctx.record(

@@ -5,7 +5,8 @@ use tooldef::ToolDescriptor;
 use tooldef::json_key;
 use tooldef::render::{
     Change, ChangeKind, JsonWriter, Keyword, Keywords, LossPolicy, NameRules, NullStyle, Pass,
-    RenderCtx, RenderError, RenderRule, Rendered, Renderer, SchemaOptions, write_input_schema,
+    RenderCtx, RenderError, RenderRule, Rendered, Renderer, SchemaOptions, fold_input_examples,
+    write_input_schema,
 };
 
 use crate::rules;
@@ -92,9 +93,15 @@ impl Renderer for BedrockRenderer {
         out.begin_object();
         out.static_key(json_key!("name"));
         out.string(tool.name.as_str());
-        if !tool.description.is_empty() {
+        let description = fold_input_examples(
+            tool,
+            &tool.description,
+            &mut ctx,
+            &JsonPointer::from_segments(["toolSpec", "description"]),
+        )?;
+        if !description.is_empty() {
             out.static_key(json_key!("description"));
-            out.string(&tool.description);
+            out.string(&description);
         }
         out.static_key(json_key!("inputSchema"));
         out.begin_object();

@@ -8,9 +8,9 @@ use serde_json::Value;
 use tooldef::JsonPointer;
 use tooldef::json_key;
 use tooldef::render::{
-    Change, ChangeKind, JsonWriter, Keyword, Keywords, LossPolicy, NameRules, NullStyle, Pass,
-    RenderCtx, RenderError, RenderRule, Rendered, Renderer, SchemaOptions, Unsupported,
-    write_input_schema, write_output_schema,
+    Change, ChangeKind, JsonWriter, Keyword, Keywords, LossPolicy, ModelChoice, NameRules,
+    NullStyle, Pass, RefStyle, RenderCtx, RenderError, RenderRule, Rendered, Renderer,
+    SchemaOptions, Unsupported, fold_input_examples, write_input_schema, write_output_schema,
 };
 use tooldef::{Additional, ToolDescriptor};
 
@@ -44,17 +44,32 @@ const OPENAPI_FORMATS: &[&str] = &["date-time", "enum"];
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct GeminiRenderer {
     form: Form,
+    model: ModelChoice,
 }
 
 impl GeminiRenderer {
     /// `parametersJsonSchema` (the default).
     pub const fn new() -> Self {
-        GeminiRenderer { form: Form::JsonSchema }
+        GeminiRenderer { form: Form::JsonSchema, model: ModelChoice::WireApi }
     }
 
     /// The OpenAPI-subset `parameters` form, for the Live API and models before 2.5.
     pub const fn openapi() -> Self {
-        GeminiRenderer { form: Form::OpenApi }
+        GeminiRenderer { form: Form::OpenApi, model: ModelChoice::WireApi }
+    }
+
+    /// The same renderer for the model `id`: its family's
+    /// [`ModelProfile`](tooldef::render::ModelProfile) runs on top of the form's lowering
+    /// (chosen by [`ModelChoice::for_id`]; an id no profile matches keeps the defaults and is
+    /// reported on each tool).
+    #[must_use]
+    pub fn model(self, id: &str) -> Self {
+        GeminiRenderer { model: ModelChoice::for_id(id), ..self }
+    }
+
+    /// The model the tools are rendered for.
+    pub const fn model_choice(&self) -> ModelChoice {
+        self.model
     }
 
     /// The form rendered.
@@ -64,6 +79,11 @@ impl GeminiRenderer {
 
     /// The lowering used for the parameter and response schemas.
     pub const fn schema_options(&self) -> SchemaOptions {
+        self.model.schema_options(self.form_options())
+    }
+
+    /// The form's own lowering, before the model's profile.
+    const fn form_options(&self) -> SchemaOptions {
         match self.form {
             Form::JsonSchema => SchemaOptions {
                 // The documented subset; the rest is written into descriptions.
@@ -222,6 +242,9 @@ impl Renderer for GeminiRenderer {
         tooldef::render::grammar_as_function(&mut ctx, tool)?;
         ctx.check_name(&FUNCTION_NAME)?;
         let (params_key, response_key) = self.schema_keys();
+        let prepared =
+            self.model.prepare(tool, &mut ctx, &JsonPointer::from_segments([params_key]), false)?;
+        let tool = &*prepared;
         let mut out = JsonWriter::for_tool(tool);
         out.begin_object();
         out.static_key(json_key!("name"));
@@ -229,7 +252,8 @@ impl Renderer for GeminiRenderer {
         out.static_key(json_key!("description"));
         let mut title_used = false;
         if !tool.description.trim().is_empty() {
-            out.string(&tool.description);
+            let at = JsonPointer::from_segments(["description"]);
+            out.string(&fold_input_examples(tool, &tool.description, &mut ctx, &at)?);
         } else if let Some(title) = tool.title.as_deref().filter(|t| !t.trim().is_empty()) {
             ctx.record(Change::lossless(ChangeKind::Rewritten, "description").at(JsonPointer::from_segments(["description"])).detail("the tool has no description, which FunctionDeclaration requires; its title is sent instead"))?;
             out.string(title);

@@ -128,6 +128,13 @@ impl Renderer for McpRenderer {
             out.static_key(json_key!("description"));
             out.string(&tool.description);
         }
+        if !tool.input_examples.is_empty() {
+            // MCP's `Tool` has no field for them, and the description is the server's own text.
+            ctx.record(
+                Change::lossless(ChangeKind::Omitted, "input_examples")
+                    .detail("the tool's input examples omitted: MCP's Tool has no field for them"),
+            )?;
+        }
         out.static_key(json_key!("inputSchema"));
         // A schema unchanged since import is written as it was read: the same schema as the
         // IR's, in the server's own spelling, so nothing is changed or reported. Unless MCP

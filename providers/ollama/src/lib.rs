@@ -11,7 +11,7 @@
 //!     .description("Get the weather.")
 //!     .params(const { &[Param::integer("days").range(1, 10).default_int(3)] });
 //!
-//! let tool = OllamaRenderer.render(&WEATHER, LossPolicy::Refuse).unwrap();
+//! let tool = OllamaRenderer::new().render(&WEATHER, LossPolicy::Refuse).unwrap();
 //! assert_eq!(
 //!     tool.json(),
 //!     r#"{"type":"function","function":{"name":"get_weather","description":"Get the weather.","parameters":{"type":"object","properties":{"days":{"type":"integer","description":"Default: 3. Minimum: 1. Maximum: 10."}}}}}"#

@@ -6,8 +6,9 @@ use tooldef::JsonPointer;
 use tooldef::ToolDescriptor;
 use tooldef::json_key;
 use tooldef::render::{
-    Change, ChangeKind, JsonWriter, Keywords, LossPolicy, Pass, RefStyle, RenderCtx, RenderError,
-    Rendered, Renderer, SchemaOptions, input_description, write_input_schema,
+    Change, ChangeKind, JsonWriter, Keywords, LossPolicy, ModelChoice, Pass, RefStyle, RenderCtx,
+    RenderError, Rendered, Renderer, SchemaOptions, fold_input_examples, input_description,
+    write_input_schema,
 };
 
 /// Renders tools for Ollama's native `/api/chat`:
@@ -24,17 +25,33 @@ use tooldef::render::{
 /// a root `$defs` (both kept as any JSON; recursion elsewhere is an error); the value schema of a map is dropped (lossy). The tool's title,
 /// annotations and output schema have no field and are reported as omitted.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct OllamaRenderer;
+pub struct OllamaRenderer {
+    model: ModelChoice,
+}
 
 impl OllamaRenderer {
     /// The renderer.
     pub const fn new() -> Self {
-        OllamaRenderer
+        OllamaRenderer { model: ModelChoice::WireApi }
+    }
+
+    /// The same renderer for the model `id` (Ollama's model name, such as `qwen3:8b` or
+    /// `llama3.1:70b`): its family's [`ModelProfile`](tooldef::render::ModelProfile) runs on
+    /// top of Ollama's lowering (chosen by [`ModelChoice::for_id`]; an id no profile matches
+    /// keeps the defaults and is reported on each tool).
+    #[must_use]
+    pub fn model(self, id: &str) -> Self {
+        OllamaRenderer { model: ModelChoice::for_id(id) }
+    }
+
+    /// The model the tools are rendered for.
+    pub const fn model_choice(&self) -> ModelChoice {
+        self.model
     }
 
     /// The lowering used for `parameters`.
     pub const fn schema_options(&self) -> SchemaOptions {
-        SchemaOptions {
+        self.model.schema_options(SchemaOptions {
             keywords: Keywords::NONE,
             // A property's `$ref` is dropped; `items` and a root `$defs` are kept as any JSON.
             refs: RefStyle::DefsInItems,
@@ -47,7 +64,7 @@ impl OllamaRenderer {
         .with(Pass::MapValuesInText)
         // The server keeps a fixed set of keywords and drops the rest.
         .with(Pass::OneOfAsAnyOf)
-        .with(Pass::KeptInText)
+        .with(Pass::KeptInText))
     }
 }
 
@@ -59,6 +76,13 @@ impl Renderer for OllamaRenderer {
     fn render(&self, tool: &ToolDescriptor, policy: LossPolicy) -> Result<Rendered, RenderError> {
         let mut ctx = RenderCtx::new(tool, policy);
         tooldef::render::grammar_as_function(&mut ctx, tool)?;
+        let prepared = self.model.prepare(
+            tool,
+            &mut ctx,
+            &JsonPointer::from_segments(["function", "parameters"]),
+            false,
+        )?;
+        let tool = &*prepared;
         let mut out = JsonWriter::for_tool(tool);
         out.begin_object();
         out.static_key(json_key!("type"));
@@ -70,12 +94,9 @@ impl Renderer for OllamaRenderer {
         let opts = self.schema_options();
         // The server keeps no description on `parameters`: what the root lowers into text
         // goes into the tool's.
-        let description = input_description(
-            tool,
-            &opts,
-            &mut ctx,
-            &JsonPointer::from_segments(["function", "description"]),
-        )?;
+        let at = JsonPointer::from_segments(["function", "description"]);
+        let description = input_description(tool, &opts, &mut ctx, &at)?;
+        let description = fold_input_examples(tool, &description, &mut ctx, &at)?.into_owned();
         if !description.is_empty() {
             out.static_key(json_key!("description"));
             out.string(&description);

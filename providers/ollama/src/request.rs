@@ -13,7 +13,7 @@
 //! assembly.push_section(Section::new("persona", 0, "Be brief."));
 //! assembly.put_tool(SEARCH);
 //!
-//! let fragment = request_fragment(&assembly, &OllamaRenderer, LossPolicy::Refuse, None).unwrap();
+//! let fragment = request_fragment(&assembly, &OllamaRenderer::new(), LossPolicy::Refuse, None).unwrap();
 //! assert_eq!(fragment.body["messages"][0], serde_json::json!({"role": "system", "content": "Be brief."}));
 //! assert_eq!(fragment.body["tools"][0]["function"]["name"], "search");
 //! ```

@@ -23,14 +23,14 @@ fn corpus_tool(name: &str) -> ToolDescriptor {
 #[test]
 fn snapshots_match_golden_files() {
     let path = std::path::PathBuf::from(DIR).join("tests/snapshots/ollama.json");
-    assert_snapshot(&path, &snapshot(&OllamaRenderer, LossPolicy::Allow));
+    assert_snapshot(&path, &snapshot(&OllamaRenderer::new(), LossPolicy::Allow));
 }
 
 #[test]
 fn every_rendering_conforms_and_keeps_only_kept_keys() {
     let mut tools = Vec::new();
     for tool in corpus::all() {
-        let Ok(r) = OllamaRenderer.render(&tool, LossPolicy::Allow) else { continue };
+        let Ok(r) = OllamaRenderer::new().render(&tool, LossPolicy::Allow) else { continue };
         let value = r.to_value();
         let what = format!("`{}`", tool.name);
         assert_conforms(&what, ollama::validate_tool_definition(&value));
@@ -48,14 +48,14 @@ fn every_rendering_conforms_and_keeps_only_kept_keys() {
 #[test]
 fn strict_policy_and_determinism() {
     for tool in corpus::all() {
-        harness::strict_agrees(&OllamaRenderer, &tool);
-        harness::deterministic(&OllamaRenderer, &tool);
+        harness::strict_agrees(&OllamaRenderer::new(), &tool);
+        harness::deterministic(&OllamaRenderer::new(), &tool);
     }
 }
 
 #[test]
 fn constraints_move_into_descriptions() {
-    let r = OllamaRenderer.render(&corpus_tool("create_user"), LossPolicy::Refuse).unwrap();
+    let r = OllamaRenderer::new().render(&corpus_tool("create_user"), LossPolicy::Refuse).unwrap();
     let props = r.to_value()["function"]["parameters"]["properties"].clone();
     assert_eq!(props["email"], json!({"type": "string", "description": "Format: email."}));
     assert_eq!(
@@ -74,18 +74,20 @@ fn constraints_move_into_descriptions() {
     assert_eq!(dropped, ["/function/parameters/additionalProperties"]);
 
     // Definitions are inlined (recursion: see below).
-    let draw = OllamaRenderer.render(&corpus_tool("draw"), LossPolicy::Refuse).unwrap().to_value();
+    let draw =
+        OllamaRenderer::new().render(&corpus_tool("draw"), LossPolicy::Refuse).unwrap().to_value();
     assert_eq!(draw["function"]["parameters"]["properties"]["start"]["type"], "object");
 
     // A map's value schema has no kept key: lossy.
     let maps = corpus_tool("set_labels");
     assert_eq!(
-        OllamaRenderer.render(&maps, LossPolicy::Refuse).unwrap_err().rule,
+        OllamaRenderer::new().render(&maps, LossPolicy::Refuse).unwrap_err().rule,
         RenderRule::Lossy
     );
 
     // Zero-argument tools still send an object schema (`parameters` is required).
-    let ping = OllamaRenderer.render(&corpus_tool("ping"), LossPolicy::Refuse).unwrap().to_value();
+    let ping =
+        OllamaRenderer::new().render(&corpus_tool("ping"), LossPolicy::Refuse).unwrap().to_value();
     assert_eq!(ping["function"]["parameters"], json!({"type": "object", "properties": {}}));
 }
 
@@ -109,7 +111,7 @@ proptest! {
 
     #[test]
     fn generated_descriptors_render_to_kept_keys(d in arb_descriptor()) {
-        match OllamaRenderer.render(&d, LossPolicy::Allow) {
+        match OllamaRenderer::new().render(&d, LossPolicy::Allow) {
             Ok(r) => {
                 let v = r.to_value();
                 prop_assert!(ollama::validate_tool_definition(&v).is_ok());
@@ -134,7 +136,7 @@ fn what_the_root_lowers_into_text_goes_into_the_tools_description() {
     )
     .unwrap();
     let tool = &spec.descriptor;
-    let r = OllamaRenderer.render(tool, LossPolicy::Allow).unwrap();
+    let r = OllamaRenderer::new().render(tool, LossPolicy::Allow).unwrap();
     assert_eq!(
         r.json(),
         r#"{"type":"function","function":{"name":"ship","description":"Ship a parcel. dependentRequired: {\"card\":[\"cvv\"]}.","parameters":{"type":"object","properties":{"card":{"type":"string"},"cvv":{"type":"string","description":"not: {\"pattern\":\"^0+$\"}."}}}}}"#
@@ -151,7 +153,7 @@ fn what_the_root_lowers_into_text_goes_into_the_tools_description() {
     assert_eq!(dropped_keys(&value["function"]["parameters"]), Vec::<String>::new());
     assert_conforms("ship", ollama::validate_tool_definition(&value));
     assert_eq!(
-        OllamaRenderer.render(tool, LossPolicy::Refuse).unwrap_err().message,
+        OllamaRenderer::new().render(tool, LossPolicy::Refuse).unwrap_err().message,
         "tool `ship` at /function/description: `dependentRequired` moved into the description: the provider does not take it and the IR cannot lower it; this loses meaning and the policy is strict"
     );
 }
@@ -161,7 +163,8 @@ fn what_the_root_lowers_into_text_goes_into_the_tools_description() {
 /// through a property (a linked list) has no place to go and is refused, saying why.
 #[test]
 fn recursive_definitions_refer_to_defs_from_items() {
-    let tree = OllamaRenderer.render(&corpus_tool("tree__insert"), LossPolicy::Refuse).unwrap();
+    let tree =
+        OllamaRenderer::new().render(&corpus_tool("tree__insert"), LossPolicy::Refuse).unwrap();
     let node = r##"{"type":"object","description":"A tree node","properties":{"label":{"type":"string"},"children":{"type":"array","items":{"$ref":"#/$defs/Node"}}},"required":["label"]}"##;
     assert_eq!(
         tree.json(),
@@ -186,7 +189,7 @@ fn recursive_definitions_refer_to_defs_from_items() {
 
     let list = tooldef_testkit::corpus::get("linked_list").unwrap();
     assert_eq!(
-        OllamaRenderer.render(&list, LossPolicy::Allow).unwrap_err().message,
+        OllamaRenderer::new().render(&list, LossPolicy::Allow).unwrap_err().message,
         "tool `linked_list`, parameter `head.next` at /function/parameters/properties/head/properties/next: definition `Cell` refers to itself outside `items`, and this provider keeps a reference only inside `items` and `$defs` (it drops one in a property or an `anyOf` variant)"
     );
 }

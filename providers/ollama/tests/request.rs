@@ -11,7 +11,8 @@ use tooldef_testkit::specs::{assert_conforms, ollama as spec};
 
 #[test]
 fn fragment_holds_system_message_and_tools_and_conforms() {
-    let fragment = request_fragment(&assembly(), &OllamaRenderer, LossPolicy::Allow, None).unwrap();
+    let fragment =
+        request_fragment(&assembly(), &OllamaRenderer::new(), LossPolicy::Allow, None).unwrap();
     let body = &fragment.body;
     assert_eq!(body["messages"], json!([{"role": "system", "content": SYSTEM}]));
     let names: Vec<&str> = body["tools"]
@@ -35,24 +36,27 @@ fn fragment_holds_system_message_and_tools_and_conforms() {
 fn empty_system_and_no_tools_are_left_out() {
     let mut no_system = assembly();
     no_system.sections.clear();
-    let fragment = request_fragment(&no_system, &OllamaRenderer, LossPolicy::Allow, None).unwrap();
+    let fragment =
+        request_fragment(&no_system, &OllamaRenderer::new(), LossPolicy::Allow, None).unwrap();
     assert_eq!(fragment.body.get("messages"), None);
     assert_conforms("ollama without system", spec::validate_chat_fragment(&fragment.body));
 
     let mut no_tools = assembly();
     no_tools.tools.clear();
-    let fragment = request_fragment(&no_tools, &OllamaRenderer, LossPolicy::Refuse, None).unwrap();
+    let fragment =
+        request_fragment(&no_tools, &OllamaRenderer::new(), LossPolicy::Refuse, None).unwrap();
     assert_eq!(fragment.body, json!({"messages": [{"role": "system", "content": SYSTEM}]}));
 }
 
 #[test]
 fn cached_fragment_equals_uncached() {
     let cache = RenderCache::new();
-    let plain = request_fragment(&assembly(), &OllamaRenderer, LossPolicy::Allow, None).unwrap();
+    let plain =
+        request_fragment(&assembly(), &OllamaRenderer::new(), LossPolicy::Allow, None).unwrap();
     let a = assembly();
     for _ in 0..2 {
         assert_eq!(
-            request_fragment(&a, &OllamaRenderer, LossPolicy::Allow, Some(&cache)).unwrap(),
+            request_fragment(&a, &OllamaRenderer::new(), LossPolicy::Allow, Some(&cache)).unwrap(),
             plain
         );
     }

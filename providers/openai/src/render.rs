@@ -6,9 +6,9 @@ use std::borrow::Cow;
 use tooldef::JsonPointer;
 use tooldef::json_key;
 use tooldef::render::{
-    Change, ChangeKind, JsonWriter, Keyword, Keywords, LossPolicy, NameRules, NullStyle, Pass,
-    Passes, RenderCtx, RenderError, RenderRule, Rendered, Renderer, SchemaOptions, SchemaStats,
-    write_input_schema, write_output_schema,
+    Change, ChangeKind, JsonWriter, Keyword, Keywords, LossPolicy, ModelChoice, NameRules,
+    NullStyle, Pass, Passes, RenderCtx, RenderError, RenderRule, Rendered, Renderer, SchemaOptions,
+    SchemaStats, fold_input_examples, write_input_schema, write_output_schema,
 };
 use tooldef::{SchemaKind, ToolDescriptor};
 
@@ -135,6 +135,7 @@ pub struct OpenAiRenderer {
     api: Api,
     profile: Profile,
     strict: bool,
+    model: ModelChoice,
     key: String,
     /// Where the function object is in the output (`/function` in Chat, the root in
     /// Responses), and its parameters: built once, not per tool.
@@ -149,40 +150,85 @@ impl Default for OpenAiRenderer {
 }
 
 impl OpenAiRenderer {
-    fn make(api: Api, profile: Profile, strict: bool) -> Self {
+    fn make(api: Api, profile: Profile, strict: bool, model: ModelChoice) -> Self {
         let api_name = match api {
             Api::Chat => "chat",
             Api::Responses => "responses",
         };
-        let key = format!("{}-{api_name}{}", profile.slug(), if strict { "-strict" } else { "" });
+        let mut key =
+            format!("{}-{api_name}{}", profile.slug(), if strict { "-strict" } else { "" });
+        match model {
+            ModelChoice::WireApi => {}
+            ModelChoice::Profile(p) => {
+                key.push('+');
+                key.push_str(p.family());
+            }
+            ModelChoice::Unknown => key.push_str("+unknown-model"),
+        }
         let base = match api {
             Api::Chat => JsonPointer::from_segments(["function"]),
             Api::Responses => JsonPointer::root(),
         };
         let parameters = base.child("parameters");
-        OpenAiRenderer { api, profile, strict, key, base, parameters }
+        OpenAiRenderer { api, profile, strict, model, key, base, parameters }
     }
 
     /// OpenAI Chat Completions, non-strict.
     pub fn chat() -> Self {
-        OpenAiRenderer::make(Api::Chat, Profile::OpenAi, false)
+        OpenAiRenderer::make(Api::Chat, Profile::OpenAi, false, ModelChoice::WireApi)
     }
 
     /// OpenAI Responses, non-strict (`"strict": false` written).
     pub fn responses() -> Self {
-        OpenAiRenderer::make(Api::Responses, Profile::OpenAi, false)
+        OpenAiRenderer::make(Api::Responses, Profile::OpenAi, false, ModelChoice::WireApi)
     }
 
     /// The same renderer for another provider.
     #[must_use]
     pub fn profile(self, profile: Profile) -> Self {
-        OpenAiRenderer::make(self.api, profile, self.strict)
+        OpenAiRenderer::make(self.api, profile, self.strict, self.model)
     }
 
     /// Strict mode on or off (Structured Outputs for function calling).
     #[must_use]
     pub fn strict(self, strict: bool) -> Self {
-        OpenAiRenderer::make(self.api, self.profile, strict)
+        OpenAiRenderer::make(self.api, self.profile, strict, self.model)
+    }
+
+    /// The same renderer for the model `id` served over this API: its family's
+    /// [`ModelProfile`](tooldef::render::ModelProfile) runs on top of the wire API's lowering
+    /// (chosen by [`ModelChoice::for_id`]; an id no profile matches keeps the defaults and is
+    /// reported on each tool). A family without strict tool definitions renders without them,
+    /// reported as lossy.
+    ///
+    /// ```
+    /// use tooldef::render::{LossPolicy, Renderer};
+    /// use tooldef::{Param, ToolDescriptor};
+    /// use tooldef_openai::OpenAiRenderer;
+    ///
+    /// static LOOKUP: ToolDescriptor = ToolDescriptor::new("lookup")
+    ///     .params(const { &[Param::string("code").pattern("^[A-Z]{3}$")] });
+    /// let r = OpenAiRenderer::chat().model("meta-llama/Llama-3.3-70B-Instruct");
+    /// let rendered = r.render(&LOOKUP, LossPolicy::Refuse).unwrap();
+    /// assert_eq!(
+    ///     rendered.json(),
+    ///     r#"{"type":"function","function":{"name":"lookup","parameters":{"type":"object","properties":{"code":{"type":"string","description":"Pattern: ^[A-Z]{3}$."}},"required":["code"],"additionalProperties":false}}}"#
+    /// );
+    /// ```
+    #[must_use]
+    pub fn model(self, id: &str) -> Self {
+        OpenAiRenderer::make(self.api, self.profile, self.strict, ModelChoice::for_id(id))
+    }
+
+    /// The model the tools are rendered for.
+    pub fn model_choice(&self) -> ModelChoice {
+        self.model
+    }
+
+    /// Whether strict tool definitions are sent: strict mode on, and the model's family takes
+    /// them.
+    fn strict_sent(&self) -> bool {
+        self.strict && self.model.strict_tools()
     }
 
     /// The API.
@@ -202,7 +248,12 @@ impl OpenAiRenderer {
 
     /// The JSON Schema dialect used for `parameters`.
     pub fn schema_options(&self) -> SchemaOptions {
-        if !self.strict {
+        self.model.schema_options(self.wire_options())
+    }
+
+    /// The API's own dialect, before the model's profile.
+    fn wire_options(&self) -> SchemaOptions {
+        if !self.strict_sent() {
             return SchemaOptions {
                 null_style: NullStyle::TypeArray,
                 empty_properties: true,
@@ -236,6 +287,9 @@ impl OpenAiRenderer {
     ) -> Result<(Rendered, SchemaStats), RenderError> {
         let mut ctx = RenderCtx::new(tool, policy);
         ctx.check_name(&rules::TOOL_NAME)?;
+        let prepared = self.model.prepare(tool, &mut ctx, &self.parameters, self.strict)?;
+        let tool = &*prepared;
+        let strict = self.strict_sent();
         let row = self.profile.row();
         if self.api == Api::Responses && !row.responses {
             return Err(ctx.error(
@@ -252,7 +306,7 @@ impl OpenAiRenderer {
             }
             tooldef::render::grammar_as_function(&mut ctx, tool)?;
         }
-        if self.strict && row.strict_fields.is_some() && !tool.params.iter().any(|p| p.required) {
+        if strict && row.strict_fields.is_some() && !tool.params.iter().any(|p| p.required) {
             return Err(ctx.error(
                 JsonPointer::from_segments(["function", "parameters", "required"]),
                 "",
@@ -272,26 +326,28 @@ impl OpenAiRenderer {
         let base = &self.base;
         out.static_key(json_key!("name"));
         out.string(tool.name.as_str());
-        if !tool.description.is_empty() || row.description_always {
+        let description =
+            fold_input_examples(tool, &tool.description, &mut ctx, &base.child("description"))?;
+        if !description.is_empty() || row.description_always {
             out.static_key(json_key!("description"));
-            out.string(&tool.description);
+            out.string(&description);
         }
         out.static_key(json_key!("parameters"));
         let pointer = &self.parameters;
         let stats = write_input_schema(&mut out, tool, &opts, &mut ctx, pointer)?;
-        if self.strict {
+        if strict {
             self.check_limits(&ctx, pointer, &stats)?;
         }
         match self.api {
             Api::Chat => {
-                if self.strict && row.strict_flag {
+                if strict && row.strict_flag {
                     out.static_key(json_key!("strict"));
                     out.bool(true);
                 }
             }
             Api::Responses => {
                 out.static_key(json_key!("strict"));
-                out.bool(self.strict);
+                out.bool(strict);
             }
         }
         self.omissions(tool, &mut ctx, &mut out, base)?;
@@ -409,7 +465,8 @@ impl Renderer for OpenAiRenderer {
     }
 
     fn check_set(&self, tools: &[&ToolDescriptor], policy: LossPolicy) -> Result<(), RenderError> {
-        let Some(max_fields) = self.profile.row().strict_fields.filter(|_| self.strict) else {
+        let Some(max_fields) = self.profile.row().strict_fields.filter(|_| self.strict_sent())
+        else {
             return Ok(());
         };
         let mut fields = 0;

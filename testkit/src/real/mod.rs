@@ -30,6 +30,7 @@ use tooldef_openai::OpenAiRenderer;
 
 use crate::specs::{self, SpecResult};
 
+pub mod models;
 mod refusals;
 mod silent_drops;
 
@@ -495,10 +496,18 @@ pub struct Run {
 /// Takes every tool of `tools` through import, every target, the specs and the silent-drop
 /// check.
 pub fn run(tools: &[RealTool]) -> Run {
-    let renderers: Vec<_> = Target::ALL.into_iter().map(|t| (t, t.renderer())).collect();
+    run_with(tools, Target::ALL.into_iter().map(|t| (t, t.renderer())).collect())
+}
+
+/// A renderer standing for a target: the target's wire form, specs and rules, rendered by this
+/// renderer (the target's own, or the same wire API for a model, see [`models`]).
+pub type TargetRenderer = (Target, Box<dyn Renderer + Send + Sync>);
+
+/// [`run`] over the given renderers, each held to its target's specs and rules.
+pub fn run_with(tools: &[RealTool], renderers: Vec<TargetRenderer>) -> Run {
     let mut out = Run { tools: tools.len(), ..Run::default() };
-    for t in Target::ALL {
-        out.rendered.insert(t, (0, 0));
+    for (t, _) in &renderers {
+        out.rendered.insert(*t, (0, 0));
     }
     for tool in tools {
         let imported = match import(tool) {

@@ -30,6 +30,7 @@ pub(crate) mod keywords_in_text;
 pub(crate) mod map_values_in_text;
 pub(crate) mod null_for_absent;
 pub(crate) mod one_of_as_any_of;
+pub(crate) mod rewrite;
 pub(crate) mod string_enums;
 mod text;
 pub(crate) mod wrap_ref_siblings;
@@ -86,11 +87,18 @@ pub enum Pass {
     ClampMinItems,
     /// Objects closed with `additionalProperties: false`; back: nothing.
     CloseObjects,
+    /// A map of any value (`additionalProperties: {}`) written as an open object
+    /// (`additionalProperties: true`), for models that refuse `{}` there; back: nothing (the
+    /// same values are valid).
+    OpenAnyMaps,
+    /// `anyOf` variants that accept no value (zod's `{"not": {}}`) left out, for models that
+    /// refuse them; back: nothing (the same values are valid).
+    DropNeverVariants,
 }
 
 impl Pass {
     /// Every pass, in the order they are listed above.
-    pub const ALL: [Pass; 12] = [
+    pub const ALL: [Pass; 14] = [
         Pass::NullForAbsent,
         Pass::StringEnums,
         Pass::MapNames,
@@ -103,6 +111,8 @@ impl Pass {
         Pass::KeptInText,
         Pass::ClampMinItems,
         Pass::CloseObjects,
+        Pass::OpenAnyMaps,
+        Pass::DropNeverVariants,
     ];
 
     /// A short stable name (`null-for-absent`).
@@ -120,6 +130,8 @@ impl Pass {
             Pass::KeptInText => "kept-in-text",
             Pass::ClampMinItems => "clamp-min-items",
             Pass::CloseObjects => "close-objects",
+            Pass::OpenAnyMaps => "open-any-maps",
+            Pass::DropNeverVariants => "drop-never-variants",
         }
     }
 

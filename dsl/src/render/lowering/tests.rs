@@ -176,7 +176,9 @@ fn passes_are_named_and_say_which_change_values() {
             "keywords-in-text",
             "kept-in-text",
             "clamp-min-items",
-            "close-objects"
+            "close-objects",
+            "open-any-maps",
+            "drop-never-variants"
         ]
     );
     let changing: Passes = Pass::ALL.into_iter().filter(|p| p.changes_values()).collect();
@@ -189,7 +191,10 @@ fn options_are_composed_of_passes_and_say_which_they_run() {
     assert_eq!(SchemaOptions::JSON_SCHEMA.passes(), Passes::NONE);
     for pass in Pass::ALL {
         let with = SchemaOptions::JSON_SCHEMA.with(pass);
-        let runs = !matches!(pass, Pass::KeywordsInText | Pass::MapNames);
+        let runs = !matches!(
+            pass,
+            Pass::KeywordsInText | Pass::MapNames | Pass::OpenAnyMaps | Pass::DropNeverVariants
+        );
         assert_eq!(with.passes().contains(pass), runs, "{pass}");
     }
     // String enums bring their fallback with them.
