@@ -1067,8 +1067,13 @@ impl Planner {
                 (Decision::Deferred, reason)
             };
             if self.defer == DeferWhen::AllButPinned && can_defer && !j.tool.pinned {
-                out[i] = defer(Reason::DeferAsked, &mut deferred);
-                continue;
+                // A tool that cannot be deferred (its name, the provider's count) is loaded
+                // instead, when it fits.
+                let (decision, reason) = defer(Reason::DeferAsked, &mut deferred);
+                if decision == Decision::Deferred {
+                    out[i] = (decision, reason);
+                    continue;
+                }
             }
             let (mut decision, mut reason, mut size) =
                 (Decision::Plain, j.plain_reason.clone(), plain.json().len());
