@@ -1,7 +1,9 @@
-//! The providers the command knows: their names, and the renderer for each.
+//! The providers and import formats the command knows, one row each.
 //!
-//! Owns the mapping from a provider name on the command line to a configured
-//! [`tooldef::Renderer`] from the provider crates.
+//! Owns the mapping from a name on the command line to a configured [`tooldef::Renderer`] from
+//! the provider crates (`--provider`), and to an input format of `import` (`--from`). A new
+//! provider or format is one row here: its variant, its name and its renderer or help; the
+//! usage lines, help texts, "did you mean" and `check`'s default list all read the rows.
 
 use tooldef::Renderer;
 use tooldef_anthropic::AnthropicRenderer;
@@ -11,95 +13,100 @@ use tooldef_mcp::McpRenderer;
 use tooldef_ollama::OllamaRenderer;
 use tooldef_openai::OpenAiRenderer;
 
-/// A provider target of `render` and `check`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Provider {
-    OpenAiChat,
-    OpenAiResponses,
-    Anthropic,
-    Gemini,
-    GeminiOpenApi,
-    Ollama,
-    Mcp,
-    Bedrock,
+/// Declares an enum of things named on the command line from one row per value,
+/// `Variant = "name" => column,`: the enum, `ALL` (the rows' order, which help texts and `check`
+/// follow), `name`, `parse`, `names`, and the accessor named in the header for the last column.
+macro_rules! named {
+    (
+        $(#[$meta:meta])*
+        enum $Enum:ident {
+            $vis:vis fn $column:ident -> $Column:ty;
+            $($Variant:ident = $name:literal => $value:expr,)+
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub(crate) enum $Enum {
+            $(#[doc = concat!("`", $name, "`")] $Variant,)+
+        }
+
+        impl $Enum {
+            /// Every value, in the order of the rows.
+            pub(crate) const ALL: &'static [$Enum] = &[$($Enum::$Variant),+];
+
+            /// The name on the command line.
+            pub(crate) fn name(self) -> &'static str {
+                match self {
+                    $($Enum::$Variant => $name,)+
+                }
+            }
+
+            /// The value named `name`.
+            pub(crate) fn parse(name: &str) -> Option<$Enum> {
+                Self::ALL.iter().copied().find(|v| v.name() == name)
+            }
+
+            /// Every name, in the order of the rows.
+            pub(crate) fn names() -> Vec<&'static str> {
+                Self::ALL.iter().map(|v| v.name()).collect()
+            }
+
+            /// The row's last column.
+            $vis fn $column(self) -> $Column {
+                match self {
+                    $($Enum::$Variant => $value,)+
+                }
+            }
+        }
+    };
+}
+
+/// Builds a provider's renderer; the argument turns on its strict mode where it has one.
+type MakeRenderer = fn(bool) -> Box<dyn Renderer>;
+
+named! {
+    /// A provider target of `render` and `check`.
+    enum Provider {
+        fn make -> MakeRenderer;
+        OpenAiChat = "openai-chat" => |strict| Box::new(OpenAiRenderer::chat().strict(strict)),
+        OpenAiResponses = "openai-responses" =>
+            |strict| Box::new(OpenAiRenderer::responses().strict(strict)),
+        Anthropic = "anthropic" => |strict| Box::new(AnthropicRenderer::new().strict(strict)),
+        // Gemini's strictness is per request (`VALIDATED` mode); per tool, only the policy.
+        Gemini = "gemini" => |_| Box::new(GeminiRenderer::new()),
+        GeminiOpenApi = "gemini-openapi" => |_| Box::new(GeminiRenderer::openapi()),
+        // Ollama and MCP have no strict mode.
+        Ollama = "ollama" => |_| Box::new(OllamaRenderer::new()),
+        Mcp = "mcp" => |_| Box::new(McpRenderer::new()),
+        Bedrock = "bedrock" => |strict| match strict {
+            true => Box::new(BedrockRenderer::strict()),
+            false => Box::new(BedrockRenderer::new()),
+        },
+    }
 }
 
 impl Provider {
-    /// Every provider, in the order `check` reports them.
-    pub(crate) const ALL: [Provider; 8] = [
-        Provider::OpenAiChat,
-        Provider::OpenAiResponses,
-        Provider::Anthropic,
-        Provider::Gemini,
-        Provider::GeminiOpenApi,
-        Provider::Ollama,
-        Provider::Mcp,
-        Provider::Bedrock,
-    ];
-
-    /// The name on the command line.
-    pub(crate) fn name(self) -> &'static str {
-        match self {
-            Provider::OpenAiChat => "openai-chat",
-            Provider::OpenAiResponses => "openai-responses",
-            Provider::Anthropic => "anthropic",
-            Provider::Gemini => "gemini",
-            Provider::GeminiOpenApi => "gemini-openapi",
-            Provider::Ollama => "ollama",
-            Provider::Mcp => "mcp",
-            Provider::Bedrock => "bedrock",
-        }
-    }
-
-    /// The provider named `name`.
-    pub(crate) fn parse(name: &str) -> Option<Provider> {
-        Provider::ALL.into_iter().find(|p| p.name() == name)
-    }
-
     /// The renderer; `strict` turns on the provider's strict mode where it has one.
     pub(crate) fn renderer(self, strict: bool) -> Box<dyn Renderer> {
-        match self {
-            Provider::OpenAiChat => Box::new(OpenAiRenderer::chat().strict(strict)),
-            Provider::OpenAiResponses => Box::new(OpenAiRenderer::responses().strict(strict)),
-            Provider::Anthropic => Box::new(AnthropicRenderer::new().strict(strict)),
-            // Gemini's strictness is per request (`VALIDATED` mode); per tool, only the policy.
-            Provider::Gemini => Box::new(GeminiRenderer::new()),
-            Provider::GeminiOpenApi => Box::new(GeminiRenderer::openapi()),
-            // Ollama and MCP have no strict mode.
-            Provider::Ollama => Box::new(OllamaRenderer::new()),
-            Provider::Mcp => Box::new(McpRenderer::new()),
-            Provider::Bedrock if strict => Box::new(BedrockRenderer::strict()),
-            Provider::Bedrock => Box::new(BedrockRenderer::new()),
-        }
+        (self.make())(strict)
     }
 }
 
-/// An input format of `import`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum ImportFormat {
-    Mcp,
-    OpenAi,
-    Anthropic,
-    Gemini,
-}
-
-impl ImportFormat {
-    /// Every format, in the order help texts list them.
-    pub(crate) const ALL: [ImportFormat; 4] =
-        [ImportFormat::Mcp, ImportFormat::OpenAi, ImportFormat::Anthropic, ImportFormat::Gemini];
-
-    /// The name on the command line (`--from NAME`).
-    pub(crate) fn name(self) -> &'static str {
-        match self {
-            ImportFormat::Mcp => "mcp",
-            ImportFormat::OpenAi => "openai",
-            ImportFormat::Anthropic => "anthropic",
-            ImportFormat::Gemini => "gemini",
-        }
-    }
-
-    /// The format named `name`.
-    pub(crate) fn parse(name: &str) -> Option<ImportFormat> {
-        ImportFormat::ALL.into_iter().find(|f| f.name() == name)
+named! {
+    /// An input format of `import` (`--from`), with what `import --help` says it accepts
+    /// (lines, without their indentation).
+    enum ImportFormat {
+        pub(crate) fn help -> &'static str;
+        Mcp = "mcp" => "\
+a `tools/list` result ({\"tools\": [...]}), the JSON-RPC response holding it, or
+an array of tools",
+        OpenAi = "openai" => "\
+a `tools` array in the Chat Completions or the Responses shape (or {\"tools\": [...]})",
+        Anthropic = "anthropic" => "\
+a `tools` array (or {\"tools\": [...]}); server tools are skipped with a warning",
+        Gemini = "gemini" => "\
+a `functionDeclarations` array, {\"functionDeclarations\": [...]}, or a `tools`
+array or wrapper of such objects; `parameters` (OpenAPI subset) and
+`parametersJsonSchema` are both read",
     }
 }

@@ -17,7 +17,7 @@ use tooldef::{ToolRegistry, Workspace};
 use tooldef_mcp::server::McpServer;
 
 /// Arguments of `tooldef serve`.
-#[derive(Debug, PartialEq)]
+#[derive(Debug, Default, PartialEq)]
 pub(crate) struct ServeArgs {
     pub(crate) paths: Vec<PathBuf>,
 }
