@@ -107,9 +107,11 @@ pub fn plan_target(search: ToolSearch) -> PlanTarget {
         .deferral(Deferral::Native { search: search_json })
 }
 
-/// The request's `tools` array for `plan` as JSON text, in Anthropic's form (see the
-/// [module docs](self)); `cache` puts a `cache_control` breakpoint at the end of what is loaded
-/// up front. Each tool is its rendering's text, so the bytes are the planner's.
+/// The request's `tools` array for `plan` as JSON text, in Anthropic's form: the loaded tools
+/// (strict ones with `"strict": true`), then the search tool, then the deferred tools with
+/// `"defer_loading": true`. With `cache`, the last entry before the deferred tools carries
+/// `"cache_control": {"type": "ephemeral"}`, so everything loaded up front is one cached prefix.
+/// Each tool is its rendering's text, so the bytes are the planner's.
 pub fn planned_tools_json(plan: &Plan, cache: bool) -> String {
     let mut out: Vec<String> =
         plan.loaded().filter_map(|e| e.rendered.as_ref()).map(|r| r.json().to_owned()).collect();

@@ -106,8 +106,12 @@ fn client_search_tool(plain: &OpenAiRenderer) -> Option<String> {
     ))
 }
 
-/// The request's `tools` array for `plan` as JSON text, in OpenAI's form (see the
-/// [module docs](self)). Each tool is its rendering's text, so the bytes are the planner's.
+/// The request's `tools` array for `plan` as JSON text, in OpenAI's form. On Responses: the
+/// loaded tools (strict ones with `"strict": true`), the `tool_search` tool, then the deferred
+/// tools with `"defer_loading": true`, those without a namespace first, then one `namespace`
+/// entry per namespace, by name. Elsewhere: the loaded tools and tooldef's `tool_search`
+/// meta-tool ([`Plan::disclosure`] searches the deferred tools). Each tool is its rendering's
+/// text, so the bytes are the planner's.
 pub fn planned_tools_json(plan: &Plan) -> String {
     let mut out: Vec<String> =
         plan.loaded().filter_map(|e| e.rendered.as_ref()).map(|r| r.json().to_owned()).collect();
