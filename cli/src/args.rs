@@ -33,6 +33,7 @@ pub(crate) use self::table::{Opt, Opts};
 use crate::check::CheckArgs;
 use crate::import_run::ImportArgs;
 use crate::mcp_import::McpImportArgs;
+use crate::plan::PlanArgs;
 use crate::providers::{ImportFormat, Provider};
 use crate::render::RenderArgs;
 use crate::serve::ServeArgs;
@@ -46,6 +47,10 @@ pub(crate) enum Command {
     Version,
     /// `tooldef render`.
     Render(RenderArgs),
+    /// `tooldef plan`.
+    Plan(PlanArgs),
+    /// `tooldef render --plan` (and whether `--pretty`).
+    RenderPlan(PlanArgs, bool),
     /// `tooldef check`.
     Check(CheckArgs),
     /// `tooldef import`.
@@ -111,9 +116,92 @@ rename is a change (see --report), and a host maps the model's calls back
 with tooldef's NameMap",
                     |d| &mut d.map_names,
                 ),
+                Opt::switch(
+                    "--plan",
+                    "Print the tools array of one request as `tooldef plan` plans it: strict
+where lossless and within budget, deferred tools and the search tool in the
+provider's own form, tools that do not fit left out (see `tooldef plan`)",
+                    |d| &mut d.plan,
+                ),
+                Opt::value(
+                    "--max-tools",
+                    Value::optional("N"),
+                    "With --plan: the most tools loaded up front (search tool included)",
+                    |d: &mut RenderDraft, name, n| count(name, &n).map(|n| d.max_tools = Some(n)),
+                ),
+                Opt::value(
+                    "--max-bytes",
+                    Value::optional("N"),
+                    "With --plan: the most bytes of tool definitions loaded up front",
+                    |d: &mut RenderDraft, name, n| count(name, &n).map(|n| d.max_bytes = Some(n)),
+                ),
             ],
             operand: |d, p| push_path(&mut d.paths, p),
             finish: RenderDraft::finish,
+        },
+    },
+    Verb {
+        name: "plan",
+        summary: "Decide which tools go into one request, in which form, and why",
+        about: "Decide, per tool, how one request for the provider carries it, and why",
+        intro: Text::Written(
+            "\
+Every tool of PATH (read as by `render`) is offered to one request. Each is decided: `strict`
+(lossless in the provider's strict mode and within its per-request budgets, with --strict),
+`plain` (strict not asked for, not lossless, or a strict budget spent), `deferred` (over a
+limit: found through the provider's tool search, or tooldef's `tool_search` tool where the
+provider has none) or `left_out` (the provider cannot render it, its name is too long, or it
+is over a limit and cannot be deferred). Tools compete for limits by name; one bad tool never
+sinks the others. The budgets and their sources are in the repository's docs/budgets.md.
+
+",
+        ),
+        outro: "\
+Prints a table (tool, decision, bytes of its wire JSON, reason) and the totals; with --json,
+one JSON array of {\"name\", \"decision\", \"reason\", \"detail\", \"bytes\"} in request order
+(`reason` a stable code, `detail` its words). `tooldef render --plan` prints the planned tools
+array itself. Exit status: 0 planned (tools left out are part of the plan), 2 bad usage or a
+bad input file (the good ones are still planned).
+",
+        column: 17,
+        operand: Operand { usage: "PATH...", after: None },
+        options: &Opts::<PlanDraft> {
+            opts: &[
+                Opt::value(
+                    "--provider",
+                    Value::needed("P", provider_list),
+                    "",
+                    |d: &mut PlanDraft, name, p| {
+                        if d.provider.is_some() {
+                            return Err(format!("`{name}` is given twice; plan takes one"));
+                        }
+                        d.provider = Some(provider(&p)?);
+                        Ok(())
+                    },
+                )
+                .listing(provider_list),
+                Opt::switch(
+                    "--strict",
+                    "Prefer the provider's strict mode, per tool, where it is lossless and
+within the request's strict budgets",
+                    |d| &mut d.strict,
+                ),
+                Opt::value(
+                    "--max-tools",
+                    Value::optional("N"),
+                    "The most tools loaded up front (search tool included)",
+                    |d: &mut PlanDraft, name, n| count(name, &n).map(|n| d.max_tools = Some(n)),
+                ),
+                Opt::value(
+                    "--max-bytes",
+                    Value::optional("N"),
+                    "The most bytes of tool definitions loaded up front",
+                    |d: &mut PlanDraft, name, n| count(name, &n).map(|n| d.max_bytes = Some(n)),
+                ),
+                Opt::switch("--json", "One JSON array instead of the table", |d| &mut d.json),
+            ],
+            operand: |d, p| push_path(&mut d.paths, p),
+            finish: PlanDraft::finish,
         },
     },
     Verb {
@@ -408,6 +496,11 @@ keeps the provider's defaults, and --report says so",
     },
 );
 
+/// A count given to `name` (`--max-tools 100`).
+fn count(name: &str, value: &str) -> Result<usize, String> {
+    value.parse().map_err(|_| format!("`{name}` takes a whole number; got `{value}`"))
+}
+
 /// `render`'s arguments as they are read.
 #[derive(Default)]
 struct RenderDraft {
@@ -418,13 +511,27 @@ struct RenderDraft {
     pretty: bool,
     keep_going: bool,
     map_names: bool,
+    plan: bool,
+    max_tools: Option<usize>,
+    max_bytes: Option<usize>,
     paths: Vec<PathBuf>,
 }
 
 impl RenderDraft {
     fn finish(self) -> Result<Command, String> {
-        let RenderDraft { provider, model, strict, report, pretty, keep_going, map_names, paths } =
-            self;
+        let RenderDraft {
+            provider,
+            model,
+            strict,
+            report,
+            pretty,
+            keep_going,
+            map_names,
+            plan,
+            max_tools,
+            max_bytes,
+            paths,
+        } = self;
         let provider = provider.ok_or_else(|| RENDER_PROVIDER.flag.required())?;
         if model.is_some() && !provider.takes_model() {
             return Err(format!(
@@ -434,6 +541,23 @@ impl RenderDraft {
         }
         if paths.is_empty() {
             return Err("no PATH given".into());
+        }
+        if plan {
+            for (given, name) in [
+                (report, "--report"),
+                (keep_going, "--keep-going"),
+                (map_names, "--map-names"),
+                (model.is_some(), "--model"),
+            ] {
+                if given {
+                    return Err(format!("`{name}` does not go with `--plan`"));
+                }
+            }
+            let args = PlanArgs { provider, strict, max_tools, max_bytes, json: true, paths };
+            return Ok(Command::RenderPlan(args, pretty));
+        }
+        if max_tools.is_some() || max_bytes.is_some() {
+            return Err("`--max-tools` and `--max-bytes` need `--plan`".into());
         }
         Ok(Command::Render(RenderArgs {
             provider,
@@ -445,6 +569,28 @@ impl RenderDraft {
             map_names,
             paths,
         }))
+    }
+}
+
+/// `plan`'s arguments as they are read.
+#[derive(Default)]
+struct PlanDraft {
+    provider: Option<Provider>,
+    strict: bool,
+    max_tools: Option<usize>,
+    max_bytes: Option<usize>,
+    json: bool,
+    paths: Vec<PathBuf>,
+}
+
+impl PlanDraft {
+    fn finish(self) -> Result<Command, String> {
+        let PlanDraft { provider, strict, max_tools, max_bytes, json, paths } = self;
+        let provider = provider.ok_or_else(|| RENDER_PROVIDER.flag.required())?;
+        if paths.is_empty() {
+            return Err("no PATH given".into());
+        }
+        Ok(Command::Plan(PlanArgs { provider, strict, max_tools, max_bytes, json, paths }))
     }
 }
 

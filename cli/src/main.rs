@@ -1,6 +1,6 @@
-//! The `tooldef` command: render spec files to a provider's wire JSON, check what each provider
-//! would change or refuse, import provider tool lists as spec files, and serve tool directories
-//! over MCP. `tooldef --help` lists the verbs; `args.rs` holds the one table they come from.
+//! The `tooldef` command: render spec files to a provider's wire JSON, plan one request's
+//! tools, check what each provider would change or refuse, import provider tool lists as spec
+//! files, and serve tool directories over MCP. `tooldef --help` lists the verbs; `args.rs` holds the one table they come from.
 //!
 //! `-` as a PATH or FILE reads stdin. Exit status: 0 success, 1 a provider refuses a tool, 2 bad
 //! usage or bad input. Every bad file and every refused tool is named (one bad tool never hides
@@ -13,6 +13,7 @@ mod import_run;
 mod load;
 mod mcp_import;
 mod out_dir;
+mod plan;
 mod providers;
 mod render;
 mod serve;
@@ -96,6 +97,8 @@ fn run(command: Command) -> Result<(), Failure> {
         Command::Help(text) => out(text.as_bytes()),
         Command::Version => out(format!("tooldef {}\n", env!("CARGO_PKG_VERSION")).as_bytes()),
         Command::Render(a) => render::run(a),
+        Command::Plan(a) => plan::run(a),
+        Command::RenderPlan(a, pretty) => plan::run_render(a, pretty),
         Command::Check(a) => check::run(a),
         Command::Import(a) => import_run::run(a),
         Command::ImportServer(a) => import_run::run_server(a),

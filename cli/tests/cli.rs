@@ -615,12 +615,17 @@ fn help_is_printed_for_every_command() {
         (
             &["--help"][..],
             "tooldef: render, check and import LLM tool definitions",
-            "  tooldef render --provider P [--model ID] [--strict] [--report] [--pretty] [--keep-going] [--map-names] PATH...",
+            "  tooldef render --provider P [--model ID] [--strict] [--report] [--pretty] [--keep-going] [--map-names] [--plan] [--max-tools N] [--max-bytes N] PATH...",
         ),
         (
             &["render", "--help"][..],
             "Print the provider's wire JSON",
-            "Usage: tooldef render --provider P [--model ID] [--strict] [--report] [--pretty] [--keep-going] [--map-names] PATH...",
+            "Usage: tooldef render --provider P [--model ID] [--strict] [--report] [--pretty] [--keep-going] [--map-names] [--plan] [--max-tools N] [--max-bytes N] PATH...",
+        ),
+        (
+            &["plan", "--help"][..],
+            "Decide, per tool, how one request",
+            "Usage: tooldef plan --provider P [--strict] [--max-tools N] [--max-bytes N] [--json] PATH...",
         ),
         (
             &["check", "-h"][..],

@@ -16,9 +16,10 @@ fn stdout(args: &[&str]) -> String {
 
 #[test]
 fn every_help_text_is_the_one_on_file() {
-    let cases: [(&[&str], &str); 6] = [
+    let cases: [(&[&str], &str); 7] = [
         (&["--help"], include_str!("help/tooldef.txt")),
         (&["render", "--help"], include_str!("help/render.txt")),
+        (&["plan", "--help"], include_str!("help/plan.txt")),
         (&["check", "--help"], include_str!("help/check.txt")),
         (&["import", "--help"], include_str!("help/import.txt")),
         (&["serve", "--help"], include_str!("help/serve.txt")),

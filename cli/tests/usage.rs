@@ -16,7 +16,8 @@ const TIMEOUT: Duration = Duration::from_secs(60);
 
 const USAGE: &str = "\
 Usage:
-  tooldef render --provider P [--model ID] [--strict] [--report] [--pretty] [--keep-going] [--map-names] PATH...
+  tooldef render --provider P [--model ID] [--strict] [--report] [--pretty] [--keep-going] [--map-names] [--plan] [--max-tools N] [--max-bytes N] PATH...
+  tooldef plan   --provider P [--strict] [--max-tools N] [--max-bytes N] [--json] PATH...
   tooldef check  [--provider P]... [--model ID] [--strict] PATH...
   tooldef import --from mcp|openai|anthropic|gemini [--keep-going] FILE [--out DIR] [--force]
   tooldef serve  [--http ADDR] [--allow-origin ORIGIN]... DIR...
@@ -136,7 +137,7 @@ fn a_mistyped_verb_is_named_with_a_suggestion() {
     assert_eq!(o.status.code(), Some(2));
     assert!(
         stderr(&o).starts_with(
-            "error: no command `convert`; expected one of render, check, import, serve, help\n"
+            "error: no command `convert`; expected one of render, plan, check, import, serve, help\n"
         ),
         "{}",
         stderr(&o)
@@ -175,7 +176,7 @@ fn help_and_version_go_to_stdout_and_exit_zero() {
     for (verb, usage) in [
         (
             "render",
-            "Usage: tooldef render --provider P [--model ID] [--strict] [--report] [--pretty] [--keep-going] [--map-names] PATH...",
+            "Usage: tooldef render --provider P [--model ID] [--strict] [--report] [--pretty] [--keep-going] [--map-names] [--plan] [--max-tools N] [--max-bytes N] PATH...",
         ),
         ("check", "Usage: tooldef check [--provider P]... [--model ID] [--strict] PATH..."),
         (

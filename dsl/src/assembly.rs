@@ -3,8 +3,10 @@
 //! and hands back one [`PromptAssembly`] per call, which a provider adapter maps to its system
 //! slot and `tools` field.
 //!
-//! Owns the assembler, the section and contribution types, the interceptor chain and the
-//! interceptors shipped with the crate ([`ToolFilter`], [`ProgressiveDisclosure`]). It does not
+//! Owns the assembler, the section and contribution types, the interceptor chain, the
+//! interceptors shipped with the crate ([`ToolFilter`], [`ProgressiveDisclosure`]) and the
+//! request [`Planner`] (which tools of a set go into one request, in which form: see
+//! [`Plan`]). It does not
 //! render tools for a provider (the provider crates do) nor own the tools themselves (the
 //! registry does; it is one contributor among others).
 //!
@@ -50,6 +52,7 @@
 
 mod disclosure;
 mod filter;
+mod plan;
 
 use std::any::{Any, TypeId};
 use std::collections::HashMap;
@@ -62,6 +65,11 @@ use crate::render::{LossPolicy, RenderCache, RenderError, Rendered, Renderer, Re
 
 pub use disclosure::{DisclosureSearch, ProgressiveDisclosure};
 pub use filter::{PatternError, ToolFilter, ToolPattern};
+pub use plan::{
+    Budgets, Decision, DeferWhen, Deferral, HostLimits, Limit, Namespace, Plan, PlanEntry,
+    PlanTarget, PlanTool, Planner, Reason, SearchTool, SharedRenderer, StrictBudget, StrictCost,
+    TargetProfile, estimated_tokens,
+};
 
 /// The order key of a section: lower comes first.
 pub type OrderKey = i32;

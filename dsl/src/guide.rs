@@ -321,6 +321,53 @@
 //! assert_eq!(fragment.body["tools"][0]["function"]["name"], "search");
 //! ```
 //!
+//! # Many tools in one request: the planner
+//!
+//! A request is a *set* of tools, and providers budget sets: Anthropic's strict tool use takes
+//! 20 strict tools and 24 optional parameters per request, OpenAI counts tools and name
+//! lengths, hosts cap tools and bytes. A [`Planner`](crate::assembly::Planner) decides per tool
+//! what one request carries, each with a [`Reason`](crate::assembly::Reason): *strict* where
+//! strict mode is lossless and within budget, *plain* where strict would lose meaning (an open
+//! object) or a budget is spent, *deferred* (the provider's `defer_loading` and tool search, or
+//! tooldef's `tool_search` meta-tool elsewhere) past the host's limits, and *left out* with the
+//! renderer's error when a tool cannot be rendered at all, never sinking the others. Each
+//! provider crate gives its target (`plan_target`) and writes the planned array in its own form
+//! (`planned_tools_json`); the budgets and their sources are in the repository's
+//! `docs/budgets.md`, and `tooldef plan` prints the decisions.
+//!
+//! ```
+//! use tooldef::assembly::{Decision, HostLimits, PlanTool, Planner};
+//! use tooldef::spec::spec_from_value;
+//! use tooldef_openai::{OpenAiRenderer, ToolSearch, plan_target, planned_tools_json};
+//!
+//! let spec = |name: &str, schema: serde_json::Value| {
+//!     let json = serde_json::json!({"name": name, "description": "A tool.", "input_schema": schema});
+//!     PlanTool::new(spec_from_value("guide", &json, None).unwrap().descriptor)
+//! };
+//! let empty = || serde_json::json!({"type": "object", "properties": {}});
+//! let tools = [
+//!     spec("lookup", serde_json::json!({"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"]})).priority(1),
+//!     // An open object: strict mode would close it, so this one goes plain.
+//!     spec("store", serde_json::json!({"type": "object", "properties": {"data": {"type": "object", "additionalProperties": true}}})).priority(1),
+//!     spec("archive", empty()),
+//!     spec("zip", empty()),
+//! ];
+//! let target = plan_target(&OpenAiRenderer::responses(), ToolSearch::Hosted);
+//! // The host shows at most three tools up front: the search tool takes one once any is deferred.
+//! let planner = Planner::new(target).strict(true).host(HostLimits::none().max_tools(3));
+//! let plan = planner.plan(tools);
+//! let decided: Vec<_> = plan.entries().iter().map(|e| (e.name(), e.decision, e.reason.code())).collect();
+//! // Request order: the loaded tools by name, then the deferred ones (after the search tool).
+//! assert_eq!(decided, [
+//!     ("lookup", Decision::Strict, "strict_lossless"),
+//!     ("store", Decision::Plain, "strict_lossy"),
+//!     ("archive", Decision::Deferred, "over_limit"),
+//!     ("zip", Decision::Deferred, "over_limit"),
+//! ]);
+//! let tools = planned_tools_json(&plan);
+//! assert!(tools.contains(r#"{"type":"tool_search"}"#) && tools.contains(r#""defer_loading":true"#));
+//! ```
+//!
 //! # The model's tool calls, and the results
 //!
 //! Each provider crate maps its assistant message to neutral [`ToolCall`](crate::ToolCall)s and a

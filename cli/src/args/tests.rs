@@ -114,7 +114,7 @@ fn usage_errors_name_the_argument_and_suggest_a_close_one() {
     assert_eq!(message(&["improt"]), "no command `improt`; did you mean `import`?");
     assert_eq!(
         message(&["convert"]),
-        "no command `convert`; expected one of render, check, import, serve, help"
+        "no command `convert`; expected one of render, plan, check, import, serve, help"
     );
     assert_eq!(message(&["--verison"]), "unknown option `--verison`; did you mean `--version`?");
     assert_eq!(
@@ -139,7 +139,8 @@ fn usage_under_an_error_is_the_verbs_line_or_every_verb() {
     assert_eq!(
         e.usage(),
         "Usage:
-  tooldef render --provider P [--model ID] [--strict] [--report] [--pretty] [--keep-going] [--map-names] PATH...
+  tooldef render --provider P [--model ID] [--strict] [--report] [--pretty] [--keep-going] [--map-names] [--plan] [--max-tools N] [--max-bytes N] PATH...
+  tooldef plan   --provider P [--strict] [--max-tools N] [--max-bytes N] [--json] PATH...
   tooldef check  [--provider P]... [--model ID] [--strict] PATH...
   tooldef import --from mcp|openai|anthropic|gemini [--keep-going] FILE [--out DIR] [--force]
   tooldef serve  [--http ADDR] [--allow-origin ORIGIN]... DIR...

@@ -128,6 +128,12 @@ impl ProgressiveDisclosure {
         self.read().revealed.iter().cloned().collect()
     }
 
+    /// Makes `tools` the catalogue the meta-tool searches, until the next assembly replaces it
+    /// (what a [`Plan`](super::Plan)'s deferred tools become in [`Plan::disclosure`](super::Plan::disclosure)).
+    pub fn load_catalog(&self, tools: impl IntoIterator<Item = Arc<ToolDescriptor>>) {
+        self.write().catalog = tools.into_iter().collect();
+    }
+
     /// Forgets every revealed tool.
     pub fn reset(&self) {
         self.write().revealed.clear();

@@ -34,12 +34,17 @@
 //! early checks to dispatch's [`CallOptions::repair`](tooldef::dispatch::CallOptions::repair).
 
 mod calls;
+mod plan;
 mod render;
 mod request;
 mod rules;
 mod stream;
 
 pub use calls::{tool_calls, tool_result_block, tool_result_message};
+pub use plan::{
+    TOOL_REFERENCE_NAME_MAX, ToolSearch, plan_budgets, plan_target, planned_tools,
+    planned_tools_json, tool_reference_result,
+};
 pub use render::AnthropicRenderer;
 pub use request::request_fragment;
 pub use rules::{TOOL_NAME, strict_violations};

@@ -18,10 +18,10 @@ use crate::rules;
 const STRICT_FORMATS: &[&str] =
     &["date-time", "time", "date", "duration", "email", "hostname", "uri", "ipv4", "ipv6", "uuid"];
 
-/// Per-request limits of strict tool use.
-const MAX_STRICT_TOOLS: usize = 20;
-const MAX_OPTIONAL: usize = 24;
-const MAX_UNIONS: usize = 16;
+/// Per-request limits of strict tool use (sources in `docs/budgets.md`).
+pub(crate) const MAX_STRICT_TOOLS: usize = 20;
+pub(crate) const MAX_OPTIONAL: usize = 24;
+pub(crate) const MAX_UNIONS: usize = 16;
 
 /// Renders tools for the Anthropic Messages API.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

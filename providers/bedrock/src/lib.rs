@@ -35,12 +35,14 @@
 //! early checks to dispatch's [`CallOptions::repair`](tooldef::dispatch::CallOptions::repair).
 
 mod calls;
+mod plan;
 mod render;
 mod request;
 mod rules;
 mod stream;
 
 pub use calls::{tool_result_block, tool_result_message, tool_uses};
+pub use plan::{plan_budgets, plan_target};
 pub use render::{BedrockRenderer, tool_config};
 pub use request::request_fragment;
 pub use rules::{TOOL_NAME, strict_violations};

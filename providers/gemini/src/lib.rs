@@ -47,12 +47,14 @@
 
 mod calls;
 mod node;
+mod plan;
 mod render;
 mod request;
 mod rules;
 mod stream;
 
 pub use calls::{function_calls, function_response, function_response_content};
+pub use plan::{plan_budgets, plan_target};
 pub use render::{Form, GeminiRenderer, tools_json};
 pub use request::request_fragment;
 pub use rules::{FUNCTION_NAME, PROPERTY_NAME, parameters_violations};

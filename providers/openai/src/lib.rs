@@ -55,6 +55,7 @@
 
 mod calls;
 mod custom;
+mod plan;
 mod render;
 mod request;
 mod rules;
@@ -64,6 +65,10 @@ pub mod typed;
 
 pub use calls::{
     chat_tool_calls, chat_tool_message, responses_function_call_output, responses_tool_calls,
+};
+pub use plan::{
+    AllowedMode, SearchCall, ToolSearch, allowed_tools, plan_budgets, plan_target, planned_tools,
+    planned_tools_json, tool_search_calls, tool_search_output,
 };
 pub use render::{Api, OpenAiRenderer, Profile};
 pub use request::request_fragment;

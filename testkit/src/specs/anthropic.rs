@@ -9,7 +9,10 @@
 //! `description` (string), `strict`, `defer_loading`, `eager_input_streaming` (booleans),
 //! `cache_control` (`{"type": "ephemeral", "ttl"?: "5m" | "1h"}`), `input_examples` (array of
 //! objects), `allowed_callers` (array of strings), and `type` (`"custom"` or null). Other top-level
-//! keys are rejected, as the API rejects extra inputs. Optional fields may be `null` where the SDK
+//! keys are rejected, as the API rejects extra inputs. The hosted tool-search tools and the
+//! `tool_reference` blocks answering a client-side search are derived the same way (PyPI
+//! `anthropic`, `tool_search_tool_regex_20251119_param.py`, `tool_search_tool_bm25_20251119_param.py`,
+//! `tool_reference_block_param.py`). Optional fields may be `null` where the SDK
 //! types allow `None` (`type`, `strict`, `eager_input_streaming`, `cache_control`).
 
 use super::{SpecResult, SpecViolation, wire};
@@ -211,6 +214,88 @@ fn finish(walk: Walk) -> SpecResult {
 pub fn validate_tool(instance: &Value) -> SpecResult {
     let mut walk = Walk { out: Vec::new() };
     walk.tool(instance);
+    finish(walk)
+}
+
+/// A `tools[]` entry of any kind tooldef writes: a hosted tool-search tool (the SDK's
+/// `ToolSearchToolRegex20251119Param` and `ToolSearchToolBm25_20251119Param`: `name` and
+/// `type` required literals; optional `allowed_callers`, `cache_control`, `defer_loading`,
+/// `strict`) or else a custom tool ([`validate_tool`]).
+pub fn validate_tools_entry(instance: &Value) -> SpecResult {
+    let kind = instance.get("type").and_then(Value::as_str);
+    let search = match kind {
+        Some("tool_search_tool_regex_20251119" | "tool_search_tool_regex") => {
+            Some("tool_search_tool_regex")
+        }
+        Some("tool_search_tool_bm25_20251119" | "tool_search_tool_bm25") => {
+            Some("tool_search_tool_bm25")
+        }
+        _ => None,
+    };
+    let Some(name) = search else { return validate_tool(instance) };
+    let mut walk = Walk { out: Vec::new() };
+    let Some(tool) = instance.as_object() else { return validate_tool(instance) };
+    walk.known_keys(
+        tool,
+        &["name", "type", "allowed_callers", "cache_control", "defer_loading", "strict"],
+        "",
+    );
+    match tool.get("name") {
+        Some(n) => walk.expect(n == name, "/name", &format!("\"{name}\""), n),
+        None => walk.fail("", format!("missing required key \"name\" ({SOURCE})")),
+    }
+    for flag in ["defer_loading", "strict"] {
+        if let Some(v) = tool.get(flag) {
+            walk.expect(v.is_boolean(), &wire::child("", flag), "a boolean", v);
+        }
+    }
+    if let Some(c) = tool.get("cache_control")
+        && !c.is_null()
+    {
+        walk.cache_control(c, "/cache_control");
+    }
+    finish(walk)
+}
+
+/// A `tool_result` block answering a client-side tool search: `tool_use_id` and `type` required,
+/// `content` an array of the SDK's `ToolReferenceBlockParam` (`{"type": "tool_reference",
+/// "tool_name", "cache_control"?}`), the names at most 64 characters (the API's limit on a
+/// reference, see `PROVIDERS.md`).
+pub fn validate_tool_reference_result(instance: &Value) -> SpecResult {
+    let mut walk = Walk { out: Vec::new() };
+    let Some(block) = instance.as_object() else {
+        walk.expect(false, "", "a tool_result block", instance);
+        return finish(walk);
+    };
+    walk.known_keys(block, &["type", "tool_use_id", "content", "cache_control", "is_error"], "");
+    match block.get("type") {
+        Some(t) => walk.expect(t == "tool_result", "/type", "\"tool_result\"", t),
+        None => walk.fail("", format!("missing required key \"type\" ({SOURCE})")),
+    }
+    match block.get("tool_use_id") {
+        Some(id) => walk.expect(id.is_string(), "/tool_use_id", "a string", id),
+        None => walk.fail("", format!("missing required key \"tool_use_id\" ({SOURCE})")),
+    }
+    if let Some(content) = block.get("content") {
+        match content.as_array() {
+            Some(items) => {
+                for (i, item) in items.iter().enumerate() {
+                    let here = wire::index("/content", i);
+                    let Some(reference) = item.as_object() else {
+                        walk.expect(false, &here, "a tool_reference block", item);
+                        continue;
+                    };
+                    walk.known_keys(reference, &["type", "tool_name", "cache_control"], &here);
+                    let kind = reference.get("type").unwrap_or(&Value::Null);
+                    walk.expect(kind == "tool_reference", &here, "\"tool_reference\"", kind);
+                    let name = reference.get("tool_name").unwrap_or(&Value::Null);
+                    let ok = name.as_str().is_some_and(|n| (1..=64).contains(&n.chars().count()));
+                    walk.expect(ok, &here, "a tool_name of 1 to 64 characters", name);
+                }
+            }
+            None => walk.expect(false, "/content", "an array", content),
+        }
+    }
     finish(walk)
 }
 
