@@ -9,8 +9,8 @@ use tooldef::JsonPointer;
 use tooldef::json_key;
 use tooldef::render::{
     Change, ChangeKind, JsonWriter, Keyword, Keywords, LossPolicy, ModelChoice, NameRules,
-    NullStyle, Pass, RefStyle, RenderCtx, RenderError, RenderRule, Rendered, Renderer,
-    SchemaOptions, Unsupported, fold_input_examples, write_input_schema, write_output_schema,
+    NullStyle, Pass, RenderCtx, RenderError, RenderRule, Rendered, Renderer, SchemaOptions,
+    Unsupported, fold_input_examples, write_input_schema, write_output_schema,
 };
 use tooldef::{Additional, ToolDescriptor};
 
