@@ -23,8 +23,8 @@ use tooldef::context::{
     CallContext, Elicitation, ElicitationRequest, LogLevel, Progress, SamplingRequest,
 };
 use tooldef::{
-    BoxFuture, Content, DynamicTool, Executor, ToolCall, ToolDescriptor, ToolError, ToolResult,
-    Toolbox, tool,
+    BoxFuture, Content, DynamicTool, Executor, ResourceContents, ToolCall, ToolDescriptor,
+    ToolError, ToolResult, Toolbox, tool,
 };
 use tooldef_mcp::server::{McpServer, ServerOptions};
 
@@ -176,6 +176,17 @@ impl Executor for FixedContent {
     }
 }
 
+/// Eight samples of silence: an 8 kHz, 8-bit mono WAV file.
+const SILENT_WAV: &str = "UklGRiwAAABXQVZFZm10IBAAAAABAAEAQB8AAEAfAAABAAgAZGF0YQgAAACAgICAgICAgA==";
+
+/// The text resource the suite's embedded-resource tool returns.
+fn embedded_resource() -> Content {
+    let text = "This is an embedded resource content.";
+    Content::resource(
+        ResourceContents::text("test://embedded-resource", text).mime_type("text/plain"),
+    )
+}
+
 /// A 1x1 red PNG.
 const RED_PIXEL_PNG: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
 
@@ -217,6 +228,30 @@ fn toolbox() -> Result<Toolbox, Box<dyn std::error::Error>> {
             vec![Content::Image { data: RED_PIXEL_PNG.into(), mime_type: "image/png".into() }]
         },
     };
+    let audio = FixedContent {
+        descriptor: ToolDescriptor::builder("test_audio_content")
+            .description("Returns a short WAV file of silence.")
+            .build()?,
+        content: || vec![Content::audio(SILENT_WAV, "audio/wav")],
+    };
+    let resource = FixedContent {
+        descriptor: ToolDescriptor::builder("test_embedded_resource")
+            .description("Returns a text resource embedded in the result.")
+            .build()?,
+        content: || vec![embedded_resource()],
+    };
+    let mixed = FixedContent {
+        descriptor: ToolDescriptor::builder("test_multiple_content_types")
+            .description("Returns text, an image and an embedded resource.")
+            .build()?,
+        content: || {
+            vec![
+                Content::text("Multiple content types test:"),
+                Content::image(RED_PIXEL_PNG, "image/png"),
+                embedded_resource(),
+            ]
+        },
+    };
     Ok(Toolbox::new()
         .with(TestSimpleText)
         .with(TestErrorHandling)
@@ -227,6 +262,9 @@ fn toolbox() -> Result<Toolbox, Box<dyn std::error::Error>> {
         .with(TestElicitationSep1034Defaults)
         .with(TestElicitationSep1330Enums)
         .with_executor(std::sync::Arc::new(image))
+        .with_executor(std::sync::Arc::new(audio))
+        .with_executor(std::sync::Arc::new(resource))
+        .with_executor(std::sync::Arc::new(mixed))
         .with_executor(std::sync::Arc::new(json_schema_2020_12_tool()?)))
 }
 
