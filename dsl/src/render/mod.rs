@@ -188,8 +188,8 @@
 //! | `schema_writer/` | [`write_input_schema`], [`write_output_schema`] (one file per concept: nodes, planning, annotations, objects, references, definitions) |
 
 mod cache;
-mod grammar;
 mod examples;
+mod grammar;
 mod json_writer;
 pub(crate) mod lowering;
 mod models;
@@ -201,8 +201,8 @@ mod schema_options;
 mod schema_writer;
 
 pub use cache::{RenderCache, content_hash};
-pub use grammar::grammar_as_function;
 pub use examples::{fold_input_examples, input_examples_text};
+pub use grammar::grammar_as_function;
 pub use json_writer::{JsonWriter, StaticKey, escape_into, literal_text};
 pub use lowering::{Inverse, Pass, Passes, WayBack};
 pub use models::{ModelChoice, ModelProfile};

@@ -263,7 +263,8 @@ impl SchemaOptions {
         match pass {
             // The descriptor rewrites of model profiles (`lowering/rewrite.rs`) run before the
             // writer, which has nothing to ask of them.
-            Pass::KeywordsInText | Pass::MapNames | Pass::OpenAnyMaps | Pass::DropNeverVariants => {}
+            Pass::KeywordsInText | Pass::MapNames | Pass::OpenAnyMaps | Pass::DropNeverVariants => {
+            }
             Pass::StringEnums => {
                 self.passes = self.passes.with(Pass::StringEnums).with(Pass::EnumsInText);
             }

@@ -51,20 +51,22 @@ impl OllamaRenderer {
 
     /// The lowering used for `parameters`.
     pub const fn schema_options(&self) -> SchemaOptions {
-        self.model.schema_options(SchemaOptions {
-            keywords: Keywords::NONE,
-            // A property's `$ref` is dropped; `items` and a root `$defs` are kept as any JSON.
-            refs: RefStyle::DefsInItems,
-            recursion: true,
-            // Nor does it keep a description on the parameters object.
-            root_description: false,
-            ..SchemaOptions::JSON_SCHEMA
-        }
-        // No `additionalProperties` at all.
-        .with(Pass::MapValuesInText)
-        // The server keeps a fixed set of keywords and drops the rest.
-        .with(Pass::OneOfAsAnyOf)
-        .with(Pass::KeptInText))
+        self.model.schema_options(
+            SchemaOptions {
+                keywords: Keywords::NONE,
+                // A property's `$ref` is dropped; `items` and a root `$defs` are kept as any JSON.
+                refs: RefStyle::DefsInItems,
+                recursion: true,
+                // Nor does it keep a description on the parameters object.
+                root_description: false,
+                ..SchemaOptions::JSON_SCHEMA
+            }
+            // No `additionalProperties` at all.
+            .with(Pass::MapValuesInText)
+            // The server keeps a fixed set of keywords and drops the rest.
+            .with(Pass::OneOfAsAnyOf)
+            .with(Pass::KeptInText),
+        )
     }
 }
 
