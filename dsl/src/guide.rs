@@ -626,6 +626,7 @@
 //!     toolbox.call_blocking(&calls[1]).text(),
 //!     r#"invalid arguments for set_unit: the arguments could not be decoded: /input: expected one of "celsius", "fahrenheit" at byte 0; got "kelvin""#
 //! );
+//! ```
 //!
 //! # Model families over another family's wire API
 //!
