@@ -185,7 +185,7 @@ fn errors_name_the_file_and_the_place() {
     );
     assert_eq!(
         error(r#"{"name": "x", "parameters": {}}"#),
-        "tools/t.json: #: unknown key `parameters`; expected one of `$schema`, `name`, `title`, `description`, `input_schema`, `output_schema`, `annotations`, `extensions`, `command`"
+        "tools/t.json: #: unknown key `parameters`; expected one of `$schema`, `name`, `title`, `description`, `input_schema`, `output_schema`, `annotations`, `extensions`, `input_examples`, `command`"
     );
     assert_eq!(
         error(r#"{"name": 5}"#),

@@ -329,5 +329,5 @@ async fn a_post_whose_params_rmcp_cannot_read_gets_the_json_rpc_error_stdio_give
         .into_iter()
         .map(|a| (a["id"].clone(), a["error"]["code"].clone()))
         .collect();
-    assert_eq!(codes, [(json!(7), json!(-32602)), (json!(8), json!(-32602))]);
+    assert_eq!(codes, [(json!(7), json!(-32602)), (json!(8), json!(-32600))]);
 }

@@ -154,8 +154,8 @@ pub fn responses_tools(
     renderer.render_set(tools, policy)?.iter().map(responses_tool).collect()
 }
 
-/// The function calls of a Chat Completions assistant message, in order (custom tool calls,
-/// which carry free text rather than arguments, are skipped).
+/// The tool calls of a Chat Completions assistant message, in order; a custom tool call gives
+/// the arguments `{"input": <text>}`, as [`chat_tool_calls`](crate::chat_tool_calls) does.
 pub fn tool_calls(message: &ChatCompletionResponseMessage) -> Vec<ToolCall> {
     message.tool_calls.as_deref().map(tool_calls_of).unwrap_or_default()
 }
@@ -171,7 +171,11 @@ pub fn tool_calls_of(calls: &[ChatCompletionMessageToolCalls]) -> Vec<ToolCall> 
                 name: f.function.name.clone(),
                 arguments: Arguments::Text(f.function.arguments.clone()),
             }),
-            ChatCompletionMessageToolCalls::Custom(_) => None,
+            ChatCompletionMessageToolCalls::Custom(c) => Some(crate::custom::custom_call(
+                c.id.clone(),
+                c.custom_tool.name.clone(),
+                c.custom_tool.input.clone(),
+            )),
         })
         .collect()
 }

@@ -60,19 +60,28 @@ fn the_wrong_api_is_named() {
 
 #[test]
 fn assistant_tool_calls_read_like_the_json_path() {
-    let message = json!({
-        "role": "assistant",
-        "content": null,
-        "tool_calls": [
-            {"id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\":\"Paris\"}"}},
-            {"id": "call_2", "type": "custom", "custom_tool": {"name": "grammar", "input": "free text"}},
-            {"id": "call_3", "type": "function", "function": {"name": "ping", "arguments": "{}"}}
-        ]
-    });
-    let typed: ChatCompletionResponseMessage = serde_json::from_value(message.clone()).unwrap();
+    // OpenAI writes a custom tool call's name and input under `custom`; async-openai's type reads
+    // them from `custom_tool`. Each path reads its own shape into the same call.
+    let message = |custom_key: &str| {
+        json!({
+            "role": "assistant",
+            "content": null,
+            "tool_calls": [
+                {"id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\":\"Paris\"}"}},
+                {"id": "call_2", "type": "custom", custom_key: {"name": "grammar", "input": "free text"}},
+                {"id": "call_3", "type": "function", "function": {"name": "ping", "arguments": "{}"}}
+            ]
+        })
+    };
+    let typed: ChatCompletionResponseMessage =
+        serde_json::from_value(message("custom_tool")).unwrap();
     let calls = typed::tool_calls(&typed);
-    assert_eq!(calls, chat_tool_calls(&message).unwrap());
-    assert_eq!(calls.iter().map(|c| c.id.as_str()).collect::<Vec<_>>(), ["call_1", "call_3"]);
+    assert_eq!(calls, chat_tool_calls(&message("custom")).unwrap());
+    assert_eq!(
+        calls.iter().map(|c| c.id.as_str()).collect::<Vec<_>>(),
+        ["call_1", "call_2", "call_3"]
+    );
+    assert_eq!(calls[1].arguments, tooldef::Arguments::Json(json!({"input": "free text"})));
 }
 
 #[test]
