@@ -165,17 +165,17 @@ pub fn tool_calls(message: &ChatCompletionResponseMessage) -> Vec<ToolCall> {
 pub fn tool_calls_of(calls: &[ChatCompletionMessageToolCalls]) -> Vec<ToolCall> {
     calls
         .iter()
-        .filter_map(|c| match c {
-            ChatCompletionMessageToolCalls::Function(f) => Some(ToolCall {
+        .map(|c| match c {
+            ChatCompletionMessageToolCalls::Function(f) => ToolCall {
                 id: f.id.clone(),
                 name: f.function.name.clone(),
                 arguments: Arguments::Text(f.function.arguments.clone()),
-            }),
-            ChatCompletionMessageToolCalls::Custom(c) => Some(crate::custom::custom_call(
+            },
+            ChatCompletionMessageToolCalls::Custom(c) => crate::custom::custom_call(
                 c.id.clone(),
                 c.custom_tool.name.clone(),
                 c.custom_tool.input.clone(),
-            )),
+            ),
         })
         .collect()
 }
