@@ -15,7 +15,8 @@
 //! notifications go nowhere and requests fail with [`ContextError::Unsupported`], which the tool
 //! can answer however it likes.
 //!
-//! ```
+#![cfg_attr(feature = "macros", doc = "```")]
+#![cfg_attr(not(feature = "macros"), doc = "```text")]
 //! use tooldef::context::{CallContext, LogLevel, Progress};
 //! use tooldef::{ToolCall, Toolbox, tool};
 //!
